@@ -1,0 +1,84 @@
+/**
+ * `VcrCache`: the LangChain `BaseCache` users pass as `cache:` to any chat model or LLM.
+ * Lookups key on the full request captured by the `generate()` patch (see `patch.ts`).
+ */
+import { BaseCache } from "@langchain/core/caches";
+import type { Generation } from "@langchain/core/outputs";
+import { chatRequest, llmRequest } from "../../canonical/chat";
+import type { Normalize } from "../../canonical/normalize";
+import { VcrConfigError } from "../../errors";
+import type { Lookup, Recorder } from "../../recorder";
+import { currentModelCall, type ModelCall, type ModelInstance } from "./call";
+import { loadGenerations, storeGenerations } from "./generations";
+import { brandVcrCache } from "./patch";
+
+export class VcrCache extends BaseCache<Generation[]> {
+  constructor(
+    /** @internal read by the stream adapter (src/adapters/stream), which records through the same recorder. */
+    readonly recorder: Recorder,
+    /** @internal */
+    readonly normalize: Normalize,
+  ) {
+    super();
+    brandVcrCache(this);
+  }
+
+  async lookup(prompt: string, _llmKey: string): Promise<Generation[] | null> {
+    const call = requireCall();
+    const entry = call.claimForLookup(prompt);
+    const request =
+      call.kind === "chat"
+        ? chatRequest(call.model, entry.input as unknown[], call.options(), this.normalize)
+        : llmRequest(call.model, entry.input as string, call.options(), this.normalize);
+    const lookup = await this.recorder.lookup(call.kind, request, { describe: describeModel(call.model, request) });
+    entry.lookup = lookup;
+    if (lookup.fixture) {
+      entry.updated = true;
+      return loadGenerations(lookup.fixture.response) as Generation[];
+    }
+    return null;
+  }
+
+  async update(prompt: string, _llmKey: string, value: Generation[]): Promise<void> {
+    const call = requireCall();
+    const entry = call.claimForUpdate(prompt);
+    if (!entry?.lookup) return;
+    entry.updated = true;
+    this.recorder.record(entry.lookup, storeGenerations(value as Parameters<typeof storeGenerations>[0]), clientSecrets(call.model));
+  }
+
+  /** Called by the patch when a looked-up request never reached `update` (the live call failed). */
+  release(lookup: Lookup): void {
+    this.recorder.abandon(lookup);
+  }
+}
+
+function requireCall(): ModelCall {
+  const call = currentModelCall();
+  if (call) return call;
+  throw new VcrConfigError(
+    "langchain-vcr: VcrCache was called by a model whose copy of @langchain/core langchain-vcr has not patched.\n" +
+      "  This happens when a test loads LangChain as ESM but langchain-vcr through require() (or the reverse),\n" +
+      "  or when the project has two installed copies of @langchain/core.\n" +
+      "  Fix it: import langchain-vcr the same way you import @langchain/*, and run `npm ls @langchain/core` to check for duplicates.",
+  );
+}
+
+function describeModel(model: ModelInstance, request: Record<string, unknown>): string {
+  const cls = (model.constructor as { name?: string })?.name ?? "model";
+  return request.model !== undefined ? `${cls} (model ${JSON.stringify(request.model)})` : cls;
+}
+
+/** Literal API keys the client holds: they must never reach a fixture. */
+export function clientSecrets(model: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const add = (v: unknown) => {
+    if (typeof v === "string" && v.length >= 8 && !out.includes(v)) out.push(v);
+  };
+  add(model.apiKey);
+  add(model.openAIApiKey);
+  add(model.azureOpenAIApiKey);
+  add((model.clientConfig as Record<string, unknown> | undefined)?.apiKey);
+  add((model.fields as Record<string, unknown> | undefined)?.apiKey);
+  return out;
+}

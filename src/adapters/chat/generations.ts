@@ -1,0 +1,96 @@
+/**
+ * What a chat or LLM fixture's `response` holds, and how it becomes LangChain generations
+ * again. Unlike core's own `serializeGeneration`, this keeps `generationInfo` and restores
+ * `usage_metadata` that core zeroes on every cache hit.
+ */
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { sortDeep } from "../../canonical/json";
+
+export interface StoredMessage {
+  type: string;
+  content: unknown;
+  name?: string;
+  id?: string;
+  tool_calls?: unknown[];
+  invalid_tool_calls?: unknown[];
+  usage_metadata?: Record<string, unknown>;
+  response_metadata?: Record<string, unknown>;
+  additional_kwargs?: Record<string, unknown>;
+}
+
+export interface StoredGeneration {
+  text: string;
+  message?: StoredMessage;
+  generationInfo?: Record<string, unknown>;
+}
+
+export interface GenerationsResponse {
+  generations: StoredGeneration[];
+}
+
+type GenerationLike = { text: string; message?: BaseMessage & Record<string, unknown>; generationInfo?: Record<string, unknown> };
+
+export function storeGenerations(generations: readonly GenerationLike[]): GenerationsResponse {
+  return {
+    generations: generations.map((g) => {
+      const out: StoredGeneration = { text: g.text };
+      if (g.message) out.message = storeMessage(g.message);
+      if (g.generationInfo && Object.keys(g.generationInfo).length) out.generationInfo = sortDeep(g.generationInfo) as Record<string, unknown>;
+      return out;
+    }),
+  };
+}
+
+function storeMessage(m: BaseMessage & Record<string, unknown>): StoredMessage {
+  const nonEmpty = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v && typeof v === "object" ? Object.keys(v).length > 0 : v !== undefined);
+  const out: StoredMessage = { type: m.getType(), content: m.content };
+  for (const k of ["name", "id", "tool_calls", "invalid_tool_calls", "usage_metadata", "response_metadata", "additional_kwargs"] as const) {
+    const v = sortDeep(m[k]);
+    if (nonEmpty(v)) (out as unknown as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
+export function loadGenerations(response: unknown): { text: string; message?: BaseMessage; generationInfo?: Record<string, unknown> }[] {
+  const r = response as GenerationsResponse;
+  return r.generations.map((g) => {
+    const out: { text: string; message?: BaseMessage; generationInfo?: Record<string, unknown> } = { text: g.text };
+    if (g.message) out.message = loadMessage(g.message);
+    if (g.generationInfo) out.generationInfo = structuredClone(g.generationInfo);
+    return out;
+  });
+}
+
+function loadMessage(s: StoredMessage): BaseMessage {
+  const fields = structuredClone({
+    content: s.content,
+    name: s.name,
+    id: s.id,
+    tool_calls: s.tool_calls ?? [],
+    invalid_tool_calls: s.invalid_tool_calls ?? [],
+    usage_metadata: s.usage_metadata,
+    response_metadata: s.response_metadata ?? {},
+    additional_kwargs: s.additional_kwargs ?? {},
+  }) as ConstructorParameters<typeof AIMessage>[0] & object;
+  const message = new AIMessage(fields);
+  if (s.usage_metadata) keepRecordedUsage(message, message.usage_metadata);
+  return message;
+}
+
+/**
+ * Core writes zeros into `usage_metadata` on every cache hit. A replay should look like the
+ * recorded call, so the first all-zero write is ignored; any other write behaves normally.
+ */
+function keepRecordedUsage(message: BaseMessage, recorded: unknown): void {
+  let value = recorded;
+  Object.defineProperty(message, "usage_metadata", {
+    configurable: true,
+    enumerable: true,
+    get: () => value,
+    set: (v: unknown) => {
+      const zeros = v && typeof v === "object" && Object.values(v).every((n) => n === 0);
+      if (zeros) return;
+      Object.defineProperty(message, "usage_metadata", { value: v, writable: true, enumerable: true, configurable: true });
+    },
+  });
+}

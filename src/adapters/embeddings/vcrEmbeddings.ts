@@ -1,0 +1,143 @@
+/**
+ * `VcrEmbeddings`: wraps any LangChain `Embeddings` so every text's vector is recorded once
+ * (one `kind: "embedding"` fixture per text) and replayed bit-exact after. Usable wherever an
+ * `Embeddings` is (vector stores, retrievers, `CacheBackedEmbeddings`). Both `embedQuery` and
+ * `embedDocuments` are cached; a partial hit sends ONE request holding only the missing texts.
+ */
+import { Embeddings } from "@langchain/core/embeddings";
+import type { Normalize } from "../../canonical/normalize";
+import { VcrRecordError } from "../../errors";
+import type { Lookup, Recorder } from "../../recorder";
+import { clientSecrets } from "../chat/cache";
+import {
+  describeEmbedding,
+  describeEmbeddings,
+  embeddingRequest,
+  embeddingsIdentity,
+  type EmbeddingInputType,
+  type EmbeddingRequest,
+} from "./request";
+import { recordableResponse, replayVector, type Vector } from "./vectors";
+
+/** One distinct (normalized) text of a call, and where it came from. */
+interface Entry {
+  /** The first original text that normalized to this one: what the live model receives. */
+  text: string;
+  request: EmbeddingRequest;
+  describe: string;
+  lookup?: Lookup;
+  vector?: Vector;
+}
+
+export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings {
+  /** The wrapped embeddings; called only for texts with no recorded vector. */
+  readonly underlyingEmbeddings: E;
+
+  constructor(
+    inner: E,
+    private readonly recorder: Recorder,
+    private readonly normalize: Normalize,
+  ) {
+    super({});
+    this.underlyingEmbeddings = inner;
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    const [vector] = await this.embed([text], "query");
+    return vector;
+  }
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    return this.embed(texts, "document");
+  }
+
+  private async embed(texts: readonly string[], inputType: EmbeddingInputType): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const identity = embeddingsIdentity(this.underlyingEmbeddings);
+
+    // Dedupe first: one lookup per distinct request. Looking one hash up twice at once would
+    // make the second lookup wait on the first's recording, which this very call owns.
+    const entries: Entry[] = [];
+    const byText = new Map<string, Entry>();
+    const slots = texts.map((text) => {
+      const request = embeddingRequest(identity, inputType, text, this.normalize);
+      let entry = byText.get(request.text);
+      if (!entry) {
+        entry = { text, request, describe: describeEmbedding(identity, request) };
+        byText.set(request.text, entry);
+        entries.push(entry);
+      }
+      return entry;
+    });
+
+    await this.lookupAll(entries);
+    const missing = entries.filter((e) => !e.lookup?.fixture);
+    if (missing.length > 0) await this.embedLive(missing, inputType);
+
+    // Every position gets its own array, even duplicates (callers may mutate what they get).
+    const seen = new Set<Entry>();
+    return slots.map((entry) => {
+      const v = entry.vector as Vector;
+      const out = seen.has(entry) && typeof v !== "string" ? v.slice() : v;
+      seen.add(entry);
+      return out as number[];
+    });
+  }
+
+  /**
+   * Looks every entry up at once. All lookups start in the same synchronous turn, so a call
+   * claims all its misses together and the recorder's in-flight sharing cannot deadlock two
+   * calls that overlap. If any lookup fails (a `replay_only` miss, a damaged fixture), the
+   * misses this call claimed are released and the first failure, in input order, is thrown.
+   */
+  private async lookupAll(entries: Entry[]): Promise<void> {
+    const results = await Promise.allSettled(
+      entries.map((e) => this.recorder.lookup("embedding", e.request, { describe: e.describe })),
+    );
+    try {
+      results.forEach((r, i) => {
+        if (r.status === "rejected") throw r.reason;
+        entries[i].lookup = r.value;
+        if (r.value.fixture) entries[i].vector = replayVector(r.value.fixture, r.value.file);
+      });
+    } catch (e) {
+      for (const r of results) if (r.status === "fulfilled") this.recorder.abandon(r.value);
+      throw e;
+    }
+  }
+
+  /** One live request for the missing texts, in order; then one fixture per text (per the mode). */
+  private async embedLive(missing: Entry[], inputType: EmbeddingInputType): Promise<void> {
+    const inner = this.underlyingEmbeddings;
+    let vectors: unknown[];
+    let responses: ReturnType<typeof recordableResponse>[];
+    try {
+      vectors =
+        inputType === "query"
+          ? [await inner.embedQuery(missing[0].text)]
+          : await inner.embedDocuments(missing.map((e) => e.text));
+      if (!Array.isArray(vectors) || vectors.length !== missing.length) {
+        throw new VcrRecordError(
+          `langchain-vcr: ${describeEmbeddings(embeddingsIdentity(inner))} returned ` +
+            `${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${missing.length} texts; nothing can be recorded.\n` +
+            `  Nothing was written and the call failed. The wrapped Embeddings must return one vector per text, in order.`,
+        );
+      }
+      responses = missing.map((e, i) => recordableResponse(vectors[i], e.text, e.describe));
+    } catch (e) {
+      for (const entry of missing) this.recorder.abandon(entry.lookup as Lookup);
+      throw e;
+    }
+    const secrets = clientSecrets(inner as unknown as Record<string, unknown>);
+    let firstError: unknown;
+    missing.forEach((entry, i) => {
+      entry.vector = vectors[i] as Vector; // the caller gets what the model returned; the fixture holds a copy
+      try {
+        this.recorder.record(entry.lookup as Lookup, { vector: responses[i].vector }, secrets);
+      } catch (e) {
+        firstError ??= e; // record() released this lookup; keep recording (or releasing) the rest
+      }
+    });
+    if (firstError !== undefined) throw firstError;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * What a `chat_stream` fixture's `response` holds, and how its chunks become LangChain
+ * `ChatGenerationChunk`s again. Each chunk is stored as the provider yielded it (before core
+ * stamps run ids or merges metadata into it), with the `handleLLMNewToken` call the provider
+ * made for it, so a replay fires the same callbacks in the same places.
+ */
+import { sortDeep } from "../../canonical/json";
+
+export interface StoredMessageChunk {
+  /** Only written when the chunk is not an AI message chunk (rebuilt as one anyway). */
+  type?: string;
+  content: unknown;
+  id?: string;
+  name?: string;
+  /** The provider's fragments: tool-call names, ids and argument text pieces. */
+  tool_call_chunks?: unknown[];
+  /** Only when there are no `tool_call_chunks` (e.g. Ollama sends whole calls). */
+  tool_calls?: unknown[];
+  invalid_tool_calls?: unknown[];
+  usage_metadata?: Record<string, unknown>;
+  response_metadata?: Record<string, unknown>;
+  additional_kwargs?: Record<string, unknown>;
+}
+
+/** One `handleLLMNewToken(token, idx, ..., { chunk })` the provider made for this chunk. */
+export interface StoredNewToken {
+  /** Omitted when it equals the chunk's `text`. */
+  token?: string;
+  idx?: unknown;
+}
+
+export interface StoredChunk {
+  text: string;
+  message: StoredMessageChunk;
+  generationInfo?: Record<string, unknown>;
+  /** Present when the provider called `handleLLMNewToken` with this chunk (ChatOllama skips its last one). */
+  newToken?: StoredNewToken;
+}
+
+export interface StreamResponse {
+  chunks: StoredChunk[];
+}
+
+/** The parts of a `ChatGenerationChunk` this module reads. */
+export interface GenerationChunkLike {
+  text?: string;
+  message: object;
+  generationInfo?: Record<string, unknown>;
+}
+
+interface MessageChunkLike {
+  getType?(): string;
+  [key: string]: unknown;
+}
+
+/** The chunk classes of the copy of @langchain/core the model belongs to. */
+export interface ChunkClasses {
+  AIMessageChunk: new (fields: Record<string, unknown>) => unknown;
+  ChatGenerationChunk: new (fields: { text: string; message: unknown; generationInfo?: Record<string, unknown> }) => GenerationChunkLike;
+}
+
+const nonEmpty = (v: unknown): boolean =>
+  Array.isArray(v) ? v.length > 0 : v !== null && typeof v === "object" ? Object.keys(v).length > 0 : v !== undefined && v !== null;
+
+export function storeChunk(chunk: GenerationChunkLike): StoredChunk {
+  const m = chunk.message as MessageChunkLike;
+  const message: StoredMessageChunk = { content: sortDeep(m.content) };
+  const type = typeof m.getType === "function" ? m.getType() : undefined;
+  if (type && type !== "ai") message.type = type;
+  const hasChunks = nonEmpty(m.tool_call_chunks);
+  for (const k of ["id", "name", "tool_call_chunks", "usage_metadata", "response_metadata", "additional_kwargs"] as const) {
+    if (nonEmpty(m[k])) (message as unknown as Record<string, unknown>)[k] = sortDeep(m[k]);
+  }
+  if (!hasChunks) {
+    if (nonEmpty(m.tool_calls)) message.tool_calls = sortDeep(m.tool_calls) as unknown[];
+    if (nonEmpty(m.invalid_tool_calls)) message.invalid_tool_calls = sortDeep(m.invalid_tool_calls) as unknown[];
+  }
+  const out: StoredChunk = { text: chunk.text ?? "", message };
+  if (nonEmpty(chunk.generationInfo)) out.generationInfo = sortDeep(chunk.generationInfo) as Record<string, unknown>;
+  return out;
+}
+
+export function storeNewToken(chunk: StoredChunk, token: unknown, idx: unknown): void {
+  const t: StoredNewToken = {};
+  if (token !== chunk.text) t.token = String(token ?? "");
+  if (idx !== undefined && idx !== null) t.idx = sortDeep(idx);
+  chunk.newToken = t;
+}
+
+export function loadChunk(stored: StoredChunk, classes: ChunkClasses): GenerationChunkLike {
+  const s = structuredClone(stored);
+  const m = s.message;
+  const fields: Record<string, unknown> = {
+    content: m.content,
+    additional_kwargs: m.additional_kwargs ?? {},
+    response_metadata: m.response_metadata ?? {},
+  };
+  if (m.id !== undefined) fields.id = m.id;
+  if (m.name !== undefined) fields.name = m.name;
+  if (m.usage_metadata !== undefined) fields.usage_metadata = m.usage_metadata;
+  if (m.tool_call_chunks?.length) fields.tool_call_chunks = m.tool_call_chunks;
+  else {
+    fields.tool_calls = m.tool_calls ?? [];
+    if (m.invalid_tool_calls?.length) fields.invalid_tool_calls = m.invalid_tool_calls;
+  }
+  const message = new classes.AIMessageChunk(fields);
+  if (m.invalid_tool_calls?.length && !m.tool_call_chunks?.length) {
+    // AIMessageChunk's constructor drops invalid_tool_calls when given no tool_call_chunks.
+    (message as Record<string, unknown>).invalid_tool_calls = m.invalid_tool_calls;
+  }
+  const init: { text: string; message: unknown; generationInfo?: Record<string, unknown> } = { text: s.text, message };
+  if (s.generationInfo) init.generationInfo = s.generationInfo;
+  return new classes.ChatGenerationChunk(init);
+}
+
+/** Checks the shape of a `chat_stream` response read from disk; returns what is wrong, if anything. */
+export function streamResponseProblem(response: unknown): string | undefined {
+  const r = response as Partial<StreamResponse> | null;
+  if (!r || typeof r !== "object" || !Array.isArray(r.chunks)) return `its "response" has no "chunks" array`;
+  const bad = r.chunks.findIndex(
+    (c) => !c || typeof c !== "object" || typeof c.text !== "string" || !c.message || typeof c.message !== "object",
+  );
+  if (bad >= 0) return `its "response.chunks[${bad}]" is not a chunk ({ text, message })`;
+  return undefined;
+}

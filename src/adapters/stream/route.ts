@@ -1,0 +1,60 @@
+/**
+ * Who answers a streamed call of a model whose cache is a `VcrCache`: the stream adapter
+ * (a `chat_stream` fixture) or the chat cache (a `chat` fixture).
+ *
+ * - `.stream()`, `streamEvents` and the new-protocol `streamEvents()` are streams.
+ * - A `generate()` / `invoke()` is a plain call keyed by the chat cache, unless core is
+ *   going to stream it because a callback handler asked for tokens (LangGraph's
+ *   `streamMode: "messages"`, `streamEvents` over a chain): then the chat cache stands
+ *   aside and the call is recorded and replayed as a stream, so the handler sees the same
+ *   chunks offline. The decision mirrors `_generateUncached` in `@langchain/core`.
+ * - Inside any other `generate()` of the same model (e.g. ChatOpenAI's `streaming: true`,
+ *   whose `_generate` streams internally) the chunks pass through untouched: the chat cache
+ *   already keys that call.
+ */
+import { currentModelCall, type ModelCall } from "../chat/call";
+import { isVcrCache } from "../chat/patch";
+
+/** generate() calls that the chat cache stood aside for: their chunks are recorded as a stream. */
+const streamedCalls = new WeakSet<ModelCall>();
+
+export function vcrHandlesStream(model: { cache?: unknown }): boolean {
+  if (!isVcrCache(model.cache)) return false;
+  const call = currentModelCall();
+  if (call && call.model === model && !streamedCalls.has(call)) return false;
+  return true;
+}
+
+export function markStreamed(model: object): boolean {
+  const call = currentModelCall();
+  if (!call || call.model !== model) return false;
+  streamedCalls.add(call);
+  return true;
+}
+
+interface HandlerLike {
+  lc_prefer_streaming?: boolean;
+  lc_prefer_chat_model_stream_events?: boolean;
+}
+
+/** The handlers a `callbacks` value holds: an array of handlers, or a CallbackManager. */
+function handlersOf(callbacks: unknown): HandlerLike[] {
+  if (Array.isArray(callbacks)) return callbacks as HandlerLike[];
+  const handlers = (callbacks as { handlers?: unknown } | undefined)?.handlers;
+  return Array.isArray(handlers) ? (handlers as HandlerLike[]) : [];
+}
+
+/**
+ * Whether core's `_generateUncached` will stream this call: one message list, streaming not
+ * disabled, the model streams natively, and a handler prefers tokens or stream events.
+ */
+export function generateWillStream(
+  model: { disableStreaming?: boolean; callbacks?: unknown },
+  messageLists: number,
+  runCallbacks: unknown,
+  nativeChunks: boolean,
+): boolean {
+  if (messageLists !== 1 || model.disableStreaming || !nativeChunks) return false;
+  const handlers = [...handlersOf(runCallbacks), ...handlersOf(model.callbacks)];
+  return handlers.some((h) => !!h && (!!h.lc_prefer_streaming || !!h.lc_prefer_chat_model_stream_events));
+}

@@ -1,0 +1,134 @@
+/**
+ * One streamed call of a model whose cache is a `VcrCache`, in place of the provider's
+ * `_streamResponseChunks` generator. It looks the `chat_stream` request up (a `replay_only`
+ * miss throws before any chunk):
+ * - hit: yields the recorded chunks, rebuilt, and after each one makes the
+ *   `handleLLMNewToken(token, idx, ..., { chunk })` call the provider made for it (if it
+ *   made one; always after the yield, as ChatOpenAI and ChatOllama do);
+ * - miss: runs the provider's generator, yields its chunks as they come, and writes the
+ *   fixture only when that generator has finished and the call was not aborted. An error,
+ *   an abort, or a consumer that stops early (`break`, `return()`, an iterator let go)
+ *   writes nothing.
+ */
+import { chatRequest, type ModelLike } from "../../canonical/chat";
+import { VcrFixtureError } from "../../errors";
+import type { Lookup, Recorder } from "../../recorder";
+import { MODE_ENV } from "../../resolve";
+import type { Normalize } from "../../canonical/normalize";
+import { clientSecrets } from "../chat/cache";
+import {
+  loadChunk,
+  storeChunk,
+  storeNewToken,
+  streamResponseProblem,
+  type ChunkClasses,
+  type GenerationChunkLike,
+  type StoredChunk,
+  type StreamResponse,
+} from "./chunks";
+import { watchNewTokens, type RunManagerLike } from "./tokens";
+
+export type StreamChunks = (
+  this: unknown,
+  messages: unknown[],
+  options: unknown,
+  runManager?: unknown,
+) => AsyncIterable<GenerationChunkLike>;
+
+/** The parts of a chat model the stream adapter reads. */
+export interface StreamModel extends ModelLike {
+  cache?: unknown;
+  disableStreaming?: boolean;
+  callbacks?: unknown;
+  [key: string]: unknown;
+}
+
+interface VcrParts {
+  recorder: Recorder;
+  normalize: Normalize;
+}
+
+interface CallOptionsLike {
+  signal?: AbortSignal;
+}
+
+export async function* vcrStream(
+  classes: ChunkClasses,
+  model: StreamModel,
+  original: StreamChunks,
+  messages: unknown[],
+  options: unknown,
+  runManager: RunManagerLike | undefined,
+): AsyncGenerator<GenerationChunkLike> {
+  const { recorder, normalize } = model.cache as VcrParts;
+  const request = chatRequest(model, messages, options, normalize);
+  const lookup = await recorder.lookup("chat_stream", request, { describe: describe(model, request) });
+  const signal = (options as CallOptionsLike | undefined)?.signal;
+  if (lookup.fixture) {
+    yield* replay(classes, lookup, runManager, signal);
+    return;
+  }
+  // Release the request at once: a consumer may drop a stream half-way without closing it
+  // (an abort races `next()`; a hand-driven iterator is let go), and nothing may wait on it.
+  // Identical streams running at the same time each call the provider; the first to
+  // finish is written (`record_or_replay` never replaces a fixture).
+  recorder.abandon(lookup);
+  const recorded: StoredChunk[] = [];
+  const byChunk = new Map<unknown, StoredChunk>();
+  // A provider that makes the call before yielding its chunk: noted when the chunk comes.
+  const early = new Map<unknown, [unknown, unknown]>();
+  const watched = watchNewTokens(runManager, (text, idx, chunk) => {
+    const stored = byChunk.get(chunk);
+    if (stored) {
+      if (!stored.newToken) storeNewToken(stored, text, idx);
+    } else if (chunk && !early.has(chunk)) early.set(chunk, [text, idx]);
+  });
+  for await (const chunk of original.call(model, messages, options, watched)) {
+    const stored = storeChunk(chunk);
+    const before = early.get(chunk);
+    if (before) storeNewToken(stored, before[0], before[1]);
+    recorded.push(stored);
+    byChunk.set(chunk, stored);
+    yield chunk;
+  }
+  // Only a generator that ran to its end gets here: an error, a `break` or `return()` never does.
+  if (signal?.aborted) return;
+  const response: StreamResponse = { chunks: recorded };
+  recorder.record(lookup, response, clientSecrets(model));
+}
+
+async function* replay(
+  classes: ChunkClasses,
+  lookup: Lookup,
+  runManager: RunManagerLike | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<GenerationChunkLike> {
+  const fixture = lookup.fixture!;
+  const problem = streamResponseProblem(fixture.response);
+  if (problem) throw badFixture(lookup, problem);
+  for (const stored of (fixture.response as StreamResponse).chunks) {
+    signal?.throwIfAborted();
+    const chunk = loadChunk(stored, classes);
+    yield chunk;
+    if (stored.newToken) {
+      const text = stored.newToken.token ?? chunk.text ?? "";
+      await runManager?.handleLLMNewToken?.(text, stored.newToken.idx, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+function badFixture(lookup: Lookup, problem: string): VcrFixtureError {
+  return new VcrFixtureError(
+    `langchain-vcr: the chat_stream fixture ${lookup.file} cannot be replayed: ${problem}.\n` +
+      `  hash: ${lookup.hash}\n` +
+      `  A chat_stream fixture holds { "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }; this one was edited or written by something else.\n` +
+      `  Fix it: delete the file and record it again: rm ${lookup.file} && ${MODE_ENV}=record_or_replay npm test`,
+    lookup.file,
+  );
+}
+
+function describe(model: StreamModel, request: Record<string, unknown>): string {
+  const cls = (model.constructor as { name?: string } | undefined)?.name ?? "model";
+  const name = request.model !== undefined ? `${cls} (model ${JSON.stringify(request.model)})` : cls;
+  return `${name}, streamed`;
+}

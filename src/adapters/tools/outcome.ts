@@ -1,0 +1,171 @@
+/**
+ * What a tool body did, as a fixture `response`, and how to replay it. One of:
+ *
+ * - `{ "result": <tagged> }` — the body's return value (string, content blocks,
+ *   `[content, artifact]`, plain object, Date, Map, ...: see `tagged.ts`);
+ * - `{ "toolMessage": { content, artifact?, status?, name?, ... } }` — the body returned a
+ *   `ToolMessage`; replay rebuilds it with the CURRENT call's `tool_call_id`;
+ * - `{ "error": { name, message, class?, code?, output? } }` — the body threw an Error;
+ *   replay throws an error with the same `name`, class name and message;
+ * - `{ "thrown": <tagged> }` — the body threw something that is not an Error.
+ *
+ * Any of them may carry `events`: the chunks an async-generator tool yielded before its
+ * return value, replayed through the same generator protocol.
+ */
+import { ToolMessage } from "@langchain/core/messages";
+import { ToolInputParsingException } from "@langchain/core/tools";
+import { UnrecordableValue, fromTagged, toTagged } from "./tagged";
+
+export interface RecordedError {
+  /** `error.name`. */
+  name: string;
+  message: string;
+  /** The constructor's name, when it differs from `name` (e.g. `class MyError extends Error {}`). */
+  class?: string;
+  /** `error.code`, when it is a string or a number. */
+  code?: string | number;
+  /** `ToolInputParsingException.output`. */
+  output?: string;
+}
+
+export interface RecordedToolMessage {
+  content: unknown;
+  artifact?: unknown;
+  status?: string;
+  name?: string;
+  id?: string;
+  metadata?: unknown;
+  additional_kwargs?: unknown;
+  response_metadata?: unknown;
+  /** Only when the message was made outside a tool call (there is no current id to use). */
+  tool_call_id?: string;
+}
+
+export type ToolResponse = { events?: unknown[] } & (
+  | { result: unknown }
+  | { toolMessage: RecordedToolMessage }
+  | { error: RecordedError }
+  | { thrown: unknown }
+);
+
+/** The replay of a recorded outcome: a value to return, or something to throw. */
+export type Replayed = { kind: "return"; value: unknown; events?: unknown[] } | { kind: "throw"; error: unknown; events?: unknown[] };
+
+/** Encodes a body's return value. Throws `UnrecordableValue` for what cannot replay faithfully. */
+export function encodeResult(value: unknown, events: unknown[] | undefined, currentCallId: string | undefined): ToolResponse {
+  const ev = encodeEvents(events);
+  if (ToolMessage.isInstance(value)) return { toolMessage: encodeToolMessage(value, currentCallId), ...ev };
+  if (isDirectOutput(value)) {
+    const cls = (value as object).constructor?.name ?? "object";
+    throw new UnrecordableValue("result", `a ${cls} (a direct tool output such as a LangGraph Command; only ToolMessage is supported)`);
+  }
+  return { result: toTagged(value, { path: "result" }), ...ev };
+}
+
+/** Encodes what a body threw. Throws `UnrecordableValue` for a non-Error that cannot replay faithfully. */
+export function encodeThrow(thrown: unknown, events: unknown[] | undefined): ToolResponse {
+  const ev = encodeEvents(events);
+  if (!isErrorLike(thrown)) return { thrown: toTagged(thrown, { path: "thrown" }), ...ev };
+  const error: RecordedError = { name: thrown.name, message: thrown.message };
+  const cls = (thrown as object).constructor?.name;
+  if (cls && cls !== thrown.name) error.class = cls;
+  const code = (thrown as { code?: unknown }).code;
+  if (typeof code === "string" || (typeof code === "number" && Number.isFinite(code))) error.code = code;
+  const output = (thrown as { output?: unknown }).output;
+  if (thrown instanceof ToolInputParsingException && typeof output === "string") error.output = output;
+  return { error, ...ev };
+}
+
+/** Decodes a fixture response. Throws a plain Error (the caller adds the file) when it is malformed. */
+export function decodeResponse(response: unknown, currentCallId: string | undefined): Replayed {
+  if (response === null || typeof response !== "object" || Array.isArray(response)) throw new Error("the response is not an object");
+  const r = response as Record<string, unknown>;
+  const events = r.events === undefined ? undefined : (fromTagged(r.events) as unknown[]);
+  if (events !== undefined && !Array.isArray(events)) throw new Error(`"events" is not an array`);
+  if ("result" in r) return { kind: "return", value: fromTagged(r.result), events };
+  if ("toolMessage" in r) return { kind: "return", value: decodeToolMessage(r.toolMessage as RecordedToolMessage, currentCallId), events };
+  if ("error" in r) return { kind: "throw", error: rebuildError(r.error as RecordedError), events };
+  if ("thrown" in r) return { kind: "throw", error: fromTagged(r.thrown), events };
+  throw new Error(`the response has none of "result", "toolMessage", "error", "thrown"`);
+}
+
+function encodeEvents(events: unknown[] | undefined): { events?: unknown[] } {
+  if (events === undefined) return {};
+  return { events: events.map((e, i) => toTagged(e, { path: `events[${i}]` })) };
+}
+
+function encodeToolMessage(m: ToolMessage, currentCallId: string | undefined): RecordedToolMessage {
+  const out: RecordedToolMessage = { content: toTagged(m.content, { path: "result.content" }) };
+  if (m.artifact !== undefined) out.artifact = toTagged(m.artifact, { path: "result.artifact" });
+  if (m.status !== undefined) out.status = m.status;
+  if (m.name !== undefined) out.name = m.name;
+  if (m.id !== undefined) out.id = m.id;
+  if (m.metadata !== undefined) out.metadata = toTagged(m.metadata, { path: "result.metadata" });
+  if (nonEmpty(m.additional_kwargs)) out.additional_kwargs = toTagged(m.additional_kwargs, { path: "result.additional_kwargs" });
+  if (nonEmpty(m.response_metadata)) out.response_metadata = toTagged(m.response_metadata, { path: "result.response_metadata" });
+  if (currentCallId === undefined && m.tool_call_id) out.tool_call_id = m.tool_call_id;
+  return out;
+}
+
+function decodeToolMessage(m: RecordedToolMessage, currentCallId: string | undefined): ToolMessage {
+  if (m === null || typeof m !== "object") throw new Error(`"toolMessage" is not an object`);
+  const fields: Record<string, unknown> = {
+    content: fromTagged(m.content),
+    tool_call_id: currentCallId ?? m.tool_call_id ?? "",
+  };
+  if (m.artifact !== undefined) fields.artifact = fromTagged(m.artifact);
+  if (m.status !== undefined) fields.status = m.status;
+  if (m.name !== undefined) fields.name = m.name;
+  if (m.id !== undefined) fields.id = m.id;
+  if (m.metadata !== undefined) fields.metadata = fromTagged(m.metadata);
+  if (m.additional_kwargs !== undefined) fields.additional_kwargs = fromTagged(m.additional_kwargs);
+  if (m.response_metadata !== undefined) fields.response_metadata = fromTagged(m.response_metadata);
+  return new ToolMessage(fields as unknown as ConstructorParameters<typeof ToolMessage>[0]);
+}
+
+const BUILTIN_ERRORS: Record<string, ErrorConstructor> = {
+  Error,
+  TypeError,
+  RangeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+};
+
+/** An error with the recorded name, class name, message (and code / output when recorded). */
+export function rebuildError(rec: RecordedError): Error {
+  if (rec === null || typeof rec !== "object" || typeof rec.name !== "string" || typeof rec.message !== "string") {
+    throw new Error(`"error" needs a string "name" and "message"`);
+  }
+  const cls = rec.class ?? rec.name;
+  let err: Error;
+  if (cls === "ToolInputParsingException") {
+    err = new ToolInputParsingException(rec.message, rec.output);
+  } else {
+    const Base = BUILTIN_ERRORS[cls] ?? BUILTIN_ERRORS[rec.name] ?? Error;
+    const Ctor = Base.name === cls ? Base : namedSubclass(Base, cls);
+    err = new Ctor(rec.message);
+  }
+  if (err.name !== rec.name) Object.defineProperty(err, "name", { value: rec.name, writable: true, configurable: true, enumerable: false });
+  if (rec.code !== undefined) (err as Error & { code?: unknown }).code = rec.code;
+  return err;
+}
+
+function namedSubclass(Base: ErrorConstructor, name: string): ErrorConstructor {
+  // The computed key names the class expression, so `err.constructor.name === name`.
+  const holder = { [name]: class extends Base {} };
+  return holder[name] as unknown as ErrorConstructor;
+}
+
+function isErrorLike(x: unknown): x is Error {
+  return typeof x === "object" && x !== null && typeof (x as Error).message === "string" && typeof (x as Error).name === "string";
+}
+
+function isDirectOutput(x: unknown): boolean {
+  return typeof x === "object" && x !== null && (x as { lc_direct_tool_output?: unknown }).lc_direct_tool_output === true;
+}
+
+function nonEmpty(x: unknown): boolean {
+  return typeof x === "object" && x !== null && Object.keys(x).length > 0;
+}

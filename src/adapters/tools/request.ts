@@ -1,0 +1,32 @@
+/**
+ * The canonical request of one tool call: the tool's name and its parsed arguments (after
+ * the tool's own schema validation, defaults applied), keys sorted. Never the tool-call id:
+ * it changes on every recording and is not an input to the body. A repeat of the same call
+ * inside one test (or `withVcr` scope) carries its ordinal, `call: n` for n ≥ 2, so a
+ * polling tool replays its results in recorded order.
+ */
+import { requestHash, sortDeep } from "../../canonical/json";
+import { currentScope } from "../../scope";
+import { toTagged } from "./tagged";
+
+export interface ToolRequest {
+  tool: string;
+  args?: unknown;
+  /** The ordinal of this identical call in the current scope; absent for the first. */
+  call?: number;
+}
+
+/** The request without its ordinal. Throws `UnrecordableValue` for arguments that cannot be keyed. */
+export function baseToolRequest(name: string, parsedArgs: unknown): ToolRequest {
+  if (parsedArgs === undefined) return { tool: name };
+  return { tool: name, args: sortDeep(toTagged(parsedArgs, { path: "args", forKey: true })) };
+}
+
+/**
+ * Takes the next ordinal for this request in the current scope and returns the request to
+ * look up. `space` separates counters of different fixture directories.
+ */
+export function nextToolRequest(base: ToolRequest, space: string): ToolRequest {
+  const n = currentScope().nextOccurrence(`tool\u0000${space}\u0000${requestHash("tool", base)}`);
+  return n === 1 ? base : { ...base, call: n };
+}

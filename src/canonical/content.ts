@@ -1,0 +1,65 @@
+/**
+ * Canonical message content: text stays text (after normalizers), binary data becomes
+ * its mime type plus the sha256 of its bytes, so two different images are two different
+ * requests while the fixture never holds the image itself.
+ */
+import { defineMember, sha256Hex } from "./json";
+import type { Normalize } from "./normalize";
+
+const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
+const BINARY_BLOCK_TYPES = new Set(["image", "audio", "video", "file", "input_audio", "input_image", "input_file"]);
+const BINARY_KEYS = new Set(["data", "base64", "file_data"]);
+
+/** `{ mime, sha256 }` for a data: URL, else undefined. */
+export function digestDataUrl(url: string): { mime: string; sha256: string } | undefined {
+  const m = DATA_URL.exec(url);
+  if (!m) return undefined;
+  const payload = url.slice(m[0].length);
+  const isBase64 = (m[2] ?? "").includes(";base64");
+  const bytes = isBase64 ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "utf8");
+  return { mime: m[1] || "text/plain", sha256: sha256Hex(bytes) };
+}
+
+function digestBytes(value: string | Uint8Array): { sha256: string } {
+  return { sha256: sha256Hex(typeof value === "string" ? Buffer.from(value, "base64") : value) };
+}
+
+export type IdMapper = (id: string) => string;
+
+/** Canonical form of a message's `content` (a string or an array of content blocks). */
+export function canonicalContent(content: unknown, normalize: Normalize, ids: IdMapper): unknown {
+  if (typeof content === "string") return normalize(content);
+  if (Array.isArray(content)) return content.map((b) => canonicalBlock(b, normalize, ids));
+  return canonicalValue(content, ids, false);
+}
+
+function canonicalBlock(block: unknown, normalize: Normalize, ids: IdMapper): unknown {
+  if (typeof block === "string") return normalize(block);
+  if (block === null || typeof block !== "object") return block;
+  const b = block as Record<string, unknown>;
+  const out = canonicalValue(b, ids, BINARY_BLOCK_TYPES.has(String(b.type))) as Record<string, unknown>;
+  if (typeof b.text === "string" && (b.type === "text" || b.type === undefined)) out.text = normalize(b.text);
+  return out;
+}
+
+/** Deep copy that digests binary payloads and replaces tool-call ids by placeholders. */
+function canonicalValue(value: unknown, ids: IdMapper, binaryBlock: boolean): unknown {
+  if (typeof value === "string") return value.startsWith("data:") ? (digestDataUrl(value) ?? value) : value;
+  if (value instanceof Uint8Array) return digestBytes(value);
+  if (Array.isArray(value)) return value.map((v) => canonicalValue(v, ids, false));
+  if (value === null || typeof value !== "object") return value;
+  const src = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const toolish = src.type === "tool_use" || src.type === "tool_call" || src.type === "function_call";
+  for (const [k, v] of Object.entries(src)) {
+    if (v === undefined) continue;
+    if (binaryBlock && BINARY_KEYS.has(k) && (typeof v === "string" || v instanceof Uint8Array)) {
+      defineMember(out, k, typeof v === "string" && v.startsWith("data:") ? digestDataUrl(v) : digestBytes(v));
+    } else if ((toolish && k === "id") || k === "tool_use_id" || k === "tool_call_id" || k === "call_id") {
+      defineMember(out, k, typeof v === "string" ? ids(v) : v);
+    } else {
+      defineMember(out, k, canonicalValue(v, ids, false));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+/**
+ * The canonical serialization: the exact bytes that are hashed. JSON with object keys
+ * sorted by UTF-16 code unit, no whitespace, `undefined` members dropped (array holes
+ * become null). Changing anything here changes every user's hashes: it is pinned by the
+ * golden-hash tests and versioned with `SCHEMA_VERSION`.
+ */
+import { createHash } from "node:crypto";
+
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortDeep(value));
+}
+
+/** A deep copy with object keys sorted and undefined members removed. */
+export function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortDeep(v)));
+  if (value !== null && typeof value === "object") {
+    if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+      return sortDeep((value as { toJSON(): unknown }).toJSON());
+    }
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined && typeof v !== "function") defineMember(out, k, sortDeep(v));
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Sets a member even when it is named `__proto__`, without touching any prototype. */
+export function defineMember(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** The hash of a request: sha256 of the canonical serialization of `{ kind, request }`. */
+export function requestHash(kind: string, request: unknown): string {
+  return sha256Hex(canonicalJson({ kind, request }));
+}

@@ -1,0 +1,84 @@
+/**
+ * Canonical messages: what was asked, in order, without who asked or how it travelled.
+ * Message ids, response metadata, usage and additional_kwargs are left out; tool-call ids
+ * become ordinal placeholders (`call_1`, `call_2`, ...) that keep the call↔result link.
+ */
+import { canonicalContent, type IdMapper } from "./content";
+import { sortDeep } from "./json";
+import type { Normalize } from "./normalize";
+
+interface MessageLike {
+  content?: unknown;
+  name?: string;
+  role?: string;
+  type?: string;
+  tool_calls?: { id?: string; name: string; args: unknown }[];
+  invalid_tool_calls?: { id?: string; name?: string; args?: string; error?: string }[];
+  tool_call_id?: string;
+  status?: string;
+  getType?: () => string;
+  _getType?: () => string;
+}
+
+const ROLE: Record<string, string> = {
+  human: "user",
+  ai: "assistant",
+  system: "system",
+  developer: "developer",
+  tool: "tool",
+  function: "function",
+};
+
+export function messageType(m: MessageLike): string {
+  if (typeof m.getType === "function") return m.getType();
+  if (typeof m._getType === "function") return m._getType();
+  return String(m.type ?? m.role ?? "unknown");
+}
+
+/** Returns a mapper from real tool-call ids to ordinal placeholders, stable within one request. */
+export function idPlaceholders(): IdMapper {
+  const seen = new Map<string, string>();
+  return (id) => {
+    let p = seen.get(id);
+    if (p === undefined) {
+      p = `call_${seen.size + 1}`;
+      seen.set(id, p);
+    }
+    return p;
+  };
+}
+
+export function canonicalMessages(messages: readonly unknown[], normalize: Normalize): unknown[] {
+  const ids = idPlaceholders();
+  return messages.map((raw) => canonicalMessage(raw as MessageLike, normalize, ids));
+}
+
+function canonicalMessage(m: MessageLike, normalize: Normalize, ids: IdMapper): Record<string, unknown> {
+  const type = messageType(m);
+  const out: Record<string, unknown> = {
+    role: type === "generic" ? (m.role ?? "generic") : (ROLE[type] ?? type),
+    content: canonicalContent(m.content, normalize, ids),
+  };
+  if (m.name) out.name = m.name;
+  if (type === "ai") {
+    if (m.tool_calls?.length) {
+      out.tool_calls = m.tool_calls.map((c) => ({
+        id: c.id ? ids(c.id) : undefined,
+        name: c.name,
+        args: sortDeep(c.args ?? {}),
+      }));
+    }
+    if (m.invalid_tool_calls?.length) {
+      out.invalid_tool_calls = m.invalid_tool_calls.map((c) => ({
+        id: c.id ? ids(c.id) : undefined,
+        name: c.name,
+        args: c.args,
+      }));
+    }
+  }
+  if (type === "tool") {
+    if (m.tool_call_id) out.tool_call_id = ids(m.tool_call_id);
+    if (m.status === "error") out.status = "error";
+  }
+  return out;
+}

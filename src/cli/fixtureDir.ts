@@ -1,0 +1,26 @@
+/** Resolving the CLI's fixture directory and listing the fixture files in it. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { VcrConfigError } from "../errors";
+import { DEFAULTS } from "../options";
+import { FIXTURE_FILE_RE } from "../store/fixture";
+import type { Io } from "./io";
+
+export function resolveDir(io: Io, dir: string | undefined): string {
+  return path.resolve(io.cwd, dir ?? DEFAULTS.dir);
+}
+
+/** Absolute paths of the `<sha256>.json` files in `dir`, sorted. A missing directory is an error. */
+export function listFixtures(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new VcrConfigError(
+      `langchain-vcr: the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
+        `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr stats ${DEFAULTS.dir}`,
+    );
+  }
+  return names.filter((n) => FIXTURE_FILE_RE.test(n)).sort().map((n) => path.join(dir, n));
+}

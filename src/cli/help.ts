@@ -1,0 +1,57 @@
+/** The CLI's usage texts. Defaults come from the one DEFAULTS constant (src/options.ts). */
+import { DEFAULTS } from "../options";
+import { LEDGER_DIR_ENV } from "../mocha/ledgerFiles";
+
+const D = DEFAULTS.dir;
+
+export const USAGE = `Usage: langchain-vcr <command> [options]
+
+Commands:
+  validate [dir] [--json]       check every fixture file; exit 1 on any problem
+  prune [dir] [--dry-run]       remove fixtures no test used in the last complete run
+  stats [dir] [--json]          counts and bytes by kind and model, largest fixtures, unused count
+  show <hash|file> [--dir dir]  print one recorded exchange readably
+
+dir defaults to "${D}". Run "langchain-vcr <command> --help" for a command's options.
+`;
+
+export const COMMAND_USAGE: Record<string, string> = {
+  validate: `Usage: langchain-vcr validate [dir] [--json] [--allow-secret-pattern name]
+
+Checks every file in dir (default "${D}"; its top level only): named <sha256>.json, valid JSON,
+a valid envelope whose "hash" matches the file name, a "request" that still hashes to that
+"hash" (unless "redacted": true), no credential-shaped strings, no leftover temp files or
+other files (dotfiles such as .gitkeep are ignored). Exit 0 when clean, 1 on any problem.
+
+  --json                       print {"ok": boolean, "problems": [{"file", "problem"}]}
+  --allow-secret-pattern name  do not report this secret pattern (repeatable via commas)
+`,
+  prune: `Usage: langchain-vcr prune [dir] [--dry-run] [--ledger-dir path]
+
+Removes the fixtures in dir (default "${D}") that no test used in the last run, read from
+the usage ledgers the langchain-vcr/mocha plugin writes. Refuses (exit 1) when that run was
+partial: --grep/--fgrep, .only, spec files named on the command line, tests that did not run,
+a failed test, or an unfinished run. Run the whole suite (npx mocha) first.
+
+  --dry-run          list what would be removed; delete nothing
+  --ledger-dir path  where the ledgers are (default: $${LEDGER_DIR_ENV}, else
+                     node_modules/.cache/langchain-vcr/ledgers)
+`,
+  stats: `Usage: langchain-vcr stats [dir] [--json] [--ledger-dir path]
+
+Counts and bytes of the fixtures in dir (default "${D}") by kind and by model, the 5 largest
+fixtures, and how many fixtures the last run (per its usage ledger) did not use.
+
+  --json             print the same as JSON
+  --ledger-dir path  where the ledgers are (see prune --help)
+`,
+  show: `Usage: langchain-vcr show <hash|file> [--dir dir] [--json]
+
+Prints one recorded exchange: kind, model, parameters, tools, the messages with their roles
+and tool calls, and the answer (or the vector summary, or the tool result). <hash> may be a
+unique prefix of a fixture's hash in dir (default "${D}").
+
+  --dir dir  the fixture directory to look the hash up in
+  --json     print the fixture file as it is
+`,
+};

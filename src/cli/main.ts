@@ -1,0 +1,59 @@
+/**
+ * The `langchain-vcr` command: dispatches to validate / prune / stats / show. Exit codes:
+ * 0 success, 1 a problem found or an action refused, 2 a command line it cannot understand.
+ */
+import { isVcrError } from "../errors";
+import { parseArgs, UsageError, type ArgSpec, type ParsedArgs } from "./args";
+import { COMMAND_USAGE, USAGE } from "./help";
+import type { Io } from "./io";
+import { pruneCommand, pruneSpec } from "./prune";
+import { showCommand, showSpec } from "./show";
+import { statsCommand, statsSpec } from "./stats";
+import { validateCommand, validateSpec } from "./validate";
+
+interface Command {
+  spec: ArgSpec;
+  run(args: ParsedArgs, io: Io): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  validate: { spec: validateSpec, run: validateCommand },
+  prune: { spec: pruneSpec, run: pruneCommand },
+  stats: { spec: statsSpec, run: statsCommand },
+  show: { spec: showSpec, run: showCommand },
+};
+
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.err(USAGE);
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
+    io.out(rest[0] && COMMAND_USAGE[rest[0]] ? COMMAND_USAGE[rest[0]] : USAGE);
+    return 0;
+  }
+  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.err(`langchain-vcr: unknown command ${JSON.stringify(name)}.\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const args = parseArgs(rest, command.spec);
+    if (args.flags.help) {
+      io.out(COMMAND_USAGE[name]);
+      return 0;
+    }
+    return await command.run(args, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`langchain-vcr ${name}: ${e.message}.\n\n${COMMAND_USAGE[name]}`);
+      return 2;
+    }
+    if (isVcrError(e)) {
+      io.err(e.message + "\n");
+      return 1;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `langchain-vcr prune [dir] [--dry-run]`: removes the fixtures no test used in the last run,
+ * as the usage ledgers of all its processes and shards tell. Refuses when that run was partial
+ * or left no ledger, so a focused run never deletes the fixtures of tests it did not run.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { defaultLedgerDir, lastRunVerdict } from "../mocha/ledgerFiles";
+import type { ParsedArgs } from "./args";
+import { listFixtures, resolveDir } from "./fixtureDir";
+import { display, type Io } from "./io";
+
+export const pruneSpec = { booleans: ["dry-run"], strings: ["ledger-dir"] } as const;
+
+export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const dir = resolveDir(io, args.positionals[0]);
+  const ledgerDir = ledgerDirOf(args, io);
+  const fixtures = listFixtures(dir);
+  const verdict = lastRunVerdict(ledgerDir, io.cwd);
+  const fix = `  Fix: run the whole suite with the langchain-vcr/mocha plugin (npx mocha: no --grep, no .only, no spec files named, all tests passing), then run langchain-vcr prune again.\n`;
+  if (!verdict) {
+    io.err(
+      `langchain-vcr: prune refused: there is no usage ledger in ${display(io, ledgerDir)}, so nothing says which fixtures are in use.\n` +
+        `  The langchain-vcr/mocha plugin writes one per run (CI shards: copy every shard's ledger files there).\n` +
+        fix,
+    );
+    return 1;
+  }
+  const run = `run ${verdict.runId} (started ${verdict.startedAt})`;
+  if (!verdict.complete) {
+    io.err(
+      `langchain-vcr: prune refused: the last ${run} was partial, so fixtures it did not use may belong to tests it did not run:\n` +
+        verdict.reasons.map((r) => `  - ${r}\n`).join("") +
+        fix,
+    );
+    return 1;
+  }
+  const unused = fixtures.filter((f) => !verdict.used.has(f));
+  if (fixtures.length > 0 && unused.length === fixtures.length) {
+    const elsewhere = [...new Set([...verdict.used].map((f) => path.dirname(f)))].slice(0, 3).map((d) => display(io, d));
+    io.err(
+      `langchain-vcr: prune refused: the last ${run} used none of the ${fixtures.length} fixtures in ${display(io, dir)}.\n` +
+        `  Is ${display(io, dir)} the directory your tests use? The run used fixtures in: ${elsewhere.join(", ") || "(none)"}.\n` +
+        `  Pass the right directory (langchain-vcr prune <dir>), or delete the fixtures by hand if every test that used them is gone.\n`,
+    );
+    return 1;
+  }
+  const verb = args.flags["dry-run"] ? "would remove" : "removed";
+  for (const f of unused) {
+    if (!args.flags["dry-run"]) fs.rmSync(f, { force: true });
+    io.out(`  ${verb} ${display(io, f)}\n`);
+  }
+  io.out(
+    `langchain-vcr: ${verb} ${unused.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}; ` +
+      `kept ${fixtures.length - unused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
+      (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
+      `.\n`,
+  );
+  return 0;
+}
+
+export function ledgerDirOf(args: ParsedArgs, io: Io): string {
+  const flag = args.flags["ledger-dir"];
+  return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(io.cwd, io.env);
+}

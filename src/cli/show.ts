@@ -1,0 +1,62 @@
+/** `langchain-vcr show <hash|file> [--dir dir]`: one recorded exchange, readably. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { VcrFixtureError } from "../errors";
+import { FIXTURE_FILE_RE } from "../store/fixture";
+import { parseFixture } from "../store/store";
+import { UsageError, type ParsedArgs } from "./args";
+import { listFixtures, resolveDir } from "./fixtureDir";
+import { display, type Io } from "./io";
+import { renderFixture } from "./render";
+
+export const showSpec = { booleans: ["json"], strings: ["dir"] } as const;
+
+export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const target = args.positionals[0];
+  if (!target || args.positionals.length > 1) throw new UsageError("show takes exactly one <hash|file>");
+  const dir = resolveDir(io, typeof args.flags.dir === "string" ? args.flags.dir : undefined);
+  const file = locate(io, target, dir);
+  const text = fs.readFileSync(file, "utf8");
+  if (args.flags.json) {
+    io.out(text.endsWith("\n") ? text : text + "\n");
+    return 0;
+  }
+  const name = path.basename(file);
+  const fixture = parseFixture(text, file, FIXTURE_FILE_RE.test(name) ? name.slice(0, -5) : undefined);
+  io.out(renderFixture(fixture, display(io, file)));
+  return 0;
+}
+
+/** A file path as given, else a full hash or a unique hash prefix in `dir`. */
+function locate(io: Io, target: string, dir: string): string {
+  const asPath = path.resolve(io.cwd, target);
+  if ((target.includes("/") || target.includes(path.sep) || target.endsWith(".json")) && isFile(asPath)) return asPath;
+  const hash = target.toLowerCase().replace(/\.json$/, "");
+  if (!/^[0-9a-f]{4,64}$/.test(hash)) {
+    throw new VcrFixtureError(`langchain-vcr: ${JSON.stringify(target)} is neither a fixture file nor a hash (at least 4 hex digits).`, asPath);
+  }
+  const exact = path.join(dir, hash + ".json");
+  if (hash.length === 64 && isFile(exact)) return exact;
+  const matches = listFixtures(dir).filter((f) => path.basename(f).startsWith(hash));
+  if (matches.length === 1) return matches[0];
+  if (matches.length === 0) {
+    throw new VcrFixtureError(
+      `langchain-vcr: no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` +
+        `  Pass the fixture directory with --dir, or a file path.`,
+      exact,
+    );
+  }
+  throw new VcrFixtureError(
+    `langchain-vcr: ${matches.length} fixtures in ${display(io, dir)} start with ${hash}; give more digits:\n` +
+      matches.slice(0, 10).map((m) => `  ${path.basename(m)}\n`).join(""),
+    exact,
+  );
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,62 @@
+/** The text of miss errors and near-miss notes: what happened, the facts, the nearest, the fix. */
+import type { VcrNearest } from "../errors";
+import type { VcrMode } from "../modes";
+import { MODE_ENV } from "../resolve";
+import { formatValue, hintFor } from "./diff";
+
+const MAX_DIFFS = 8;
+const MAX_REQUEST_CHARS = 2000;
+
+export function formatDifferences(nearest: VcrNearest, indent = "    "): string[] {
+  const lines = nearest.differences
+    .slice(0, MAX_DIFFS)
+    .map((d) => `${indent}${d.path}: ${formatValue(d.recorded)} → ${formatValue(d.requested)}`);
+  if (nearest.differences.length > MAX_DIFFS) lines.push(`${indent}… and ${nearest.differences.length - MAX_DIFFS} more`);
+  return lines;
+}
+
+export function missMessage(m: {
+  kind: string;
+  hash: string;
+  file: string;
+  request: unknown;
+  mode: VcrMode;
+  describe: string;
+  test?: string;
+  nearest?: VcrNearest;
+}): string {
+  const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} never calls the real model.`];
+  if (m.test) lines.push(`  test:     ${m.test}`);
+  lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
+  if (m.nearest) {
+    lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
+    lines.push(...formatDifferences(m.nearest));
+    const hint = hintFor(m.nearest.differences);
+    if (hint) lines.push(`  hint: ${hint}`);
+  } else {
+    lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
+  }
+  let req = JSON.stringify(m.request);
+  if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
+  lines.push(`  request:  ${req}`);
+  lines.push(
+    `  To record it, run the test with the real provider configured: ${MODE_ENV}=record_or_replay npm test` +
+      ` (add -- --grep "<test title>" to record just this test), then review and commit the new fixture.`,
+  );
+  return lines.join("\n");
+}
+
+/** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
+export function recordedNearMessage(
+  rec: { kind: string; file: string },
+  nearest: VcrNearest,
+): string | undefined {
+  const d = nearest.differences;
+  if (d.length === 0 || d.length > 3) return undefined;
+  if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
+  const lines = [`langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
+  lines.push(...formatDifferences(nearest));
+  const hint = hintFor(nearest.differences);
+  if (hint) lines.push(`  hint: ${hint}`);
+  return lines.join("\n");
+}

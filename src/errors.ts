@@ -1,0 +1,85 @@
+/**
+ * Errors thrown by langchain-vcr. Every error has a stable `code`; messages follow
+ * one shape: what happened, the facts, the nearest recorded thing, the command that fixes it.
+ */
+
+const BRAND = Symbol.for("langchain-vcr.error");
+
+export type VcrErrorCode = "VCR_MISS" | "VCR_FIXTURE" | "VCR_CONFIG" | "VCR_SECRET" | "VCR_RECORD";
+
+export class VcrError extends Error {
+  readonly code: VcrErrorCode;
+  constructor(code: VcrErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** One field that differs between the nearest recorded request and the one asked. */
+export interface VcrDifference {
+  path: string;
+  recorded: unknown;
+  requested: unknown;
+}
+
+export interface VcrNearest {
+  hash: string;
+  file: string;
+  differences: VcrDifference[];
+}
+
+export class VcrMissError extends VcrError {
+  readonly hash: string;
+  readonly kind: string;
+  readonly request: unknown;
+  readonly nearest?: VcrNearest;
+  constructor(
+    message: string,
+    details: { hash: string; kind: string; request: unknown; nearest?: VcrNearest },
+  ) {
+    super("VCR_MISS", message);
+    this.hash = details.hash;
+    this.kind = details.kind;
+    this.request = details.request;
+    if (details.nearest) this.nearest = details.nearest;
+  }
+}
+
+export class VcrFixtureError extends VcrError {
+  readonly file: string;
+  constructor(message: string, file: string, options?: { cause?: unknown }) {
+    super("VCR_FIXTURE", message, options);
+    this.file = file;
+  }
+}
+
+export class VcrConfigError extends VcrError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("VCR_CONFIG", message, options);
+  }
+}
+
+/** A fixture about to be written holds something shaped like a credential. */
+export class VcrSecretError extends VcrError {
+  readonly path: string;
+  readonly pattern: string;
+  constructor(message: string, details: { path: string; pattern: string }) {
+    super("VCR_SECRET", message);
+    this.path = details.path;
+    this.pattern = details.pattern;
+  }
+}
+
+/** Recording failed for a reason of ours (unwritable directory, unrecordable value, redactor). */
+export class VcrRecordError extends VcrError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("VCR_RECORD", message, options);
+  }
+}
+
+/** True for any langchain-vcr error, even one thrown by another copy (ESM vs CommonJS) of the package. */
+export function isVcrError(e: unknown): e is VcrError {
+  return typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}

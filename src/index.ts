@@ -1,0 +1,35 @@
+/** langchain-vcr: record/replay for LangChain.js chat models, LLMs, embeddings and tools. */
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { BaseLLM } from "@langchain/core/language_models/llms";
+import { installCorePatches } from "./patches";
+
+installCorePatches({ BaseChatModel, BaseLLM } as unknown as Parameters<typeof installCorePatches>[0]);
+
+export { Vcr } from "./vcr";
+export type { VcrOptions } from "./options";
+export { DEFAULTS } from "./options";
+export { withVcr } from "./withVcr";
+export { normalizers } from "./normalizers";
+export type { Normalizer } from "./normalizers";
+export type { Redactor } from "./redact";
+export { VCR_MODES, VCR_TOOL_MODES } from "./modes";
+export type { VcrMode, VcrToolMode } from "./modes";
+export type { Fixture, FixtureKind } from "./store/fixture";
+export { SCHEMA_VERSION } from "./store/fixture";
+export type { VcrStats } from "./recorder";
+export { VcrCache } from "./adapters/chat/cache";
+export { VcrEmbeddings } from "./adapters/embeddings";
+export {
+  VcrError,
+  VcrMissError,
+  VcrFixtureError,
+  VcrConfigError,
+  VcrSecretError,
+  VcrRecordError,
+  isVcrError,
+} from "./errors";
+export type { VcrDifference, VcrNearest, VcrErrorCode } from "./errors";
+export { validateFixtures } from "./validate";
+export type { FixtureProblem } from "./validate";
+/** @internal used by the ESM entry to patch the ESM copy of @langchain/core. */
+export { installCorePatches } from "./patches";

@@ -1,0 +1,55 @@
+/**
+ * `langchain-vcr/mocha`: a mocha root-hook plugin. Add it to `.mocharc.json`
+ * (`"require": ["langchain-vcr/mocha"]`). It checks the mode once at start, scopes per-test
+ * bookkeeping (tool-call order, fixtures written) to the running test, removes what a
+ * failed test recorded (and restores what it overwrote), and prints one summary line.
+ */
+import * as path from "node:path";
+import { MODE_POLICY } from "../modes";
+import { modeSource, resolveMode, resolveToolMode } from "../resolve";
+import { enterTest, leaveTest, onScopeEvent } from "../scope";
+import { restoreFailedTest } from "./cleanup";
+import { RunLedger, type HookContextLike } from "./ledger";
+
+interface MochaContext {
+  currentTest?: { fullTitle(): string; state?: string; file?: string };
+}
+
+const totals = { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
+const dirs = new Set<string>();
+let ledger: RunLedger | undefined;
+let unsubscribe: (() => void) | undefined;
+
+export const mochaHooks = {
+  beforeAll(): void {
+    if (unsubscribe) return; // parallel mode runs root hooks once per file
+    const mode = resolveMode(); // throws VcrConfigError on an invalid LANGCHAIN_VCR_MODE
+    resolveToolMode();
+    void MODE_POLICY[mode];
+    ledger = RunLedger.start();
+    unsubscribe = onScopeEvent((e) => {
+      if (e.type === "used") {
+        dirs.add(path.dirname(e.file));
+        ledger?.use(e.file);
+      } else totals[e.type]++;
+    });
+  },
+  beforeEach(this: MochaContext): void {
+    enterTest(this.currentTest?.fullTitle() ?? "(unknown test)");
+  },
+  afterEach(this: MochaContext): void {
+    const scope = leaveTest();
+    const failed = this.currentTest?.state === "failed";
+    if (scope && failed) restoreFailedTest(scope);
+    if (failed) ledger?.markFailed(this.currentTest?.fullTitle()); // [ledger] names the failed test in the ledger
+  },
+  afterAll(this: HookContextLike): void {
+    ledger?.flush(this); // [ledger] the root suite tells the ledger which spec files ran, unrun tests, .only
+    const list = [...dirs];
+    const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
+    const line =
+      `langchain-vcr: ${totals.replayed} replayed, ${totals.recorded} recorded, ${totals.bypassed} bypassed, ` +
+      `${totals.missed} missed — mode ${resolveMode()} (${modeSource()}), fixtures: ${where}`;
+    process.stdout.write(line + "\n");
+  },
+};

@@ -1,0 +1,166 @@
+/**
+ * The usage ledger of a mocha run: which fixture files each process used (replayed or
+ * recorded), which spec files ran, and whether anything makes the run partial (`--grep`,
+ * `.only`, spec files named on the command line, tests that did not run, a failed test, a
+ * non-zero exit). `langchain-vcr prune` trusts only a complete run. Format and location:
+ * ./ledgerFiles.ts.
+ *
+ * Loading this module in the main mocha process starts the run: it exports the run context
+ * to the environment (so `--parallel` workers, forked later, join the same run), removes old
+ * run directories, and writes the main process's ledger (with its exit code) on exit. Each
+ * worker writes its own ledger after every spec file it runs.
+ */
+import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord } from "./ledgerFiles";
+import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
+
+/** The parts of mocha's Suite and Test the ledger reads (public fields of mocha 10–12). */
+interface TestLike {
+  state?: string;
+  file?: string;
+  pending?: boolean;
+  isPending?(): boolean;
+  fullTitle?(): string;
+}
+interface SuiteLike {
+  file?: string;
+  suites?: SuiteLike[];
+  tests?: TestLike[];
+  hasOnly?(): boolean;
+}
+/** `this` in a root hook: `this.test` is the hook, whose parent is the root suite. */
+export interface HookContextLike {
+  test?: { parent?: unknown };
+}
+
+interface ProcessState {
+  run: RunContext;
+  root: string;
+  ledgerDir: string;
+  current?: RunLedger;
+}
+
+// One run per process, shared by every copy of this module (ESM and CommonJS builds).
+const KEY = Symbol.for("langchain-vcr.ledger.v1");
+const g = globalThis as unknown as Record<symbol, ProcessState | undefined>;
+const state: ProcessState = (g[KEY] ??= startProcess());
+
+function startProcess(): ProcessState {
+  const run = resolveRunContext({ env: process.env, argv: process.argv, pid: process.pid, ppid: process.ppid, now: new Date() });
+  const root = process.cwd();
+  const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root) };
+  if (run.role === "main") {
+    process.env[CONTEXT_ENV] = serializeContext(run);
+    try {
+      removeOldRuns(s.ledgerDir);
+    } catch {
+      // best effort: an old run directory we cannot remove does no harm
+    }
+    process.on("exit", (code) => (s.current ?? new RunLedger(s)).finish(code));
+  }
+  return s;
+}
+
+export class RunLedger {
+  private readonly used = new Set<string>();
+  private readonly specFiles = new Set<string>();
+  private readonly reasons: string[] = [];
+  private failures: string[] = [];
+  private exitCode: number | undefined;
+
+  constructor(private readonly s: ProcessState) {}
+
+  /** The ledger of this process (one per process, however often the plugin's hooks run). */
+  static start(): RunLedger {
+    return (state.current ??= new RunLedger(state));
+  }
+
+  /** A fixture file this process replayed or recorded. */
+  use(file: string): void {
+    this.used.add(relativeToRoot(this.s.root, file));
+  }
+
+  /** A test failed: the run is partial (`title` names it in the reason). */
+  markFailed(title?: string): void {
+    this.failures.push(title ?? "");
+  }
+
+  /**
+   * Writes this process's ledger. With the root hook's `this` (`flush(this)` in a root
+   * `afterAll`), first reads the root suite: which spec files ran, tests that never ran
+   * (`--grep`, `--bail`, a failing hook), and `.only`.
+   */
+  flush(context?: HookContextLike): void {
+    const rootSuite = context?.test?.parent as SuiteLike | undefined;
+    if (rootSuite && typeof rootSuite === "object") this.inspect(rootSuite);
+    this.write();
+  }
+
+  /** The main process exits: record its exit code. */
+  finish(code: number): void {
+    this.exitCode = code;
+    this.write();
+  }
+
+  /** What this process's ledger says now. */
+  record(): LedgerRecord {
+    const { run } = this.s;
+    const partial = run.role === "main" ? [...run.argvReasons] : [];
+    partial.push(...this.reasons);
+    if (this.failures.length) {
+      const named = this.failures.find((t) => t !== "");
+      partial.push(`${this.failures.length} test(s) failed${named ? ` (first: ${JSON.stringify(named)})` : ""}`);
+    }
+    return {
+      ledgerVersion: LEDGER_VERSION,
+      runId: run.runId,
+      mainId: run.mainId,
+      role: run.role,
+      pid: process.pid,
+      startedAt: run.startedAt,
+      writtenAt: new Date().toISOString(),
+      exitCode: run.role === "main" ? this.exitCode : undefined,
+      shard: run.shard,
+      partial,
+      specFiles: [...this.specFiles].sort(),
+      used: [...this.used].sort(),
+    };
+  }
+
+  private write(): void {
+    try {
+      writeLedger(this.s.ledgerDir, this.record());
+    } catch (e) {
+      process.stderr.write(`langchain-vcr: could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}\n`);
+    }
+  }
+
+  private inspect(rootSuite: SuiteLike): void {
+    let total = 0;
+    const notRun: string[] = [];
+    const visit = (suite: SuiteLike): void => {
+      for (const t of suite.tests ?? []) {
+        if (t.file) this.specFiles.add(relativeToRoot(this.s.root, t.file));
+        if (t.state === "pending" || t.pending || t.isPending?.()) continue;
+        total++;
+        if (t.state !== "passed" && t.state !== "failed") notRun.push(t.fullTitle?.() ?? "(untitled)");
+      }
+      for (const child of suite.suites ?? []) visit(child);
+    };
+    visit(rootSuite);
+    if (notRun.length) {
+      this.reason(
+        `${notRun.length} of ${total} test(s) did not run (filtered by --grep/--fgrep, skipped after --bail, or blocked by a failing hook), ` +
+          `e.g. ${JSON.stringify(notRun[0])}`,
+      );
+    }
+    if (typeof rootSuite.hasOnly === "function" && rootSuite.hasOnly()) {
+      const files = (rootSuite.suites ?? []).filter((s) => s.hasOnly?.()).map((s) => (s.file ? relativeToRoot(this.s.root, s.file) : undefined));
+      const where = files.filter((f): f is string => !!f);
+      this.reason(`.only selected exclusive tests${where.length ? ` in ${[...new Set(where)].join(", ")}` : ""}`);
+    }
+  }
+
+  private reason(r: string): void {
+    if (!this.reasons.includes(r)) this.reasons.push(r);
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The usage ledger on disk: where ledgers live, what one holds, and how the ledgers of the
+ * last run are merged into one verdict ("complete, and these fixtures were used" or "partial,
+ * because ..."). Shared by the mocha plugin (which writes) and the CLI (which reads); this
+ * module has no side effects.
+ *
+ * Layout: `<ledger dir>/<run id>/<main id>-<role>-<pid>.json`, one file per process. A run is
+ * one `mocha` invocation (its main process and its `--parallel` workers), or several CI
+ * shards that share `LANGCHAIN_VCR_RUN_ID`. The default ledger dir is
+ * `<cwd>/node_modules/.cache/langchain-vcr/ledgers`: outside the fixture directory, already
+ * ignored by every project's .gitignore, and the usual home of tool caches.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export const LEDGER_VERSION = 1;
+/** Overrides where ledgers are written and read. */
+export const LEDGER_DIR_ENV = "LANGCHAIN_VCR_LEDGER_DIR";
+/** Shared by the CI shards of one run, so `prune` can merge them. */
+export const RUN_ID_ENV = "LANGCHAIN_VCR_RUN_ID";
+/** `<index>/<total>` (e.g. `2/3`): this run is one of `total` shards that together run the whole suite. */
+export const SHARD_ENV = "LANGCHAIN_VCR_SHARD";
+/** Ledger run directories kept; older ones are removed when a new run starts. */
+export const KEEP_RUNS = 20;
+
+export interface Shard {
+  index: number;
+  total: number;
+}
+
+/** One process's ledger file. Paths are relative to the project root (cwd), with `/`. */
+export interface LedgerRecord {
+  ledgerVersion: number;
+  runId: string;
+  /** The main mocha process of this group (workers carry their main's id). */
+  mainId: string;
+  role: "main" | "worker";
+  pid: number;
+  /** When the main process started. */
+  startedAt: string;
+  writtenAt: string;
+  /** Main process only: its exit code, once it exited. */
+  exitCode?: number;
+  shard?: Shard;
+  /** Why this process's share of the run cannot be trusted by `prune`; empty when complete. */
+  partial: string[];
+  /** Spec files whose tests ran in this process. */
+  specFiles: string[];
+  /** Fixture files read or written in this process. */
+  used: string[];
+}
+
+export function defaultLedgerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env[LEDGER_DIR_ENV];
+  if (fromEnv) return path.resolve(cwd, fromEnv);
+  return path.join(cwd, "node_modules", ".cache", "langchain-vcr", "ledgers");
+}
+
+/** A run id usable as a directory name. */
+export function safeRunId(runId: string): string {
+  return runId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "run";
+}
+
+export function parseShard(value: string | undefined): Shard | undefined {
+  if (!value) return undefined;
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
+  if (!m) return undefined;
+  const index = Number(m[1]);
+  const total = Number(m[2]);
+  return index >= 1 && index <= total ? { index, total } : undefined;
+}
+
+/** A path relative to `root`, with forward slashes (ledgers travel between machines). */
+export function relativeToRoot(root: string, file: string): string {
+  return path.relative(root, path.resolve(root, file)).split(path.sep).join("/");
+}
+
+/** Writes one ledger atomically (temp file, then rename). Returns its path. */
+export function writeLedger(ledgerDir: string, record: LedgerRecord): string {
+  const dir = path.join(ledgerDir, safeRunId(record.runId));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${record.mainId}-${record.role}-${record.pid}.json`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(record, null, 2) + "\n");
+  fs.renameSync(tmp, file);
+  return file;
+}
+
+/** Removes all but the `keep` most recently written run directories. */
+export function removeOldRuns(ledgerDir: string, keep: number = KEEP_RUNS): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(ledgerDir);
+  } catch {
+    return;
+  }
+  const runs = names
+    .map((name) => {
+      try {
+        const st = fs.statSync(path.join(ledgerDir, name));
+        return st.isDirectory() ? { name, mtime: st.mtimeMs } : undefined;
+      } catch {
+        return undefined;
+      }
+    })
+    .filter((r): r is { name: string; mtime: number } => r !== undefined)
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of runs.slice(keep)) fs.rmSync(path.join(ledgerDir, old.name), { recursive: true, force: true });
+}
+
+export interface LoadedLedger extends LedgerRecord {
+  file: string;
+}
+
+/** Every ledger under `ledgerDir` (any depth: shards may be copied in as subfolders), and the files that are not ledgers. */
+export function readLedgers(ledgerDir: string): { ledgers: LoadedLedger[]; unreadable: { file: string; problem: string }[] } {
+  const ledgers: LoadedLedger[] = [];
+  const unreadable: { file: string; problem: string }[] = [];
+  const visit = (dir: string, depth: number): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (depth < 4) visit(file, depth + 1);
+      } else if (e.name.endsWith(".json")) {
+        try {
+          const value = JSON.parse(fs.readFileSync(file, "utf8")) as LedgerRecord;
+          const problem = recordProblem(value);
+          if (problem) unreadable.push({ file, problem });
+          else ledgers.push({ ...value, file });
+        } catch (err) {
+          unreadable.push({ file, problem: `is not valid JSON (${(err as Error).message})` });
+        }
+      }
+    }
+  };
+  visit(ledgerDir, 0);
+  return { ledgers, unreadable };
+}
+
+function recordProblem(v: LedgerRecord): string | undefined {
+  if (v === null || typeof v !== "object") return "is not a JSON object";
+  if (v.ledgerVersion !== LEDGER_VERSION) return `has ledgerVersion ${JSON.stringify(v.ledgerVersion)} (expected ${LEDGER_VERSION})`;
+  if (typeof v.runId !== "string" || typeof v.mainId !== "string" || (v.role !== "main" && v.role !== "worker")) return "is not a langchain-vcr ledger";
+  if (typeof v.startedAt !== "string" || !Array.isArray(v.partial) || !Array.isArray(v.used) || !Array.isArray(v.specFiles)) {
+    return "is missing fields";
+  }
+  return undefined;
+}
+
+/** The last run, merged: whether `prune` may trust it, and every fixture it used. */
+export interface RunVerdict {
+  runId: string;
+  startedAt: string;
+  complete: boolean;
+  /** Why the run is partial (empty when complete). */
+  reasons: string[];
+  /** Fixture files used, absolute (resolved against `root`). */
+  used: Set<string>;
+  /** Ledger files the verdict was made from. */
+  files: string[];
+  processes: number;
+  shards?: number;
+}
+
+/**
+ * Merges the ledgers of the most recent run. Within one run id, each shard (or the single
+ * unsharded invocation) counts once: when a shard ran twice (a CI retry), its latest attempt wins.
+ */
+export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()): RunVerdict | undefined {
+  const { ledgers, unreadable } = readLedgers(ledgerDir);
+  if (ledgers.length === 0) return undefined;
+  const byRun = groupBy(ledgers, (l) => l.runId);
+  const latest = [...byRun.values()].sort((a, b) => compareTime(maxStart(b), maxStart(a)))[0];
+  const runId = latest[0].runId;
+
+  // One group per main process; per shard key the latest group wins.
+  const groups = [...groupBy(latest, (l) => l.mainId).values()];
+  const chosen = new Map<string, LoadedLedger[]>();
+  for (const g of groups) {
+    const shard = g.find((l) => l.shard)?.shard;
+    const key = shard ? `${shard.index}/${shard.total}` : "unsharded";
+    const prev = chosen.get(key);
+    if (!prev || compareTime(maxStart(g), maxStart(prev)) > 0) chosen.set(key, g);
+  }
+
+  const reasons: string[] = [];
+  const add = (r: string) => {
+    if (!reasons.includes(r)) reasons.push(r);
+  };
+  for (const bad of unreadable) {
+    if (path.resolve(bad.file).startsWith(path.resolve(ledgerDir, safeRunId(runId)) + path.sep)) add(`the ledger ${bad.file} ${bad.problem}`);
+  }
+  const records = [...chosen.values()].flat();
+  for (const [key, g] of chosen) {
+    const main = g.find((l) => l.role === "main");
+    const label = key === "unsharded" ? "the run" : `shard ${key}`;
+    if (!main) add(`${label} left no record from its main mocha process: it was interrupted, is still running, or its ledger files were not all copied`);
+    else if (main.exitCode === undefined) add(`${label} did not finish (mocha is still running, or was killed)`);
+    else if (main.exitCode !== 0) add(`${label} failed: mocha exited with code ${main.exitCode}`);
+    for (const l of g) for (const r of l.partial) add(key === "unsharded" ? r : `${r} (shard ${key})`);
+  }
+  const shardTotals = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[1])));
+  let shards: number | undefined;
+  if (shardTotals.size > 0) {
+    if (chosen.has("unsharded")) add(`some processes of run ${runId} declared ${SHARD_ENV} and some did not`);
+    if (shardTotals.size > 1) add(`the shards of run ${runId} disagree on the shard count (${[...shardTotals].join(" vs ")})`);
+    shards = Math.max(...shardTotals);
+    const present = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[0])));
+    const missing: string[] = [];
+    for (let i = 1; i <= shards; i++) if (!present.has(i)) missing.push(`${i}/${shards}`);
+    if (missing.length) add(`no ledger from shard ${missing.join(", ")}: copy every shard's ledger files into ${ledgerDir} before pruning`);
+  }
+
+  const used = new Set<string>();
+  for (const l of records) for (const u of l.used) used.add(path.resolve(root, u));
+  return {
+    runId,
+    startedAt: records.map((l) => l.startedAt).sort()[0] ?? latest[0].startedAt,
+    complete: reasons.length === 0,
+    reasons,
+    used,
+    files: records.map((l) => l.file).sort(),
+    processes: records.length,
+    shards,
+  };
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const i of items) {
+    const k = key(i);
+    const list = out.get(k);
+    if (list) list.push(i);
+    else out.set(k, [i]);
+  }
+  return out;
+}
+
+function maxStart(ls: LedgerRecord[]): string {
+  return ls.reduce((m, l) => (compareTime(l.startedAt, m) > 0 ? l.startedAt : m), ls[0].startedAt);
+}
+
+function compareTime(a: string, b: string): number {
+  return Date.parse(a) - Date.parse(b) || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -1,0 +1,116 @@
+/**
+ * Which run this process belongs to, and what its command line says about completeness.
+ *
+ * The main mocha process (serial, or the parent of `--parallel` workers) starts a run: a run
+ * id, a start time, and the facts read from its own command line (`--grep`, `--fgrep`,
+ * `--watch`, `--dry-run`, spec files named on the command line). It hands them to its workers
+ * through an environment variable, which mocha's worker pool copies into every worker it
+ * forks (mocha also sets `MOCHA_WORKER_ID` there). Pure functions: the caller passes env,
+ * argv and pids.
+ */
+import { randomBytes } from "node:crypto";
+import { parseShard, RUN_ID_ENV, SHARD_ENV, type Shard } from "./ledgerFiles";
+
+export const CONTEXT_ENV = "LANGCHAIN_VCR_RUN_CONTEXT";
+
+export interface RunContext {
+  role: "main" | "worker";
+  runId: string;
+  mainId: string;
+  mainPid: number;
+  startedAt: string;
+  shard?: Shard;
+  /** Reasons from the main process's command line that make the run partial. */
+  argvReasons: string[];
+}
+
+export interface ProcessFacts {
+  env: NodeJS.ProcessEnv;
+  argv: readonly string[];
+  pid: number;
+  ppid: number;
+  now: Date;
+}
+
+/** This process's run: inherited from the main mocha process when this is one of its workers, else a new one. */
+export function resolveRunContext(p: ProcessFacts): RunContext {
+  const inherited = p.env.MOCHA_WORKER_ID !== undefined ? parseContext(p.env[CONTEXT_ENV]) : undefined;
+  if (inherited && inherited.mainPid === p.ppid) return { ...inherited, role: "worker" };
+  const mainId = `${p.pid}-${randomBytes(3).toString("hex")}`;
+  const stamp = p.now.toISOString().replace(/[-:]/g, "").replace(".", "");
+  const shardText = p.env[SHARD_ENV];
+  const shard = parseShard(shardText);
+  const argvReasons = [...mochaArgvReasons(p.argv, shard !== undefined)];
+  if (shardText && !shard) argvReasons.push(`${SHARD_ENV}=${JSON.stringify(shardText)} is not <index>/<total> (e.g. 2/3)`);
+  return {
+    role: "main",
+    runId: p.env[RUN_ID_ENV] || `${stamp}-${mainId}`,
+    mainId,
+    mainPid: p.pid,
+    startedAt: p.now.toISOString(),
+    shard,
+    argvReasons,
+  };
+}
+
+export function serializeContext(c: RunContext): string {
+  return JSON.stringify(c);
+}
+
+function parseContext(text: string | undefined): RunContext | undefined {
+  if (!text) return undefined;
+  try {
+    const c = JSON.parse(text) as RunContext;
+    return typeof c.runId === "string" && typeof c.mainPid === "number" && typeof c.mainId === "string" ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** mocha's options that take a value (from mocha's run-option metadata), long and short. */
+const VALUE_OPTIONS = new Set([
+  "config", "fgrep", "f", "grep", "g", "package", "reporter", "R", "ui", "u", "slow", "s", "timeout", "t", "timeouts",
+  "retries", "jobs", "j", "extension", "file", "global", "globals", "ignore", "exclude", "node-option", "n",
+  "reporter-option", "reporter-options", "O", "require", "r", "spec", "watch-files", "watch-ignore",
+]);
+
+/**
+ * What the command line says makes this run partial. Not a mocha command line (a programmatic
+ * run) → partial: nothing tells which spec files ran. Spec files named on the command line
+ * (positional or `--spec`) → partial unless the run is a declared shard: the whole suite is
+ * the one configured in `.mocharc.*` / package.json.
+ */
+export function* mochaArgvReasons(argv: readonly string[], isShard: boolean): Generator<string> {
+  const script = argv[1] ?? "";
+  if (!/mocha/i.test(script)) {
+    yield `not started by the mocha command line (${script || "unknown script"}), so which spec files ran is unknown`;
+    return;
+  }
+  const named: string[] = [];
+  const args = argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      named.push(...args.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith("-") || a === "-") {
+      named.push(a);
+      continue;
+    }
+    const body = a.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const name = eq >= 0 ? body.slice(0, eq) : body;
+    let value: string | undefined = eq >= 0 ? body.slice(eq + 1) : undefined;
+    if (value === undefined && VALUE_OPTIONS.has(name)) value = args[++i];
+    if (name === "grep" || name === "g") yield `--grep ${JSON.stringify(value ?? "")} selected only some tests`;
+    else if (name === "fgrep" || name === "f") yield `--fgrep ${JSON.stringify(value ?? "")} selected only some tests`;
+    else if (name === "watch" || name === "w") yield "--watch runs are never complete";
+    else if (name === "dry-run") yield "--dry-run ran no tests";
+    else if (name === "spec" && value !== undefined) named.push(value);
+  }
+  if (named.length && !isShard) {
+    yield `spec files were named on the command line (${named.join(" ")}), so this may be a subset of the suite ` +
+      `(prune trusts a run of the spec configured in .mocharc or package.json: plain \`npx mocha\`)`;
+  }
+}

@@ -1,0 +1,80 @@
+/** `new Vcr(options)`: the options, their defaults (one constant shared by code, CLI and README), and eager validation. */
+import * as path from "node:path";
+import type { Normalizer } from "./canonical/normalize";
+import { VcrConfigError } from "./errors";
+import type { VcrMode, VcrToolMode } from "./modes";
+import type { Redactor } from "./redact";
+import { checkMode, checkToolMode } from "./resolve";
+import { SECRET_PATTERN_NAMES } from "./secrets";
+
+export interface VcrOptions {
+  /** Fixture directory, resolved against `process.cwd()`. @default "cassettes" */
+  dir?: string;
+  /** Mode when neither `withVcr` nor env `LANGCHAIN_VCR_MODE` sets one. @default "replay_only" when env CI is set, else "record_or_replay" */
+  mode?: VcrMode;
+  /** Tool mode when neither `withVcr` nor env `LANGCHAIN_VCR_TOOL_MODE` sets one. @default "replay" */
+  toolMode?: VcrToolMode;
+  /** Rewrite volatile text (dates, ids) before hashing, in order. @default [] */
+  normalizers?: Normalizer[];
+  /** Change what is written to disk (never the hash), in order. @default [] */
+  redactors?: Redactor[];
+  /** Warn on stderr when a written fixture is at least this many bytes; 0 disables. @default 262144 */
+  sizeWarningBytes?: number;
+  /** Built-in secret patterns to allow in fixtures (e.g. `["bearer_token"]`). @default [] */
+  allowSecretPatterns?: string[];
+}
+
+export const DEFAULTS = {
+  dir: "cassettes",
+  normalizers: [] as Normalizer[],
+  redactors: [] as Redactor[],
+  sizeWarningBytes: 262144,
+  allowSecretPatterns: [] as string[],
+} as const;
+
+export interface ResolvedOptions {
+  dir: string;
+  mode?: VcrMode;
+  toolMode?: VcrToolMode;
+  normalizers: Normalizer[];
+  redactors: Redactor[];
+  sizeWarningBytes: number;
+  allowSecretPatterns: Set<string>;
+}
+
+const KNOWN = new Set(["dir", "mode", "toolMode", "normalizers", "redactors", "sizeWarningBytes", "allowSecretPatterns"]);
+
+export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
+  if (options === null || typeof options !== "object") throw new VcrConfigError("langchain-vcr: new Vcr(options) takes an options object.");
+  for (const k of Object.keys(options)) {
+    if (!KNOWN.has(k)) throw new VcrConfigError(`langchain-vcr: unknown option "${k}". Valid options are: ${[...KNOWN].join(", ")}.`);
+  }
+  const dir = options.dir ?? DEFAULTS.dir;
+  if (typeof dir !== "string" || dir === "") throw new VcrConfigError(`langchain-vcr: options.dir must be a non-empty string (got ${JSON.stringify(dir)}).`);
+  const fnList = <T>(name: string, v: unknown): T[] => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || v.some((f) => typeof f !== "function")) {
+      throw new VcrConfigError(`langchain-vcr: options.${name} must be an array of functions.`);
+    }
+    return [...v] as T[];
+  };
+  const size = options.sizeWarningBytes ?? DEFAULTS.sizeWarningBytes;
+  if (typeof size !== "number" || !Number.isFinite(size) || size < 0) {
+    throw new VcrConfigError(`langchain-vcr: options.sizeWarningBytes must be a number ≥ 0 (0 disables; got ${JSON.stringify(size)}).`);
+  }
+  const allow = options.allowSecretPatterns ?? [];
+  for (const p of allow) {
+    if (!SECRET_PATTERN_NAMES.includes(p)) {
+      throw new VcrConfigError(`langchain-vcr: ${JSON.stringify(p)} is not a secret pattern name. Valid names are: ${SECRET_PATTERN_NAMES.join(", ")}.`);
+    }
+  }
+  return {
+    dir: path.resolve(process.cwd(), dir),
+    mode: options.mode === undefined ? undefined : checkMode(options.mode, "options.mode"),
+    toolMode: options.toolMode === undefined ? undefined : checkToolMode(options.toolMode, "options.toolMode"),
+    normalizers: fnList("normalizers", options.normalizers),
+    redactors: fnList("redactors", options.redactors),
+    sizeWarningBytes: size,
+    allowSecretPatterns: new Set(allow),
+  };
+}

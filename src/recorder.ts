@@ -1,0 +1,191 @@
+/**
+ * The one place that decides, for one request, between replay, record and miss, and the one
+ * place that writes fixtures (redactors, secret scan, size warning, per-test bookkeeping).
+ * Every adapter (chat, streaming, embeddings, tools) goes through it.
+ */
+import { debuglog } from "node:util";
+import { requestHash } from "./canonical/json";
+import { findNearest } from "./diagnose/nearest";
+import { missMessage, recordedNearMessage } from "./diagnose/messages";
+import { VcrMissError } from "./errors";
+import { MODE_POLICY, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
+import { applyRedactors, type Redactor } from "./redact";
+import { resolveMode, resolveToolMode } from "./resolve";
+import { currentScope, currentTest, emit } from "./scope";
+import { findSecret, secretError } from "./secrets";
+import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
+import { FixtureStore } from "./store/store";
+
+const log = debuglog("langchain-vcr");
+
+export interface VcrStats {
+  replayed: number;
+  recorded: number;
+  bypassed: number;
+  missed: number;
+}
+
+export interface RecorderConfig {
+  dir: string;
+  mode?: VcrMode;
+  toolMode?: VcrToolMode;
+  redactors: readonly Redactor[];
+  sizeWarningBytes: number;
+  allowSecretPatterns: ReadonlySet<string>;
+}
+
+/** The outcome of looking one request up. `fixture` is set on a hit. */
+export interface Lookup {
+  readonly kind: FixtureKind;
+  readonly hash: string;
+  readonly file: string;
+  readonly request: unknown;
+  readonly mode: VcrMode;
+  readonly policy: ModePolicy;
+  readonly fixture?: Fixture;
+  /** Set while this lookup owns an in-flight recording that others wait on. */
+  settle?: (fixture: Fixture | undefined) => void;
+}
+
+export interface LookupOptions {
+  /** Describes the caller for messages, e.g. `chat model "gpt-4o-mini"`. */
+  describe: string;
+  /** Skip the fixture read (tool `execute` mode): the live call always runs; writes follow the mode. */
+  live?: boolean;
+}
+
+export class Recorder {
+  readonly store: FixtureStore;
+  readonly stats: VcrStats = { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
+  private readonly inflight = new Map<string, Promise<Fixture | undefined>>();
+  private readonly warnedSize = new Set<string>();
+
+  constructor(readonly config: RecorderConfig) {
+    this.store = new FixtureStore(config.dir);
+  }
+
+  mode(): VcrMode {
+    return resolveMode(this.config.mode);
+  }
+
+  toolMode(): VcrToolMode {
+    return resolveToolMode(this.config.toolMode);
+  }
+
+  /**
+   * Looks a request up under the mode in force. A hit returns the fixture; a miss under
+   * `replay_only` throws `VcrMissError`; any other miss returns a lookup to `record` (or
+   * `abandon`). Concurrent identical misses share one live call.
+   */
+  async lookup(kind: FixtureKind, request: unknown, options: LookupOptions): Promise<Lookup> {
+    const mode = this.mode();
+    const policy = MODE_POLICY[mode];
+    const hash = requestHash(kind, request);
+    const file = this.store.fileFor(hash);
+    const base = { kind, hash, file, request, mode, policy };
+    if (!policy.readsFixtures || options.live) return base;
+    for (;;) {
+      const fixture = this.store.read(hash);
+      if (fixture) return this.hit(base, fixture);
+      if (policy.onMiss === "fail") throw this.miss(base, options.describe);
+      const pending = this.inflight.get(hash);
+      if (!pending) break;
+      const shared = await pending;
+      if (shared) return this.hit(base, shared);
+    }
+    let settle!: (f: Fixture | undefined) => void;
+    const promise = new Promise<Fixture | undefined>((resolve) => (settle = resolve));
+    this.inflight.set(hash, promise);
+    return {
+      ...base,
+      settle: (f) => {
+        if (this.inflight.get(hash) === promise) this.inflight.delete(hash);
+        settle(f);
+      },
+    };
+  }
+
+  /** The live call failed or was abandoned: write nothing, release any waiters. */
+  abandon(lookup: Lookup): void {
+    lookup.settle?.(undefined);
+    lookup.settle = undefined;
+  }
+
+  /**
+   * The live call answered: write its fixture if the mode writes. `secrets` are literal
+   * values (the client's API key) that must never reach disk.
+   */
+  record(lookup: Lookup, response: unknown, secrets: readonly string[] = []): Fixture | undefined {
+    try {
+      if (lookup.policy.writes === "never") {
+        this.count("bypassed", lookup.kind);
+        return undefined;
+      }
+      const fixture: Fixture = {
+        schemaVersion: SCHEMA_VERSION,
+        kind: lookup.kind,
+        hash: lookup.hash,
+        recordedAt: new Date().toISOString(),
+        request: lookup.request,
+        response,
+      };
+      const onDisk = applyRedactors(fixture, this.config.redactors);
+      const leak = findSecret(onDisk, secrets, this.config.allowSecretPatterns);
+      if (leak) throw secretError(leak, lookup.file);
+      const result = this.store.write(onDisk, lookup.policy.writes === "always");
+      const test = currentTest();
+      if (test && result.created) test.created.add(result.file);
+      else if (test && result.previous && !test.overwritten.has(result.file) && !test.created.has(result.file)) {
+        test.overwritten.set(result.file, result.previous);
+      }
+      this.warnSize(result.file, result.bytes);
+      this.count("recorded", lookup.kind);
+      emit({ type: "used", hash: lookup.hash, file: lookup.file });
+      currentScope().used.add(lookup.hash);
+      log("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
+      if (lookup.mode === "record_or_replay") this.reportNearMiss(lookup);
+      lookup.settle?.(fixture);
+      lookup.settle = undefined;
+      return fixture;
+    } finally {
+      this.abandon(lookup);
+    }
+  }
+
+  private hit(base: Omit<Lookup, "fixture">, fixture: Fixture): Lookup {
+    this.count("replayed", base.kind);
+    emit({ type: "used", hash: base.hash, file: base.file });
+    currentScope().used.add(base.hash);
+    return { ...base, fixture };
+  }
+
+  private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
+    this.count("missed", base.kind);
+    const nearest = findNearest(this.config.dir, base.kind, base.request, base.hash);
+    const test = currentTest()?.title;
+    const message = missMessage({ ...base, describe, nearest, test });
+    return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: base.request, nearest });
+  }
+
+  private reportNearMiss(lookup: Lookup): void {
+    if (process.env.LANGCHAIN_VCR_QUIET) return;
+    const nearest = findNearest(this.config.dir, lookup.kind, lookup.request, lookup.hash);
+    const line = nearest && recordedNearMessage(lookup, nearest);
+    if (line) process.stderr.write(line + "\n");
+  }
+
+  private warnSize(file: string, bytes: number): void {
+    const limit = this.config.sizeWarningBytes;
+    if (limit <= 0 || bytes < limit || this.warnedSize.has(file)) return;
+    this.warnedSize.add(file);
+    process.stderr.write(
+      `langchain-vcr: warning: fixture ${file} is ${bytes} bytes (sizeWarningBytes is ${limit}). ` +
+        `It was written; large fixtures make reviews hard — consider a smaller prompt or response.\n`,
+    );
+  }
+
+  private count(what: keyof VcrStats, kind: string): void {
+    this.stats[what]++;
+    emit({ type: what, kind });
+  }
+}

@@ -1,0 +1,44 @@
+/** The fixture envelope: its type, its current schema version, and the check every read applies. */
+export const SCHEMA_VERSION = 1;
+
+export const FIXTURE_KINDS = ["chat", "chat_stream", "llm", "embedding", "tool"] as const;
+export type FixtureKind = (typeof FIXTURE_KINDS)[number];
+
+export interface Fixture<Req = unknown, Res = unknown> {
+  schemaVersion: number;
+  kind: FixtureKind;
+  /** sha256 hex of the canonical serialization of `{ kind, request }`; also the file name. */
+  hash: string;
+  recordedAt: string;
+  /** Set when a redactor changed what was written: `request` no longer re-hashes to `hash`. */
+  redacted?: boolean;
+  request: Req;
+  response: Res;
+}
+
+export const HASH_RE = /^[0-9a-f]{64}$/;
+export const FIXTURE_FILE_RE = /^[0-9a-f]{64}\.json$/;
+
+/** What is wrong with a parsed fixture's envelope, or undefined when it is well-formed. */
+export function envelopeProblem(value: unknown, expectedHash?: string): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return "is not a JSON object";
+  const f = value as Record<string, unknown>;
+  if (typeof f.schemaVersion !== "number" || !Number.isInteger(f.schemaVersion) || f.schemaVersion < 1) {
+    return `has no valid "schemaVersion" (found ${JSON.stringify(f.schemaVersion)})`;
+  }
+  if (f.schemaVersion > SCHEMA_VERSION) {
+    return `has schemaVersion ${f.schemaVersion}, newer than this langchain-vcr understands (${SCHEMA_VERSION}): upgrade langchain-vcr`;
+  }
+  if (!(FIXTURE_KINDS as readonly unknown[]).includes(f.kind)) {
+    return `has an unknown "kind" ${JSON.stringify(f.kind)} (valid: ${FIXTURE_KINDS.join(", ")})`;
+  }
+  if (typeof f.hash !== "string" || !HASH_RE.test(f.hash)) return `has no valid "hash"`;
+  if (expectedHash !== undefined && f.hash !== expectedHash) {
+    return `has "hash" ${f.hash} but its file name says ${expectedHash} (renamed, copied or merged by hand?)`;
+  }
+  if (typeof f.recordedAt !== "string") return `has no "recordedAt"`;
+  if (f.redacted !== undefined && typeof f.redacted !== "boolean") return `has a non-boolean "redacted"`;
+  if (!("request" in f)) return `has no "request"`;
+  if (!("response" in f) || f.response === undefined) return `has no "response"`;
+  return undefined;
+}

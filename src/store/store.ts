@@ -1,0 +1,155 @@
+/**
+ * The fixture store: one file per hash in one directory. Reads are one file read by name;
+ * writes are atomic (a temp file in the same directory, then link or rename), so a crash
+ * never leaves a half-written fixture. Knows nothing about modes.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { VcrFixtureError, VcrRecordError } from "../errors";
+import { envelopeProblem, type Fixture } from "./fixture";
+import { formatFixture } from "./format";
+
+export const TEMP_PREFIX = ".vcr-tmp-";
+let tempCounter = 0;
+
+export type WriteResult = { file: string; bytes: number; created: boolean; previous?: Buffer };
+
+export class FixtureStore {
+  private dirReady = false;
+  constructor(readonly dir: string) {}
+
+  fileFor(hash: string): string {
+    return path.join(this.dir, hash + ".json");
+  }
+
+  /** The fixture for `hash`, or undefined when there is none. A damaged file throws. */
+  read(hash: string): Fixture | undefined {
+    const file = this.fileFor(hash);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return undefined;
+      if (code === "ENOTDIR" && !isDirectory(this.dir)) return undefined;
+      throw new VcrFixtureError(`langchain-vcr: cannot read fixture ${file}: ${(e as Error).message}`, file, { cause: e });
+    }
+    return parseFixture(text, file, hash);
+  }
+
+  /** The raw bytes of the fixture for `hash`, if any (used to restore an overwritten file). */
+  readBytes(hash: string): Buffer | undefined {
+    try {
+      return fs.readFileSync(this.fileFor(hash));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Writes atomically. With `overwrite: false` an existing file is left untouched (another
+   * test or process recorded it first) and `created` is false.
+   */
+  write(fixture: Fixture, overwrite: boolean): WriteResult {
+    const file = this.fileFor(fixture.hash);
+    const text = formatFixture(fixture);
+    this.ensureDir();
+    const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++tempCounter}`);
+    try {
+      fs.writeFileSync(tmp, text, { flag: "wx" });
+      const previous = overwrite ? this.readBytes(fixture.hash) : undefined;
+      if (overwrite) {
+        fs.renameSync(tmp, file);
+        return { file, bytes: Buffer.byteLength(text), created: previous === undefined, previous };
+      }
+      try {
+        fs.linkSync(tmp, file);
+        return { file, bytes: Buffer.byteLength(text), created: true };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EEXIST") return { file, bytes: Buffer.byteLength(text), created: false };
+        throw e;
+      } finally {
+        fs.rmSync(tmp, { force: true });
+      }
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw new VcrRecordError(
+        `langchain-vcr: could not write fixture ${file}: ${(e as Error).message}\n` +
+          `  The fixture directory must be a writable directory: ${this.dir}`,
+        { cause: e },
+      );
+    }
+  }
+
+  /** Deletes a fixture this process created, or puts back the bytes it replaced. */
+  restore(file: string, previous: Buffer | undefined): void {
+    if (previous === undefined) fs.rmSync(file, { force: true });
+    else fs.writeFileSync(file, previous);
+  }
+
+  private ensureDir(): void {
+    if (this.dirReady) return;
+    try {
+      makeDirs(this.dir);
+    } catch (e) {
+      throw new VcrRecordError(`langchain-vcr: cannot create the fixture directory ${this.dir}: ${(e as Error).message}`, { cause: e });
+    }
+    this.dirReady = true;
+  }
+}
+
+/**
+ * `mkdir -p` without `{ recursive: true }`: Node 20's recursive mkdir spins forever on some
+ * unwritable parents (seen with /proc), and a test harness must fail, not hang.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  let d = dir;
+  while (!fs.existsSync(d)) {
+    missing.push(d);
+    const parent = path.dirname(d);
+    if (parent === d) break;
+    d = parent;
+  }
+  for (const m of missing.reverse()) {
+    try {
+      fs.mkdirSync(m);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
+  if (!isDirectory(dir)) throw new Error(`${dir} exists and is not a directory`);
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Parses and checks one fixture file's text. Never returns a damaged fixture. */
+export function parseFixture(text: string, file: string, expectedHash?: string): Fixture {
+  if (text.trim() === "") throw fixtureError(file, "is empty");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw fixtureError(file, `is not valid JSON (${(e as Error).message})`, e);
+  }
+  const problem = envelopeProblem(value, expectedHash);
+  if (problem) throw fixtureError(file, problem);
+  return value as Fixture;
+}
+
+function fixtureError(file: string, problem: string, cause?: unknown): VcrFixtureError {
+  return new VcrFixtureError(
+    `langchain-vcr: the fixture ${file} ${problem}.\n` +
+      `  It was not treated as a miss and was not overwritten.\n` +
+      `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record ` +
+      `(LANGCHAIN_VCR_MODE=record_or_replay npm test).`,
+    file,
+    cause === undefined ? undefined : { cause },
+  );
+}

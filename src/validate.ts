@@ -1,0 +1,131 @@
+/**
+ * `validateFixtures(dir)`: every problem in a fixture directory, one entry per problem, so a
+ * CI step can fail before a damaged fixture is ever replayed. Checks each entry of `dir`
+ * (not its subdirectories: fixtures are only read from the top level):
+ * - the name is `<sha256 hex>.json` (leftover temp files and other files are flagged;
+ *   dotfiles such as `.gitkeep`, `.gitattributes` or `.DS_Store` are ignored);
+ * - it parses, and its envelope passes the same check every read applies (`envelopeProblem`,
+ *   hand-written rather than zod: zod is not a dependency of this package), with the hash
+ *   its file name gives;
+ * - unless it is marked `redacted`, re-hashing `{ kind, request }` gives its `hash` (a hand
+ *   edit or a bad merge of `request` would otherwise never match again);
+ * - no string in it looks like a credential (the recorder's secret patterns).
+ * One bad file never stops the rest.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { requestHash } from "./canonical/json";
+import { findSecret } from "./secrets";
+import { envelopeProblem, FIXTURE_FILE_RE, HASH_RE, type Fixture } from "./store/fixture";
+import { TEMP_PREFIX } from "./store/store";
+
+export interface FixtureProblem {
+  /** Absolute path of the file (or of the directory, when the directory itself is the problem). */
+  file: string;
+  problem: string;
+}
+
+export interface ValidateOptions {
+  /** Secret pattern names that are not problems (as `new Vcr({ allowSecretPatterns })`). @default [] */
+  allowSecretPatterns?: string[];
+}
+
+const CONCURRENCY = 32;
+
+export async function validateFixtures(dir: string, options: ValidateOptions = {}): Promise<FixtureProblem[]> {
+  const root = path.resolve(dir);
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(root, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const problem =
+      code === "ENOENT" ? "does not exist (no fixture directory here)" : code === "ENOTDIR" ? "is not a directory" : `cannot be read: ${(e as Error).message}`;
+    return [{ file: root, problem }];
+  }
+  const allow = new Set(options.allowSecretPatterns ?? []);
+  const names = entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const results: FixtureProblem[][] = new Array(names.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < names.length) {
+      const i = next++;
+      results[i] = await checkEntry(root, names[i], allow).catch((e: Error) => [
+        { file: path.join(root, names[i].name), problem: `could not be checked: ${e.message}` },
+      ]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, names.length) }, worker));
+  return results.flat();
+}
+
+async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<string>): Promise<FixtureProblem[]> {
+  const file = path.join(root, entry.name);
+  const name = entry.name;
+  if (name.startsWith(TEMP_PREFIX)) {
+    return [{ file, problem: "is a temporary file left by an interrupted fixture write; delete it" }];
+  }
+  if (name.startsWith(".")) return [];
+  if (entry.isDirectory()) {
+    return [{ file, problem: "is a directory; fixtures are only read from the top level of the fixture directory" }];
+  }
+  if (!FIXTURE_FILE_RE.test(name)) {
+    if (!name.toLowerCase().endsWith(".json")) {
+      return [{ file, problem: "is not a fixture file (fixtures are named <sha256 hex>.json); move it out of the fixture directory" }];
+    }
+    const hint = await hashInside(file);
+    return [
+      {
+        file,
+        problem:
+          "is not named <64 lowercase hex>.json, so it is never read" +
+          (hint ? `; its "hash" says it should be ${hint}.json` : ""),
+      },
+    ];
+  }
+  return checkFixture(file, name.slice(0, -".json".length), await fs.promises.readFile(file, "utf8"), allow);
+}
+
+/** The problems of one fixture file's text. */
+export function checkFixture(file: string, expectedHash: string, text: string, allow: ReadonlySet<string> = new Set()): FixtureProblem[] {
+  if (text.trim() === "") return [{ file, problem: "is empty" }];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return [{ file, problem: `is not valid JSON (${(e as Error).message}); a merge conflict or a truncated write?` }];
+  }
+  const envelope = envelopeProblem(value, expectedHash);
+  if (envelope) return [{ file, problem: envelope }];
+  const fixture = value as Fixture;
+  const problems: FixtureProblem[] = [];
+  if (fixture.redacted !== true) {
+    const actual = requestHash(fixture.kind, fixture.request);
+    if (actual !== fixture.hash) {
+      problems.push({
+        file,
+        problem:
+          `has a "request" that no longer hashes to its "hash" (it hashes to ${actual}): the request was edited by hand ` +
+          `or merged badly, so it can never match. Restore it from git, or delete it and re-record ` +
+          `(LANGCHAIN_VCR_MODE=record_or_replay npm test)`,
+      });
+    }
+  }
+  const secret = findSecret(value, [], allow);
+  if (secret) {
+    problems.push({
+      file,
+      problem: `holds a string that looks like a credential at ${secret.path} (pattern "${secret.pattern}"); remove it, add a redactor, and rotate the key if it is real`,
+    });
+  }
+  return problems;
+}
+
+async function hashInside(file: string): Promise<string | undefined> {
+  try {
+    const v = JSON.parse(await fs.promises.readFile(file, "utf8")) as { hash?: unknown };
+    return typeof v.hash === "string" && HASH_RE.test(v.hash) ? v.hash : undefined;
+  } catch {
+    return undefined;
+  }
+}

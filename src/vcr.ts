@@ -1,0 +1,67 @@
+/** `Vcr`: one fixture directory, one set of options, and the adapters that write into it. */
+import type { Embeddings } from "@langchain/core/embeddings";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { composeNormalizers } from "./canonical/normalize";
+import { VcrCache } from "./adapters/chat/cache";
+import { VcrEmbeddings } from "./adapters/embeddings";
+import { wrapTool } from "./adapters/tools/index";
+import { resolveOptions, type VcrOptions } from "./options";
+import { Recorder, type VcrStats } from "./recorder";
+import { resolveMode, resolveToolMode } from "./resolve";
+import type { VcrMode, VcrToolMode } from "./modes";
+
+export class Vcr {
+  /** Absolute fixture directory. */
+  readonly dir: string;
+  /** The `BaseCache` to pass as `cache:` to any chat model or LLM constructor. */
+  readonly cache: VcrCache;
+  /** @internal */
+  readonly recorder: Recorder;
+  private readonly normalize: (text: string) => string;
+
+  constructor(options: VcrOptions = {}) {
+    const o = resolveOptions(options);
+    resolveMode(o.mode); // an invalid LANGCHAIN_VCR_MODE fails here, not at the first call
+    resolveToolMode(o.toolMode);
+    this.dir = o.dir;
+    this.normalize = composeNormalizers(o.normalizers);
+    this.recorder = new Recorder({
+      dir: o.dir,
+      mode: o.mode,
+      toolMode: o.toolMode,
+      redactors: o.redactors,
+      sizeWarningBytes: o.sizeWarningBytes,
+      allowSecretPatterns: o.allowSecretPatterns,
+    });
+    this.cache = new VcrCache(this.recorder, this.normalize);
+  }
+
+  /** Wraps any LangChain `Embeddings` so its vectors are recorded and replayed. */
+  embeddings<E extends Embeddings>(inner: E): VcrEmbeddings<E> {
+    return new VcrEmbeddings(inner, this.recorder, this.normalize);
+  }
+
+  /** Wraps one tool: same name, description and schema; replays never run its body. */
+  tool<T extends StructuredToolInterface>(tool: T): T {
+    return wrapTool(tool, this.recorder);
+  }
+
+  /** Wraps tools, in the same order. */
+  tools<T extends StructuredToolInterface>(tools: readonly T[]): T[] {
+    return tools.map((t) => this.tool(t));
+  }
+
+  /** The mode a call made here would use. */
+  mode(): VcrMode {
+    return this.recorder.mode();
+  }
+
+  toolMode(): VcrToolMode {
+    return this.recorder.toolMode();
+  }
+
+  /** Counts for this instance: `missed` counts `replay_only` misses; a recorded miss counts as `recorded`. */
+  stats(): VcrStats {
+    return { ...this.recorder.stats };
+  }
+}

@@ -1,0 +1,18 @@
+/** `withVcr`: a scoped mode override for everything that runs inside `fn`, async included. */
+import { checkMode, checkToolMode } from "./resolve";
+import { Scope, currentScope, runInScope, type VcrOverride } from "./scope";
+
+export function withVcr<T>(override: VcrOverride, fn: () => T): T {
+  if (override.mode !== undefined) checkMode(override.mode, "withVcr");
+  if (override.toolMode !== undefined) checkToolMode(override.toolMode, "withVcr");
+  const outer = currentScope();
+  const merged: VcrOverride = { ...outer.override, ...stripUndefined(override) };
+  return runInScope(new Scope(outer.title, merged), fn);
+}
+
+function stripUndefined(o: VcrOverride): VcrOverride {
+  const out: VcrOverride = {};
+  if (o.mode !== undefined) out.mode = o.mode;
+  if (o.toolMode !== undefined) out.toolMode = o.toolMode;
+  return out;
+}

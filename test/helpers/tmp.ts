@@ -1,0 +1,32 @@
+/** A fresh temporary fixture directory per test, removed afterwards. */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+const made: string[] = [];
+
+export function tmpDir(prefix = "vcr-test-"): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTmpDirs(): void {
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+}
+
+/** The fixture files (`<hash>.json`) in a directory, sorted. */
+export function fixtureFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((f) => /^[0-9a-f]{64}\.json$/.test(f)).sort();
+}
+
+export function readFixtures(dir: string): any[] {
+  return fixtureFiles(dir).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")));
+}
+
+/** Every byte of every file in the directory, as one string (for "never on disk" checks). */
+export function allBytes(dir: string): string {
+  if (!fs.existsSync(dir)) return "";
+  return fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+}

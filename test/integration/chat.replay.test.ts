@@ -1,0 +1,179 @@
+import { expect } from "chai";
+import { HumanMessage } from "@langchain/core/messages";
+import { createAgent, tool } from "langchain";
+import * as path from "node:path";
+import { z } from "zod";
+import { Vcr } from "../../src/index";
+import { runChild } from "../helpers/child";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { ollama, openai, openaiLlm, TEST_KEY } from "../helpers/models";
+import { allBytes, fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+describe("chat record → replay through VcrCache", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  let vcr: Vcr;
+  beforeEach(async () => {
+    fake = await startFakeProvider();
+    dir = tmpDir();
+    vcr = new Vcr({ dir, mode: "record_or_replay" });
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  it("records once, then replays with 0 requests and the same message (usage restored)", async () => {
+    const model = openai(fake, vcr.cache);
+    const live = await model.invoke("What is 2+2?");
+    expect(fake.count()).to.equal(1);
+    const replayed = await model.invoke("What is 2+2?");
+    expect(fake.count()).to.equal(1);
+    expect(replayed.content).to.equal(live.content);
+    expect(replayed.id).to.equal(live.id);
+    expect(replayed.response_metadata).to.deep.include({ finish_reason: "stop", model_name: "gpt-4o-mini" });
+    expect(replayed.usage_metadata?.total_tokens).to.equal(live.usage_metadata?.total_tokens).and.to.be.greaterThan(0);
+    expect(replayed.usage_metadata?.input_tokens).to.equal(live.usage_metadata?.input_tokens);
+    expect(vcr.stats()).to.deep.equal({ replayed: 1, recorded: 1, bypassed: 0, missed: 0 });
+    expect(fixtureFiles(dir)).to.have.length(1);
+    const [fx] = readFixtures(dir);
+    expect(fx).to.include({ schemaVersion: 1, kind: "chat" });
+    expect(fx.request).to.deep.equal({ model: "gpt-4o-mini", messages: [{ role: "user", content: "What is 2+2?" }] });
+  });
+
+  it("replays in a new process with no server and no key (replay_only)", async () => {
+    await openai(fake, vcr.cache).invoke("offline please");
+    await fake.close();
+    const script = path.join(__dirname, "../helpers/scripts/replayChat.ts");
+    const child = await runChild(process.execPath, ["-r", "ts-node/register/transpile-only", script], {
+      cwd: path.join(__dirname, "../.."),
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", LANGCHAIN_VCR_MODE: "replay_only", FIXTURE_DIR: dir, PROMPT: "offline please", OPENAI_API_KEY: "" },
+    });
+    expect(child.status, child.stderr).to.equal(0);
+    expect(JSON.parse(child.stdout.trim().split("\n").pop()!)).to.deep.equal({ content: "echo: offline please", stats: { replayed: 1, recorded: 0, bypassed: 0, missed: 0 } });
+  });
+
+  it("batch: each input is its own fixture; the second batch makes 0 requests", async () => {
+    const model = openai(fake, vcr.cache);
+    const first = await model.batch(["a", "b", "c"]);
+    expect(fake.count()).to.equal(3);
+    const second = await model.batch(["a", "b", "c"]);
+    expect(fake.count()).to.equal(3);
+    expect(second.map((m) => m.content)).to.deep.equal(first.map((m) => m.content));
+    expect(fixtureFiles(dir)).to.have.length(3);
+  });
+
+  it("generate() with several message lists keys each list on its own messages", async () => {
+    const model = openai(fake, vcr.cache);
+    const lists = [[new HumanMessage("one")], [new HumanMessage("two")]];
+    const live = await model.generate(lists);
+    expect(fake.count()).to.equal(2);
+    const replay = await model.generate(lists);
+    expect(fake.count()).to.equal(2);
+    expect(replay.generations.map((g) => g[0].text)).to.deep.equal(live.generations.map((g) => g[0].text));
+    expect(replay.generations.map((g) => g[0].text)).to.deep.equal(["echo: one", "echo: two"]);
+  });
+
+  it("bindTools: tool calls replay with their args", async () => {
+    const getWeather = tool(async () => "sunny", { name: "get_weather", description: "Weather for a city", schema: z.object({ city: z.string() }) });
+    fake.enqueue({ toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] });
+    const model = openai(fake, vcr.cache).bindTools([getWeather]);
+    const live = await model.invoke("weather in Paris?");
+    const replay = await model.invoke("weather in Paris?");
+    expect(fake.count()).to.equal(1);
+    expect(replay.tool_calls).to.deep.equal(live.tool_calls);
+    expect(replay.tool_calls?.[0]).to.deep.include({ name: "get_weather", args: { city: "Paris" } });
+    const [fx] = readFixtures(dir);
+    expect(fx.request.tools).to.deep.equal([
+      {
+        name: "get_weather",
+        description: "Weather for a city",
+        parameters: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          additionalProperties: false,
+          properties: { city: { type: "string" } },
+          required: ["city"],
+          type: "object",
+        },
+      },
+    ]);
+  });
+
+  for (const method of ["jsonSchema", "functionCalling"] as const) {
+    it(`withStructuredOutput (${method}) replays the parsed object`, async () => {
+      const schema = z.object({ answer: z.string(), confidence: z.number() });
+      const model = openai(fake, vcr.cache).withStructuredOutput(schema, { method });
+      const live = await model.invoke("structured please");
+      const replay = await model.invoke("structured please");
+      expect(fake.count()).to.equal(1);
+      expect(replay).to.deep.equal(live);
+      const [fx] = readFixtures(dir);
+      const text = JSON.stringify(fx.request);
+      expect(text).to.include('"confidence"');
+      expect(text).not.to.include("_zod"); // clean JSON Schema, never zod internals
+    });
+  }
+
+  it("ChatOllama withStructuredOutput (format) replays", async () => {
+    const model = ollama(fake, vcr.cache).withStructuredOutput(z.object({ city: z.string() }));
+    const live = await model.invoke("a city");
+    const replay = await model.invoke("a city");
+    expect(fake.count()).to.equal(1);
+    expect(replay).to.deep.equal(live);
+    expect(readFixtures(dir)[0].request.response_format.type).to.equal("json_schema");
+  });
+
+  it("a fixture recorded through ChatOllama replays through ChatOpenAI for the same model and parameters", async () => {
+    await ollama(fake, vcr.cache, { model: "shared-model", temperature: 0 }).invoke("same question");
+    expect(fake.count("/api/chat")).to.equal(1);
+    const viaOpenAI = await openai(fake, vcr.cache, { model: "shared-model", temperature: 0 }).invoke("same question");
+    expect(fake.count()).to.equal(1);
+    expect(viaOpenAI.content).to.equal("echo: same question");
+  });
+
+  it("text-completion LLMs go through the same cache with kind llm", async () => {
+    const llm = openaiLlm(fake, vcr.cache);
+    const live = await llm.invoke("complete me");
+    const replay = await llm.invoke("complete me");
+    expect(fake.count("/v1/completions")).to.equal(1);
+    expect(replay).to.equal(live);
+    const [fx] = readFixtures(dir);
+    expect(fx.kind).to.equal("llm");
+    expect(fx.request.prompt).to.equal("complete me");
+  });
+
+  it("createAgent: a second recording run of the same agent makes 0 requests and runs no tool twice", async () => {
+    let toolRuns = 0;
+    const getOrder = tool(
+      async ({ orderId }: { orderId: string }) => {
+        toolRuns++;
+        return `order ${orderId} shipped`;
+      },
+      { name: "get_order", description: "Order status", schema: z.object({ orderId: z.string() }) },
+    );
+    const run = async () => {
+      fake.enqueue({ toolCalls: [{ name: "get_order", args: { orderId: "42" } }] }, { content: "It shipped." });
+      const agent = createAgent({ model: openai(fake, vcr.cache), tools: [vcr.tool(getOrder)] });
+      const out = await agent.invoke({ messages: [{ role: "user", content: "Where is order 42?" }] });
+      fake.reset();
+      return out.messages.map((m) => `${m.getType()}:${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
+    };
+    const first = await run();
+    expect(vcr.stats().recorded).to.be.greaterThan(0);
+    const before = vcr.stats();
+    const second = await run();
+    expect(fake.count()).to.equal(0);
+    expect(second).to.deep.equal(first);
+    expect(first[first.length - 1]).to.equal("ai:It shipped.");
+    expect(vcr.stats().recorded).to.equal(before.recorded);
+    expect(toolRuns).to.be.at.most(1);
+  });
+
+  it("never writes the client's API key", async () => {
+    await openai(fake, vcr.cache).invoke("hi");
+    await ollama(fake, vcr.cache).invoke("hi");
+    expect(fixtureFiles(dir)).to.have.length.greaterThan(0);
+    expect(allBytes(dir)).not.to.include(TEST_KEY);
+    expect(allBytes(dir)).not.to.include(String(fake.url.split(":").pop()));
+  });
+});

@@ -1,0 +1,306 @@
+/**
+ * The `langchain-vcr` CLI, run as users run it: a child process (`node src/cli/bin.ts` through
+ * ts-node), on fixtures recorded by the real LangChain clients against the loopback fake.
+ */
+import { expect } from "chai";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { OpenAIEmbeddings } from "@langchain/openai";
+import { z } from "zod";
+import { Vcr } from "../../src/index";
+import { requestHash } from "../../src/canonical/json";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
+import { formatFixture } from "../../src/store/format";
+import { TEMP_PREFIX } from "../../src/store/store";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { openai, TEST_KEY } from "../helpers/models";
+import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const ROOT = path.resolve(__dirname, "../..");
+const BIN = path.join(ROOT, "src/cli/bin.ts");
+const TS_NODE = require.resolve("ts-node/register/transpile-only");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the CLI in a child process. */
+function cli(args: string[], cwd: string = ROOT, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", TS_NODE_PROJECT: path.join(ROOT, "tsconfig.json"), ...env };
+  for (const k of Object.keys(childEnv)) if (k.startsWith("LANGCHAIN_VCR_") && !(k in env)) delete childEnv[k];
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["-r", TS_NODE, BIN, ...args], { cwd, env: childEnv }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+function writeFixture(dir: string, kind: string, request: unknown, response: unknown): string {
+  const hash = requestHash(kind, request);
+  const file = path.join(dir, `${hash}.json`);
+  fs.writeFileSync(file, formatFixture({ schemaVersion: SCHEMA_VERSION, kind, hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response }));
+  return file;
+}
+
+const weather = {
+  type: "function" as const,
+  function: {
+    name: "get_weather",
+    description: "Get the current weather for a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
+};
+
+describe("langchain-vcr CLI (child process)", function () {
+  this.timeout(60000);
+  let fake: FakeProvider;
+  let dir: string;
+  /** Fixture files by what recorded them. */
+  const recorded: Record<string, string> = {};
+
+  before(async () => {
+    fake = await startFakeProvider();
+    dir = tmpDir("vcr-cli-");
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const chat = openai(fake, vcr.cache);
+    const before = new Set(fixtureFiles(dir));
+    const newest = (label: string) => {
+      const added = fixtureFiles(dir).filter((f) => !before.has(f));
+      expect(added, label).to.have.length(1);
+      before.add(added[0]);
+      recorded[label] = path.join(dir, added[0]);
+    };
+    await chat.invoke("What is the capital of France?");
+    newest("capital");
+    fake.enqueue({ toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] });
+    const withTools = chat.bindTools([weather]);
+    const asked = await withTools.invoke("Weather in Paris?");
+    newest("toolCall");
+    fake.enqueue({ content: "It is sunny in Paris, 21°C." });
+    await withTools.invoke([
+      new HumanMessage("Weather in Paris?"),
+      new AIMessage({ content: "", tool_calls: asked.tool_calls }),
+      new ToolMessage({ content: '{"sky":"sunny","celsius":21}', tool_call_id: asked.tool_calls![0].id! }),
+    ]);
+    newest("toolResult");
+    const emb = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }));
+    await emb.embedQuery("vector me");
+    newest("embedding");
+    const lookup = vcr.tool(tool(async ({ order }: { order: string }) => `order ${order} shipped`, { name: "order_status", description: "Order status", schema: z.object({ order: z.string() }) }));
+    await lookup.invoke({ order: "A-17" });
+    newest("tool");
+    expect(fake.count()).to.equal(4, "3 chat calls and 1 embeddings call reached the fake");
+  });
+  after(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  describe("validate", () => {
+    it("exits 0 on freshly recorded fixtures", async () => {
+      const r = await cli(["validate", dir]);
+      expect(r.stderr).to.equal("");
+      expect(r.stdout).to.equal(`langchain-vcr: ${dir}: all fixtures are valid.\n`);
+      expect(r.code).to.equal(0);
+    });
+
+    it("catches a hand-edited request, a wrong hash, a temp file and a secret; --json for CI; exit 1", async () => {
+      const bad = tmpDir("vcr-cli-bad-");
+      for (const f of Object.values(recorded)) fs.copyFileSync(f, path.join(bad, path.basename(f)));
+      const edited = path.join(bad, path.basename(recorded.capital));
+      fs.writeFileSync(edited, fs.readFileSync(edited, "utf8").replace('"What is the capital of France?"', '"What is the capital of Spain?"'));
+      const wrongName = path.join(bad, "0".repeat(64) + ".json");
+      fs.copyFileSync(recorded.embedding, wrongName);
+      const temp = path.join(bad, `${TEMP_PREFIX}deadbeefdeadbeef-999-1`);
+      fs.writeFileSync(temp, "{ half a fix");
+      const leaky = writeFixture(bad, "chat", { model: "gpt-4o-mini", messages: [{ role: "user", content: "key?" }] }, {
+        generations: [{ text: "AKIAABCDEFGHIJKLMNOP" }],
+      });
+
+      const json = await cli(["validate", bad, "--json"]);
+      expect(json.code).to.equal(1);
+      const parsed = JSON.parse(json.stdout) as { ok: boolean; problems: { file: string; problem: string }[] };
+      expect(parsed.ok).to.equal(false);
+      const byFile = new Map(parsed.problems.map((p) => [p.file, p.problem]));
+      expect(parsed.problems).to.have.length(4);
+      expect(byFile.get(edited)).to.match(/^has a "request" that no longer hashes to its "hash"/);
+      expect(byFile.get(wrongName)).to.equal(
+        `has "hash" ${path.basename(recorded.embedding, ".json")} but its file name says ${"0".repeat(64)} (renamed, copied or merged by hand?)`,
+      );
+      expect(byFile.get(temp)).to.equal("is a temporary file left by an interrupted fixture write; delete it");
+      expect(byFile.get(leaky)).to.equal(
+        'holds a string that looks like a credential at $.response.generations[0].text (pattern "aws_access_key"); remove it, add a redactor, and rotate the key if it is real',
+      );
+
+      const text = await cli(["validate", bad]);
+      expect(text.code).to.equal(1);
+      expect(text.stdout).to.equal("");
+      expect(text.stderr.split("\n")[0]).to.equal(`langchain-vcr: 4 problem(s) in 4 file(s) in ${bad}:`);
+      expect(text.stderr).to.include(`  ${edited}: has a "request" that no longer hashes`);
+    });
+
+    it("reports a missing directory as one problem (exit 1); dir defaults to ./cassettes", async () => {
+      const empty = tmpDir("vcr-cli-cwd-");
+      const r = await cli(["validate", "--json"], empty);
+      expect(r.code).to.equal(1);
+      expect(JSON.parse(r.stdout)).to.deep.equal({
+        ok: false,
+        problems: [{ file: path.join(fs.realpathSync(empty), "cassettes"), problem: "does not exist (no fixture directory here)" }],
+      });
+    });
+  });
+
+  describe("stats", () => {
+    it("--json counts and sizes by kind and by model, lists the largest, and says unused is unknown without a ledger", async () => {
+      const r = await cli(["stats", dir, "--json", "--ledger-dir", path.join(dir, "no-ledgers")]);
+      expect(r.code).to.equal(0);
+      const s = JSON.parse(r.stdout);
+      const sizes = Object.fromEntries(Object.values(recorded).map((f) => [f, fs.statSync(f).size]));
+      const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+      expect(s.count).to.equal(5);
+      expect(s.bytes).to.equal(total);
+      expect(s.unreadable).to.equal(0);
+      expect(s.byKind).to.deep.equal({
+        chat: { count: 3, bytes: sizes[recorded.capital] + sizes[recorded.toolCall] + sizes[recorded.toolResult] },
+        embedding: { count: 1, bytes: sizes[recorded.embedding] },
+        tool: { count: 1, bytes: sizes[recorded.tool] },
+      });
+      expect(Object.fromEntries(Object.entries(s.byModel).map(([k, v]) => [k, (v as { count: number }).count]))).to.deep.equal({
+        "gpt-4o-mini": 3,
+        "text-embedding-3-small": 1,
+        "(tool)": 1,
+      });
+      expect(s.largest).to.have.length(5);
+      expect(s.largest.map((l: { bytes: number }) => l.bytes)).to.deep.equal(Object.values(sizes).sort((a, b) => b - a));
+      expect(s.unused).to.equal(null);
+    });
+
+    it("prints the same as text", async () => {
+      const r = await cli(["stats", dir, "--ledger-dir", path.join(dir, "no-ledgers")]);
+      expect(r.code).to.equal(0);
+      const lines = r.stdout.split("\n");
+      expect(lines[0]).to.match(new RegExp(`^fixtures in ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 5 file\\(s\\), [\\d.]+ KiB$`));
+      expect(lines[1]).to.equal("by kind:");
+      expect(lines[2]).to.match(/^ {2}chat +3 +[\d.]+ KiB$/);
+      expect(r.stdout).to.match(/\n {2}gpt-4o-mini +3 +[\d.]+ KiB\n/);
+      expect(r.stdout).to.include("unused since the last run: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)");
+    });
+  });
+
+  describe("show", () => {
+    it("renders a chat exchange found by hash prefix: model, messages with roles, answer and usage", async () => {
+      const hash = path.basename(recorded.capital, ".json");
+      const r = await cli(["show", hash.slice(0, 10), "--dir", dir]);
+      expect(r.stderr).to.equal("");
+      expect(r.code).to.equal(0);
+      expect(r.stdout).to.equal(
+        [
+          recorded.capital,
+          `  kind:     chat`,
+          `  hash:     ${hash}`,
+          `  recorded: ${JSON.parse(fs.readFileSync(recorded.capital, "utf8")).recordedAt}`,
+          `  model:    gpt-4o-mini`,
+          `messages:`,
+          `  [user] What is the capital of France?`,
+          `answer:`,
+          `  [assistant] echo: What is the capital of France?`,
+          `    (finish: stop; tokens: 6 in, 7 out)`,
+          ``,
+        ].join("\n"),
+      );
+    });
+
+    it("renders tools, tool calls and tool results of a conversation, given a file path", async () => {
+      const call = await cli(["show", recorded.toolCall]);
+      expect(call.code).to.equal(0);
+      expect(call.stdout).to.include("tools:\n  get_weather — Get the current weather for a city\n");
+      expect(call.stdout).to.include('answer:\n  [assistant] \n    → get_weather({"city":"Paris"}) [call_fake_');
+      const result = await cli(["show", recorded.toolResult]);
+      expect(result.code).to.equal(0);
+      expect(result.stdout).to.include(
+        [
+          "messages:",
+          "  [user] Weather in Paris?",
+          "  [assistant] ",
+          '    → get_weather({"city":"Paris"}) [call_1]',
+          '  [tool for call_1] {"sky":"sunny","celsius":21}',
+          "answer:",
+          "  [assistant] It is sunny in Paris, 21°C.",
+        ].join("\n"),
+      );
+    });
+
+    it("summarises an embedding's vector and renders a tool's arguments and result", async () => {
+      const emb = await cli(["show", recorded.embedding]);
+      expect(emb.code).to.equal(0);
+      expect(emb.stdout).to.include("  model:    text-embedding-3-small\n");
+      expect(emb.stdout).to.include("text:\n  vector me\nanswer:\n  vector of ");
+      const t = await cli(["show", path.basename(recorded.tool), "--dir", dir]);
+      expect(t.code).to.equal(0);
+      expect(t.stdout).to.include('  tool:     order_status\narguments:\n  {\n    "order": "A-17"\n  }\nanswer:\n  returned:\n    "order A-17 shipped"\n');
+    });
+
+    it("fails with exit 1 on an unknown or ambiguous hash", async () => {
+      const missing = await cli(["show", "abcdef0123", "--dir", dir]);
+      expect(missing.code).to.equal(1);
+      expect(missing.stderr).to.equal(`langchain-vcr: no fixture in ${dir} has a hash starting with abcdef0123.\n  Pass the fixture directory with --dir, or a file path.\n`);
+      const notHex = await cli(["show", "hello", "--dir", dir]);
+      expect(notHex.code).to.equal(1);
+      expect(notHex.stderr).to.include('"hello" is neither a fixture file nor a hash');
+    });
+  });
+
+  describe("usage", () => {
+    it("an unknown command prints the usage and exits 2; no command too", async () => {
+      const r = await cli(["frobnicate"]);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.match(/^langchain-vcr: unknown command "frobnicate"\.\n\nUsage: langchain-vcr <command> \[options\]\n/);
+      const none = await cli([]);
+      expect(none.code).to.equal(2);
+      expect(none.stderr).to.match(/^Usage: langchain-vcr <command>/);
+    });
+
+    it("--help works for every command and exits 0; an unknown option exits 2", async () => {
+      const runs = await Promise.all(["validate", "prune", "stats", "show"].map((c) => cli([c, "--help"])));
+      runs.forEach((r, i) => {
+        expect(r.code).to.equal(0);
+        expect(r.stdout.split("\n")[0]).to.match(new RegExp(`^Usage: langchain-vcr ${["validate", "prune", "stats", "show"][i]} `));
+        expect(r.stdout).to.include('"cassettes"');
+      });
+      const bad = await cli(["stats", "--frobnicate"]);
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.match(/^langchain-vcr stats: unknown option --frobnicate\.\n\nUsage: langchain-vcr stats/);
+    });
+  });
+
+  describe("on 10,000 fixtures", () => {
+    it("stats and validate read them all (timings printed, not asserted)", async () => {
+      const big = tmpDir("vcr-cli-10k-");
+      const models = ["gpt-4o-mini", "gpt-4o", "llama3.2", "claude-x"];
+      for (let i = 0; i < 10000; i++) {
+        const model = models[i % models.length];
+        writeFixture(big, "chat", { model, messages: [{ role: "user", content: `question number ${i}` }] }, { generations: [{ text: `answer ${i}` }] });
+      }
+      const stats = await cli(["stats", big, "--json", "--ledger-dir", path.join(big, "none")]);
+      expect(stats.code).to.equal(0);
+      const s = JSON.parse(stats.stdout);
+      expect(s.count).to.equal(10000);
+      expect(s.byModel["gpt-4o"].count).to.equal(2500);
+      const baseline = await cli(["--help"]);
+      const validate = await cli(["validate", big, "--json"]);
+      expect(validate.code).to.equal(0);
+      expect(JSON.parse(validate.stdout)).to.deep.equal({ ok: true, problems: [] });
+      console.log(
+        `      [timing] 10,000 fixtures: stats ${stats.ms} ms, validate ${validate.ms} ms, CLI start-up alone (--help) ${baseline.ms} ms`,
+      );
+    });
+  });
+});

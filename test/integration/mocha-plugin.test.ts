@@ -1,0 +1,76 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { runChild } from "../helpers/child";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const ROOT = path.join(__dirname, "../..");
+const SPEC = path.join(ROOT, "test/plugin-specs/recording.spec.ts");
+
+function runMocha(env: Record<string, string>, extra: string[] = []) {
+  return runChild(
+    process.execPath,
+    [path.join(ROOT, "node_modules/mocha/bin/mocha.js"), "--no-config", "--require", "ts-node/register/transpile-only", "--require", path.join(ROOT, "src/mocha/index.ts"), "--extension", "ts", ...extra, SPEC],
+    { cwd: ROOT, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", LANGCHAIN_VCR_MODE: "", CI: "", LANGCHAIN_VCR_QUIET: "1", ...env } },
+  );
+}
+
+describe("the mocha plugin (run as a child process)", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  beforeEach(async () => {
+    fake = await startFakeProvider();
+    dir = tmpDir();
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  it("removes what a failed test recorded, keeps what a passing test recorded, prints one summary line", async () => {
+    const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });
+    expect(out.status).to.equal(1); // one failing test
+    expect(fake.count()).to.equal(3);
+    const fixtures = readFixtures(dir);
+    expect(fixtures.map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
+    expect(out.stderr).to.include('test "a user\'s suite fails after recording" failed: removed 2 fixture(s) it recorded');
+    const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
+    expect(summary).to.deep.equal([`langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`]);
+  });
+
+  it("the next record_or_replay run re-records exactly the failed test", async () => {
+    await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });
+    fake.reset();
+    const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });
+    expect(fake.count()).to.equal(2); // only the failing test's two calls; the passing one replays
+    expect(out.stdout).to.include("1 replayed, 2 recorded");
+  });
+
+  it("restores a fixture that a failed test overwrote under record_always", async () => {
+    await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });
+    const [kept] = fixtureFiles(dir);
+    const before = fs.readFileSync(path.join(dir, kept), "utf8");
+    const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_always", OVERWRITE_PROMPT: "kept question" });
+    expect(out.stderr).to.include("and restored 1 it overwrote");
+    // the passing test re-recorded it (new recordedAt); the failing test overwrote it again and was rolled back to that
+    const after = fs.readFileSync(path.join(dir, kept), "utf8");
+    expect(JSON.parse(after).request).to.deep.equal(JSON.parse(before).request);
+    expect(fixtureFiles(dir)).to.deep.equal([kept]);
+  });
+
+  it("an invalid LANGCHAIN_VCR_MODE fails the run at start with the valid values", async () => {
+    const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "lockdown" });
+    expect(out.status).not.to.equal(0);
+    expect(out.stdout + out.stderr).to.include("Valid modes are: record_or_replay, replay_only, record_always, bypass.");
+    expect(fake.count()).to.equal(0);
+  });
+
+  it("CI=true defaults to replay_only: an unrecorded test fails with VcrMissError and calls nothing", async () => {
+    const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL, CI: "true" });
+    expect(out.status).not.to.equal(0);
+    expect(out.stdout + out.stderr).to.include("mode replay_only never calls the real model");
+    expect(fake.count()).to.equal(0);
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,186 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Vcr, VcrConfigError, VcrMissError, isVcrError, withVcr } from "../../src/index";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): T {
+  const saved: Record<string, string | undefined> = {};
+  for (const k of Object.keys(env)) {
+    saved[k] = process.env[k];
+    if (env[k] === undefined) delete process.env[k];
+    else process.env[k] = env[k];
+  }
+  try {
+    return fn();
+  } finally {
+    for (const k of Object.keys(saved)) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  }
+}
+
+describe("modes", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  beforeEach(async () => {
+    fake = await startFakeProvider();
+    dir = tmpDir();
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  it("replay_only: a miss throws VcrMissError, never calls the model, writes nothing", async () => {
+    const vcr = new Vcr({ dir, mode: "replay_only" });
+    const err = await openai(fake, vcr.cache).invoke("unrecorded question").catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    expect(isVcrError(err)).to.equal(true);
+    expect(err.code).to.equal("VCR_MISS");
+    expect(err.kind).to.equal("chat");
+    expect(err.hash).to.match(/^[0-9a-f]{64}$/);
+    expect(err.request).to.deep.equal({ model: "gpt-4o-mini", messages: [{ role: "user", content: "unrecorded question" }] });
+    expect(err.message).to.include("mode replay_only never calls the real model");
+    expect(err.message).to.include(path.join(dir, `${err.hash}.json`));
+    expect(err.message).to.include('"content":"unrecorded question"');
+    expect(err.message).to.include("LANGCHAIN_VCR_MODE=record_or_replay npm test");
+    expect(fake.count()).to.equal(0);
+    expect(fixtureFiles(dir)).to.have.length(0);
+    expect(vcr.stats()).to.deep.equal({ replayed: 0, recorded: 0, bypassed: 0, missed: 1 });
+  });
+
+  it("replay_only: the miss names the nearest fixture and the field that changed by one character", async () => {
+    const vcr = new Vcr({ dir });
+    await withVcr({ mode: "record_or_replay" }, () => openai(fake, vcr.cache).invoke("Today is 2026-11-28"));
+    const err = await withVcr({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke("Today is 2026-11-29")).catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    expect(err.nearest.file).to.equal(path.join(dir, fixtureFiles(dir)[0]));
+    expect(err.nearest.differences).to.deep.equal([{ path: "messages[0].content", recorded: "Today is 2026-11-28", requested: "Today is 2026-11-29" }]);
+    expect(err.message).to.include('messages[0].content: "Today is 2026-11-28" → "Today is 2026-11-29"');
+    expect(err.message).to.include("hint: a date changed between runs: add normalizers.isoDate");
+  });
+
+  it("record_always: ignores the fixture, calls the model, overwrites", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    fake.enqueue({ content: "first answer" });
+    await openai(fake, vcr.cache).invoke("q");
+    fake.enqueue({ content: "second answer" });
+    const again = await withVcr({ mode: "record_always" }, () => openai(fake, vcr.cache).invoke("q"));
+    expect(again.content).to.equal("second answer");
+    expect(fake.count()).to.equal(2);
+    expect(fixtureFiles(dir)).to.have.length(1);
+    expect(readFixtures(dir)[0].response.generations[0].text).to.equal("second answer");
+    expect(vcr.stats().recorded).to.equal(2);
+  });
+
+  it("bypass: always calls the model and never writes", async () => {
+    const vcr = new Vcr({ dir, mode: "bypass" });
+    await openai(fake, vcr.cache).invoke("q");
+    await openai(fake, vcr.cache).invoke("q");
+    expect(fake.count()).to.equal(2);
+    expect(fs.existsSync(dir) ? fixtureFiles(dir) : []).to.have.length(0);
+    expect(vcr.stats()).to.deep.equal({ replayed: 0, recorded: 0, bypassed: 2, missed: 0 });
+  });
+
+  it("resolution: withVcr > LANGCHAIN_VCR_MODE > options.mode > CI default", () => {
+    withEnv({ LANGCHAIN_VCR_MODE: undefined, CI: undefined }, () => {
+      expect(new Vcr({ dir }).mode()).to.equal("record_or_replay");
+      expect(new Vcr({ dir, mode: "bypass" }).mode()).to.equal("bypass");
+    });
+    withEnv({ LANGCHAIN_VCR_MODE: undefined, CI: "true" }, () => expect(new Vcr({ dir }).mode()).to.equal("replay_only"));
+    withEnv({ LANGCHAIN_VCR_MODE: undefined, CI: "false" }, () => expect(new Vcr({ dir }).mode()).to.equal("record_or_replay"));
+    withEnv({ LANGCHAIN_VCR_MODE: undefined, CI: "0" }, () => expect(new Vcr({ dir }).mode()).to.equal("record_or_replay"));
+    withEnv({ LANGCHAIN_VCR_MODE: "record_always", CI: "1" }, () => {
+      const vcr = new Vcr({ dir, mode: "bypass" });
+      expect(vcr.mode()).to.equal("record_always");
+      expect(withVcr({ mode: "replay_only" }, () => vcr.mode())).to.equal("replay_only");
+    });
+    withEnv({ LANGCHAIN_VCR_TOOL_MODE: "execute" }, () => {
+      expect(new Vcr({ dir, toolMode: "replay" }).toolMode()).to.equal("execute");
+      expect(withVcr({ toolMode: "replay" }, () => new Vcr({ dir }).toolMode())).to.equal("replay");
+    });
+  });
+
+  it("an unknown mode anywhere is a VcrConfigError listing the valid values", () => {
+    const valid = "Valid modes are: record_or_replay, replay_only, record_always, bypass.";
+    expect(() => new Vcr({ dir, mode: "replay" as never })).to.throw(VcrConfigError, valid);
+    expect(() => withVcr({ mode: "recrd" as never }, () => 1)).to.throw(VcrConfigError, valid);
+    withEnv({ LANGCHAIN_VCR_MODE: "lockdown" }, () => expect(() => new Vcr({ dir })).to.throw(VcrConfigError, `"lockdown" is not a valid mode (env LANGCHAIN_VCR_MODE)`));
+    expect(() => new Vcr({ dir, toolMode: "run" as never })).to.throw(VcrConfigError, "Valid tool modes are: replay, execute.");
+    expect(() => new Vcr({ dri: "x" } as never)).to.throw(VcrConfigError, 'unknown option "dri"');
+    expect(() => new Vcr({ sizeWarningBytes: -1 })).to.throw(VcrConfigError, "sizeWarningBytes");
+  });
+
+  it("withVcr scopes apply to everything inside fn (async included) and concurrent scopes never see each other", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    await openai(fake, vcr.cache).invoke("recorded");
+    const seen: string[] = [];
+    const scoped = (mode: "bypass" | "replay_only", delay: number) =>
+      withVcr({ mode }, async () => {
+        await new Promise((r) => setTimeout(r, delay));
+        seen.push(`${mode}:${vcr.mode()}`);
+        return openai(fake, vcr.cache).invoke("recorded");
+      });
+    await Promise.all([scoped("bypass", 20), scoped("replay_only", 5), scoped("bypass", 1)]);
+    expect(seen.sort()).to.deep.equal(["bypass:bypass", "bypass:bypass", "replay_only:replay_only"]);
+    expect(fake.count()).to.equal(3); // 1 recording + 2 bypassed; the replay_only scope replayed
+    expect(vcr.mode()).to.equal("record_or_replay");
+    const nested = withVcr({ mode: "bypass" }, () => withVcr({ toolMode: "execute" }, () => [vcr.mode(), vcr.toolMode()]));
+    expect(nested).to.deep.equal(["bypass", "execute"]);
+  });
+
+  it("32 concurrent identical misses make ONE real call and one fixture", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const fakeSlow = await startFakeProvider({ latencyMs: 50 });
+    try {
+      const model = openai(fakeSlow, vcr.cache);
+      const answers = await Promise.all(Array.from({ length: 32 }, () => model.invoke("same")));
+      expect(fakeSlow.count()).to.equal(1);
+      expect(new Set(answers.map((a) => a.content))).to.deep.equal(new Set(["echo: same"]));
+      expect(fixtureFiles(dir)).to.have.length(1);
+      expect(vcr.stats()).to.deep.equal({ replayed: 31, recorded: 1, bypassed: 0, missed: 0 });
+    } finally {
+      await fakeSlow.close();
+    }
+  });
+
+  it("a failing live call writes nothing, reaches the caller unchanged, and releases waiters", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    fake.enqueue({ status: 500 });
+    const err = await openai(fake, vcr.cache).invoke("boom").catch((e) => e);
+    expect(isVcrError(err)).to.equal(false);
+    expect(err.status).to.equal(500);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.have.length(0);
+    const ok = await openai(fake, vcr.cache).invoke("boom");
+    expect(ok.content).to.equal("echo: boom");
+    expect(fixtureFiles(dir)).to.have.length(1);
+  });
+
+  it("the client's own retries still work while recording", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    fake.enqueue({ status: 500 });
+    const ok = await openai(fake, vcr.cache, { maxRetries: 2 }).invoke("retry me");
+    expect(ok.content).to.equal("echo: retry me");
+    expect(fake.count()).to.equal(2);
+    expect(fixtureFiles(dir)).to.have.length(1);
+  });
+
+  it("an aborted call writes nothing", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const slow = await startFakeProvider({ latencyMs: 500 });
+    try {
+      const controller = new AbortController();
+      const pending = openai(slow, vcr.cache).invoke("abort me", { signal: controller.signal }).catch((e) => e);
+      setTimeout(() => controller.abort(), 30);
+      const err = await pending;
+      expect(err).to.be.instanceOf(Error);
+      expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.have.length(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -1,0 +1,191 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import { HumanMessage } from "@langchain/core/messages";
+import { Vcr, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, type Fixture } from "../../src/index";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+import { allBytes, fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const lastUserText = (fake: FakeProvider) => {
+  const body = fake.requests[fake.requests.length - 1].body;
+  const msg = body.messages[body.messages.length - 1];
+  return typeof msg.content === "string" ? msg.content : msg.content.map((b: { text?: string }) => b.text ?? "").join("");
+};
+
+describe("normalizers", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  beforeEach(async () => {
+    fake = await startFakeProvider();
+    dir = tmpDir();
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  const cases: [string, (typeof normalizers)[keyof typeof normalizers] | ReturnType<typeof normalizers.regex>, string, string, string][] = [
+    ["isoDate", normalizers.isoDate, "Today is 2026-11-28. Plan my day.", "Today is 2026-11-29. Plan my day.", "Today is <ISO_DATE>. Plan my day."],
+    ["isoDateTime", normalizers.isoDateTime, "Now: 2026-11-28T10:15:00Z", "Now: 2026-11-29T08:00:01.123+02:00", "Now: <ISO_DATE_TIME>"],
+    ["uuid", normalizers.uuid, "request 1b4e28ba-2fa1-11d2-883f-0016d3cca427", "request 6ba7b810-9dad-11d1-80b4-00c04fd430c8", "request <UUID>"],
+    ["epochMillis", normalizers.epochMillis, "ts=1764460800000", "ts=1764547200123", "ts=<EPOCH_MILLIS>"],
+    ["regex", normalizers.regex(/order #\d+/, "order #<N>"), "refund order #1234", "refund order #98765", "refund order #<N>"],
+  ];
+
+  for (const [name, normalizer, day1, day2, stored] of cases) {
+    it(`${name}: recorded on one value, replays on another; the fake got the real text; the file holds the placeholder`, async () => {
+      const vcr = new Vcr({ dir, normalizers: [normalizer as (t: string) => string] });
+      await withVcr({ mode: "record_or_replay" }, () => openai(fake, vcr.cache).invoke(day1));
+      expect(lastUserText(fake)).to.equal(day1);
+      const replay = await withVcr({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke(day2));
+      expect(replay.content).to.equal(`echo: ${day1}`);
+      expect(fake.count()).to.equal(1);
+      expect(readFixtures(dir)[0].request.messages[0].content).to.equal(stored);
+      expect(allBytes(dir)).not.to.include(day2);
+      // without the normalizer the second value misses
+      const plain = new Vcr({ dir });
+      const err = await withVcr({ mode: "replay_only" }, () => openai(fake, plain.cache).invoke(day2)).catch((e) => e);
+      expect(err).to.be.instanceOf(VcrMissError);
+    });
+  }
+
+  it("apply to text blocks of multimodal content, in order, composed", async () => {
+    const vcr = new Vcr({ dir, normalizers: [normalizers.isoDateTime, normalizers.isoDate] });
+    const ask = (text: string) => openai(fake, vcr.cache).invoke([new HumanMessage({ content: [{ type: "text", text }] })]);
+    await withVcr({ mode: "record_or_replay" }, () => ask("due 2026-11-28, sent 2026-11-28T09:00:00Z"));
+    expect(lastUserText(fake)).to.equal("due 2026-11-28, sent 2026-11-28T09:00:00Z");
+    await withVcr({ mode: "replay_only" }, () => ask("due 2030-01-01, sent 2030-01-01T00:00:00Z"));
+    expect(fake.count()).to.equal(1);
+    expect(readFixtures(dir)[0].request.messages[0].content[0].text).to.equal("due <ISO_DATE>, sent <ISO_DATE_TIME>");
+  });
+
+  it("an invalid regex is a config error", () => {
+    expect(() => normalizers.regex("(", "x")).to.throw(/invalid pattern/);
+  });
+});
+
+describe("redactors", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  beforeEach(async () => {
+    fake = await startFakeProvider();
+    dir = tmpDir();
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  const maskCustomer = (f: Fixture): Fixture => JSON.parse(JSON.stringify(f).replace(/CUST-\d+/g, "CUST-XXXX"));
+
+  it("remove a customer id from every byte of the file (request and response), keep two fixtures for two ids, mark them redacted", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [maskCustomer] });
+    const live = await openai(fake, vcr.cache).invoke("Balance for CUST-1001?");
+    expect(live.content).to.equal("echo: Balance for CUST-1001?"); // the caller gets the real answer
+    await openai(fake, vcr.cache).invoke("Balance for CUST-2002?");
+    expect(fixtureFiles(dir)).to.have.length(2);
+    const bytes = allBytes(dir);
+    expect(bytes).not.to.include("CUST-1001");
+    expect(bytes).not.to.include("CUST-2002");
+    expect(readFixtures(dir).every((f) => f.redacted === true)).to.equal(true);
+    // the hash is of the real request: the same question still replays
+    await openai(fake, vcr.cache).invoke("Balance for CUST-1001?");
+    expect(fake.count()).to.equal(2);
+  });
+
+  it("run in order, each on a copy; mutating the copy never changes what the caller receives", async () => {
+    const order: string[] = [];
+    const vcr = new Vcr({
+      dir,
+      mode: "record_or_replay",
+      redactors: [
+        (f) => {
+          order.push("first");
+          (f.response as { generations: { text: string }[] }).generations[0].text = "MUTATED";
+          return f;
+        },
+        (f) => {
+          order.push("second:" + (f.response as { generations: { text: string }[] }).generations[0].text);
+          return f;
+        },
+      ],
+    });
+    const live = await openai(fake, vcr.cache).invoke("hi");
+    expect(live.content).to.equal("echo: hi");
+    expect(order).to.deep.equal(["first", "second:MUTATED"]);
+  });
+
+  it("a redactor that throws fails the call and writes nothing", async () => {
+    const vcr = new Vcr({
+      dir,
+      mode: "record_or_replay",
+      redactors: [
+        () => {
+          throw new Error("redactor bug");
+        },
+      ],
+    });
+    const err = await openai(fake, vcr.cache).invoke("hi").catch((e) => e);
+    expect(err).to.be.instanceOf(VcrRecordError);
+    expect(err.message).to.include("redactor bug");
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+  });
+
+  it("a redactor may not change hash, kind or schemaVersion", async () => {
+    for (const field of ["hash", "kind", "schemaVersion"] as const) {
+      const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [(f) => ({ ...f, [field]: field === "schemaVersion" ? 9 : "changed" })] });
+      const err = await openai(fake, vcr.cache).invoke(`hi ${field}`).catch((e) => e);
+      expect(err).to.be.instanceOf(VcrRecordError);
+      expect(err.message).to.include(`changed "${field}"`);
+    }
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+});
+
+describe("secret safety", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  beforeEach(async () => {
+    fake = await startFakeProvider();
+    dir = tmpDir();
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  const shapes: Record<string, string> = {
+    openai_key: "sk-proj-abcdefghijklmnopqrstuvwxyz012345",
+    anthropic_key: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+    bearer_token: "Bearer eyJhbGciOiJIUzI1NiJ9abcdef",
+    aws_access_key: "AKIAIOSFODNN7EXAMPLE",
+    private_key: "-----BEGIN RSA PRIVATE KEY-----",
+  };
+  for (const [pattern, secret] of Object.entries(shapes)) {
+    it(`a prompt holding a ${pattern} is refused with the field path; nothing is written`, async () => {
+      const vcr = new Vcr({ dir, mode: "record_or_replay" });
+      const err = await openai(fake, vcr.cache).invoke(`use ${secret} please`).catch((e) => e);
+      expect(err).to.be.instanceOf(VcrSecretError);
+      expect(err.code).to.equal("VCR_SECRET");
+      expect(err.path).to.equal("$.request.messages[0].content");
+      expect(err.message).to.include(`matches the credential pattern "${pattern}"`);
+      expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+    });
+  }
+
+  it("the client's own API key is refused even when it has no known shape", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const err = await openai(fake, vcr.cache, { apiKey: "plain-looking-key-123" }).invoke("my key is plain-looking-key-123").catch((e) => e);
+    expect(err).to.be.instanceOf(VcrSecretError);
+    expect(err.message).to.include("API key of the model client itself");
+  });
+
+  it("a pattern can be allowed by name; a redactor can mask instead", async () => {
+    const allowed = new Vcr({ dir, mode: "record_or_replay", allowSecretPatterns: ["aws_access_key"] });
+    await openai(fake, allowed.cache).invoke("docs example AKIAIOSFODNN7EXAMPLE");
+    const masked = new Vcr({ dir, mode: "record_or_replay", redactors: [(f) => JSON.parse(JSON.stringify(f).replace(/sk-[\w-]+/g, "sk-REDACTED"))] });
+    await openai(fake, masked.cache).invoke("key sk-proj-abcdefghijklmnopqrstuvwxyz012345");
+    expect(fixtureFiles(dir)).to.have.length(2);
+    expect(allBytes(dir)).not.to.include("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
+  });
+});

@@ -1,0 +1,60 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { runChild } from "../helpers/child";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const ROOT = path.join(__dirname, "../..");
+
+describe("the built package: ESM and CommonJS entry points", function () {
+  this.timeout(120000);
+  let fake: FakeProvider;
+  before(async () => {
+    const built = await runChild(process.execPath, [path.join(ROOT, "scripts/build.mjs")], { cwd: ROOT, env: process.env });
+    expect(built.status, built.stderr + built.stdout).to.equal(0);
+  });
+  beforeEach(async () => (fake = await startFakeProvider()));
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  for (const [name, script] of [["ESM (import)", "esm.mjs"], ["CommonJS (require)", "cjs.cjs"]]) {
+    it(`${name}: records, replays with usage, misses with a VcrMissError`, async () => {
+      const dir = tmpDir();
+      const out = await runChild(process.execPath, [path.join(ROOT, "test/package-smoke", script)], {
+        cwd: ROOT,
+        env: { ...process.env, FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "" },
+      });
+      expect(out.status, out.stderr).to.equal(0);
+      const result = JSON.parse(out.stdout.trim().split("\n").pop()!);
+      const q = script.startsWith("esm") ? "esm question" : "cjs question";
+      expect(result).to.deep.equal({
+        a: `echo: ${q}`,
+        b: `echo: ${q}`,
+        usage: 5,
+        missIsVcr: true,
+        code: "VCR_MISS",
+        stats: { replayed: 1, recorded: 1, bypassed: 0, missed: 1 },
+        hooks: ["afterAll", "afterEach", "beforeAll", "beforeEach"],
+      });
+      expect(fake.count()).to.equal(1);
+    });
+  }
+
+  it("ships types for both conditions and an executable bin", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+    for (const sub of [".", "./mocha"]) {
+      for (const cond of ["import", "require"]) {
+        const target = pkg.exports[sub][cond];
+        expect(fs.existsSync(path.join(ROOT, target.types)), target.types).to.equal(true);
+        expect(fs.existsSync(path.join(ROOT, target.default)), target.default).to.equal(true);
+      }
+    }
+    const bin = path.join(ROOT, pkg.bin["langchain-vcr"]);
+    expect(fs.readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node")).to.equal(true);
+    expect(fs.statSync(bin).mode & 0o111).to.not.equal(0);
+    expect(pkg.peerDependencies["@langchain/core"]).to.be.a("string");
+  });
+});

@@ -1,0 +1,117 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { requestHash } from "../../src/canonical/json";
+import { VcrFixtureError, VcrRecordError } from "../../src/errors";
+import { FixtureStore, TEMP_PREFIX } from "../../src/store/store";
+import type { Fixture } from "../../src/store/fixture";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+function fixture(request: unknown = { messages: [{ role: "user", content: "hi" }], model: "m" }): Fixture {
+  return { schemaVersion: 1, kind: "chat", hash: requestHash("chat", request), recordedAt: "2026-01-01T00:00:00.000Z", request, response: { generations: [] } };
+}
+
+describe("FixtureStore", () => {
+  afterEach(removeTmpDirs);
+
+  it("reads by name: undefined when absent, the fixture when present", () => {
+    const store = new FixtureStore(tmpDir());
+    const f = fixture();
+    expect(store.read(f.hash)).to.equal(undefined);
+    store.write(f, false);
+    expect(store.read(f.hash)).to.deep.equal(f);
+  });
+
+  it("a missing directory is a miss, not an error", () => {
+    const store = new FixtureStore(path.join(tmpDir(), "not", "there"));
+    expect(store.read(fixture().hash)).to.equal(undefined);
+  });
+
+  it("writes atomically and leaves no temp file; new_only never replaces an existing file", () => {
+    const dir = tmpDir();
+    const store = new FixtureStore(dir);
+    const f = fixture();
+    expect(store.write(f, false).created).to.equal(true);
+    const again = store.write({ ...f, recordedAt: "2027-01-01T00:00:00.000Z" }, false);
+    expect(again.created).to.equal(false);
+    expect(store.read(f.hash)!.recordedAt).to.equal("2026-01-01T00:00:00.000Z");
+    const over = store.write({ ...f, recordedAt: "2028-01-01T00:00:00.000Z" }, true);
+    expect(over.previous?.toString()).to.include("2026-01-01");
+    expect(store.read(f.hash)!.recordedAt).to.equal("2028-01-01T00:00:00.000Z");
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith(TEMP_PREFIX))).to.deep.equal([]);
+  });
+
+  const broken: Record<string, (f: Fixture) => string | Buffer> = {
+    empty: () => "",
+    "not JSON (truncated)": (f) => JSON.stringify(f, null, 2).slice(0, 40),
+    binary: () => Buffer.from([0, 159, 146, 150, 255, 1]),
+    "a JSON array": () => "[]",
+    "the wrong hash": (f) => JSON.stringify({ ...f, hash: "0".repeat(64) }),
+    "a newer schemaVersion": (f) => JSON.stringify({ ...f, schemaVersion: 2 }),
+    "an unknown kind": (f) => JSON.stringify({ ...f, kind: "video" }),
+    "no response": (f) => JSON.stringify({ ...f, response: undefined }),
+  };
+  for (const [name, make] of Object.entries(broken)) {
+    it(`a fixture with ${name} is a VcrFixtureError naming the file — never a miss`, () => {
+      const dir = tmpDir();
+      const store = new FixtureStore(dir);
+      const f = fixture();
+      const file = store.fileFor(f.hash);
+      fs.writeFileSync(file, make(f));
+      const before = fs.readFileSync(file);
+      expect(() => store.read(f.hash)).to.throw(VcrFixtureError, file);
+      try {
+        store.read(f.hash);
+      } catch (e) {
+        expect((e as VcrFixtureError).code).to.equal("VCR_FIXTURE");
+        expect((e as VcrFixtureError).file).to.equal(file);
+        expect((e as Error).message).to.include("git checkout --");
+      }
+      expect(fs.readFileSync(file).equals(before)).to.equal(true);
+    });
+  }
+
+  it("the newer-schema error says to upgrade", () => {
+    const store = new FixtureStore(tmpDir());
+    const f = fixture();
+    fs.writeFileSync(store.fileFor(f.hash), JSON.stringify({ ...f, schemaVersion: 2 }));
+    expect(() => store.read(f.hash)).to.throw(/schemaVersion 2, newer than this langchain-vcr understands \(1\): upgrade langchain-vcr/);
+  });
+
+  it("unknown extra fields are tolerated", () => {
+    const store = new FixtureStore(tmpDir());
+    const f = fixture();
+    fs.writeFileSync(store.fileFor(f.hash), JSON.stringify({ ...f, reviewedBy: "alice", note: { any: 1 } }));
+    expect(store.read(f.hash)!.request).to.deep.equal(f.request);
+  });
+
+  it("__proto__ keys in a fixture never pollute prototypes", () => {
+    const store = new FixtureStore(tmpDir());
+    const f = fixture();
+    const text = JSON.stringify(f).replace('"response":{', '"response":{"__proto__":{"polluted":true},');
+    fs.writeFileSync(store.fileFor(f.hash), text);
+    const read = store.read(f.hash)!;
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    expect(Object.getPrototypeOf(read.response)).to.equal(Object.prototype);
+  });
+
+  it("a fixture directory that is a file fails loudly with the path when recording", () => {
+    const file = path.join(tmpDir(), "cassettes");
+    fs.writeFileSync(file, "not a dir");
+    const store = new FixtureStore(file);
+    expect(store.read(fixture().hash)).to.equal(undefined);
+    expect(() => store.write(fixture(), false)).to.throw(VcrRecordError, file);
+  });
+
+  it("a read-only fixture directory fails loudly with the path when recording", function () {
+    if (process.getuid?.() === 0) {
+      // root ignores permission bits; prove the same path with a directory that cannot exist instead
+      const store = new FixtureStore("/proc/langchain-vcr-cannot-exist");
+      expect(() => store.write(fixture(), false)).to.throw(VcrRecordError, "/proc/langchain-vcr-cannot-exist");
+      return;
+    }
+    const dir = tmpDir();
+    fs.chmodSync(dir, 0o500);
+    expect(() => new FixtureStore(dir).write(fixture(), false)).to.throw(VcrRecordError, dir);
+  });
+});

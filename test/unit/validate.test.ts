@@ -1,0 +1,128 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { requestHash } from "../../src/canonical/json";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
+import { formatFixture } from "../../src/store/format";
+import { TEMP_PREFIX } from "../../src/store/store";
+import { validateFixtures } from "../../src/validate";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+/** Writes a well-formed chat fixture with the real formatter; returns its file. */
+function writeFixture(dir: string, text: string, extra: Record<string, unknown> = {}, response: unknown = { generations: [{ text: "ok" }] }): string {
+  const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: text }] };
+  const hash = requestHash("chat", request);
+  const file = path.join(dir, `${hash}.json`);
+  fs.writeFileSync(file, formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response, ...extra }));
+  return file;
+}
+
+function problemsOf(problems: { file: string; problem: string }[], file: string): string[] {
+  return problems.filter((p) => p.file === file).map((p) => p.problem);
+}
+
+describe("validateFixtures", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tmpDir("vcr-validate-");
+  });
+  afterEach(() => removeTmpDirs());
+
+  it("finds no problem in well-formed fixtures, and ignores dotfiles such as .gitkeep", async () => {
+    writeFixture(dir, "one");
+    writeFixture(dir, "two");
+    fs.writeFileSync(path.join(dir, ".gitkeep"), "");
+    fs.writeFileSync(path.join(dir, ".DS_Store"), "binary junk");
+    expect(await validateFixtures(dir)).to.deep.equal([]);
+  });
+
+  it("catches a hand-edited request (it no longer re-hashes to its hash), unless the fixture is marked redacted", async () => {
+    const edited = writeFixture(dir, "What is 2+2?");
+    fs.writeFileSync(edited, fs.readFileSync(edited, "utf8").replace("What is 2+2?", "What is 2+3?"));
+    const redacted = writeFixture(dir, "secret-ish prompt", { redacted: true });
+    fs.writeFileSync(redacted, fs.readFileSync(redacted, "utf8").replace("secret-ish prompt", "[REDACTED]"));
+    const problems = await validateFixtures(dir);
+    expect(problems).to.have.length(1);
+    expect(problems[0].file).to.equal(edited);
+    expect(path.isAbsolute(problems[0].file)).to.equal(true);
+    expect(problems[0].problem).to.match(/^has a "request" that no longer hashes to its "hash" \(it hashes to [0-9a-f]{64}\): the request was edited by hand or merged badly/);
+  });
+
+  it("catches a fixture whose file name is not its hash, and a file not named <hash>.json", async () => {
+    const original = writeFixture(dir, "renamed");
+    const wrongName = path.join(dir, "f".repeat(64) + ".json");
+    fs.renameSync(original, wrongName);
+    const hash = path.basename(original, ".json");
+    const misnamed = path.join(dir, "my-fixture.json");
+    fs.copyFileSync(wrongName, misnamed);
+    const problems = await validateFixtures(dir);
+    expect(problemsOf(problems, wrongName)).to.deep.equal([
+      `has "hash" ${hash} but its file name says ${"f".repeat(64)} (renamed, copied or merged by hand?)`,
+    ]);
+    expect(problemsOf(problems, misnamed)).to.deep.equal([`is not named <64 lowercase hex>.json, so it is never read; its "hash" says it should be ${hash}.json`]);
+    expect(problems).to.have.length(2);
+  });
+
+  it("flags leftover temp files, other files and subdirectories", async () => {
+    writeFixture(dir, "fine");
+    const temp = path.join(dir, `${TEMP_PREFIX}0123456789abcdef-123-1`);
+    fs.writeFileSync(temp, "{");
+    const readme = path.join(dir, "README.md");
+    fs.writeFileSync(readme, "# fixtures");
+    const sub = path.join(dir, "old");
+    fs.mkdirSync(sub);
+    const problems = await validateFixtures(dir);
+    expect(problemsOf(problems, temp)).to.deep.equal(["is a temporary file left by an interrupted fixture write; delete it"]);
+    expect(problemsOf(problems, readme)).to.deep.equal(["is not a fixture file (fixtures are named <sha256 hex>.json); move it out of the fixture directory"]);
+    expect(problemsOf(problems, sub)).to.deep.equal(["is a directory; fixtures are only read from the top level of the fixture directory"]);
+    expect(problems).to.have.length(3);
+  });
+
+  it("flags credential-shaped strings with their path, unless the pattern is allowed", async () => {
+    const leaky = writeFixture(dir, "hi", {}, { generations: [{ text: "your key is sk-abcdefghijklmnopqrstuvwxyz0123" }] });
+    const problems = await validateFixtures(dir);
+    expect(problems).to.deep.equal([
+      {
+        file: leaky,
+        problem:
+          'holds a string that looks like a credential at $.response.generations[0].text (pattern "openai_key"); remove it, add a redactor, and rotate the key if it is real',
+      },
+    ]);
+    expect(await validateFixtures(dir, { allowSecretPatterns: ["openai_key"] })).to.deep.equal([]);
+  });
+
+  it("reports every bad file and keeps going: empty, invalid JSON, bad envelope, newer schema", async () => {
+    const good = writeFixture(dir, "good");
+    const empty = path.join(dir, "a".repeat(64) + ".json");
+    fs.writeFileSync(empty, "");
+    const broken = path.join(dir, "b".repeat(64) + ".json");
+    fs.writeFileSync(broken, '{\n<<<<<<< HEAD\n  "kind": "chat"\n');
+    const noKind = path.join(dir, "c".repeat(64) + ".json");
+    fs.writeFileSync(noKind, JSON.stringify({ schemaVersion: 1, kind: "video", hash: "c".repeat(64) }));
+    const newer = writeFixture(dir, "future", { schemaVersion: SCHEMA_VERSION + 1 });
+    const problems = await validateFixtures(dir);
+    expect(problemsOf(problems, good)).to.deep.equal([]);
+    expect(problemsOf(problems, empty)).to.deep.equal(["is empty"]);
+    expect(problemsOf(problems, broken)).to.have.length(1);
+    expect(problemsOf(problems, broken)[0]).to.match(/^is not valid JSON \(.+\); a merge conflict or a truncated write\?$/);
+    expect(problemsOf(problems, noKind)).to.deep.equal(['has an unknown "kind" "video" (valid: chat, chat_stream, llm, embedding, tool)']);
+    expect(problemsOf(problems, newer)[0]).to.match(/^has schemaVersion 2, newer than this langchain-vcr understands \(1\)/);
+    expect(problems).to.have.length(4);
+    expect(problems.map((p) => p.file)).to.deep.equal([...problems.map((p) => p.file)].sort(), "problems come in file-name order");
+  });
+
+  it("returns one problem for a missing directory, and for a path that is a file", async () => {
+    const missing = path.join(dir, "nope");
+    expect(await validateFixtures(missing)).to.deep.equal([{ file: missing, problem: "does not exist (no fixture directory here)" }]);
+    const file = path.join(dir, "plain.txt");
+    fs.writeFileSync(file, "x");
+    expect(await validateFixtures(file)).to.deep.equal([{ file, problem: "is not a directory" }]);
+  });
+
+  it("resolves a relative directory against cwd and reports absolute paths", async () => {
+    const f = writeFixture(dir, "rel");
+    fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace('"rel"', '"REL"'));
+    const problems = await validateFixtures(path.relative(process.cwd(), dir));
+    expect(problems.map((p) => p.file)).to.deep.equal([f]);
+  });
+});
