@@ -32,10 +32,12 @@ function entry(name, cjsPath, patch) {
     lines.push(
       'import { BaseChatModel } from "@langchain/core/language_models/chat_models";',
       'import { BaseLLM } from "@langchain/core/language_models/llms";',
+      'import { AIMessageChunk } from "@langchain/core/messages";',
+      'import { ChatGenerationChunk } from "@langchain/core/outputs";',
     );
   }
   lines.push(`const cjs = createRequire(import.meta.url)("../cjs/${cjsPath}");`);
-  if (patch) lines.push("cjs.installCorePatches({ BaseChatModel, BaseLLM });");
+  if (patch) lines.push("cjs.installCorePatches({ BaseChatModel, BaseLLM, AIMessageChunk, ChatGenerationChunk });");
   lines.push(`export const { ${names.join(", ")} } = cjs;`);
   lines.push("export default cjs;");
   writeFileSync(join(esm, `${name}.mjs`), lines.join("\n") + "\n");

@@ -1,9 +1,11 @@
 /** langchain-vcr: record/replay for LangChain.js chat models, LLMs, embeddings and tools. */
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { BaseLLM } from "@langchain/core/language_models/llms";
+import { AIMessageChunk } from "@langchain/core/messages";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { installCorePatches } from "./patches";
 
-installCorePatches({ BaseChatModel, BaseLLM } as unknown as Parameters<typeof installCorePatches>[0]);
+installCorePatches({ BaseChatModel, BaseLLM, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<typeof installCorePatches>[0]);
 
 export { Vcr } from "./vcr";
 export type { VcrOptions } from "./options";

@@ -4,7 +4,11 @@
  * copy. Every patch is a no-op for models whose `cache` is not a VcrCache.
  */
 import { installModelPatches, type CoreClasses } from "./adapters/chat/patch";
+import { installStreamPatches, type StreamCore } from "./adapters/stream/index";
 
-export function installCorePatches(core: CoreClasses): void {
+export type PatchableCore = CoreClasses & { AIMessageChunk?: unknown; ChatGenerationChunk?: unknown };
+
+export function installCorePatches(core: PatchableCore): void {
   installModelPatches(core);
+  installStreamPatches(core as unknown as StreamCore);
 }

@@ -17,6 +17,7 @@ import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture"
 import { FixtureStore } from "./store/store";
 
 const log = debuglog("langchain-vcr");
+const NEAR_MISS_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
 
 export interface VcrStats {
   replayed: number;
@@ -143,7 +144,8 @@ export class Recorder {
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       currentScope().used.add(lookup.hash);
       log("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
-      if (lookup.mode === "record_or_replay") this.reportNearMiss(lookup);
+      // a changed prompt is worth a note; a new embedding text or tool argument is routine
+      if (lookup.mode === "record_or_replay" && NEAR_MISS_KINDS.has(lookup.kind)) this.reportNearMiss(lookup);
       lookup.settle?.(fixture);
       lookup.settle = undefined;
       return fixture;

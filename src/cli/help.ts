@@ -24,7 +24,7 @@ a valid envelope whose "hash" matches the file name, a "request" that still hash
 other files (dotfiles such as .gitkeep are ignored). Exit 0 when clean, 1 on any problem.
 
   --json                       print {"ok": boolean, "problems": [{"file", "problem"}]}
-  --allow-secret-pattern name  do not report this secret pattern (repeatable via commas)
+  --allow-secret-pattern a,b   do not report these secret patterns (comma-separated names)
 `,
   prune: `Usage: langchain-vcr prune [dir] [--dry-run] [--ledger-dir path]
 

@@ -52,7 +52,7 @@ function renderMessage(m: Rec, out: string[]): void {
   const tags = [m.name ? `name=${String(m.name)}` : "", m.tool_call_id ? `for ${String(m.tool_call_id)}` : "", m.status === "error" ? "error" : ""].filter(Boolean);
   const label = `  [${role}${tags.length ? " " + tags.join(" ") : ""}]`;
   const text = contentText(m.content);
-  out.push(text.includes("\n") ? `${label}\n${indent(text, "    ")}` : `${label} ${text}`);
+  out.push(joinText(label, text));
   for (const c of (Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
 }
 
@@ -62,7 +62,7 @@ function renderGenerations(gens: unknown[], out: string[]): void {
     const m = (isRec(g.message) ? g.message : undefined) as Rec | undefined;
     const label = gens.length > 1 ? `  #${i + 1} ` : "  ";
     const text = m ? contentText(m.content) : String(g.text ?? "");
-    out.push(`${label}[${m ? roleOf(String(m.type ?? "ai")) : "text"}] ${text.includes("\n") ? "\n" + indent(text, "    ") : text}`);
+    out.push(joinText(`${label}[${m ? roleOf(String(m.type ?? "ai")) : "text"}]`, text));
     for (const c of (m && Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
     const info = (isRec(g.generationInfo) ? g.generationInfo : {}) as Rec;
     const meta = (m && isRec(m.response_metadata) ? m.response_metadata : {}) as Rec;
@@ -90,7 +90,7 @@ function renderStream(chunks: unknown[], out: string[]): void {
     if (!Array.isArray(m.tool_call_chunks)) whole.push(...((Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]));
     if (isRec(m.usage_metadata)) usage = usageText(m.usage_metadata as Rec);
   }
-  out.push(`  [assistant] ${text.includes("\n") ? "\n" + indent(text, "    ") : text}`);
+  out.push(joinText("  [assistant]", text));
   for (const c of calls.values()) out.push(`    → ${c.name}(${c.args})${c.id ? ` [${c.id}]` : ""}`);
   for (const c of whole) out.push(`    → ${toolCall(c)}`);
   out.push(`    (${chunks.length} chunk(s)${usage ? `; ${usage}` : ""})`);
@@ -127,6 +127,12 @@ function renderTool(req: Rec, res: Rec, out: string[]): void {
   } else if ("thrown" in res) out.push("  threw a non-Error:", indent(json(res.thrown), "    "));
   else out.push(indent(json(res), "  "));
   if (Array.isArray(res.events)) out.push(`  (${res.events.length} streamed event(s) before it)`);
+}
+
+/** A label and its text: on one line, or the text indented below when it has several lines. */
+function joinText(label: string, text: string): string {
+  if (text === "") return label;
+  return text.includes("\n") ? `${label}\n${indent(text, "    ")}` : `${label} ${text}`;
 }
 
 function toolCall(c: Rec): string {

@@ -25,7 +25,8 @@ export function missMessage(m: {
   test?: string;
   nearest?: VcrNearest;
 }): string {
-  const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} never calls the real model.`];
+  const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
+  const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
   if (m.test) lines.push(`  test:     ${m.test}`);
   lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
   if (m.nearest) {
@@ -40,7 +41,7 @@ export function missMessage(m: {
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
   lines.push(
-    `  To record it, run the test with the real provider configured: ${MODE_ENV}=record_or_replay npm test` +
+    `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${MODE_ENV}=record_or_replay npm test` +
       ` (add -- --grep "<test title>" to record just this test), then review and commit the new fixture.`,
   );
   return lines.join("\n");

@@ -2,10 +2,10 @@
  * `langchain-vcr/mocha`: a mocha root-hook plugin. Add it to `.mocharc.json`
  * (`"require": ["langchain-vcr/mocha"]`). It checks the mode once at start, scopes per-test
  * bookkeeping (tool-call order, fixtures written) to the running test, removes what a
- * failed test recorded (and restores what it overwrote), and prints one summary line.
+ * failed test recorded (and restores what it overwrote), keeps the usage ledger `prune`
+ * relies on, and prints one summary line (under --parallel, one per worker).
  */
 import * as path from "node:path";
-import { MODE_POLICY } from "../modes";
 import { modeSource, resolveMode, resolveToolMode } from "../resolve";
 import { enterTest, leaveTest, onScopeEvent } from "../scope";
 import { restoreFailedTest } from "./cleanup";
@@ -23,9 +23,8 @@ let unsubscribe: (() => void) | undefined;
 export const mochaHooks = {
   beforeAll(): void {
     if (unsubscribe) return; // parallel mode runs root hooks once per file
-    const mode = resolveMode(); // throws VcrConfigError on an invalid LANGCHAIN_VCR_MODE
+    resolveMode(); // an invalid LANGCHAIN_VCR_MODE fails the run here, before any test
     resolveToolMode();
-    void MODE_POLICY[mode];
     ledger = RunLedger.start();
     unsubscribe = onScopeEvent((e) => {
       if (e.type === "used") {
@@ -41,10 +40,10 @@ export const mochaHooks = {
     const scope = leaveTest();
     const failed = this.currentTest?.state === "failed";
     if (scope && failed) restoreFailedTest(scope);
-    if (failed) ledger?.markFailed(this.currentTest?.fullTitle()); // [ledger] names the failed test in the ledger
+    if (failed) ledger?.markFailed(this.currentTest?.fullTitle());
   },
   afterAll(this: HookContextLike): void {
-    ledger?.flush(this); // [ledger] the root suite tells the ledger which spec files ran, unrun tests, .only
+    ledger?.flush(this);
     const list = [...dirs];
     const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
     const line =

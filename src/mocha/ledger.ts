@@ -55,9 +55,31 @@ function startProcess(): ProcessState {
     } catch {
       // best effort: an old run directory we cannot remove does no harm
     }
-    process.on("exit", (code) => (s.current ?? new RunLedger(s)).finish(code));
+    recordExitCode((code) => (s.current ?? new RunLedger(s)).finish(code));
   }
   return s;
+}
+
+/**
+ * Calls `write` once, at exit, with the process's real exit code. mocha (without `--exit`)
+ * sets `process.exitCode` in an "exit" listener it adds when the run ends — after ours, added
+ * at load. So once the event loop drains ("beforeExit", after mocha's listener exists) a
+ * second listener is added behind mocha's; the first one only writes when the process exits
+ * without draining (`process.exit()`, as `mocha --exit` does, passing the code directly).
+ */
+function recordExitCode(write: (code: number) => void): void {
+  let deferred = false;
+  const codeNow = (code: number) => {
+    const set = Number(process.exitCode ?? 0);
+    return Number.isFinite(set) && set !== 0 ? set : code;
+  };
+  process.once("beforeExit", () => {
+    deferred = true;
+    process.on("exit", (code) => write(codeNow(code)));
+  });
+  process.on("exit", (code) => {
+    if (!deferred) write(codeNow(code));
+  });
 }
 
 export class RunLedger {

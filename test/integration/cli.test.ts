@@ -97,7 +97,12 @@ describe("langchain-vcr CLI (child process)", function () {
     const lookup = vcr.tool(tool(async ({ order }: { order: string }) => `order ${order} shipped`, { name: "order_status", description: "Order status", schema: z.object({ order: z.string() }) }));
     await lookup.invoke({ order: "A-17" });
     newest("tool");
-    expect(fake.count()).to.equal(4, "3 chat calls and 1 embeddings call reached the fake");
+    fake.enqueue({ content: "Streamed hello there" });
+    let streamed = "";
+    for await (const chunk of await chat.stream("Stream a greeting")) streamed += String(chunk.content);
+    expect(streamed).to.equal("Streamed hello there");
+    newest("stream");
+    expect(fake.count()).to.equal(5, "4 chat calls and 1 embeddings call reached the fake");
   });
   after(async () => {
     await fake.close();
@@ -165,21 +170,22 @@ describe("langchain-vcr CLI (child process)", function () {
       const s = JSON.parse(r.stdout);
       const sizes = Object.fromEntries(Object.values(recorded).map((f) => [f, fs.statSync(f).size]));
       const total = Object.values(sizes).reduce((a, b) => a + b, 0);
-      expect(s.count).to.equal(5);
+      expect(s.count).to.equal(6);
       expect(s.bytes).to.equal(total);
       expect(s.unreadable).to.equal(0);
       expect(s.byKind).to.deep.equal({
         chat: { count: 3, bytes: sizes[recorded.capital] + sizes[recorded.toolCall] + sizes[recorded.toolResult] },
+        chat_stream: { count: 1, bytes: sizes[recorded.stream] },
         embedding: { count: 1, bytes: sizes[recorded.embedding] },
         tool: { count: 1, bytes: sizes[recorded.tool] },
       });
       expect(Object.fromEntries(Object.entries(s.byModel).map(([k, v]) => [k, (v as { count: number }).count]))).to.deep.equal({
-        "gpt-4o-mini": 3,
+        "gpt-4o-mini": 4,
         "text-embedding-3-small": 1,
         "(tool)": 1,
       });
       expect(s.largest).to.have.length(5);
-      expect(s.largest.map((l: { bytes: number }) => l.bytes)).to.deep.equal(Object.values(sizes).sort((a, b) => b - a));
+      expect(s.largest.map((l: { bytes: number }) => l.bytes)).to.deep.equal(Object.values(sizes).sort((a, b) => b - a).slice(0, 5));
       expect(s.unused).to.equal(null);
     });
 
@@ -187,10 +193,10 @@ describe("langchain-vcr CLI (child process)", function () {
       const r = await cli(["stats", dir, "--ledger-dir", path.join(dir, "no-ledgers")]);
       expect(r.code).to.equal(0);
       const lines = r.stdout.split("\n");
-      expect(lines[0]).to.match(new RegExp(`^fixtures in ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 5 file\\(s\\), [\\d.]+ KiB$`));
+      expect(lines[0]).to.match(new RegExp(`^fixtures in ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 6 file\\(s\\), [\\d.]+ KiB$`));
       expect(lines[1]).to.equal("by kind:");
       expect(lines[2]).to.match(/^ {2}chat +3 +[\d.]+ KiB$/);
-      expect(r.stdout).to.match(/\n {2}gpt-4o-mini +3 +[\d.]+ KiB\n/);
+      expect(r.stdout).to.match(/\n {2}gpt-4o-mini +4 +[\d.]+ KiB\n/);
       expect(r.stdout).to.include("unused since the last run: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)");
     });
   });
@@ -222,14 +228,14 @@ describe("langchain-vcr CLI (child process)", function () {
       const call = await cli(["show", recorded.toolCall]);
       expect(call.code).to.equal(0);
       expect(call.stdout).to.include("tools:\n  get_weather — Get the current weather for a city\n");
-      expect(call.stdout).to.include('answer:\n  [assistant] \n    → get_weather({"city":"Paris"}) [call_fake_');
+      expect(call.stdout).to.include('answer:\n  [assistant]\n    → get_weather({"city":"Paris"}) [call_fake_');
       const result = await cli(["show", recorded.toolResult]);
       expect(result.code).to.equal(0);
       expect(result.stdout).to.include(
         [
           "messages:",
           "  [user] Weather in Paris?",
-          "  [assistant] ",
+          "  [assistant]",
           '    → get_weather({"city":"Paris"}) [call_1]',
           '  [tool for call_1] {"sky":"sunny","celsius":21}',
           "answer:",
@@ -248,7 +254,14 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(t.stdout).to.include('  tool:     order_status\narguments:\n  {\n    "order": "A-17"\n  }\nanswer:\n  returned:\n    "order A-17 shipped"\n');
     });
 
-    it("fails with exit 1 on an unknown or ambiguous hash", async () => {
+    it("joins a stream's chunks into its answer", async () => {
+      const r = await cli(["show", recorded.stream]);
+      expect(r.code).to.equal(0);
+      expect(r.stdout).to.include("  kind:     chat_stream\n");
+      expect(r.stdout).to.match(/messages:\n {2}\[user\] Stream a greeting\nanswer:\n {2}\[assistant\] Streamed hello there\n {4}\(\d+ chunk\(s\)/);
+    });
+
+    it("fails with exit 1 on an unknown hash prefix or a target that is neither file nor hash", async () => {
       const missing = await cli(["show", "abcdef0123", "--dir", dir]);
       expect(missing.code).to.equal(1);
       expect(missing.stderr).to.equal(`langchain-vcr: no fixture in ${dir} has a hash starting with abcdef0123.\n  Pass the fixture directory with --dir, or a file path.\n`);

@@ -16,15 +16,11 @@ const ROOT = path.join(__dirname, "../..");
  * run the very same code; it returns what it saw.
  */
 const OPS = String.raw`
-const { BaseChatModel } = require("@langchain/core/language_models/chat_models");
-const { AIMessageChunk } = require("@langchain/core/messages");
-const { ChatGenerationChunk } = require("@langchain/core/outputs");
 const { ChatOpenAI } = require("@langchain/openai");
 const { ChatOllama } = require("@langchain/ollama");
 const { createAgent, tool } = require("langchain");
 const { z } = require("zod");
 const { Vcr } = require("./src/index");
-require("./src/adapters/stream/index").installStreamPatches({ BaseChatModel, AIMessageChunk, ChatGenerationChunk });
 
 const vcr = new Vcr({ dir: env.FIXTURE_DIR });
 const url = env.FAKE_URL;

@@ -12,13 +12,10 @@ import { z } from "zod";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr, VcrFixtureError, VcrMissError, isVcrError, normalizers, withVcr } from "../../src/index";
-import { installStreamPatches } from "../../src/adapters/stream/index";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai } from "../helpers/models";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
-// Idempotent; src/index installs it too once the lead wires it into src/patches.ts.
-installStreamPatches({ BaseChatModel, AIMessageChunk, ChatGenerationChunk });
 
 const weatherTool = {
   type: "function" as const,

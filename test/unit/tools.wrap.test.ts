@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { ToolMessage } from "@langchain/core/messages";
+import { RunnableLambda } from "@langchain/core/runnables";
 import { DynamicStructuredTool, DynamicTool, StructuredTool, ToolInputParsingException, tool } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { Command } from "@langchain/langgraph";
@@ -148,6 +149,33 @@ describe("tools: vcr.tool() wrapper", () => {
       await withVcr({ mode: "replay_only" }, () => wrapped.invoke(call("get_status", { orderId: "1" }), { callbacks: [new Spy()] }));
       expect(events).to.deep.equal(["start", "end", "start", "end"]);
       expect(runs.n).to.equal(1);
+    });
+
+    it("the body gets the same config and run manager as unwrapped (tool-call id, configurable, child runs)", async () => {
+      const seen: { id?: string; user?: string }[] = [];
+      const parents: (string | undefined)[] = [];
+      let toolRunId: string | undefined;
+      class Runs extends BaseCallbackHandler {
+        name = "runs";
+        handleToolStart(_t: unknown, _i: string, runId: string) {
+          toolRunId = runId;
+        }
+        handleChainStart(_c: unknown, _i: unknown, _runId: string, parentRunId?: string) {
+          parents.push(parentRunId);
+        }
+      }
+      const inner = RunnableLambda.from(async (x: string) => x.toUpperCase());
+      const t = tool(
+        async ({ q }: { q: string }, config) => {
+          seen.push({ id: config.toolCall?.id, user: config.configurable?.user });
+          return inner.invoke(q, config);
+        },
+        { name: "nested", description: "d", schema: z.object({ q: z.string() }) },
+      );
+      const msg = (await vcr.tool(t).invoke(call("nested", { q: "hi" }, "call_cfg"), { configurable: { user: "u1" }, callbacks: [new Runs()] })) as ToolMessage;
+      expect(msg.content).to.equal("HI");
+      expect(seen).to.deep.equal([{ id: "call_cfg", user: "u1" }]);
+      expect(parents).to.deep.equal([toolRunId]); // the nested runnable is a child of the tool run
     });
 
     it("a subclass keeps its own state on the original instance (this = original)", async () => {

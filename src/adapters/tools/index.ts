@@ -26,6 +26,7 @@ interface ToolInternals {
   [WRAPPED]?: { recorder: Recorder; original: ToolInternals };
 }
 
+/** Returns a tool that records and replays `tool`'s results through `recorder` (see the file comment). */
 export function wrapTool<T extends StructuredToolInterface>(tool: T, recorder: Recorder): T {
   const original = tool as unknown as ToolInternals;
   if (original === null || typeof original !== "object" || typeof original._call !== "function") throw notAToolError(tool);
@@ -37,12 +38,6 @@ export function wrapTool<T extends StructuredToolInterface>(tool: T, recorder: R
   });
   define(wrapper, WRAPPED, { recorder, original });
   return wrapper as unknown as T;
-}
-
-/** The tool a `vcr.tool()` wrapper wraps, or undefined for anything else. */
-export function unwrapTool<T extends StructuredToolInterface>(tool: T): T | undefined {
-  const t = tool as unknown as ToolInternals;
-  return Object.prototype.hasOwnProperty.call(t, WRAPPED) ? (t[WRAPPED]!.original as unknown as T) : undefined;
 }
 
 function define(obj: object, key: PropertyKey, value: unknown): void {

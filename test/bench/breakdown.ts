@@ -1,0 +1,96 @@
+/**
+ * Section 1b — where a VcrCache hit spends its time. Each step of the hit path is run on its
+ * own with the real objects of a real replayed invoke (captured once), interleaved with the
+ * whole invoke through InMemoryCache and VcrCache, so the steps can be read against the
+ * floor. The steps are the code in src/adapters/chat, src/canonical, src/recorder.ts and
+ * src/store/store.ts, called the way VcrCache.lookup calls them.
+ */
+import * as fs from "node:fs";
+import { InMemoryCache } from "@langchain/core/caches";
+import { Vcr } from "../../src/index";
+import { currentModelCall, runModelCall, type ModelCall } from "../../src/adapters/chat/call";
+import { loadGenerations } from "../../src/adapters/chat/generations";
+import { AIMessage } from "@langchain/core/messages";
+import { chatRequest } from "../../src/canonical/chat";
+import { canonicalMessages } from "../../src/canonical/messages";
+import { canonicalParams } from "../../src/canonical/params";
+import { canonicalJson, requestHash, sha256Hex, sortDeep } from "../../src/canonical/json";
+import { identity } from "../../src/canonical/normalize";
+import { envelopeProblem } from "../../src/store/fixture";
+import { currentScope, emit } from "../../src/scope";
+import { startFakeProvider } from "../helpers/fakeProvider";
+import { CHAT_PROMPT, chatModel, tmpDir } from "./env";
+import { compare, type Contender, type Measured } from "./harness";
+
+export async function benchBreakdown(opts: { rounds: number; warmup: number }): Promise<Measured[]> {
+  const fake = await startFakeProvider();
+  try {
+    const vcr = new Vcr({ dir: tmpDir("breakdown"), mode: "record_or_replay" });
+    const memory = chatModel(fake, new InMemoryCache());
+    const viaVcr = chatModel(fake, vcr.cache);
+    await memory.invoke(CHAT_PROMPT);
+    await viaVcr.invoke(CHAT_PROMPT);
+    // Capture the ModelCall of one replayed invoke.
+    let call: ModelCall | undefined;
+    const cache = vcr.cache as unknown as { lookup: (p: string, k: string) => Promise<unknown> };
+    const proto = Object.getPrototypeOf(cache) as typeof cache;
+    cache.lookup = function (p, k) {
+      call ??= currentModelCall();
+      return proto.lookup.call(this, p, k);
+    };
+    await viaVcr.invoke(CHAT_PROMPT);
+    delete (cache as Partial<typeof cache>).lookup;
+    if (!call) throw new Error("bench: could not capture the model call");
+    const c = call;
+    const messages = c.entries[0].input as unknown[];
+    const options = c.options();
+    const request = chatRequest(c.model, messages, options, identity);
+    const hash = requestHash("chat", request);
+    const file = vcr.recorder.store.fileFor(hash);
+    const text = fs.readFileSync(file, "utf8");
+    const fixture = vcr.recorder.store.read(hash)!;
+    const sorted = JSON.stringify(sortDeep({ kind: "chat", request }));
+    const sep = c.model._separateRunnableConfigFromCallOptionsCompat!.bind(c.model);
+    const rawOptions = (c as unknown as { rawOptions: unknown }).rawOptions;
+    const resolved = Promise.resolve();
+    const inv = c.model.invocationParams!(options) as Record<string, unknown>;
+    const storedMessage = (fixture.response as { generations: { message: Record<string, unknown> }[] }).generations[0].message;
+
+    const step = (name: string, fn: () => unknown): Contender => ({ name, run: async () => fn(), batch: 50 });
+    return await compare(
+      [
+        { name: "invoke, InMemoryCache hit (floor)", run: () => memory.invoke(CHAT_PROMPT), batch: 20 },
+        { name: "invoke, VcrCache hit", run: () => viaVcr.invoke(CHAT_PROMPT), batch: 20 },
+        step("· patch: AsyncLocalStorage.run of the ModelCall", () => runModelCall(c, () => resolved)),
+        step("· call options (_separateRunnableConfigFromCallOptionsCompat)", () => sep(rawOptions)),
+        step("· chatRequest (invocationParams + canonical params + messages)", () => chatRequest(c.model, messages, options, identity)),
+        step("  · model.invocationParams(options)", () => c.model.invocationParams!(options)),
+        step("  · canonicalParams", () => canonicalParams(inv)),
+        step("  · canonicalMessages", () => canonicalMessages(messages, identity)),
+        step("· requestHash (total)", () => requestHash("chat", request)),
+        step("  · sortDeep", () => sortDeep({ kind: "chat", request })),
+        step("  · JSON.stringify of the sorted copy", () => JSON.stringify(sortDeep({ kind: "chat", request }))),
+        step("  · sha256 of the canonical JSON", () => sha256Hex(sorted)),
+        { name: "· Recorder.lookup (total: mode, hash, read, bookkeeping)", run: () => vcr.recorder.lookup("chat", request, { describe: "bench" }), batch: 50 },
+        step("  · Recorder.mode() (resolveMode: withVcr scope, env, options)", () => vcr.recorder.mode()),
+        step("· FixtureStore.read (total)", () => vcr.recorder.store.read(hash)),
+        step("  · path.join (fileFor)", () => vcr.recorder.store.fileFor(hash)),
+        step("  · fs.readFileSync(utf8)", () => fs.readFileSync(file, "utf8")),
+        step("  · JSON.parse", () => JSON.parse(text)),
+        step("  · envelopeProblem", () => envelopeProblem(fixture, hash)),
+        step("· recorder hit bookkeeping (emit + scope.used)", () => {
+          emit({ type: "used", hash, file });
+          currentScope().used.add(hash);
+        }),
+        step("· loadGenerations (structuredClone + new AIMessage)", () => loadGenerations(fixture.response)),
+        step("  · structuredClone of the stored message", () => structuredClone(storedMessage)),
+        step("  · new AIMessage(fields)", () => new AIMessage(storedMessage as ConstructorParameters<typeof AIMessage>[0] & object)),
+        step("· (alternative) fs.statSync of the fixture", () => fs.statSync(file)),
+        step("· (reference) canonicalJson of the request", () => canonicalJson(request)),
+      ],
+      opts,
+    );
+  } finally {
+    await fake.close();
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The usage ledger and `prune`, as users run them: `mocha` (serial, `--parallel`, `--grep`,
+ * `.only`, a failing test, CI shards) in a temporary project with the langchain-vcr/mocha
+ * plugin, recording real ChatOpenAI calls against the loopback fake; then the CLI.
+ */
+import { expect } from "chai";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { requestHash } from "../../src/canonical/json";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
+import { formatFixture } from "../../src/store/format";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const ROOT = path.resolve(__dirname, "../..");
+const TS_NODE = require.resolve("ts-node/register/transpile-only");
+const MOCHA = path.join(ROOT, "node_modules/mocha/bin/mocha.js");
+const PLUGIN = path.join(ROOT, "test/helpers/vcrPlugin.ts");
+const LEDGERS = "node_modules/.cache/langchain-vcr/ledgers";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function childEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", TS_NODE_PROJECT: path.join(ROOT, "tsconfig.json") };
+  for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k === "MOCHA_WORKER_ID") delete env[k];
+  return { ...env, ...extra };
+}
+
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, env: childEnv(env) }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** `mocha` with the plugin, as a user's .mocharc would load it. */
+function mocha(cwd: string, fake: FakeProvider, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return run([MOCHA, "--require", TS_NODE, "--require", PLUGIN, ...args], cwd, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", ...env });
+}
+
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return run(["-r", TS_NODE, path.join(ROOT, "src/cli/bin.ts"), ...args], cwd, env);
+}
+
+function spec(suite: string, tests: string[]): string {
+  return [
+    `const { Vcr } = require(${JSON.stringify(path.join(ROOT, "src/index.ts"))});`,
+    `const { ChatOpenAI } = require(${JSON.stringify(require.resolve("@langchain/openai"))});`,
+    `const assert = require("node:assert");`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `async function ask(q) {`,
+    `  const m = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } });`,
+    `  assert.equal((await m.invoke(q)).content, "echo: " + q);`,
+    `}`,
+    `describe(${JSON.stringify(suite)}, () => {`,
+    ...tests.map((t) => `  it(${JSON.stringify(t)}, () => ask("question ${t}"));`),
+    `});`,
+    ``,
+  ].join("\n");
+}
+
+/** A user's project: .mocharc.json with a spec glob, two spec files, three tests. */
+function makeProject(): string {
+  const dir = tmpDir("vcr-ledger-");
+  fs.writeFileSync(path.join(dir, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+  fs.mkdirSync(path.join(dir, "test"));
+  fs.writeFileSync(path.join(dir, "test/a.spec.js"), spec("a", ["a1", "a2"]));
+  fs.writeFileSync(path.join(dir, "test/b.spec.js"), spec("b", ["b1"]));
+  return dir;
+}
+
+function clone(project: string, withLedgers: boolean): string {
+  const dir = tmpDir("vcr-ledger-");
+  fs.cpSync(project, dir, { recursive: true, filter: (src) => withLedgers || !src.includes(`${path.sep}node_modules`) });
+  return dir;
+}
+
+/** A fixture no test uses (a test that was deleted since it recorded). */
+function addDeadFixture(project: string): string {
+  const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "a question from a deleted test" }] };
+  const hash = requestHash("chat", request);
+  fs.writeFileSync(
+    path.join(project, "cassettes", `${hash}.json`),
+    formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response: { generations: [{ text: "old" }] } }),
+  );
+  return `${hash}.json`;
+}
+
+function ledgerFiles(dir: string): { file: string; record: any }[] {
+  const out: { file: string; record: any }[] = [];
+  for (const run of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    for (const f of fs.readdirSync(path.join(dir, run))) out.push({ file: path.join(dir, run, f), record: JSON.parse(fs.readFileSync(path.join(dir, run, f), "utf8")) });
+  }
+  return out;
+}
+
+describe("usage ledger and prune (mocha and the CLI as child processes)", function () {
+  this.timeout(120000);
+  let fake: FakeProvider;
+  let recorded: string; // a project whose three tests recorded their fixtures in one full run
+  let fixtures: string[];
+
+  before(async () => {
+    fake = await startFakeProvider();
+    recorded = makeProject();
+    const r = await mocha(recorded, fake);
+    expect(r.code, r.stdout + r.stderr).to.equal(0);
+    expect(fake.count()).to.equal(3);
+    fixtures = fixtureFiles(path.join(recorded, "cassettes"));
+    expect(fixtures).to.have.length(3);
+  });
+  after(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  it("a full run writes one complete ledger outside the fixture directory, listing the spec files and fixtures used", () => {
+    const ledgers = ledgerFiles(path.join(recorded, LEDGERS));
+    expect(ledgers).to.have.length(1);
+    const { record } = ledgers[0];
+    expect(record).to.include({ ledgerVersion: 1, role: "main", exitCode: 0 });
+    expect(record.partial).to.deep.equal([]);
+    expect(record.specFiles).to.deep.equal(["test/a.spec.js", "test/b.spec.js"]);
+    expect(record.used).to.deep.equal(fixtures.map((f) => `cassettes/${f}`));
+    expect(fs.readdirSync(path.join(recorded, "cassettes")).sort()).to.deep.equal(fixtures, "nothing but fixtures in the fixture dir");
+  });
+
+  it("after a full run, prune --dry-run lists exactly the unused fixture and deletes nothing; prune deletes exactly it", async () => {
+    const project = clone(recorded, true);
+    const dead = addDeadFixture(project);
+    const dry = await cli(["prune", "--dry-run"], project);
+    expect(dry.stderr).to.equal("");
+    expect(dry.code).to.equal(0);
+    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}`);
+    expect(dry.stdout.split("\n")[1]).to.match(/^langchain-vcr: would remove 1 of 4 fixture\(s\) in cassettes; kept 3 used by the last run \S+ \(started .+\), 1 process ledger\(s\)\.$/);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
+
+    const stats = await cli(["stats", "--json"], project);
+    expect(JSON.parse(stats.stdout).unused).to.include({ count: 1, complete: true });
+
+    const prune = await cli(["prune", "cassettes"], project);
+    expect(prune.code).to.equal(0);
+    expect(prune.stdout).to.match(/^ {2}removed cassettes\/[0-9a-f]{64}\.json\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+  });
+
+  it("a --grep run's ledger makes prune refuse, saying why, and nothing is deleted", async () => {
+    const project = clone(recorded, true); // holds the earlier complete run too: the latest run decides
+    addDeadFixture(project);
+    const before = fake.count();
+    const grep = await mocha(project, fake, ["--grep", "a1"]);
+    expect(grep.code, grep.stderr).to.equal(0);
+    expect(fake.count()).to.equal(before, "a1 replayed");
+    for (const args of [["prune"], ["prune", "--dry-run"]]) {
+      const r = await cli(args, project);
+      expect(r.code).to.equal(1);
+      expect(r.stdout).to.equal("");
+      const lines = r.stderr.split("\n");
+      expect(lines[0]).to.match(/^langchain-vcr: prune refused: the last run \S+ \(started .+\) was partial, so fixtures it did not use may belong to tests it did not run:$/);
+      expect(lines[1]).to.equal('  - --grep "a1" selected only some tests');
+      expect(lines[2]).to.equal(
+        '  - 2 of 3 test(s) did not run (filtered by --grep/--fgrep, skipped after --bail, or blocked by a failing hook), e.g. "a a2"',
+      );
+      expect(lines[3]).to.match(/^ {2}Fix: run the whole suite with the langchain-vcr\/mocha plugin \(npx mocha: no --grep/);
+    }
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
+  });
+
+  it(".only, a failing test, and spec files named on the command line each make the run partial", async () => {
+    const only = clone(recorded, false);
+    fs.writeFileSync(path.join(only, "test/a.spec.js"), spec("a", ["a1", "a2"]).replace('it("a1"', 'it.only("a1"'));
+    const failing = clone(recorded, false);
+    fs.writeFileSync(path.join(failing, "test/c.spec.js"), `describe("c", () => { it("c fails", () => { throw new Error("boom"); }); });\n`);
+    const named = clone(recorded, false);
+    const [o, f, n] = await Promise.all([mocha(only, fake), mocha(failing, fake), mocha(named, fake, ["test/b.spec.js"])]);
+    expect(o.code, o.stderr).to.equal(0);
+    expect(f.code).to.equal(1);
+    expect(n.code, n.stderr).to.equal(0);
+    const [po, pf, pn] = await Promise.all([cli(["prune"], only), cli(["prune"], failing), cli(["prune"], named)]);
+    expect([po.code, pf.code, pn.code]).to.deep.equal([1, 1, 1]);
+    expect(po.stderr).to.include("  - .only selected exclusive tests in test/a.spec.js\n");
+    expect(pf.stderr, pf.stderr).to.include("  - the run failed: mocha exited with code 1\n");
+    expect(pf.stderr).to.include('  - 1 test(s) failed (first: "c c fails")\n');
+    expect(pn.stderr).to.include("  - spec files were named on the command line (test/b.spec.js), so this may be a subset of the suite");
+    for (const p of [only, failing, named]) expect(fixtureFiles(path.join(p, "cassettes"))).to.deep.equal(fixtures);
+  });
+
+  it("--parallel: every worker writes its own ledger and prune merges them (replays count as used)", async () => {
+    const project = clone(recorded, false);
+    const dead = addDeadFixture(project);
+    const before = fake.count();
+    const par = await mocha(project, fake, ["--parallel", "--jobs", "2"]);
+    expect(par.code, par.stdout + par.stderr).to.equal(0);
+    expect(fake.count()).to.equal(before, "everything replayed");
+    const ledgers = ledgerFiles(path.join(project, LEDGERS)).map((l) => l.record);
+    const main = ledgers.filter((l) => l.role === "main");
+    const workers = ledgers.filter((l) => l.role === "worker");
+    expect(main).to.have.length(1);
+    expect(main[0].used).to.deep.equal([], "the main process runs no tests under --parallel");
+    expect(workers.length).to.be.within(1, 2);
+    expect(new Set(ledgers.map((l) => l.runId)).size).to.equal(1, "workers joined the main process's run");
+    expect(workers.flatMap((w) => w.used).sort()).to.deep.equal(fixtures.map((f) => `cassettes/${f}`));
+    expect(workers.flatMap((w) => w.specFiles).sort()).to.deep.equal(["test/a.spec.js", "test/b.spec.js"]);
+    const prune = await cli(["prune"], project);
+    expect(prune.code, prune.stderr).to.equal(0);
+    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+  });
+
+  it("CI shards sharing LANGCHAIN_VCR_RUN_ID: prune refuses until every shard's ledger is copied in, then merges them", async () => {
+    const project = clone(recorded, false);
+    const dead = addDeadFixture(project);
+    const shard = (i: number, file: string) =>
+      mocha(project, fake, ["--no-config", "--timeout", "20000", file], {
+        LANGCHAIN_VCR_RUN_ID: "ci-run-42",
+        LANGCHAIN_VCR_SHARD: `${i}/2`,
+        LANGCHAIN_VCR_LEDGER_DIR: `shard-${i}-ledgers`,
+      });
+    const [s1, s2] = await Promise.all([shard(1, "test/a.spec.js"), shard(2, "test/b.spec.js")]);
+    expect([s1.code, s2.code], s1.stderr + s2.stderr).to.deep.equal([0, 0]);
+    const merged = path.join(project, "merged-ledgers");
+    fs.cpSync(path.join(project, "shard-1-ledgers"), merged, { recursive: true });
+    const partial = await cli(["prune", "--ledger-dir", "merged-ledgers"], project);
+    expect(partial.code).to.equal(1);
+    expect(partial.stderr).to.include(`  - no ledger from shard 2/2: copy every shard's ledger files into ${merged} before pruning\n`);
+    fs.cpSync(path.join(project, "shard-2-ledgers"), merged, { recursive: true });
+    const prune = await cli(["prune", "--ledger-dir", "merged-ledgers"], project);
+    expect(prune.code, prune.stderr).to.equal(0);
+    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(prune.stdout).to.match(/kept 3 used by the last run ci-run-42 .*, 2 process ledger\(s\), 2 shard\(s\)\.\n$/);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+  });
+
+  it("with no ledger at all, prune refuses", async () => {
+    const project = clone(recorded, false);
+    const r = await cli(["prune"], project);
+    expect(r.code).to.equal(1);
+    expect(r.stderr.split("\n")[0]).to.equal(
+      `langchain-vcr: prune refused: there is no usage ledger in ${LEDGERS}, so nothing says which fixtures are in use.`,
+    );
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+  });
+});

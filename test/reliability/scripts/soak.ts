@@ -1,0 +1,100 @@
+/**
+ * Soak child (run with `node --expose-gc`): records a few chat, embedding and tool fixtures
+ * against its own in-process loopback fake, closes the fake, then replays them SOAK_REPLAYS
+ * times under `replay_only` (the fake is gone, so any miss or live call fails). Prints one
+ * JSON line: heapUsed after a full GC and the open file-descriptor count at checkpoints.
+ *
+ * env: FIXTURE_DIR (required), SOAK_REPLAYS (default 10000).
+ */
+import * as fs from "node:fs";
+import { HumanMessage } from "@langchain/core/messages";
+import { OpenAIEmbeddings } from "@langchain/openai";
+import { tool } from "langchain";
+import { z } from "zod";
+import { Vcr, withVcr } from "../../../src/index";
+import { startFakeProvider } from "../../helpers/fakeProvider";
+import { openai, TEST_KEY } from "../../helpers/models";
+
+const PROMPTS = Array.from({ length: 8 }, (_, i) => `soak question number ${i}`);
+const TEXTS = Array.from({ length: 4 }, (_, i) => `soak text ${i}`);
+
+interface Checkpoint {
+  replays: number;
+  heapUsed: number;
+  rss: number;
+  fds: number;
+}
+
+function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (!g) throw new Error("run this script with node --expose-gc");
+  g();
+  g();
+}
+
+function openFds(): number {
+  return fs.readdirSync("/proc/self/fd").length;
+}
+
+async function checkpoint(replays: number): Promise<Checkpoint> {
+  await new Promise((r) => setImmediate(r)); // let finished work release its resources
+  gc();
+  const m = process.memoryUsage();
+  return { replays, heapUsed: m.heapUsed, rss: m.rss, fds: openFds() };
+}
+
+async function main(): Promise<void> {
+  const total = Number(process.env.SOAK_REPLAYS ?? 10000);
+  const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "record_or_replay" });
+  const fake = await startFakeProvider();
+  const chat = openai(fake, vcr.cache);
+  const embeddings = vcr.embeddings(
+    new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }),
+  );
+  let bodyRuns = 0;
+  const lookup = vcr.tool(
+    tool(async ({ id }: { id: string }) => (bodyRuns++, `order ${id} shipped`), {
+      name: "lookup_order",
+      description: "Look up an order",
+      schema: z.object({ id: z.string() }),
+    }),
+  );
+
+  // record once
+  for (const p of PROMPTS) await chat.invoke([new HumanMessage(p)]);
+  for (const t of TEXTS) await embeddings.embedQuery(t);
+  await withVcr({}, () => lookup.invoke({ id: "42" }));
+  const recordedCalls = fake.count();
+  await fake.close();
+
+  // replay: every call must hit (replay_only, and the provider is gone)
+  const every = Math.max(1, Math.floor(total / 10));
+  const checkpoints: Checkpoint[] = [await checkpoint(0)];
+  const started = Date.now();
+  await withVcr({ mode: "replay_only" }, async () => {
+    for (let i = 1; i <= total; i++) {
+      const k = i % 16;
+      if (k < 12) {
+        const msg = await chat.invoke([new HumanMessage(PROMPTS[i % PROMPTS.length])]);
+        if (msg.content !== `echo: ${PROMPTS[i % PROMPTS.length]}`) throw new Error(`wrong replay at ${i}: ${String(msg.content)}`);
+      } else if (k < 15) {
+        const v = await embeddings.embedQuery(TEXTS[i % TEXTS.length]);
+        if (v.length === 0) throw new Error(`empty vector at ${i}`);
+      } else {
+        // a fresh scope per call: a repeat inside one scope is a new (ordered) tool request
+        const out = await withVcr({}, () => lookup.invoke({ id: "42" }));
+        if (out !== "order 42 shipped") throw new Error(`wrong tool replay at ${i}: ${String(out)}`);
+      }
+      if (i % every === 0) checkpoints.push(await checkpoint(i));
+    }
+  });
+  const ms = Date.now() - started;
+  process.stdout.write(
+    JSON.stringify({ total, ms, recordedCalls, bodyRuns, stats: vcr.stats(), checkpoints }) + "\n",
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
