@@ -49,6 +49,6 @@ export const mochaHooks = {
     const line =
       `langchain-vcr: ${totals.replayed} replayed, ${totals.recorded} recorded, ${totals.bypassed} bypassed, ` +
       `${totals.missed} missed — mode ${resolveMode()} (${modeSource()}), fixtures: ${where}`;
-    process.stdout.write(line + "\n");
+    process.stdout.write("\n" + line + "\n");
   },
 };

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
 import { envelopeProblem, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
@@ -30,11 +31,25 @@ export class FixtureStore {
       text = fs.readFileSync(file, "utf8");
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") return undefined;
+      if (code === "ENOENT") {
+        // a dangling symlink is a damaged fixture, not a miss: recording would not replace it
+        const target = symlinkTarget(file);
+        if (target === undefined) return undefined;
+        throw fixtureError(file, `is a symbolic link to ${target}, which does not exist`, e);
+      }
       if (code === "ENOTDIR" && !isDirectory(this.dir)) return undefined;
       throw new VcrFixtureError(`langchain-vcr: cannot read fixture ${file}: ${(e as Error).message}`, file, { cause: e });
     }
-    return parseFixture(text, file, hash);
+    const fixture = parseFixture(text, file, hash);
+    // A copied or mis-merged file whose "hash" was set to its name holds another request's
+    // answer: never replay it. (A redacted request no longer re-hashes, by design.)
+    if (fixture.redacted !== true) {
+      const actual = requestHash(fixture.kind, fixture.request);
+      if (actual !== hash) {
+        throw fixtureError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
+      }
+    }
+    return fixture;
   }
 
   /** The raw bytes of the fixture for `hash`, if any (used to restore an overwritten file). */
@@ -119,6 +134,15 @@ function makeDirs(dir: string): void {
     }
   }
   if (!isDirectory(dir)) throw new Error(`${dir} exists and is not a directory`);
+}
+
+/** Where `p` points when it is a symbolic link, else undefined. */
+function symlinkTarget(p: string): string | undefined {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 function isDirectory(p: string): boolean {

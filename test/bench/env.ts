@@ -58,3 +58,25 @@ export function expectRequests(fake: FakeProvider, expected: number, what: strin
 export function log(line: string): void {
   process.stderr.write(line + "\n");
 }
+
+/**
+ * Swallows langchain-vcr's "recorded a new ... fixture; the nearest recorded one differs"
+ * notices (the bench records thousands of near-duplicates on purpose); returns a function
+ * that restores stderr and gives how many were swallowed. The notices are still produced,
+ * so their cost stays in every measurement.
+ */
+export function muteRecordingNotices(): () => number {
+  const original = process.stderr.write.bind(process.stderr);
+  let swallowed = 0;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === "string" && chunk.startsWith("langchain-vcr: recorded a new")) {
+      swallowed++;
+      return true;
+    }
+    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  return () => {
+    process.stderr.write = original;
+    return swallowed;
+  };
+}

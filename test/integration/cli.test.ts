@@ -15,13 +15,13 @@ import { requestHash } from "../../src/canonical/json";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/store";
+import { builtBin } from "../helpers/built";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const ROOT = path.resolve(__dirname, "../..");
-const BIN = path.join(ROOT, "src/cli/bin.ts");
-const TS_NODE = require.resolve("ts-node/register/transpile-only");
+const BIN = builtBin();
 
 interface Run {
   code: number;
@@ -36,7 +36,7 @@ function cli(args: string[], cwd: string = ROOT, env: NodeJS.ProcessEnv = {}): P
   for (const k of Object.keys(childEnv)) if (k.startsWith("LANGCHAIN_VCR_") && !(k in env)) delete childEnv[k];
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, ["-r", TS_NODE, BIN, ...args], { cwd, env: childEnv }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env: childEnv }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });

@@ -1,17 +1,19 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { builtBin } from "../helpers/built";
 import { runChild } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const ROOT = path.join(__dirname, "../..");
-const SPEC = path.join(ROOT, "test/plugin-specs/recording.spec.ts");
+const SPEC = path.join(ROOT, "test/plugin-specs/recording.spec.js");
 
 function runMocha(env: Record<string, string>, extra: string[] = []) {
+  builtBin(); // the child loads the built package, as users do
   return runChild(
     process.execPath,
-    [path.join(ROOT, "node_modules/mocha/bin/mocha.js"), "--no-config", "--require", "ts-node/register/transpile-only", "--require", path.join(ROOT, "src/mocha/index.ts"), "--extension", "ts", ...extra, SPEC],
+    [path.join(ROOT, "node_modules/mocha/bin/mocha.js"), "--no-config", "--require", path.join(ROOT, "dist/cjs/mocha/index.js"), ...extra, SPEC],
     { cwd: ROOT, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", LANGCHAIN_VCR_MODE: "", CI: "", LANGCHAIN_VCR_QUIET: "1", ...env } },
   );
 }

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { runChild } from "../helpers/child";
+import { builtBin } from "../helpers/built";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
@@ -10,10 +11,7 @@ const ROOT = path.join(__dirname, "../..");
 describe("the built package: ESM and CommonJS entry points", function () {
   this.timeout(120000);
   let fake: FakeProvider;
-  before(async () => {
-    const built = await runChild(process.execPath, [path.join(ROOT, "scripts/build.mjs")], { cwd: ROOT, env: process.env });
-    expect(built.status, built.stderr + built.stdout).to.equal(0);
-  });
+  before(() => builtBin()); // npm test builds dist/ first
   beforeEach(async () => (fake = await startFakeProvider()));
   afterEach(async () => {
     await fake.close();

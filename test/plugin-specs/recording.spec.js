@@ -1,7 +1,8 @@
-// Run by test/integration/mocha-plugin.test.ts in a child mocha process, as a user's suite runs.
-// FAKE_URL points at the parent's loopback fake; FIXTURE_DIR is a scratch directory.
-import { ChatOpenAI } from "@langchain/openai";
-import { Vcr } from "../../src/index";
+// Run by test/integration/mocha-plugin.test.ts in a child mocha process, as a user's suite runs,
+// against the built package (dist/). FAKE_URL points at the parent's loopback fake;
+// FIXTURE_DIR is a scratch directory.
+const { ChatOpenAI } = require("@langchain/openai");
+const { Vcr } = require("../../dist/cjs/index.js");
 
 const vcr = new Vcr({ dir: process.env.FIXTURE_DIR });
 const model = () =>
@@ -13,7 +14,7 @@ describe("a user's suite", () => {
   });
   it("fails after recording", async () => {
     await model().invoke("question of a failing test");
-    await model().invoke(process.env.OVERWRITE_PROMPT ?? "second question of a failing test");
+    await model().invoke(process.env.OVERWRITE_PROMPT || "second question of a failing test");
     throw new Error("assertion failed after the model answered");
   });
 });

@@ -1,0 +1,242 @@
+/**
+ * `npm run bench`: every benchmark of issue #9 in one run, printed as markdown (progress on
+ * stderr). Not part of `npm test`: timings are measured and reported, never asserted —
+ * only correctness is (a replayed contender that reaches the provider aborts the run).
+ *
+ *   npm run bench                      # the full run (~4 min on 2 CPUs)
+ *   npm run bench -- --quick           # fewer rounds, directories up to 1,000 fixtures
+ *   npm run bench -- --only chat,scale # sections: chat breakdown agent embeddings streaming scale recording
+ *   npm run bench -- --out /tmp/bench.md
+ */
+import "./env"; // first: captures the platform fetch before nock patches it
+import * as fs from "node:fs";
+import * as os from "node:os";
+import { benchAgent } from "./agent";
+import { benchBreakdown } from "./breakdown";
+import { benchChat } from "./chat";
+import { benchEmbeddings, EMBED_DIMS, EMBED_TEXTS } from "./embeddings";
+import { log, muteRecordingNotices, removeTmpDirs } from "./env";
+import { machineLines } from "./machine";
+import { benchRecording, CONCURRENT } from "./recording";
+import { benchScale, childSummary } from "./scale";
+import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats";
+import { benchStreaming } from "./streaming";
+import type { Measured } from "./harness";
+
+const SECTIONS = ["chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording"] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Args {
+  quick: boolean;
+  only: Set<Section>;
+  out?: string;
+  sizes: number[];
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { quick: false, only: new Set(SECTIONS), sizes: [10, 1000, 10000, 100000] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
+      if (v === undefined) throw new Error(`bench: ${a} needs a value`);
+      return v;
+    };
+    if (a === "--quick") args.quick = true;
+    else if (a.startsWith("--only")) {
+      const names = value().split(",");
+      for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`bench: unknown section "${n}". Sections: ${SECTIONS.join(", ")}`);
+      args.only = new Set(names as Section[]);
+    } else if (a.startsWith("--out")) args.out = value();
+    else if (a.startsWith("--sizes")) args.sizes = value().split(",").map(Number);
+    else throw new Error(`bench: unknown argument "${a}". Usage: npm run bench -- [--quick] [--only ${SECTIONS.join(",")}] [--out file] [--sizes 10,1000]`);
+  }
+  if (args.quick && !argv.some((a) => a.startsWith("--sizes"))) args.sizes = [10, 1000];
+  return args;
+}
+
+interface Target {
+  what: string;
+  goal: string;
+  measured: number;
+  pass: boolean;
+  note?: string;
+}
+
+const ratioOf = (rows: Measured[], a: string, b: string, q = median): number => {
+  const find = (prefix: string) => rows.find((r) => r.name.startsWith(prefix));
+  const x = find(a);
+  const y = find(b);
+  return x && y ? q(x.samples) / q(y.samples) : NaN;
+};
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const q = args.quick;
+  const out: string[] = [];
+  const targets: Target[] = [];
+  const started = Date.now();
+  const section = async (name: Section, title: string, body: () => Promise<string[]>) => {
+    if (!args.only.has(name)) return;
+    const t0 = Date.now();
+    log(`bench: ${title} ...`);
+    out.push(`## ${title}`, "", ...(await body()), "");
+    log(`bench: ${title}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  };
+  const unmute = muteRecordingNotices();
+  try {
+    out.push("# langchain-vcr benchmarks", "", "Command: `npm run bench" + (process.argv.length > 2 ? " -- " + process.argv.slice(2).join(" ") : "") + "`", "", ...machineLines(), "");
+    out.push(
+      "Every table: contenders interleaved round-robin in one process (order rotated every round) after a warm-up;",
+      "each call timed on its own; median and p95 per call; ratios against the table's first row.",
+      "",
+    );
+
+    await section("chat", "1. Chat replay of one recorded invoke (real ChatOpenAI)", async () => {
+      const r = await benchChat({ rounds: q ? 30 : 150, warmup: q ? 50 : 200 });
+      targets.push(
+        { what: "VcrCache hit vs InMemoryCache hit", goal: "≤ 1.5× (stretch 1.3×)", measured: ratioOf(r.results, "VcrCache", "InMemoryCache"), pass: ratioOf(r.results, "VcrCache", "InMemoryCache") <= 1.5 },
+        { what: "VcrCache hit vs LocalFileCache hit", goal: "≤ 1.2×", measured: ratioOf(r.results, "VcrCache", "LocalFileCache"), pass: ratioOf(r.results, "VcrCache", "LocalFileCache") <= 1.2 },
+        { what: "nock.back replay vs VcrCache hit", goal: "≥ 5× (VcrCache faster)", measured: ratioOf(r.results, "nock", "VcrCache"), pass: ratioOf(r.results, "nock", "VcrCache") >= 5 },
+      );
+      return [
+        timingTable(r.results),
+        "",
+        `The VcrCache fixture is ${fmtBytes(r.fixtureBytes)}. nock.back runs in \`dryrun\` mode after one \`record\`: each call loads the`,
+        "cassette (`nock.back(...)`), makes the call through nock's fetch interceptor, and calls `nockDone()`, as a test would.",
+        "The live and cache contenders use the platform fetch (captured before nock loaded), so nock's interceptor",
+        "costs only the nock row. Every replay row is checked: no provider request during timing.",
+      ];
+    });
+
+    await section("breakdown", "1b. Where a VcrCache hit spends its time", async () => {
+      const r = await benchBreakdown({ rounds: q ? 30 : 100, warmup: q ? 100 : 300 });
+      return [
+        "Each step of the hit path run on its own, with the real objects of a replayed invoke, interleaved with the whole invoke.",
+        "Steps in isolation run hotter (caches warm, no GC pressure from the rest) than inside the invoke; see BENCHMARKS.md for the analysis.",
+        "",
+        timingTable(r),
+      ];
+    });
+
+    await section("agent", "2. Agent replay: createAgent, two model turns and one tool", async () => {
+      const r = await benchAgent({ rounds: q ? 8 : 25, warmup: q ? 3 : 8 });
+      return [timingTable(r, "run"), "", "Replay: 0 provider requests and 0 tool-body runs during timing (checked)."];
+    });
+
+    await section("embeddings", `3. Embeddings: embedDocuments of ${EMBED_TEXTS.toLocaleString("en-US")} texts (${EMBED_DIMS} dimensions)`, async () => {
+      const r = await benchEmbeddings({ rounds: q ? 3 : 6, warmup: 1, fillRounds: q ? 1 : 2 });
+      targets.push({
+        what: `Embeddings replay (${EMBED_TEXTS} texts) vs CacheBackedEmbeddings + LocalFileStore`,
+        goal: "≤ 1.0× (no slower)",
+        measured: ratioOf(r.replay, "vcr.embeddings", "CacheBacked"),
+        pass: ratioOf(r.replay, "vcr.embeddings", "CacheBacked") <= 1.0,
+      });
+      return [timingTable(r.replay, "1,000 texts"), "", "First fill (recording into an empty directory / store):", "", timingTable(r.fill, "1,000 texts")];
+    });
+
+    await section("streaming", "4. Streaming: replayed .stream() vs replayed invoke", async () => {
+      const r = await benchStreaming({ rounds: q ? 15 : 40, warmup: q ? 10 : 30 });
+      return [timingTable(r.results), "", `The recorded stream has ${r.chunks} chunks; the per-chunk row is the whole-stream time divided by ${r.chunks}.`];
+    });
+
+    await section("scale", "5. Scale: 10 to 100,000 fixtures in the directory", async () => {
+      const r = await benchScale({
+        sizes: args.sizes,
+        rounds: q ? 30 : 100,
+        warmup: q ? 50 : 200,
+        childRuns: q ? 2 : 5,
+        childCalls: q ? 300 : 1000,
+        slowRounds: q ? 2 : 3,
+      });
+      const base = childSummary(r.children[0]);
+      const last = childSummary(r.children[r.children.length - 1]);
+      const lastName = r.sizes[r.sizes.length - 1].toLocaleString("en-US");
+      targets.push(
+        { what: `Scale: per-call replay, ${lastName} vs ${r.sizes[0]} fixtures`, goal: "≤ 1.10×", measured: ratioOf(r.perCall, lastName, r.perCall[0].name), pass: ratioOf(r.perCall, lastName, r.perCall[0].name) <= 1.1 },
+        { what: `Scale: start-up to first replay, ${lastName} vs ${r.sizes[0]} fixtures`, goal: "≤ 1.10×", measured: last.firstReplayMs / base.firstReplayMs, pass: last.firstReplayMs / base.firstReplayMs <= 1.1 },
+      );
+      const childRows = r.children.map((c) => {
+        const s = childSummary(c);
+        return [
+          c.fixtures.toLocaleString("en-US"),
+          `${s.loadedMs.toFixed(0)} ms`,
+          `${s.firstReplayMs.toFixed(0)} ms`,
+          fmtRatio(s.firstReplayMs / base.firstReplayMs),
+          fmtTime(s.firstCallUs),
+          fmtTime(s.medianUs),
+          fmtRatio(s.medianUs / base.medianUs),
+          fmtBytes(s.maxRssKiB * 1024),
+        ];
+      });
+      return [
+        "Per-call replay cost (this process, one Vcr per directory, replay_only, interleaved):",
+        "",
+        timingTable(r.perCall),
+        "",
+        `Fresh child processes (library precompiled to JS, as an installed package; ${q ? 2 : 5} runs per size, interleaved; medians):`,
+        "",
+        table(
+          ["fixtures", "start → modules loaded", "start → first replay done", "vs row 1", "first call", "per call (median)", "vs row 1", "peak RSS"],
+          childRows,
+        ),
+        "",
+        "Recording one new chat fixture in `record_or_replay` (live call + write + the near-miss report, which scans the directory):",
+        "",
+        timingTable(r.recordOne),
+        "",
+        "A `replay_only` miss (VcrMissError with the nearest recorded fixture, which scans the directory):",
+        "",
+        timingTable(r.missOne),
+        "",
+        `Filler fixtures: ${(r.sizes[r.sizes.length - 1] - 1).toLocaleString("en-US")} real chat fixtures (formatFixture + requestHash) written in ${r.fillerSeconds.toFixed(1)} s; smaller directories are hard links to a subset.`,
+      ];
+    });
+
+    await section("recording", "6. Recording", async () => {
+      const r = await benchRecording({ rounds: q ? 15 : 40, warmup: q ? 10 : 20, slowRounds: q ? 3 : 6 });
+      return [
+        `Writing one ${fmtBytes(r.fixtureBytes)} chat fixture:`,
+        "",
+        timingTable(r.writes),
+        "",
+        "One invoke that misses and records, against a live invoke:",
+        "",
+        timingTable(r.invokes),
+        "",
+        `${CONCURRENT} concurrent invokes (Promise.all), wall time for the batch:`,
+        "",
+        timingTable(r.concurrent, "batch"),
+      ];
+    });
+
+    if (targets.length) {
+      out.push(
+        "## Targets (issue #9)",
+        "",
+        table(
+          ["target", "goal", "measured (median ratio)", "met"],
+          targets.map((t) => [t.what, t.goal, Number.isFinite(t.measured) ? `${t.measured.toFixed(2)}×` : "–", t.pass ? "yes" : "**no**"]),
+        ),
+        "",
+      );
+    }
+    out.push(`Total bench time ${((Date.now() - started) / 1000).toFixed(0)} s; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}.`, "");
+  } finally {
+    const swallowed = unmute();
+    if (swallowed) log(`bench: ${swallowed} "recorded a new fixture" notices were produced and not printed`);
+    log("bench: removing temp directories ...");
+    removeTmpDirs();
+  }
+  const text = out.join("\n");
+  process.stdout.write(text + "\n");
+  if (args.out) fs.writeFileSync(args.out, text + "\n");
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e?.stack ?? e}\n`);
+  removeTmpDirs();
+  process.exit(1);
+});
+
+
