@@ -3,7 +3,7 @@
 // per-test bookkeeping are shared whether a test file uses import or require — and that
 // patch the ESM copy of @langchain/core, which ESM tests load.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,8 +41,26 @@ function entry(name, cjsPath, patch) {
   lines.push(`export const { ${names.join(", ")} } = cjs;`);
   lines.push("export default cjs;");
   writeFileSync(join(esm, `${name}.mjs`), lines.join("\n") + "\n");
-  writeFileSync(join(esm, `${name}.d.mts`), `export * from "../cjs/${cjsPath.replace(/\.js$/, "")}.js";\n`);
+  writeFileSync(join(esm, `${name}.d.mts`), `export * from "./types/${cjsPath}";\n`);
 }
+// Types for `import`: the same declarations, in a folder marked "type": "module", so a
+// TypeScript ESM project (node16/nodenext) resolves @langchain/core to its ESM types there
+// and our types are the very classes its models expect.
+const esmTypes = join(esm, "types");
+cpSync(join(dist, "cjs"), esmTypes, { recursive: true, filter: (src) => statSync(src).isDirectory() || src.endsWith(".d.ts") });
+// ESM resolution wants full relative specifiers: "./store/store" → "./store/store.js" (or "/index.js").
+for (const file of readdirSync(esmTypes, { recursive: true }).map((f) => join(esmTypes, f)).filter((f) => f.endsWith(".d.ts"))) {
+  const text = readFileSync(file, "utf8").replace(/(from\s+|import\()(["'])(\.{1,2}\/[^"']*)\2/g, (all, lead, q, spec) => {
+    if (spec.endsWith(".js")) return all;
+    const base = join(dirname(file), spec);
+    const full = existsSync(base + ".d.ts") ? spec + ".js" : existsSync(join(base, "index.d.ts")) ? spec + "/index.js" : null;
+    if (!full) throw new Error(`build: cannot resolve ${spec} in ${file}`);
+    return lead + q + full + q;
+  });
+  writeFileSync(file, text);
+}
+writeFileSync(join(esmTypes, "package.json"), JSON.stringify({ type: "module" }) + "\n");
+
 entry("index", "index.js", true);
 entry("mocha", "mocha/index.js", false);
 console.log("built dist/cjs and dist/esm");

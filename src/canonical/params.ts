@@ -74,10 +74,17 @@ function canonicalResponseFormat(rf: unknown): unknown {
   return rf;
 }
 
-/** CRLF → LF inside schemas and descriptions, so a Windows checkout hashes like a Unix one. */
+/**
+ * CRLF → LF inside schemas and descriptions, so a Windows checkout hashes like a Unix one.
+ * Also a plain-JSON copy: a value with `toJSON` (a Date in modelKwargs) becomes what the
+ * provider receives, never `{}`.
+ */
 function lfDeep(value: unknown, inSchema: boolean): unknown {
   if (typeof value === "string") return inSchema ? value.replace(/\r\n/g, "\n") : value;
   if (Array.isArray(value)) return value.map((v) => lfDeep(v, inSchema));
+  if (value && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return lfDeep((value as { toJSON(): unknown }).toJSON(), inSchema);
+  }
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {

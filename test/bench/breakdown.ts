@@ -78,6 +78,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
         step("  · fs.readFileSync(utf8)", () => fs.readFileSync(file, "utf8")),
         step("  · JSON.parse", () => JSON.parse(text)),
         step("  · envelopeProblem", () => envelopeProblem(fixture, hash)),
+        step("  · re-hash of the parsed fixture's request (name check)", () => requestHash(fixture.kind, fixture.request)),
         step("· recorder hit bookkeeping (emit + scope.used)", () => {
           emit({ type: "used", hash, file });
           currentScope().used.add(hash);

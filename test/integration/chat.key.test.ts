@@ -74,6 +74,10 @@ const SAME: Record<string, [Call, Call]> = {
   "two API keys": [(f, c) => openai(f, c, { apiKey: "key-one-aaaaaaaa" }).invoke("x"), (f, c) => openai(f, c, { apiKey: "key-two-bbbbbbbb" }).invoke("x")],
   "with and without timeout": [(f, c) => openai(f, c).invoke("x"), (f, c) => openai(f, c, { timeout: 5000 }).invoke("x", { timeout: 4000 })],
   "retries and organization": [(f, c) => openai(f, c).invoke("x"), (f, c) => openai(f, c, { maxRetries: 1, configuration: { organization: "org-1", defaultHeaders: { "x-team": "a" } } }).invoke("x")],
+  "a custom fetch and an abort signal": [
+    (f, c) => openai(f, c).invoke("x"),
+    (f, c) => openai(f, c, { configuration: { fetch: (url: string, init: RequestInit) => fetch(url, init) } }).invoke("x", { signal: new AbortController().signal }),
+  ],
   "callbacks, tags, metadata, run name, run id": [
     (f, c) => openai(f, c).invoke("x"),
     (f, c) =>

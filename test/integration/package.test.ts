@@ -41,6 +41,12 @@ describe("the built package: ESM and CommonJS entry points", function () {
     });
   }
 
+  it("type-checks for TypeScript users in ESM (.mts) and CommonJS (.cts) under node16 resolution", async () => {
+    const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
+    const out = await runChild(process.execPath, [tsc, "-p", path.join(ROOT, "test/package-smoke/tsconfig.json")], { cwd: ROOT, env: process.env });
+    expect(out.status, out.stdout + out.stderr).to.equal(0);
+  });
+
   it("ships types for both conditions and an executable bin", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
     for (const sub of [".", "./mocha"]) {

@@ -323,6 +323,7 @@ describe("stream: recording and replay in one process", () => {
   it("normalizers key the stream request and redactors change what is written, as for plain calls", async () => {
     const nvcr = new Vcr({
       dir,
+      mode: "record_or_replay",
       normalizers: [normalizers.isoDate],
       redactors: [
         (f) => {

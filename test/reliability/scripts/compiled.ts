@@ -1,9 +1,9 @@
 /**
  * Runs the reliability children (scripts in this folder, and mocha over spec files here) as
- * plain JavaScript. src/, test/helpers/ and this folder are transpiled once per test process
- * (TypeScript's transpileModule: what ts-node's transpile-only mode does) into a temp dir,
- * because each child under ts-node spends ~2.5 s of CPU compiling src/ again: a dozen of
- * them would blow the suite's time budget on a 2-core machine. The children resolve packages
+ * plain JavaScript. The scripts and the project files they import are transpiled once per
+ * test process (TypeScript's transpileModule: what ts-node's transpile-only mode does) into a
+ * temp dir, because each child under ts-node spends ~2.5 s of CPU compiling src/ again: a
+ * dozen of them would blow the suite's time budget on a 2-core machine. The children resolve packages
  * through NODE_PATH, so they load the project's own node_modules (one @langchain/core).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -14,29 +14,47 @@ import * as ts from "typescript";
 import { runChild, type ChildResult } from "../../helpers/child";
 
 export const ROOT = path.join(__dirname, "../../..");
-const SOURCES = ["src", "test/helpers", "test/reliability/scripts"];
+const SCRIPTS = path.join(ROOT, "test/reliability/scripts");
 
 let out: string | undefined;
 
-function tsFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return tsFiles(p);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") && !e.name.endsWith(".test.ts") ? [p] : [];
-  });
+/** The project file a relative `require` from `from` names (a .ts file, or a file as is, e.g. .json). */
+function resolveLocal(from: string, spec: string): string | undefined {
+  const base = path.resolve(path.dirname(from), spec);
+  const candidates = [base + ".ts", path.join(base, "index.ts"), base];
+  if (base.endsWith(".js")) candidates.unshift(base.slice(0, -3) + ".ts"); // `./x.js` written for ./x.ts
+  return candidates.find((f) => fs.existsSync(f) && fs.statSync(f).isFile());
 }
 
-/** The root of the transpiled tree (same layout as the project: `<root>/src/index.js`, ...). */
+/**
+ * The root of the transpiled tree (same layout as the project: `<root>/src/index.js`, ...):
+ * every script of this folder and `src/mocha/index.ts`, and every project file they reach
+ * through relative imports.
+ */
 export function compiledRoot(): string {
   if (out) return out;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "vcr-rel-js-"));
   process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
   const compilerOptions: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
-  for (const file of SOURCES.flatMap((s) => tsFiles(path.join(ROOT, s)))) {
-    const js = ts.transpileModule(fs.readFileSync(file, "utf8"), { compilerOptions, fileName: file }).outputText;
+  const entries = fs.readdirSync(SCRIPTS).filter((n) => n.endsWith(".ts")).map((n) => path.join(SCRIPTS, n));
+  const queue = [...entries, path.join(ROOT, "src/mocha/index.ts")];
+  const done = new Set<string>();
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (done.has(file)) continue;
+    done.add(file);
     const target = path.join(root, path.relative(ROOT, file)).replace(/\.ts$/, ".js");
     fs.mkdirSync(path.dirname(target), { recursive: true });
+    if (!file.endsWith(".ts")) {
+      fs.copyFileSync(file, target);
+      continue;
+    }
+    const js = ts.transpileModule(fs.readFileSync(file, "utf8"), { compilerOptions, fileName: file }).outputText;
     fs.writeFileSync(target, js);
+    for (const m of js.matchAll(/require\("(\.{1,2}\/[^"]*)"\)/g)) {
+      const dep = resolveLocal(file, m[1]);
+      if (dep) queue.push(dep);
+    }
   }
   out = root;
   return root;
