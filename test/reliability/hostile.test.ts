@@ -38,7 +38,7 @@ describe("reliability: hostile and broken input", function () {
   });
 
   /** Records one question; returns its fixture file. */
-  async function recordOne(question: string, vcr = new Vcr({ dir })): Promise<string> {
+  async function recordOne(question: string, vcr = new Vcr({ dir, mode: "record_or_replay" })): Promise<string> {
     const before = new Set(fixtureFiles(dir));
     await openai(fake, vcr.cache).invoke([new HumanMessage(question)]);
     const added = fixtureFiles(dir).filter((f) => !before.has(f));
@@ -81,7 +81,7 @@ describe("reliability: hostile and broken input", function () {
 
         for (const mode of ["replay_only", "record_or_replay"] as const) {
           const started = Date.now();
-          const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir }).cache).invoke([new HumanMessage("the big broken one")])).catch((e) => e);
+          const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("the big broken one")])).catch((e) => e);
           expect(Date.now() - started, mode).to.be.below(5000);
           expect(err, mode).to.be.instanceOf(VcrFixtureError);
           expect(err.file).to.equal(file);
@@ -119,7 +119,7 @@ describe("reliability: hostile and broken input", function () {
       fs.renameSync(file, elsewhere);
       fs.symlinkSync(elsewhere, file);
       const before = digest(elsewhere);
-      await withVcr({ mode: "record_always" }, () => openai(fake, new Vcr({ dir }).cache).invoke([new HumanMessage("linked and re-recorded")]));
+      await withVcr({ mode: "record_always" }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("linked and re-recorded")]));
       expect(fs.lstatSync(file).isSymbolicLink()).to.equal(false);
       expect(digest(elsewhere)).to.equal(before);
       expect(await validateFixtures(dir)).to.deep.equal([]);
@@ -132,7 +132,7 @@ describe("reliability: hostile and broken input", function () {
       fs.symlinkSync(gone, file);
       fake.reset();
       for (const mode of ["replay_only", "record_or_replay"] as const) {
-        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir }).cache).invoke([new HumanMessage("dangling question")])).catch((e) => e);
+        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("dangling question")])).catch((e) => e);
         expect(err, mode).to.be.instanceOf(VcrFixtureError);
         expect(err.file).to.equal(file);
         expect(err.message).to.include(`is a symbolic link to ${gone}, which does not exist`);
@@ -152,7 +152,7 @@ describe("reliability: hostile and broken input", function () {
       const before = digest(fileA);
       fake.reset();
       for (const mode of ["replay_only", "record_or_replay"] as const) {
-        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir }).cache).invoke([new HumanMessage("question A")])).catch((e) => e);
+        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("question A")])).catch((e) => e);
         expect(err, mode).to.be.instanceOf(VcrFixtureError);
         expect(err.file).to.equal(fileA);
         expect(err.message).to.include(`has "hash" ${path.basename(fileB, ".json")} but its file name says ${path.basename(fileA, ".json")}`);
@@ -198,7 +198,7 @@ describe("reliability: hostile and broken input", function () {
     ];
 
     it("records and replays each exactly, as distinct requests; files are valid UTF-8 JSON; hashes hold in a new process", async () => {
-      const vcr = new Vcr({ dir });
+      const vcr = new Vcr({ dir, mode: "record_or_replay" });
       for (const p of PROMPTS) expect((await openai(fake, vcr.cache).invoke([new HumanMessage(p)])).content === `echo: ${p}`).to.equal(true);
       expect(fixtureFiles(dir)).to.have.length(PROMPTS.length); // no two collapse into one
       expect(fake.count()).to.equal(PROMPTS.length);
@@ -225,7 +225,7 @@ describe("reliability: hostile and broken input", function () {
   describe("very large inputs and outputs", () => {
     it("a 1 MB prompt message round-trips", async () => {
       const prompt = "Summarize: " + "lorem ipsum dolor sit amet ".repeat(MB / 27 + 1);
-      const vcr = new Vcr({ dir, sizeWarningBytes: 0 });
+      const vcr = new Vcr({ dir, mode: "record_or_replay", sizeWarningBytes: 0 });
       const recorded = await openai(fake, vcr.cache).invoke([new HumanMessage(prompt)]);
       expect(recorded.content).to.equal(`echo: ${prompt}`);
       const [file] = fixtureFiles(dir);
@@ -248,13 +248,13 @@ describe("reliability: hostile and broken input", function () {
         ] as const;
       const call = { id: "call_live_1", name: "export_report", args: { month: "2026-01" }, type: "tool_call" as const };
 
-      const [exportLive, listLive] = make(new Vcr({ dir, sizeWarningBytes: 0 }));
+      const [exportLive, listLive] = make(new Vcr({ dir, mode: "record_or_replay", sizeWarningBytes: 0 }));
       const liveMsg = (await exportLive.invoke(call)) as ToolMessage;
       expect(liveMsg.content).to.equal(report);
       expect(await listLive.invoke({})).to.deep.equal(rows);
       expect(runs).to.equal(2);
 
-      const [exportReplay, listReplay] = make(new Vcr({ dir }));
+      const [exportReplay, listReplay] = make(new Vcr({ dir, mode: "record_or_replay" }));
       await withVcr({ mode: "replay_only" }, async () => {
         const msg = (await exportReplay.invoke({ ...call, id: "call_other_7" })) as ToolMessage;
         expect(msg).to.be.instanceOf(ToolMessage);
