@@ -18,6 +18,8 @@ import { FixtureStore } from "./store/store";
 
 const log = debuglog("langchain-vcr");
 const NEAR_MISS_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
+/** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */
+const NEAR_MISS_SCAN_LIMIT = 2000;
 
 export interface VcrStats {
   replayed: number;
@@ -92,7 +94,8 @@ export class Recorder {
       const pending = this.inflight.get(hash);
       if (!pending) break;
       const shared = await pending;
-      if (shared) return this.hit(base, shared);
+      // each waiter gets its own copy: adapters hand the parsed objects to the caller as they are
+      if (shared) return this.hit(base, structuredClone(shared));
     }
     let settle!: (f: Fixture | undefined) => void;
     const promise = new Promise<Fixture | undefined>((resolve) => (settle = resolve));
@@ -171,7 +174,8 @@ export class Recorder {
 
   private reportNearMiss(lookup: Lookup): void {
     if (process.env.LANGCHAIN_VCR_QUIET) return;
-    const nearest = findNearest(this.config.dir, lookup.kind, lookup.request, lookup.hash);
+    // a note, not an error: skip it where scanning the directory would cost more than it helps
+    const nearest = findNearest(this.config.dir, lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
     const line = nearest && recordedNearMessage(lookup, nearest);
     if (line) process.stderr.write(line + "\n");
   }

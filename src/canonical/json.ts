@@ -1,6 +1,7 @@
 /**
  * The canonical serialization: the exact bytes that are hashed. JSON with object keys
- * sorted by UTF-16 code unit, no whitespace, `undefined` members dropped (array holes
+ * sorted by UTF-16 code unit — except that integer-like keys ("0", "10") come first in
+ * numeric order, as JavaScript enumerates them (pinned by the golden hashes) — no whitespace, `undefined` members dropped (array holes
  * become null). Changing anything here changes every user's hashes: it is pinned by the
  * golden-hash tests and versioned with `SCHEMA_VERSION`.
  */
@@ -29,7 +30,8 @@ export function sortDeep(value: unknown): unknown {
 
 /** Sets a member even when it is named `__proto__`, without touching any prototype. */
 export function defineMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 export function sha256Hex(data: string | Uint8Array): string {

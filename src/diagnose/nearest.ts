@@ -8,13 +8,14 @@ import type { VcrNearest } from "../errors";
 import { FIXTURE_FILE_RE } from "../store/fixture";
 import { diffValues } from "./diff";
 
-export function findNearest(dir: string, kind: string, request: unknown, skipHash?: string): VcrNearest | undefined {
+export function findNearest(dir: string, kind: string, request: unknown, skipHash?: string, maxEntries = Infinity): VcrNearest | undefined {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
     return undefined;
   }
+  if (names.length > maxEntries) return undefined;
   let best: VcrNearest | undefined;
   for (const name of names) {
     if (!FIXTURE_FILE_RE.test(name) || name.startsWith(skipHash ?? "\0")) continue;

@@ -18,7 +18,10 @@ function write(value: unknown, indent: string): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    if (value.every((v) => typeof v === "number")) return "[" + value.map((v) => JSON.stringify(v)).join(", ") + "]";
+    if (value.every((v) => typeof v === "number")) {
+      // String(n) is JSON's text for a finite number (and -0 → "0" in both); non-finite become null as in JSON
+      return "[" + (value.every(Number.isFinite) ? value.join(", ") : value.map((v) => JSON.stringify(v)).join(", ")) + "]";
+    }
     const inner = indent + "  ";
     return "[\n" + value.map((v) => inner + write(v === undefined ? null : v, inner)).join(",\n") + "\n" + indent + "]";
   }

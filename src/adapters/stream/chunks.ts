@@ -88,7 +88,9 @@ export function storeNewToken(chunk: StoredChunk, token: unknown, idx: unknown):
 }
 
 export function loadChunk(stored: StoredChunk, classes: ChunkClasses): GenerationChunkLike {
-  const s = structuredClone(stored);
+  // `stored` belongs to a fixture parsed for this replay alone (the recorder clones a shared
+  // one per waiter), so the chunk may own its objects: no copy here.
+  const s = stored;
   const m = s.message;
   const fields: Record<string, unknown> = {
     content: m.content,
