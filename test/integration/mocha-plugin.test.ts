@@ -41,6 +41,14 @@ describe("the mocha plugin (run as a child process)", () => {
     expect(summary).to.deep.equal([`langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`]);
   });
 
+  it("cleans up a failed test's recordings under mocha --parallel too (the test runs in a worker)", async () => {
+    const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL }, ["--parallel", "--jobs", "2"]);
+    expect(out.status).to.equal(1);
+    expect(fake.count()).to.equal(3);
+    expect(readFixtures(dir).map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
+    expect(out.stdout + out.stderr).to.include("removed 2 fixture(s) it recorded");
+  });
+
   it("the next record_or_replay run re-records exactly the failed test", async () => {
     await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });
     fake.reset();
