@@ -170,6 +170,18 @@ describe("chat record → replay through VcrCache", () => {
     expect(toolRuns).to.equal(1);
   });
 
+  it("invoke() on a ChatOpenAI built with streaming: true records without downloading tiktoken ranks (offline trap)", async function () {
+    this.timeout(15000); // before the fix this hung on the network for minutes
+    const model = openai(fake, vcr.cache, { streaming: true });
+    const started = Date.now();
+    const live = await model.invoke("stream me as a plain call");
+    expect(Date.now() - started).to.be.below(10000);
+    const replay = await model.invoke("stream me as a plain call");
+    expect(fake.count()).to.equal(1);
+    expect(replay.content).to.equal(live.content).and.equal("echo: stream me as a plain call");
+    expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat"]);
+  });
+
   it("never writes the client's API key", async () => {
     await openai(fake, vcr.cache).invoke("hi");
     await ollama(fake, vcr.cache).invoke("hi");

@@ -43,6 +43,7 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
   const original = proto.generate;
   const patched: Generate = function (this: ModelInstance, input, options, callbacks) {
     if (!isVcrCache(this.cache) || !Array.isArray(input)) return original.call(this, input, options, callbacks);
+    avoidTokenizerDownload(this);
     const call = new ModelCall(this, kind, input, options, promptOf);
     return runModelCall(call, () => original.call(this, input, options, callbacks)).finally(() => {
       for (const e of call.entries) if (e.lookup && !e.updated) (this.cache as { release(l: unknown): void }).release(e.lookup);
@@ -50,4 +51,52 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
   };
   Object.defineProperty(proto, "generate", { value: patched, writable: true, configurable: true });
   Object.defineProperty(proto, PATCHED, { value: original });
+}
+
+const TOKENS_SHADOWED = Symbol.for("langchain-vcr.tokens.shadowed");
+
+/**
+ * The tiktoken trap: ChatOpenAI built with `streaming: true` estimates token usage after an
+ * `invoke()` with tiktoken, whose ranks are downloaded on first use — offline, the recording
+ * hangs for minutes. For models with a VcrCache, `getNumTokens` uses the encoding only when
+ * it is already loaded, else core's own fallback estimate (characters / 4). This only
+ * changes `llmOutput.estimatedTokenUsage`, which fixtures do not store.
+ */
+function avoidTokenizerDownload(model: ModelInstance): void {
+  if (Object.prototype.hasOwnProperty.call(model, TOKENS_SHADOWED)) return;
+  Object.defineProperty(model, TOKENS_SHADOWED, { value: true });
+  shadowGetNumTokens(model);
+  // ChatOpenAI delegates to inner models (`completions`, `responses`) that count on their own
+  for (const value of Object.values(model)) {
+    const inner = value as ModelInstance | null;
+    if (inner && typeof inner === "object" && typeof inner._generate === "function" && typeof inner.getNumTokens === "function") {
+      shadowGetNumTokens(inner);
+    }
+  }
+}
+
+function shadowGetNumTokens(model: ModelInstance): void {
+  if (Object.prototype.hasOwnProperty.call(model, "getNumTokens")) return;
+  const original = model.getNumTokens;
+  if (typeof original !== "function") return;
+  Object.defineProperty(model, "getNumTokens", {
+    configurable: true,
+    writable: true,
+    value: async function (this: ModelInstance, content: unknown): Promise<number> {
+      if (this._encoding) return (original as (c: unknown) => Promise<number>).call(this, content);
+      return Math.ceil(textOf(content).length / 4);
+    },
+  });
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((item: unknown) => {
+      if (typeof item === "string") return item;
+      const block = item as { type?: string; text?: unknown };
+      return block?.type === "text" && typeof block.text === "string" ? block.text : "";
+    })
+    .join("");
 }
