@@ -3,9 +3,10 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/
 import { tool } from "langchain";
 import { z } from "zod";
 import { Vcr } from "../../src/index";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai } from "../helpers/models";
-import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const PNG_A = "data:image/png;base64," + Buffer.from("image-a-bytes").toString("base64");
 const PNG_B = "data:image/png;base64," + Buffer.from("image-b-bytes").toString("base64");
@@ -112,14 +113,7 @@ const SAME: Record<string, [Call, Call]> = {
 describe("what enters the key", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   for (const [name, [a, b]] of Object.entries(BUSTS)) {
     it(`${name} → two fixtures`, async () => {

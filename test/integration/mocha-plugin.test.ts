@@ -3,8 +3,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { builtBin } from "../helpers/built";
 import { runChild } from "../helpers/child";
-import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
-import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const ROOT = path.join(__dirname, "../..");
 const SPEC = path.join(ROOT, "test/plugin-specs/recording.spec.js");
@@ -21,14 +22,7 @@ function runMocha(env: Record<string, string>, extra: string[] = []) {
 describe("the mocha plugin (run as a child process)", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   it("removes what a failed test recorded, keeps what a passing test recorded, prints one summary line", async () => {
     const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });

@@ -2,9 +2,10 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr, VcrConfigError, VcrMissError, isVcrError, withVcr } from "../../src/index";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
-import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): T {
   const saved: Record<string, string | undefined> = {};
@@ -26,14 +27,7 @@ function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): T {
 describe("modes", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   it("replay_only: a miss throws VcrMissError, never calls the model, writes nothing", async () => {
     const vcr = new Vcr({ dir, mode: "replay_only" });

@@ -2,9 +2,10 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, type Fixture } from "../../src/index";
-import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
-import { allBytes, fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { allBytes, fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const lastUserText = (fake: FakeProvider) => {
   const body = fake.requests[fake.requests.length - 1].body;
@@ -15,14 +16,7 @@ const lastUserText = (fake: FakeProvider) => {
 describe("normalizers", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   const cases: [string, (typeof normalizers)[keyof typeof normalizers] | ReturnType<typeof normalizers.regex>, string, string, string][] = [
     ["isoDate", normalizers.isoDate, "Today is 2026-11-28. Plan my day.", "Today is 2026-11-29. Plan my day.", "Today is <ISO_DATE>. Plan my day."],
@@ -67,14 +61,7 @@ describe("normalizers", () => {
 describe("redactors", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   const maskCustomer = (f: Fixture): Fixture => JSON.parse(JSON.stringify(f).replace(/CUST-\d+/g, "CUST-XXXX"));
 
@@ -145,14 +132,7 @@ describe("redactors", () => {
 describe("secret safety", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   const shapes: Record<string, string> = {
     openai_key: "sk-proj-abcdefghijklmnopqrstuvwxyz012345",

@@ -3,22 +3,16 @@ import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
 import { Vcr, withVcr, type Fixture } from "../../src/index";
-import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
-import { allBytes, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { allBytes, readFixtures } from "../helpers/tmp";
 
 /** One redactor, every kind: the customer id never reaches disk, and every fixture still replays. */
 describe("a redactor covers chat, stream, embedding and tool fixtures alike", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   const ID = "CUST-48213";
   const maskCustomer = (f: Fixture): Fixture => JSON.parse(JSON.stringify(f).replace(/CUST-\d+/g, "CUST-XXXX"));

@@ -13,9 +13,10 @@ import { z } from "zod";
 import { canonicalJson, requestHash } from "../../src/canonical/json";
 import { formatFixture } from "../../src/store/format";
 import { Vcr } from "../../src/index";
-import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai } from "../helpers/models";
-import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { fixtureFiles } from "../helpers/tmp";
 
 const GOLDEN = path.join(__dirname, "../golden");
 
@@ -34,14 +35,7 @@ describe("golden: canonical serialization and hashes", () => {
 describe("golden: hashes of real requests", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir();
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
   const only = () => {
     const files = fixtureFiles(dir);
     expect(files).to.have.length(1);
