@@ -63,6 +63,9 @@ export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
     throw new VcrConfigError(`langchain-vcr: options.sizeWarningBytes must be a number ≥ 0 (0 disables; got ${JSON.stringify(size)}).`);
   }
   const allow = options.allowSecretPatterns ?? [];
+  if (!Array.isArray(allow) || allow.some((p) => typeof p !== "string")) {
+    throw new VcrConfigError(`langchain-vcr: options.allowSecretPatterns must be an array of pattern names (${SECRET_PATTERN_NAMES.join(", ")}).`);
+  }
   for (const p of allow) {
     if (!SECRET_PATTERN_NAMES.includes(p)) {
       throw new VcrConfigError(`langchain-vcr: ${JSON.stringify(p)} is not a secret pattern name. Valid names are: ${SECRET_PATTERN_NAMES.join(", ")}.`);

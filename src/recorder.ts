@@ -3,6 +3,7 @@
  * place that writes fixtures (redactors, secret scan, size warning, per-test bookkeeping).
  * Every adapter (chat, streaming, embeddings, tools) goes through it.
  */
+import * as fs from "node:fs";
 import { debuglog } from "node:util";
 import { requestHash } from "./canonical/json";
 import { findNearest } from "./diagnose/nearest";
@@ -11,7 +12,7 @@ import { VcrMissError } from "./errors";
 import { MODE_POLICY, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, type Redactor } from "./redact";
 import { resolveMode, resolveToolMode } from "./resolve";
-import { currentScope, currentTest, emit } from "./scope";
+import { currentTest, emit } from "./scope";
 import { findSecret, secretError } from "./secrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
@@ -55,12 +56,22 @@ export interface LookupOptions {
   describe: string;
   /** Skip the fixture read (tool `execute` mode): the live call always runs; writes follow the mode. */
   live?: boolean;
+  /**
+   * Who asks (e.g. one `generate()` call). A request already in flight for the same owner is
+   * not waited on — the owner would wait on itself — but recorded again by it.
+   */
+  owner?: object;
+}
+
+interface InFlight {
+  promise: Promise<Fixture | undefined>;
+  owner?: object;
 }
 
 export class Recorder {
   readonly store: FixtureStore;
   readonly stats: VcrStats = { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
-  private readonly inflight = new Map<string, Promise<Fixture | undefined>>();
+  private readonly inflight = new Map<string, InFlight>();
   private readonly warnedSize = new Set<string>();
 
   constructor(readonly config: RecorderConfig) {
@@ -86,24 +97,29 @@ export class Recorder {
     const hash = requestHash(kind, request);
     const file = this.store.fileFor(hash);
     const base = { kind, hash, file, request, mode, policy };
-    if (!policy.readsFixtures || options.live) return base;
+    if (!policy.readsFixtures || options.live) {
+      // the run still relies on a recorded file it did not read (prune must keep it)
+      if (fs.existsSync(file)) emit({ type: "used", hash, file });
+      return base;
+    }
     for (;;) {
       const fixture = this.store.read(hash);
       if (fixture) return this.hit(base, fixture);
       if (policy.onMiss === "fail") throw this.miss(base, options.describe);
       const pending = this.inflight.get(hash);
       if (!pending) break;
-      const shared = await pending;
+      if (options.owner !== undefined && pending.owner === options.owner) return base;
+      const shared = await pending.promise;
       // each waiter gets its own copy: adapters hand the parsed objects to the caller as they are
       if (shared) return this.hit(base, structuredClone(shared));
     }
     let settle!: (f: Fixture | undefined) => void;
-    const promise = new Promise<Fixture | undefined>((resolve) => (settle = resolve));
-    this.inflight.set(hash, promise);
+    const entry: InFlight = { promise: new Promise<Fixture | undefined>((resolve) => (settle = resolve)), owner: options.owner };
+    this.inflight.set(hash, entry);
     return {
       ...base,
       settle: (f) => {
-        if (this.inflight.get(hash) === promise) this.inflight.delete(hash);
+        if (this.inflight.get(hash) === entry) this.inflight.delete(hash);
         settle(f);
       },
     };
@@ -145,7 +161,6 @@ export class Recorder {
       this.warnSize(result.file, result.bytes);
       this.count("recorded", lookup.kind);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
-      currentScope().used.add(lookup.hash);
       log("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
       // a changed prompt is worth a note; a new embedding text or tool argument is routine
       if (lookup.mode === "record_or_replay" && NEAR_MISS_KINDS.has(lookup.kind)) this.reportNearMiss(lookup);
@@ -160,7 +175,6 @@ export class Recorder {
   private hit(base: Omit<Lookup, "fixture">, fixture: Fixture): Lookup {
     this.count("replayed", base.kind);
     emit({ type: "used", hash: base.hash, file: base.file });
-    currentScope().used.add(base.hash);
     return { ...base, fixture };
   }
 

@@ -20,8 +20,6 @@ export class Scope {
   readonly created = new Set<string>();
   /** Fixture files this scope replaced, with their previous bytes (restored if the test fails). */
   readonly overwritten = new Map<string, Buffer>();
-  /** Fixture hashes this scope read or wrote. */
-  readonly used = new Set<string>();
   constructor(readonly title: string | undefined, readonly override: VcrOverride = {}) {}
 
   nextOccurrence(key: string): number {

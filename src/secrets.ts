@@ -29,7 +29,7 @@ export function findSecret(value: unknown, knownSecrets: readonly string[], allo
     return undefined;
   }
   if (Array.isArray(value)) {
-    if (value.length > 0 && typeof value[0] === "number") return undefined;
+    if (value.length > 0 && value.every((v) => typeof v === "number")) return undefined; // a vector
     for (let i = 0; i < value.length; i++) {
       const hit = findSecret(value[i], knownSecrets, allow, `${path}[${i}]`);
       if (hit) return hit;

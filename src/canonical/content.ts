@@ -16,7 +16,12 @@ export function digestDataUrl(url: string): { mime: string; sha256: string } | u
   if (!m) return undefined;
   const payload = url.slice(m[0].length);
   const isBase64 = (m[2] ?? "").includes(";base64");
-  const bytes = isBase64 ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "utf8");
+  let bytes: Buffer;
+  try {
+    bytes = isBase64 ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "utf8");
+  } catch {
+    bytes = Buffer.from(payload, "utf8"); // malformed percent-encoding: digest it as written
+  }
   return { mime: m[1] || "text/plain", sha256: sha256Hex(bytes) };
 }
 
@@ -55,6 +60,8 @@ function canonicalValue(value: unknown, ids: IdMapper, binaryBlock: boolean): un
     if (v === undefined) continue;
     if (binaryBlock && BINARY_KEYS.has(k) && (typeof v === "string" || v instanceof Uint8Array)) {
       defineMember(out, k, typeof v === "string" && v.startsWith("data:") ? digestDataUrl(v) : digestBytes(v));
+    } else if (k === "text" && typeof v === "string") {
+      defineMember(out, k, v); // text is text, even when it starts with "data:" (normalized by the caller)
     } else if ((toolish && k === "id") || k === "tool_use_id" || k === "tool_call_id" || k === "call_id") {
       defineMember(out, k, typeof v === "string" ? ids(v) : v);
     } else {

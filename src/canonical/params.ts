@@ -30,7 +30,7 @@ export function canonicalParams(invocation: Record<string, unknown>): Record<str
   const out: Record<string, unknown> = {};
   const put = (key: string, value: unknown) => {
     if (value === undefined || value === null || EXCLUDED_PARAMS.has(key)) return;
-    defineMember(out, ALIASES[key] ?? key, value);
+    defineMember(out, Object.hasOwn(ALIASES, key) ? ALIASES[key] : key, value);
   };
   for (const [k, v] of Object.entries(invocation)) {
     if (k === "options" && v && typeof v === "object" && !Array.isArray(v)) {

@@ -33,7 +33,8 @@ export interface FixtureStats {
 
 export function collectStats(dir: string, ledgerDir: string, cwd: string): FixtureStats {
   const files = listFixtures(dir);
-  const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, byKind: {}, byModel: {}, largest: [], unused: null };
+  // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
+  const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
   const sized: FixtureStats["largest"] = [];
   for (const file of files) {
     let text: string;

@@ -1,16 +1,16 @@
 /** After a failed test: delete the fixtures it created and put back the ones it overwrote. */
-import * as fs from "node:fs";
 import type { Scope } from "../scope";
+import { restoreFixture } from "../store/store";
 
 export function restoreFailedTest(scope: Scope): { removed: string[]; restored: string[] } {
   const removed: string[] = [];
   const restored: string[] = [];
   for (const file of scope.created) {
-    fs.rmSync(file, { force: true });
+    restoreFixture(file, undefined);
     removed.push(file);
   }
   for (const [file, bytes] of scope.overwritten) {
-    fs.writeFileSync(file, bytes);
+    restoreFixture(file, bytes);
     restored.push(file);
   }
   if (removed.length || restored.length) {

@@ -94,7 +94,14 @@ export class FixtureStore {
         fs.linkSync(tmp, file);
         return { file, bytes: Buffer.byteLength(text), created: true };
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "EEXIST") return { file, bytes: Buffer.byteLength(text), created: false };
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "EEXIST") return { file, bytes: Buffer.byteLength(text), created: false };
+        // a filesystem without hard links: check, then rename (a narrower race, still atomic)
+        if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") {
+          if (fs.existsSync(file)) return { file, bytes: Buffer.byteLength(text), created: false };
+          fs.renameSync(tmp, file);
+          return { file, bytes: Buffer.byteLength(text), created: true };
+        }
         throw e;
       } finally {
         fs.rmSync(tmp, { force: true });
@@ -107,12 +114,6 @@ export class FixtureStore {
         { cause: e },
       );
     }
-  }
-
-  /** Deletes a fixture this process created, or puts back the bytes it replaced. */
-  restore(file: string, previous: Buffer | undefined): void {
-    if (previous === undefined) fs.rmSync(file, { force: true });
-    else fs.writeFileSync(file, previous);
   }
 
   private ensureDir(): void {
@@ -178,6 +179,26 @@ export function parseFixture(text: string, file: string, expectedHash?: string):
   const problem = envelopeProblem(value, expectedHash);
   if (problem) throw fixtureError(file, problem);
   return value as Fixture;
+}
+
+/** Deletes a fixture, or puts back the bytes it had — atomically, like every write. */
+export function restoreFixture(file: string, previous: Buffer | undefined): void {
+  if (previous === undefined) {
+    fs.rmSync(file, { force: true });
+    return;
+  }
+  const tmp = path.join(path.dirname(file), `${TEMP_PREFIX}restore-${process.pid}-${++tempCounter}`);
+  try {
+    fs.writeFileSync(tmp, previous, { flag: "wx" });
+    fs.renameSync(tmp, file);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** The error for a fixture that parses but whose content an adapter cannot replay. */
+export function damagedFixtureError(file: string, problem: string): VcrFixtureError {
+  return fixtureError(file, problem);
 }
 
 function fixtureError(file: string, problem: string, cause?: unknown): VcrFixtureError {

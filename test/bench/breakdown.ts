@@ -17,7 +17,7 @@ import { canonicalParams } from "../../src/canonical/params";
 import { canonicalJson, requestHash, sha256Hex, sortDeep } from "../../src/canonical/json";
 import { identity } from "../../src/canonical/normalize";
 import { envelopeProblem } from "../../src/store/fixture";
-import { currentScope, emit } from "../../src/scope";
+import { emit } from "../../src/scope";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { CHAT_PROMPT, chatModel, tmpDir } from "./env";
 import { compare, type Contender, type Measured } from "./harness";
@@ -79,11 +79,8 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
         step("  · JSON.parse", () => JSON.parse(text)),
         step("  · envelopeProblem", () => envelopeProblem(fixture, hash)),
         step("  · re-hash of the parsed fixture's request (name check)", () => requestHash(fixture.kind, fixture.request)),
-        step("· recorder hit bookkeeping (emit + scope.used)", () => {
-          emit({ type: "used", hash, file });
-          currentScope().used.add(hash);
-        }),
-        step("· loadGenerations (structuredClone + new AIMessage)", () => loadGenerations(fixture.response)),
+        step("· recorder hit bookkeeping (emit)", () => emit({ type: "used", hash, file })),
+        step("· loadGenerations (new AIMessage per generation)", () => loadGenerations(JSON.parse(text).response)),
         step("  · structuredClone of the stored message", () => structuredClone(storedMessage)),
         step("  · new AIMessage(fields)", () => new AIMessage(storedMessage as ConstructorParameters<typeof AIMessage>[0] & object)),
         step("· (alternative) fs.statSync of the fixture", () => fs.statSync(file)),

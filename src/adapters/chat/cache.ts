@@ -9,7 +9,8 @@ import type { Normalize } from "../../canonical/normalize";
 import { VcrConfigError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
 import { currentModelCall, type ModelCall, type ModelInstance } from "./call";
-import { loadGenerations, storeGenerations } from "./generations";
+import { damagedFixtureError } from "../../store/store";
+import { generationsProblem, loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./patch";
 
 export class VcrCache extends BaseCache<Generation[]> {
@@ -30,12 +31,15 @@ export class VcrCache extends BaseCache<Generation[]> {
       call.kind === "chat"
         ? chatRequest(call.model, entry.input as unknown[], call.options(), this.normalize)
         : llmRequest(call.model, entry.input as string, call.options(), this.normalize);
-    const lookup = await this.recorder.lookup(call.kind, request, { describe: describeModel(call.model, request) });
+    const lookup = await this.recorder.lookup(call.kind, request, { describe: describeModel(call.model, request), owner: call });
     entry.lookup = lookup;
     if (lookup.fixture) {
       entry.updated = true;
+      const problem = generationsProblem(lookup.fixture.response);
+      if (problem) throw damagedFixtureError(lookup.file, problem);
       return loadGenerations(lookup.fixture.response) as Generation[];
     }
+    call.missed(entry);
     return null;
   }
 

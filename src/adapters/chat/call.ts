@@ -28,6 +28,8 @@ export class ModelCall {
   private optionsReady = false;
   readonly entries: Entry[];
   private lookupCursor = 0;
+  /** Entries that missed, in the order their lookups returned: the order core calls `update` in. */
+  private readonly missOrder: Entry[] = [];
 
   constructor(
     readonly model: ModelInstance,
@@ -63,10 +65,15 @@ export class ModelCall {
     return this.take(found);
   }
 
-  /** The entry core is storing: the first looked-up, not yet stored entry with this prompt. */
+  /** Records that `entry` missed: core will call the real model for it and then `update`. */
+  missed(entry: Entry): void {
+    this.missOrder.push(entry);
+  }
+
+  /** The entry core is storing: core stores misses in the order their lookups returned. */
   claimForUpdate(prompt: string): Entry | undefined {
     if (this.entries.length === 1) return this.entries[0].updated ? undefined : this.entries[0];
-    return this.entries.find((e) => e.claimed && !e.updated && this.promptFor(e) === prompt);
+    return this.missOrder.find((e) => !e.updated && this.promptFor(e) === prompt);
   }
 
   private take(e: Entry): Entry {

@@ -51,6 +51,18 @@ function storeMessage(m: BaseMessage & Record<string, unknown>): StoredMessage {
   return out;
 }
 
+/** What is wrong with a chat/llm fixture's `response`, or undefined when replay can use it. */
+export function generationsProblem(response: unknown): string | undefined {
+  const gens = (response as { generations?: unknown } | null)?.generations;
+  if (!Array.isArray(gens)) return `has no "response.generations" array`;
+  for (const [i, g] of gens.entries()) {
+    if (!g || typeof g !== "object" || typeof (g as StoredGeneration).text !== "string") return `has a "response.generations[${i}]" without a "text" string`;
+    const m = (g as StoredGeneration).message;
+    if (m !== undefined && (!m || typeof m !== "object" || typeof m.type !== "string")) return `has a "response.generations[${i}].message" without a "type"`;
+  }
+  return undefined;
+}
+
 export function loadGenerations(response: unknown): { text: string; message?: BaseMessage; generationInfo?: Record<string, unknown> }[] {
   const r = response as GenerationsResponse;
   return r.generations.map((g) => {

@@ -9,7 +9,7 @@
  * classes: the CommonJS entry of langchain-vcr patches the CommonJS copy, the ESM entry
  * patches both.
  */
-import { getBufferString } from "@langchain/core/messages";
+import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
 import { ModelCall, runModelCall, type ModelInstance, type ModelKind } from "./call";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
@@ -44,7 +44,9 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
   const patched: Generate = function (this: ModelInstance, input, options, callbacks) {
     if (!isVcrCache(this.cache) || !Array.isArray(input)) return original.call(this, input, options, callbacks);
     avoidTokenizerDownload(this);
-    const call = new ModelCall(this, kind, input, options, promptOf);
+    // core coerces message-likes ("hi", ["human", "hi"]) before it looks up: key on the same messages
+    const inputs = kind === "chat" ? input.map((list) => (Array.isArray(list) ? list.map((m) => coerceMessageLikeToMessage(m as never)) : list)) : input;
+    const call = new ModelCall(this, kind, inputs, options, promptOf);
     return runModelCall(call, () => original.call(this, input, options, callbacks)).finally(() => {
       for (const e of call.entries) if (e.lookup && !e.updated) (this.cache as { release(l: unknown): void }).release(e.lookup);
     });

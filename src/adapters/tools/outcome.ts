@@ -143,7 +143,8 @@ export function rebuildError(rec: RecordedError): Error {
   if (cls === "ToolInputParsingException") {
     err = new ToolInputParsingException(rec.message, rec.output);
   } else {
-    const Base = BUILTIN_ERRORS[cls] ?? BUILTIN_ERRORS[rec.name] ?? Error;
+    const builtin = (name: string) => (Object.hasOwn(BUILTIN_ERRORS, name) ? BUILTIN_ERRORS[name] : undefined);
+    const Base = builtin(cls) ?? builtin(rec.name) ?? Error;
     const Ctor = Base.name === cls ? Base : namedSubclass(Base, cls);
     err = new Ctor(rec.message);
   }

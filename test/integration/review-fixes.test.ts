@@ -1,0 +1,99 @@
+/** Regression tests for defects found in review: each failed (or hung) before its fix. */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { HumanMessage } from "@langchain/core/messages";
+import { Vcr, VcrConfigError, VcrFixtureError, withVcr } from "../../src/index";
+import { requestHash } from "../../src/canonical/json";
+import { chatRequest } from "../../src/canonical/chat";
+import { identity } from "../../src/canonical/normalize";
+import { onScopeEvent } from "../../src/scope";
+import { findSecret } from "../../src/secrets";
+import { collectStats } from "../../src/cli/stats";
+import { formatFixture } from "../../src/store/format";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { openai, openaiLlm } from "../helpers/models";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
+
+describe("review fixes", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+
+  it("one generate() holding the same request twice answers both (it used to wait on itself forever)", async function () {
+    this.timeout(10000);
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const out = await openai(fake, vcr.cache).generate([[new HumanMessage("twice")], [new HumanMessage("twice")]]);
+    expect(out.generations.map((g) => g[0].text)).to.deep.equal(["echo: twice", "echo: twice"]);
+    expect(fixtureFiles(dir)).to.have.length(1);
+    const llm = await openaiLlm(fake, vcr.cache).generate(["again", "again"]);
+    expect(llm.generations.map((g) => g[0].text)).to.deep.equal(["echo: again", "echo: again"]);
+    const replay = await withVcr({ mode: "replay_only" }, () => openai(fake, vcr.cache).generate([[new HumanMessage("twice")], [new HumanMessage("twice")]]));
+    expect(replay.generations.map((g) => g[0].text)).to.deep.equal(["echo: twice", "echo: twice"]);
+  });
+
+  it("message-likes passed straight to generate() are keyed by their text (they all shared one key)", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const model = openai(fake, vcr.cache);
+    const a = await model.generate([["hello" as never]]);
+    const b = await model.generate([[["human", "goodbye"] as never]]);
+    expect(a.generations[0][0].text).to.equal("echo: hello");
+    expect(b.generations[0][0].text).to.equal("echo: goodbye");
+    expect(readFixtures(dir).map((f) => f.request.messages[0]).sort((x, y) => x.content.localeCompare(y.content))).to.deep.equal([
+      { role: "user", content: "goodbye" },
+      { role: "user", content: "hello" },
+    ]);
+  });
+
+  it("a chat fixture whose response is damaged is a VcrFixtureError naming the file, not a TypeError", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const request = chatRequest(openai(fake, vcr.cache), [new HumanMessage("damaged")], {}, identity);
+    const hash = requestHash("chat", request);
+    const file = path.join(dir, `${hash}.json`);
+    fs.writeFileSync(file, JSON.stringify({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generation: [] } }));
+    const err = await openai(fake, vcr.cache).invoke("damaged").catch((e) => e);
+    expect(err).to.be.instanceOf(VcrFixtureError);
+    expect(err.message).to.include(file).and.include('"response.generations"');
+    expect(fake.count()).to.equal(0);
+  });
+
+  it("a text block starting with data: and a stray % is text, not a crash", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const msg = new HumanMessage({ content: [{ type: "text", text: "data:50% off" }] });
+    await openai(fake, vcr.cache).invoke([msg]);
+    expect(readFixtures(dir)[0].request.messages[0].content).to.deep.equal([{ type: "text", text: "data:50% off" }]);
+  });
+
+  it("the secret scan reads mixed arrays whose first element is a number", () => {
+    expect(findSecret({ r: [1, "sk-proj-abcdefghijklmnopqrstuvwxyz012345"] }, [], new Set())).to.deep.equal({ path: "$.r[1]", pattern: "openai_key" });
+    expect(findSecret({ v: [0.1, 0.2, 0.3] }, [], new Set())).to.equal(undefined);
+  });
+
+  it("a live lookup (tool execute mode, bypass) still marks an existing fixture as used, so prune keeps it", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    await openai(fake, vcr.cache).invoke("kept by bypass");
+    const used: string[] = [];
+    const stop = onScopeEvent((e) => (e.type === "used" ? used.push(path.basename(e.file)) : undefined));
+    try {
+      await withVcr({ mode: "bypass" }, () => openai(fake, vcr.cache).invoke("kept by bypass"));
+    } finally {
+      stop();
+    }
+    expect(used).to.deep.equal(fixtureFiles(dir));
+  });
+
+  it("stats of a fixture whose model is \"__proto__\" counts it and pollutes nothing", () => {
+    const request = { model: "__proto__", messages: [{ role: "user", content: "x" }] };
+    const hash = requestHash("chat", request);
+    fs.writeFileSync(path.join(dir, `${hash}.json`), formatFixture({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generations: [] } }));
+    const stats = collectStats(dir, path.join(dir, "no-ledgers"), dir);
+    expect(stats.byModel["__proto__"].count).to.equal(1);
+    expect((Object.prototype as Record<string, unknown>).count).to.equal(undefined);
+  });
+
+  it("allowSecretPatterns that is not an array of names is a VcrConfigError", () => {
+    expect(() => new Vcr({ dir, allowSecretPatterns: "bearer_token" as never })).to.throw(VcrConfigError, "must be an array");
+    expect(() => new Vcr({ dir, allowSecretPatterns: [1] as never })).to.throw(VcrConfigError, "must be an array");
+  });
+});
