@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import { debuglog } from "node:util";
 import { requestHash } from "./canonical/json";
-import { findNearest } from "./diagnose/nearest";
+import { NearestIndex } from "./diagnose/nearest";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
 import { VcrMissError } from "./errors";
 import { MODE_POLICY, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
@@ -73,9 +73,11 @@ export class Recorder {
   readonly stats: VcrStats = { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
   private readonly inflight = new Map<string, InFlight>();
   private readonly warnedSize = new Set<string>();
+  private readonly nearest: NearestIndex;
 
   constructor(readonly config: RecorderConfig) {
     this.store = new FixtureStore(config.dir);
+    this.nearest = new NearestIndex(config.dir);
   }
 
   mode(): VcrMode {
@@ -180,7 +182,7 @@ export class Recorder {
 
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
     this.count("missed", base.kind);
-    const nearest = findNearest(this.config.dir, base.kind, base.request, base.hash);
+    const nearest = this.nearest.find(base.kind, base.request, base.hash);
     const test = currentTest()?.title;
     const message = missMessage({ ...base, describe, nearest, test });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: base.request, nearest });
@@ -189,7 +191,7 @@ export class Recorder {
   private reportNearMiss(lookup: Lookup): void {
     if (process.env.LANGCHAIN_VCR_QUIET) return;
     // a note, not an error: skip it where scanning the directory would cost more than it helps
-    const nearest = findNearest(this.config.dir, lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
+    const nearest = this.nearest.find(lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
     const line = nearest && recordedNearMessage(lookup, nearest);
     if (line) process.stderr.write(line + "\n");
   }
