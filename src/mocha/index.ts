@@ -3,19 +3,20 @@
  * (`"require": ["langchain-vcr/mocha"]`). It checks the mode once at start, scopes per-test
  * bookkeeping (tool-call order, fixtures written) to the running test, removes what a
  * failed test recorded (and restores what it overwrote), keeps the usage ledger `prune`
- * relies on, and prints one summary line (under --parallel, one per worker).
+ * relies on, and prints one summary line for the run (under --parallel too).
  */
 import * as path from "node:path";
 import { modeSource, resolveMode, resolveToolMode } from "../resolve";
 import { enterTest, leaveTest, onScopeEvent } from "../scope";
 import { restoreFailedTest } from "./cleanup";
-import { RunLedger, type HookContextLike } from "./ledger";
+import { RunLedger, runRole, type HookContextLike } from "./ledger";
+import { collectWorkerTotals, emptyTotals, saveWorkerTotals, summaryLine } from "./summary";
 
 interface MochaContext {
   currentTest?: { fullTitle(): string; state?: string; file?: string };
 }
 
-const totals = { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
+const totals = emptyTotals();
 const dirs = new Set<string>();
 let ledger: RunLedger | undefined;
 let unsubscribe: (() => void) | undefined;
@@ -44,11 +45,15 @@ export const mochaHooks = {
   },
   afterAll(this: HookContextLike): void {
     ledger?.flush(this);
-    const list = [...dirs];
-    const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
-    const line =
-      `langchain-vcr: ${totals.replayed} replayed, ${totals.recorded} recorded, ${totals.bypassed} bypassed, ` +
-      `${totals.missed} missed — mode ${resolveMode()} (${modeSource()}), fixtures: ${where}`;
-    process.stdout.write("\n" + line + "\n");
+    const { role, mainId } = runRole();
+    if (role === "worker") saveWorkerTotals(mainId, totals, dirs); // the main process prints the run's line
   },
 };
+
+/** Runs once, in mocha's main process, after every test (and every worker) has finished. */
+export function mochaGlobalTeardown(): void {
+  const { role, mainId } = runRole();
+  if (role !== "main") return;
+  collectWorkerTotals(mainId, totals, dirs);
+  process.stdout.write("\n" + summaryLine(totals, dirs, resolveMode(), modeSource()) + "\n");
+}

@@ -82,6 +82,11 @@ function recordExitCode(write: (code: number) => void): void {
   });
 }
 
+/** Whether this process is mocha's main process or a `--parallel` worker, and the run's main id. */
+export function runRole(): { role: "main" | "worker"; mainId: string } {
+  return { role: state.run.role, mainId: state.run.mainId };
+}
+
 export class RunLedger {
   private readonly used = new Set<string>();
   private readonly specFiles = new Set<string>();

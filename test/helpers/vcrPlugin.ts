@@ -2,4 +2,4 @@
 // Near-miss notes ("recorded a new fixture; the nearest differs at ...") are tested on their
 // own; the hundreds of deliberate near misses in this suite would only bury the output.
 process.env.LANGCHAIN_VCR_QUIET ??= "1";
-export { mochaHooks } from "../../src/mocha/index";
+export { mochaHooks, mochaGlobalTeardown } from "../../src/mocha/index";

@@ -41,6 +41,8 @@ describe("the mocha plugin (run as a child process)", () => {
     expect(fake.count()).to.equal(3);
     expect(readFixtures(dir).map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
     expect(out.stdout + out.stderr).to.include("removed 2 fixture(s) it recorded");
+    const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
+    expect(summary).to.deep.equal([`langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`]);
   });
 
   it("the next record_or_replay run re-records exactly the failed test", async () => {

@@ -1,0 +1,60 @@
+/**
+ * The one summary line a mocha run prints. Under `--parallel` the tests run in worker
+ * processes: each worker leaves its counts in a directory named after the run, and the main
+ * process adds them up in `mochaGlobalTeardown`, so the run still prints one line.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export interface Totals {
+  replayed: number;
+  recorded: number;
+  bypassed: number;
+  missed: number;
+}
+
+export function emptyTotals(): Totals {
+  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
+}
+
+function workerDir(mainId: string): string {
+  return path.join(os.tmpdir(), `langchain-vcr-summary-${mainId.replace(/[^\w.-]/g, "_")}`);
+}
+
+/** A worker's running counts (rewritten after every spec file it runs). */
+export function saveWorkerTotals(mainId: string, totals: Totals, dirs: ReadonlySet<string>): void {
+  const dir = workerDir(mainId);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ totals, dirs: [...dirs] }));
+}
+
+/** Adds every worker's counts to `totals` and `dirs`, then removes them. */
+export function collectWorkerTotals(mainId: string, totals: Totals, dirs: Set<string>): void {
+  const dir = workerDir(mainId);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      const w = JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { totals: Totals; dirs: string[] };
+      for (const k of Object.keys(totals) as (keyof Totals)[]) totals[k] += Number(w.totals[k]) || 0;
+      for (const d of w.dirs) dirs.add(d);
+    } catch {
+      // a worker killed while writing: its counts are lost, the run's result is not
+    }
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: string, source: string): string {
+  const list = [...dirs];
+  const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
+  return (
+    `langchain-vcr: ${totals.replayed} replayed, ${totals.recorded} recorded, ${totals.bypassed} bypassed, ` +
+    `${totals.missed} missed — mode ${mode} (${source}), fixtures: ${where}`
+  );
+}
