@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { InMemoryCache } from "@langchain/core/caches";
 import { HumanMessage } from "@langchain/core/messages";
 import { createAgent, tool } from "langchain";
 import * as path from "node:path";
@@ -180,6 +181,25 @@ describe("chat record → replay through VcrCache", () => {
     expect(fake.count()).to.equal(1);
     expect(replay.content).to.equal(live.content).and.equal("echo: stream me as a plain call");
     expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat"]);
+  });
+
+  it("core's llmKey (which holds the API key) is never built for a VcrCache call; other caches still get it", async () => {
+    const seen: string[] = [];
+    const lookup = vcr.cache.lookup.bind(vcr.cache);
+    vcr.cache.lookup = (prompt: string, llmKey: string) => (seen.push(llmKey), lookup(prompt, llmKey));
+    await openai(fake, vcr.cache).invoke("which key?");
+    expect(seen).to.deep.equal(["langchain-vcr"]);
+    class Spy extends InMemoryCache {
+      keys: string[] = [];
+      override lookup(prompt: string, llmKey: string) {
+        this.keys.push(llmKey);
+        return super.lookup(prompt, llmKey);
+      }
+    }
+    const spy = new Spy();
+    await openai(fake, spy).invoke("which key?");
+    expect(spy.keys).to.have.length(1);
+    expect(spy.keys[0]).to.include("gpt-4o-mini").and.include(TEST_KEY); // LangChain's own key, untouched
   });
 
   it("never writes the client's API key", async () => {

@@ -41,6 +41,12 @@ export class ModelCall {
     this.entries = inputs.map((input) => ({ input, claimed: false, updated: false }));
   }
 
+  /** The call options `generate()` separated from the runnable config (handed over by the patch). */
+  setOptions(callOptions: unknown): void {
+    this.callOptions = callOptions;
+    this.optionsReady = true;
+  }
+
   /** The call options as `generate()` separates them from the runnable config. */
   options(): unknown {
     if (!this.optionsReady) {

@@ -10,7 +10,7 @@
  * patches both.
  */
 import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
-import { ModelCall, runModelCall, type ModelInstance, type ModelKind } from "./call";
+import { ModelCall, currentModelCall, runModelCall, type ModelInstance, type ModelKind } from "./call";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
 const VCR_CACHE = Symbol.for("langchain-vcr.cache");
@@ -36,6 +36,37 @@ export interface CoreClasses {
 export function installModelPatches(core: CoreClasses): void {
   patchGenerate(core.BaseChatModel.prototype, "chat", (messages) => getBufferString(messages as Parameters<typeof getBufferString>[0]));
   patchGenerate(core.BaseLLM.prototype, "llm", (prompt) => String(prompt));
+  patchCacheKey(core.BaseChatModel.prototype);
+  patchCacheKey(core.BaseLLM.prototype);
+}
+
+const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
+/** What a VcrCache receives as `llmKey`: it keys on the captured request, never on this string. */
+export const VCR_LLM_KEY = "langchain-vcr";
+
+/**
+ * Core serializes every call option (and the client config, API key included) into an
+ * `llmKey` string on every call — the largest single cost of a cache hit — and a VcrCache
+ * ignores it. For a VcrCache call the patch hands the call options to the captured call
+ * (so they are not separated twice) and returns a constant instead.
+ */
+function patchCacheKey(proto: object): void {
+  const p = proto as { _getSerializedCacheKeyParametersForCall?: (this: ModelInstance, callOptions: unknown) => string };
+  if (Object.prototype.hasOwnProperty.call(p, KEY_PATCHED) || typeof p._getSerializedCacheKeyParametersForCall !== "function") return;
+  const original = p._getSerializedCacheKeyParametersForCall;
+  Object.defineProperty(p, "_getSerializedCacheKeyParametersForCall", {
+    configurable: true,
+    writable: true,
+    value: function (this: ModelInstance, callOptions: unknown): string {
+      const call = currentModelCall();
+      if (call && call.model === this && isVcrCache(this.cache)) {
+        call.setOptions(callOptions);
+        return VCR_LLM_KEY;
+      }
+      return original.call(this, callOptions);
+    },
+  });
+  Object.defineProperty(p, KEY_PATCHED, { value: original });
 }
 
 function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf: (input: unknown) => string): void {
