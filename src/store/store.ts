@@ -19,10 +19,13 @@ export class FixtureStore {
   private dirReady = false;
   /** Hashes whose file re-hashed to its name, with the stat stamp of the version checked. */
   private readonly verified = new Map<string, string>();
-  constructor(readonly dir: string) {}
+  private readonly prefix: string;
+  constructor(readonly dir: string) {
+    this.prefix = path.join(dir, path.sep);
+  }
 
   fileFor(hash: string): string {
-    return path.join(this.dir, hash + ".json");
+    return this.prefix + hash + ".json"; // dir is absolute and normalized; a hash needs no joining
   }
 
   /** The fixture for `hash`, or undefined when there is none. A damaged file throws. */
