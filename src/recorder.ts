@@ -53,7 +53,7 @@ export interface Lookup {
 
 export interface LookupOptions {
   /** Describes the caller for messages, e.g. `chat model "gpt-4o-mini"`. */
-  describe: string;
+  describe: string | (() => string);
   /** Skip the fixture read (tool `execute` mode): the live call always runs; writes follow the mode. */
   live?: boolean;
   /**
@@ -107,7 +107,7 @@ export class Recorder {
     for (;;) {
       const fixture = this.store.read(hash);
       if (fixture) return this.hit(base, fixture);
-      if (policy.onMiss === "fail") throw this.miss(base, options.describe);
+      if (policy.onMiss === "fail") throw this.miss(base, typeof options.describe === "function" ? options.describe() : options.describe);
       const pending = this.inflight.get(hash);
       if (!pending) break;
       if (options.owner !== undefined && pending.owner === options.owner) return base;

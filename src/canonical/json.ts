@@ -5,6 +5,7 @@
  * become null). Changing anything here changes every user's hashes: it is pinned by the
  * golden-hash tests and versioned with `SCHEMA_VERSION`.
  */
+import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 
 export function canonicalJson(value: unknown): string {
@@ -35,8 +36,11 @@ export function defineMember(obj: Record<string, unknown>, key: string, value: u
 }
 
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return oneShot ? oneShot("sha256", data, "hex") : createHash("sha256").update(data).digest("hex");
 }
+
+/** `crypto.hash` (Node ≥ 20.12): one call, no Hash object. */
+const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array, enc: "hex") => string }).hash;
 
 /** The hash of a request: sha256 of the canonical serialization of `{ kind, request }`. */
 export function requestHash(kind: string, request: unknown): string {

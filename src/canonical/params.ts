@@ -50,8 +50,15 @@ export function canonicalParams(invocation: Record<string, unknown>): Record<str
     }
   }
   if (Array.isArray(out.stop) && out.stop.length === 0) delete out.stop;
-  return lfDeep(out, false) as Record<string, unknown>;
+  // same result as lfDeep(out, false), without copying the (usually all-primitive) top level
+  for (const k of Object.keys(out)) {
+    const v = out[k];
+    if (v !== null && (typeof v === "object" || typeof v === "string")) defineMember(out, k, lfDeep(v, SCHEMA_KEYS.has(k)));
+  }
+  return out;
 }
+
+const SCHEMA_KEYS: ReadonlySet<string> = new Set(["tools", "response_format", "description", "parameters"]);
 
 function canonicalTool(tool: unknown): unknown {
   const t = tool as { type?: string; function?: Record<string, unknown>; name?: string };
@@ -88,7 +95,7 @@ function lfDeep(value: unknown, inSchema: boolean): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const schemaish = inSchema || k === "tools" || k === "response_format" || k === "description" || k === "parameters";
+      const schemaish = inSchema || SCHEMA_KEYS.has(k);
       defineMember(out, k, lfDeep(v, schemaish));
     }
     return out;

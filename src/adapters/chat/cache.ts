@@ -31,7 +31,7 @@ export class VcrCache extends BaseCache<Generation[]> {
       call.kind === "chat"
         ? chatRequest(call.model, entry.input as unknown[], call.options(), this.normalize)
         : llmRequest(call.model, entry.input as string, call.options(), this.normalize);
-    const lookup = await this.recorder.lookup(call.kind, request, { describe: describeModel(call.model, request), owner: call });
+    const lookup = await this.recorder.lookup(call.kind, request, { describe: () => describeModel(call.model, request), owner: call });
     entry.lookup = lookup;
     if (lookup.fixture) {
       entry.updated = true;
