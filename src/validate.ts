@@ -16,7 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
 import { findSecret } from "./secrets";
-import { envelopeProblem, FIXTURE_FILE_RE, HASH_RE, type Fixture } from "./store/fixture";
+import { envelopeProblem, FIXTURE_FILE_RE, HASH_RE, stripBom, type Fixture } from "./store/fixture";
 import { TEMP_PREFIX } from "./store/store";
 
 export interface FixtureProblem {
@@ -87,7 +87,8 @@ async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<str
 }
 
 /** The problems of one fixture file's text. */
-export function checkFixture(file: string, expectedHash: string, text: string, allow: ReadonlySet<string> = new Set()): FixtureProblem[] {
+export function checkFixture(file: string, expectedHash: string, raw: string, allow: ReadonlySet<string> = new Set()): FixtureProblem[] {
+  const text = stripBom(raw);
   if (text.trim() === "") return [{ file, problem: "is empty" }];
   let value: unknown;
   try {

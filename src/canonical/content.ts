@@ -53,6 +53,8 @@ function canonicalValue(value: unknown, ids: IdMapper, binaryBlock: boolean): un
   if (value instanceof Uint8Array) return digestBytes(value);
   if (Array.isArray(value)) return value.map((v) => canonicalValue(v, ids, false));
   if (value === null || typeof value !== "object") return value;
+  // a Date (or anything with toJSON) is keyed by what the provider receives, never as {}
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return canonicalValue((value as { toJSON(): unknown }).toJSON(), ids, binaryBlock);
   const src = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const toolish = src.type === "tool_use" || src.type === "tool_call" || src.type === "function_call";

@@ -17,6 +17,11 @@ export interface Fixture<Req = unknown, Res = unknown> {
 }
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
+
+/** A file's text without the UTF-8 byte-order mark some Windows editors add. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 export const FIXTURE_FILE_RE = /^[0-9a-f]{64}\.json$/;
 
 /** What is wrong with a parsed fixture's envelope, or undefined when it is well-formed. */

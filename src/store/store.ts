@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
-import { envelopeProblem, type Fixture } from "./fixture";
+import { envelopeProblem, stripBom, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
@@ -163,7 +163,8 @@ function isDirectory(p: string): boolean {
 }
 
 /** Parses and checks one fixture file's text. Never returns a damaged fixture. */
-export function parseFixture(text: string, file: string, expectedHash?: string): Fixture {
+export function parseFixture(raw: string, file: string, expectedHash?: string): Fixture {
+  const text = stripBom(raw);
   if (text.trim() === "") throw fixtureError(file, "is empty");
   let value: unknown;
   try {

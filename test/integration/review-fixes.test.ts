@@ -65,6 +65,15 @@ describe("review fixes", () => {
     expect(readFixtures(dir)[0].request.messages[0].content).to.deep.equal([{ type: "text", text: "data:50% off" }]);
   });
 
+  it("a Date inside a content block is keyed by its value, not as {}", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const ask = (d: string) => openai(fake, vcr.cache).invoke([new HumanMessage({ content: [{ type: "text", text: "when?", meta: { at: new Date(d) } } as never] })]);
+    await ask("2026-01-01T00:00:00Z");
+    await ask("2027-01-01T00:00:00Z");
+    expect(fixtureFiles(dir)).to.have.length(2);
+    expect(readFixtures(dir).map((f) => f.request.messages[0].content[0].meta.at).sort()).to.deep.equal(["2026-01-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z"]);
+  });
+
   it("the secret scan reads mixed arrays whose first element is a number", () => {
     expect(findSecret({ r: [1, "sk-proj-abcdefghijklmnopqrstuvwxyz012345"] }, [], new Set())).to.deep.equal({ path: "$.r[1]", pattern: "openai_key" });
     expect(findSecret({ v: [0.1, 0.2, 0.3] }, [], new Set())).to.equal(undefined);

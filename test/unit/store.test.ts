@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { requestHash } from "../../src/canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../../src/errors";
 import { FixtureStore, TEMP_PREFIX } from "../../src/store/store";
+import { validateFixtures } from "../../src/validate";
 import type { Fixture } from "../../src/store/fixture";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
@@ -76,6 +77,15 @@ describe("FixtureStore", () => {
     const f = fixture();
     fs.writeFileSync(store.fileFor(f.hash), JSON.stringify({ ...f, schemaVersion: 2 }));
     expect(() => store.read(f.hash)).to.throw(/schemaVersion 2, newer than this langchain-vcr understands \(1\): upgrade langchain-vcr/);
+  });
+
+  it("a fixture saved with a UTF-8 BOM (a Windows editor) still replays and validates", async () => {
+    const dir = tmpDir();
+    const store = new FixtureStore(dir);
+    const f = fixture();
+    fs.writeFileSync(store.fileFor(f.hash), "\uFEFF" + JSON.stringify(f, null, 2));
+    expect(store.read(f.hash)).to.deep.equal(f);
+    expect(await validateFixtures(dir)).to.deep.equal([]);
   });
 
   it("unknown extra fields are tolerated", () => {
