@@ -32,7 +32,10 @@ const supported: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.bigInt(),
     fc.date(), // includes invalid dates
     fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("$vcr", "__proto__", "0", "10", "2", "b", "a")), tie("value"), { maxKeys: 4, noNullPrototype: true }),
+    // keys named like Object.prototype members ("toString", "valueOf") are left out: chai's deep
+    // equal converts Set/Map entries to strings to sort them and throws on such objects (a
+    // flaky failure of the assertion library, not of the serialization)
+    fc.dictionary(fc.oneof(fc.string().filter((k) => !(k in Object.prototype)), fc.constantFrom("$vcr", "__proto__", "0", "10", "2", "b", "a")), tie("value"), { maxKeys: 4, noNullPrototype: true }),
     fc.array(fc.tuple(tie("value"), tie("value")), { maxLength: 3 }).map((entries) => new Map(entries)),
     fc.array(tie("value"), { maxLength: 3 }).map((values) => new Set(values)),
   ),
@@ -44,7 +47,7 @@ describe("tools: tagged serialization", () => {
       fc.property(supported, (v) => {
         expect(throughFixture(v)).to.deep.equal(v);
       }),
-      { numRuns: 500 },
+      { numRuns: Number(process.env.VCR_PROPERTY_RUNS ?? 500) },
     );
   });
 
