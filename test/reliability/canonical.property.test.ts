@@ -12,6 +12,7 @@
  */
 import { expect } from "chai";
 import fc from "fast-check";
+import "../helpers/propertySeed";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { chatRequest } from "../../src/canonical/chat";

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
+import "../helpers/propertySeed";
 import { formatFixture } from "../../src/store/format";
 import { UnrecordableValue, fromTagged, toTagged } from "../../src/adapters/tools/tagged";
 
