@@ -198,9 +198,9 @@ describe("stream: record in one process, replay in a new one", function () {
         expect(text).to.equal("Order 42 has shipped.");
       });
 
-      it("recording and replay take milliseconds (nothing reaches the network, no tokenizer download)", () => {
-        expect(recorded.results[p].ms).to.be.lessThan(3000);
-        expect(replayed.results[p].ms).to.be.lessThan(2000);
+      it("recording and replay never wait on the network (no tokenizer download)", () => {
+        expect(recorded.results[p].ms).to.be.lessThan(15000); // hang guards, not speed tests: a tokenizer download takes minutes
+        expect(replayed.results[p].ms).to.be.lessThan(15000);
       });
     });
   }

@@ -88,7 +88,7 @@ describe("stream: recording and replay in one process", () => {
       expect(fake.count()).to.equal(1);
       const t0 = Date.now();
       const replayed = await collect(await make(fake, vcr.cache).stream("Tell me a short story"));
-      expect(Date.now() - t0).to.be.lessThan(500);
+      expect(Date.now() - t0).to.be.lessThan(5000); // a hang guard (a tokenizer download takes minutes), not a speed test
       expect(fake.count()).to.equal(1);
       expect(live.length).to.be.greaterThan(3);
       expect(replayed.map(view)).to.deep.equal(live.map(view));

@@ -82,7 +82,7 @@ describe("reliability: hostile and broken input", function () {
         for (const mode of ["replay_only", "record_or_replay"] as const) {
           const started = Date.now();
           const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("the big broken one")])).catch((e) => e);
-          expect(Date.now() - started, mode).to.be.below(5000);
+          expect(Date.now() - started, mode).to.be.below(20000); // a hang guard, not a speed test
           expect(err, mode).to.be.instanceOf(VcrFixtureError);
           expect(err.file).to.equal(file);
           expect(err.message).to.include("is not valid JSON");
