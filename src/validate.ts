@@ -16,7 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
 import { findSecret } from "./secrets";
-import { envelopeProblem, FIXTURE_FILE_RE, HASH_RE, stripBom, type Fixture } from "./store/fixture";
+import { FIXTURE_FILE_RE, HASH_RE, readFixtureText } from "./store/fixture";
 import { TEMP_PREFIX } from "./store/store";
 
 export interface FixtureProblem {
@@ -88,17 +88,9 @@ async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<str
 
 /** The problems of one fixture file's text. */
 export function checkFixture(file: string, expectedHash: string, raw: string, allow: ReadonlySet<string> = new Set()): FixtureProblem[] {
-  const text = stripBom(raw);
-  if (text.trim() === "") return [{ file, problem: "is empty" }];
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return [{ file, problem: `is not valid JSON (${(e as Error).message}); a merge conflict or a truncated write?` }];
-  }
-  const envelope = envelopeProblem(value, expectedHash);
-  if (envelope) return [{ file, problem: envelope }];
-  const fixture = value as Fixture;
+  const read = readFixtureText(raw, expectedHash);
+  if ("problem" in read) return [{ file, problem: read.problem }];
+  const fixture = read.fixture;
   const problems: FixtureProblem[] = [];
   if (fixture.redacted !== true) {
     const actual = requestHash(fixture.kind, fixture.request);
@@ -112,7 +104,7 @@ export function checkFixture(file: string, expectedHash: string, raw: string, al
       });
     }
   }
-  const secret = findSecret(value, [], allow);
+  const secret = findSecret(fixture, [], allow);
   if (secret) {
     problems.push({
       file,

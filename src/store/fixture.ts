@@ -18,8 +18,25 @@ export interface Fixture<Req = unknown, Res = unknown> {
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
 
+/**
+ * One fixture file's text, parsed and its envelope checked: the fixture, or what is wrong.
+ * Shared by every replay (which throws the problem) and by `validate` (which lists it).
+ */
+export function readFixtureText(raw: string, expectedHash?: string): { fixture: Fixture } | { problem: string; cause?: unknown } {
+  const text = stripBom(raw);
+  if (text.trim() === "") return { problem: "is empty" };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { problem: `is not valid JSON (${(e as Error).message}); a merge conflict or a truncated write?`, cause: e };
+  }
+  const problem = envelopeProblem(value, expectedHash);
+  return problem ? { problem } : { fixture: value as Fixture };
+}
+
 /** A file's text without the UTF-8 byte-order mark some Windows editors add. */
-export function stripBom(text: string): string {
+function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 export const FIXTURE_FILE_RE = /^[0-9a-f]{64}\.json$/;

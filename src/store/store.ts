@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
-import { envelopeProblem, stripBom, type Fixture } from "./fixture";
+import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
@@ -164,17 +164,9 @@ function isDirectory(p: string): boolean {
 
 /** Parses and checks one fixture file's text. Never returns a damaged fixture. */
 export function parseFixture(raw: string, file: string, expectedHash?: string): Fixture {
-  const text = stripBom(raw);
-  if (text.trim() === "") throw fixtureError(file, "is empty");
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw fixtureError(file, `is not valid JSON (${(e as Error).message})`, e);
-  }
-  const problem = envelopeProblem(value, expectedHash);
-  if (problem) throw fixtureError(file, problem);
-  return value as Fixture;
+  const read = readFixtureText(raw, expectedHash);
+  if ("problem" in read) throw fixtureError(file, read.problem, read.cause);
+  return read.fixture;
 }
 
 /** Deletes a fixture, or puts back the bytes it had — atomically, like every write. */

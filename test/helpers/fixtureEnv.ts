@@ -3,11 +3,11 @@ import { startFakeProvider, type FakeProvider } from "./fakeProvider";
 import { removeTmpDirs, tmpDir } from "./tmp";
 
 /** Registers beforeEach/afterEach hooks; `use` receives the fake and the directory of each test. */
-export function useFakeAndDir(use: (fake: FakeProvider, dir: string) => void): void {
+export function useFakeAndDir(use: (fake: FakeProvider, dir: string) => void, dirPrefix?: string): void {
   let fake: FakeProvider | undefined;
   beforeEach(async () => {
     fake = await startFakeProvider();
-    use(fake, tmpDir());
+    use(fake, tmpDir(dirPrefix));
   });
   afterEach(async () => {
     await fake?.close();

@@ -4,11 +4,12 @@
  * keys a vector (model, dimensions, truncate).
  */
 import { expect } from "chai";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { OllamaEmbeddings } from "@langchain/ollama";
 import { Vcr, VcrMissError, withVcr } from "../../src/index";
 import type { VcrMode } from "../../src/index";
-import { fakeVector, startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
-import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { fakeVector, type FakeProvider } from "../helpers/fakeProvider";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const inMode = <T>(mode: VcrMode, fn: () => Promise<T>) => withVcr({ mode }, fn);
 const rec = <T>(fn: () => Promise<T>) => inMode("record_or_replay", fn);
@@ -30,14 +31,7 @@ describe("embeddings: OllamaEmbeddings record → replay", () => {
     vcr.embeddings(new OllamaEmbeddings({ model: "nomic-embed-text", baseUrl: fake.ollamaBaseUrl, maxRetries: 0, ...fields }));
   const inputs = () => fake.requests.filter((r) => r.path === "/api/embed").map((r) => r.body.input);
 
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir("vcr-emb-ollama-");
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)), "vcr-emb-ollama-");
 
   it("records, then replays documents and a query with 0 requests and identical floats", async () => {
     const texts = ["red apples", "green pears", "yellow bananas"];

@@ -5,6 +5,7 @@
  * the on-disk format, and CacheBackedEmbeddings on top.
  */
 import { expect } from "chai";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { OpenAIEmbeddings } from "@langchain/openai";
@@ -12,9 +13,9 @@ import { CacheBackedEmbeddings } from "@langchain/classic/embeddings/cache_backe
 import { InMemoryStore } from "@langchain/core/stores";
 import { Vcr, VcrMissError, normalizers, withVcr } from "../../src/index";
 import type { Fixture, VcrMode, VcrOptions } from "../../src/index";
-import { fakeVector, startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { fakeVector, type FakeProvider } from "../helpers/fakeProvider";
 import { TEST_KEY } from "../helpers/models";
-import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const inMode = <T>(mode: VcrMode, fn: () => Promise<T>) => withVcr({ mode }, fn);
 const rec = <T>(fn: () => Promise<T>) => inMode("record_or_replay", fn);
@@ -46,14 +47,7 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
   const newVcr = (options: VcrOptions = {}) => new Vcr({ dir, ...options });
   const inputs = () => fake.requests.filter((r) => r.path === "/v1/embeddings").map((r) => r.body.input);
 
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir("vcr-emb-openai-");
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)), "vcr-emb-openai-");
 
   it("records documents and a query, then replays them with 0 requests and identical floats", async () => {
     const texts = ["The cat sat on the mat.", "Dogs bark at night.", "Fish swim."];

@@ -4,13 +4,14 @@
  * offline (server closed, replay_only) with 0 requests and the same answer.
  */
 import { expect } from "chai";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { Document } from "@langchain/core/documents";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import { Vcr, withVcr } from "../../src/index";
-import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
-import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const DOCS = [
   new Document({ pageContent: "Refunds are issued within 14 days of purchase.", metadata: { id: "refunds" } }),
@@ -35,14 +36,7 @@ async function rag(vcr: Vcr, fake: { openaiBaseURL: string }) {
 describe("embeddings: RAG with MemoryVectorStore, a retriever and ChatOpenAI", () => {
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir("vcr-emb-rag-");
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)), "vcr-emb-rag-");
 
   it("records once, then replays the whole pipeline offline with 0 requests and the same answer", async () => {
     const live = await withVcr({ mode: "record_or_replay" }, () => rag(new Vcr({ dir }), fake));

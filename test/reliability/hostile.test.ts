@@ -7,6 +7,7 @@
  * directory that is a file or read-only, are in test/unit/store.test.ts.)
  */
 import { expect } from "chai";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -15,9 +16,9 @@ import { tool } from "langchain";
 import { z } from "zod";
 import { Vcr, VcrFixtureError, VcrMissError, withVcr } from "../../src/index";
 import { validateFixtures } from "../../src/validate";
-import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
-import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { fixtureFiles, tmpDir } from "../helpers/tmp";
 import { ok, runScript } from "./scripts/compiled";
 import { asciiJson } from "./scripts/replayPrompts";
 
@@ -28,14 +29,7 @@ describe("reliability: hostile and broken input", function () {
   this.timeout(30000);
   let fake: FakeProvider;
   let dir: string;
-  beforeEach(async () => {
-    fake = await startFakeProvider();
-    dir = tmpDir("vcr-rel-hostile-");
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
-  });
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)), "vcr-rel-hostile-");
 
   /** Records one question; returns its fixture file. */
   async function recordOne(question: string, vcr = new Vcr({ dir, mode: "record_or_replay" })): Promise<string> {

@@ -8,7 +8,7 @@ import { chatRequest, llmRequest } from "../../canonical/chat";
 import type { Normalize } from "../../canonical/normalize";
 import { VcrConfigError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
-import { currentModelCall, type ModelCall, type ModelInstance } from "./call";
+import { currentModelCall, type ModelCall } from "./call";
 import { damagedFixtureError } from "../../store/store";
 import { generationsProblem, loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./patch";
@@ -68,7 +68,8 @@ function requireCall(): ModelCall {
   );
 }
 
-function describeModel(model: ModelInstance, request: Record<string, unknown>): string {
+/** How a miss message names a chat model: its class and, when known, its model name. */
+export function describeModel(model: object, request: Record<string, unknown>): string {
   const cls = (model.constructor as { name?: string })?.name ?? "model";
   return request.model !== undefined ? `${cls} (model ${JSON.stringify(request.model)})` : cls;
 }

@@ -15,7 +15,7 @@ import { VcrFixtureError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
 import { MODE_ENV } from "../../resolve";
 import type { Normalize } from "../../canonical/normalize";
-import { clientSecrets } from "../chat/cache";
+import { clientSecrets, describeModel } from "../chat/cache";
 import {
   loadChunk,
   storeChunk,
@@ -128,7 +128,5 @@ function badFixture(lookup: Lookup, problem: string): VcrFixtureError {
 }
 
 function describe(model: StreamModel, request: Record<string, unknown>): string {
-  const cls = (model.constructor as { name?: string } | undefined)?.name ?? "model";
-  const name = request.model !== undefined ? `${cls} (model ${JSON.stringify(request.model)})` : cls;
-  return `${name}, streamed`;
+  return `${describeModel(model, request)}, streamed`;
 }
