@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import { InMemoryCache } from "@langchain/core/caches";
 import { Vcr } from "../../src/index";
-import { currentModelCall, runModelCall, type ModelCall } from "../../src/adapters/chat/call";
+import { modelCallForKey, runModelCall, type ModelCall } from "../../src/adapters/chat/call";
 import { loadGenerations } from "../../src/adapters/chat/generations";
 import { AIMessage } from "@langchain/core/messages";
 import { chatRequest } from "../../src/canonical/chat";
@@ -35,7 +35,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
     const cache = vcr.cache as unknown as { lookup: (p: string, k: string) => Promise<unknown> };
     const proto = Object.getPrototypeOf(cache) as typeof cache;
     cache.lookup = function (p, k) {
-      call ??= currentModelCall();
+      call ??= modelCallForKey(k);
       return proto.lookup.call(this, p, k);
     };
     await viaVcr.invoke(CHAT_PROMPT);
@@ -61,7 +61,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
       [
         { name: "invoke, InMemoryCache hit (floor)", run: () => memory.invoke(CHAT_PROMPT), batch: 20 },
         { name: "invoke, VcrCache hit", run: () => viaVcr.invoke(CHAT_PROMPT), batch: 20 },
-        step("· patch: AsyncLocalStorage.run of the ModelCall", () => runModelCall(c, () => resolved)),
+        step("· patch: runModelCall (start the call, settle it)", () => runModelCall(c, () => resolved)),
         step("· call options (_separateRunnableConfigFromCallOptionsCompat)", () => sep(rawOptions)),
         step("· chatRequest (invocationParams + canonical params + messages)", () => chatRequest(c.model, messages, options, identity)),
         step("  · model.invocationParams(options)", () => c.model.invocationParams!(options)),

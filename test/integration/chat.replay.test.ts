@@ -4,7 +4,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { createAgent, tool } from "langchain";
 import * as path from "node:path";
 import { z } from "zod";
-import { Vcr, withVcr } from "../../src/index";
+import { Vcr, VcrConfigError, withVcr } from "../../src/index";
 import { runChild } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai, openaiLlm, TEST_KEY } from "../helpers/models";
@@ -40,6 +40,25 @@ describe("chat record → replay through VcrCache", () => {
     const [fx] = readFixtures(dir);
     expect(fx).to.include({ schemaVersion: 1, kind: "chat" });
     expect(fx.request).to.deep.equal({ model: "gpt-4o-mini", messages: [{ role: "user", content: "What is 2+2?" }] });
+  });
+
+  it("a replayed call's callbacks see what any LangChain cache hit reports (cached, zero usage); the caller gets the recorded usage", async () => {
+    const model = openai(fake, vcr.cache);
+    const live = await model.invoke("usage, please");
+    const ends: { cached: unknown; usage: unknown }[] = [];
+    const handler = {
+      handleLLMEnd(output: { generations: object[][] }, _runId: string, _p?: string, _t?: string[], extra?: Record<string, unknown>) {
+        const usage = (output.generations[0][0] as { message?: { usage_metadata?: unknown } }).message?.usage_metadata;
+        ends.push({ cached: extra?.cached, usage: JSON.parse(JSON.stringify(usage)) });
+      },
+    };
+    const [replayed] = (await model.generate([[new HumanMessage("usage, please")]], { callbacks: [handler] })).generations[0];
+    expect(fake.count()).to.equal(1);
+    expect(ends).to.deep.equal([{ cached: true, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } }]);
+    const message = (replayed as unknown as { message: { usage_metadata?: unknown } }).message;
+    const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown; // what a fixture can hold
+    expect(json(message.usage_metadata)).to.deep.equal(json(live.usage_metadata)).and.to.deep.include({ total_tokens: 5 });
+    expect(json((await model.invoke("usage, please")).usage_metadata)).to.deep.equal(json(live.usage_metadata));
   });
 
   it("replays in a new process with no server and no key (replay_only)", async () => {
@@ -188,7 +207,13 @@ describe("chat record → replay through VcrCache", () => {
     const lookup = vcr.cache.lookup.bind(vcr.cache);
     vcr.cache.lookup = (prompt: string, llmKey: string) => (seen.push(llmKey), lookup(prompt, llmKey));
     await openai(fake, vcr.cache).invoke("which key?");
-    expect(seen).to.deep.equal(["langchain-vcr"]);
+    await openai(fake, vcr.cache).invoke("which key?");
+    expect(seen).to.have.length(2);
+    for (const key of seen) expect(key).to.match(/^langchain-vcr#\d+$/); // the call's own key: no option, no secret
+    expect(seen[0]).to.not.equal(seen[1]);
+    const direct = await vcr.cache.lookup("which key?", seen[0]).catch((e: unknown) => e); // that call is over
+    expect(direct).to.be.instanceOf(VcrConfigError);
+    expect((direct as Error).message).to.match(/calls vcr\.cache\.lookup\(\) itself/);
     class Spy extends InMemoryCache {
       keys: string[] = [];
       override lookup(prompt: string, llmKey: string) {

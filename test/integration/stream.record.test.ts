@@ -433,6 +433,43 @@ describe("stream: recording and replay in one process", () => {
       expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat"]);
     });
 
+    it("one ChatOllama instance: an invoke (which streams inside _generate) and a .stream() at the same time are a chat and a chat_stream fixture", async () => {
+      const model = ollama(fake, vcr.cache);
+      const both = () => Promise.all([model.invoke("plain, concurrently"), model.stream("streamed, concurrently").then(collect)]);
+      const [liveMessage, liveChunks] = await both();
+      expect(fake.count()).to.equal(2);
+      const kinds = readFixtures(dir).map((f) => f.kind).sort();
+      expect(kinds).to.deep.equal(["chat", "chat_stream"]);
+      const [message, chunks] = await both();
+      expect(fake.count()).to.equal(2);
+      expect(message.content).to.equal(liveMessage.content).and.equal("echo: plain, concurrently");
+      expect(chunks.map(view)).to.deep.equal(liveChunks.map(view));
+      expect(readFixtures(dir)).to.have.length(2);
+    });
+
+    it("a provider whose _generate streams through a copy of its call options stays one chat fixture", async () => {
+      let streamed = 0;
+      class CopyingChat extends BaseChatModel {
+        _llmType() {
+          return "copying";
+        }
+        async *_streamResponseChunks(messages: BaseMessage[], _options?: unknown, _runManager?: CallbackManagerForLLMRun) {
+          streamed++;
+          for (const word of ["echo: ", String(messages.at(-1)?.content)]) yield new ChatGenerationChunk({ text: word, message: new AIMessageChunk(word) });
+        }
+        async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun) {
+          let text = "";
+          for await (const c of this._streamResponseChunks(messages, { ...options, providerExtra: true } as never, runManager)) text += c.text;
+          return { generations: [{ text, message: new AIMessageChunk(text) }] };
+        }
+      }
+      const model = new CopyingChat({ cache: vcr.cache });
+      expect((await model.invoke("copied options")).content).to.equal("echo: copied options");
+      expect((await model.invoke("copied options")).content).to.equal("echo: copied options");
+      expect(streamed).to.equal(1);
+      expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat"]);
+    });
+
     it("a model whose cache is not a VcrCache is left untouched", async () => {
       const model = openai(fake, undefined);
       const chunks = await collect(await model.stream("plain model"));

@@ -8,7 +8,7 @@ import { chatRequest, llmRequest } from "../../canonical/chat";
 import type { Normalize } from "../../canonical/normalize";
 import { VcrConfigError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
-import { currentModelCall, type ModelCall } from "./call";
+import { modelCallForKey, type ModelCall } from "./call";
 import { damagedFixtureError } from "../../store/store";
 import { generationsProblem, loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./patch";
@@ -24,8 +24,8 @@ export class VcrCache extends BaseCache<Generation[]> {
     brandVcrCache(this);
   }
 
-  async lookup(prompt: string, _llmKey: string): Promise<Generation[] | null> {
-    const call = requireCall();
+  async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
+    const call = requireCall(llmKey);
     const entry = call.claimForLookup(prompt);
     const request =
       call.kind === "chat"
@@ -37,14 +37,16 @@ export class VcrCache extends BaseCache<Generation[]> {
       entry.updated = true;
       const problem = generationsProblem(lookup.fixture.response);
       if (problem) throw damagedFixtureError(lookup.file, problem);
-      return loadGenerations(lookup.fixture.response) as Generation[];
+      const generations = loadGenerations(lookup.fixture.response);
+      call.replayed(entry, generations);
+      return generations as Generation[];
     }
     call.missed(entry);
     return null;
   }
 
-  async update(prompt: string, _llmKey: string, value: Generation[]): Promise<void> {
-    const call = requireCall();
+  async update(prompt: string, llmKey: string, value: Generation[]): Promise<void> {
+    const call = requireCall(llmKey);
     const entry = call.claimForUpdate(prompt);
     if (!entry?.lookup) return;
     entry.updated = true;
@@ -57,13 +59,14 @@ export class VcrCache extends BaseCache<Generation[]> {
   }
 }
 
-function requireCall(): ModelCall {
-  const call = currentModelCall();
+function requireCall(llmKey: string): ModelCall {
+  const call = modelCallForKey(llmKey);
   if (call) return call;
   throw new VcrConfigError(
     "langchain-vcr: VcrCache was called by a model whose copy of @langchain/core langchain-vcr has not patched.\n" +
       "  This happens when a test loads LangChain as ESM but langchain-vcr through require() (or the reverse),\n" +
-      "  or when the project has two installed copies of @langchain/core.\n" +
+      "  or when the project has two installed copies of @langchain/core, or when code calls vcr.cache.lookup() itself\n" +
+      "  (the cache only answers the generate() of a model it was passed to as `cache:`).\n" +
       "  Fix it: import langchain-vcr the same way you import @langchain/*, and run `npm ls @langchain/core` to check for duplicates.",
   );
 }

@@ -2,8 +2,14 @@
  * The full request of one `generate()` call, captured by the patch in `patch.ts` so that
  * `VcrCache.lookup(prompt, llmKey)` can key on everything that was asked, not on core's lossy
  * prompt string (which loses images and tool-call links) or its llmKey (which holds the API key).
+ *
+ * How a lookup finds its call without an async context: core's `generate()` computes its
+ * `llmKey` synchronously, before its first `await`, and hands that string to every `lookup`
+ * and `update` of the call. For a VcrCache call the patch replaces the llmKey with the call's
+ * own key (`langchain-vcr#<n>`), registered here while the call runs. An `AsyncLocalStorage`
+ * would do the same, but entering one turns on Node's promise hooks for every promise of the
+ * call — a measurable share of a replay (BENCHMARKS.md).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { ModelLike } from "../../canonical/chat";
 import type { Lookup } from "../../recorder";
 
@@ -21,9 +27,19 @@ interface Entry {
   claimed: boolean;
   lookup?: Lookup;
   updated: boolean;
+  /** A hit: the generations handed to core, and the usage each message was recorded with. */
+  replayed?: { generations: readonly ReplayedGeneration[]; usage: readonly unknown[] };
+}
+
+interface ReplayedGeneration {
+  message?: { usage_metadata?: unknown };
 }
 
 export class ModelCall {
+  /** What this call's lookups receive as `llmKey` (see the file comment). */
+  readonly key = `langchain-vcr#${++callCount}`;
+  /** Set by the stream adapter when the chat cache stands aside and the call is recorded as a stream. */
+  streamed = false;
   private callOptions: unknown;
   private optionsReady = false;
   readonly entries: Entry[];
@@ -82,6 +98,28 @@ export class ModelCall {
     return this.missOrder.find((e) => !e.updated && this.promptFor(e) === prompt);
   }
 
+  /** Hands replayed generations to core: their recorded usage comes back when the call ends. */
+  replayed(entry: Entry, generations: readonly ReplayedGeneration[]): void {
+    entry.replayed = { generations, usage: generations.map((g) => g.message?.usage_metadata) };
+  }
+
+  /**
+   * The call is over: its key is no longer answered, and replayed messages get back the usage
+   * core zeroed on the hit (callbacks saw zeros and `cached: true`, as for any LangChain cache;
+   * the message the caller receives equals the recorded one).
+   */
+  end(succeeded: boolean): void {
+    open.delete(this.key);
+    if (!succeeded) return;
+    for (const e of this.entries) {
+      const r = e.replayed;
+      if (!r) continue;
+      r.generations.forEach((g, i) => {
+        if (g.message && r.usage[i] !== undefined) g.message.usage_metadata = r.usage[i];
+      });
+    }
+  }
+
   private take(e: Entry): Entry {
     e.claimed = true;
     return e;
@@ -92,12 +130,57 @@ export class ModelCall {
   }
 }
 
-const calls = new AsyncLocalStorage<ModelCall>();
+let callCount = 0;
+/** The call whose `generate()` is starting: set and cleared synchronously around core's code. */
+let starting: ModelCall | undefined;
+/** Calls whose `generate()` has taken its key and not settled, by key. */
+const open = new Map<string, ModelCall>();
+/**
+ * Marks the call options of a call that takes its key, so the stream adapter can tell a
+ * provider's own streaming inside `generate()` (ChatOllama always streams) from a user's
+ * stream. Enumerable, so the copies core and providers make with `{ ...options }` keep it;
+ * a symbol, so nothing that serializes or lists options sees it.
+ */
+const CALL_OF_OPTIONS = Symbol("langchain-vcr.modelCall");
 
-export function runModelCall<T>(call: ModelCall, fn: () => T): T {
-  return calls.run(call, fn);
+/**
+ * Starts core's `generate()` with `call` as the call that starts (`fn` must reach core
+ * synchronously); the caller ends the call with `call.end()` when the promise settles.
+ */
+export function runModelCall<T>(call: ModelCall, fn: () => Promise<T>): Promise<T> {
+  const outer = starting;
+  starting = call;
+  try {
+    return fn();
+  } catch (e) {
+    return Promise.reject(e);
+  } finally {
+    starting = outer;
+  }
 }
 
-export function currentModelCall(): ModelCall | undefined {
-  return calls.getStore();
+/**
+ * Called by core's llmKey step of `generate()`: the starting call of `model`, now registered
+ * under its key, with the call options core separated — or undefined for any other call.
+ */
+export function takeStartingCall(model: object, callOptions: unknown): ModelCall | undefined {
+  const call = starting;
+  if (!call || call.model !== model) return undefined;
+  starting = undefined;
+  open.set(call.key, call);
+  call.setOptions(callOptions);
+  if (callOptions && typeof callOptions === "object") (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call;
+  return call;
+}
+
+/** The running call a lookup or update belongs to, from the llmKey core passed. */
+export function modelCallForKey(llmKey: unknown): ModelCall | undefined {
+  return typeof llmKey === "string" ? open.get(llmKey) : undefined;
+}
+
+/** The running `generate()` call whose call options (or a copy of them) these are. */
+export function modelCallOfOptions(options: unknown): ModelCall | undefined {
+  if (!options || typeof options !== "object") return undefined;
+  const call = (options as Record<symbol, unknown>)[CALL_OF_OPTIONS] as ModelCall | undefined;
+  return call && open.get(call.key) === call ? call : undefined;
 }

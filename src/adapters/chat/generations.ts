@@ -1,7 +1,7 @@
 /**
  * What a chat or LLM fixture's `response` holds, and how it becomes LangChain generations
- * again. Unlike core's own `serializeGeneration`, this keeps `generationInfo` and restores
- * `usage_metadata` that core zeroes on every cache hit.
+ * again. Unlike core's own `serializeGeneration`, this keeps `generationInfo` and
+ * `usage_metadata` (which core zeroes on every cache hit; `ModelCall.end` puts it back).
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { sortDeep } from "../../canonical/json";
@@ -63,17 +63,17 @@ export function generationsProblem(response: unknown): string | undefined {
   return undefined;
 }
 
-export function loadGenerations(response: unknown): { text: string; message?: BaseMessage; generationInfo?: Record<string, unknown> }[] {
+export function loadGenerations(response: unknown): { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> }[] {
   const r = response as GenerationsResponse;
   return r.generations.map((g) => {
-    const out: { text: string; message?: BaseMessage; generationInfo?: Record<string, unknown> } = { text: g.text };
+    const out: { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> } = { text: g.text };
     if (g.message) out.message = loadMessage(g.message);
     if (g.generationInfo) out.generationInfo = g.generationInfo;
     return out;
   });
 }
 
-function loadMessage(s: StoredMessage): BaseMessage {
+function loadMessage(s: StoredMessage): AIMessage {
   // The fixture is freshly parsed for every replay (or cloned for each waiter on a shared
   // recording), so the message may own these objects: no copy here.
   const fields = ({
@@ -86,25 +86,5 @@ function loadMessage(s: StoredMessage): BaseMessage {
     response_metadata: s.response_metadata ?? {},
     additional_kwargs: s.additional_kwargs ?? {},
   }) as ConstructorParameters<typeof AIMessage>[0] & object;
-  const message = new AIMessage(fields);
-  if (s.usage_metadata) keepRecordedUsage(message, message.usage_metadata);
-  return message;
-}
-
-/**
- * Core writes zeros into `usage_metadata` on every cache hit. A replay should look like the
- * recorded call, so the first all-zero write is ignored; any other write behaves normally.
- */
-function keepRecordedUsage(message: BaseMessage, recorded: unknown): void {
-  let value = recorded;
-  Object.defineProperty(message, "usage_metadata", {
-    configurable: true,
-    enumerable: true,
-    get: () => value,
-    set: (v: unknown) => {
-      const zeros = v && typeof v === "object" && Object.values(v).every((n) => n === 0);
-      if (zeros) return;
-      Object.defineProperty(message, "usage_metadata", { value: v, writable: true, enumerable: true, configurable: true });
-    },
-  });
+  return new AIMessage(fields);
 }

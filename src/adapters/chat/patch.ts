@@ -1,7 +1,7 @@
 /**
  * The one patch langchain-vcr applies to LangChain: `generate()` of `BaseChatModel` and
- * `BaseLLM` runs inside a context that holds the full request, when — and only when — the
- * model's `cache` is a `VcrCache`. Every other model runs the original code untouched.
+ * `BaseLLM` captures the full request (a `ModelCall`, see `call.ts`), when — and only when —
+ * the model's `cache` is a `VcrCache`. Every other model runs the original code untouched.
  * Patching the base class (not the model instance) survives `bindTools`, `withConfig` and
  * `withStructuredOutput`, which rebuild models from their fields.
  *
@@ -10,7 +10,7 @@
  * patches both.
  */
 import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
-import { ModelCall, currentModelCall, runModelCall, type ModelInstance, type ModelKind } from "./call";
+import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type ModelKind } from "./call";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
 const VCR_CACHE = Symbol.for("langchain-vcr.cache");
@@ -41,14 +41,13 @@ export function installModelPatches(core: CoreClasses): void {
 }
 
 const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
-/** What a VcrCache receives as `llmKey`: it keys on the captured request, never on this string. */
-export const VCR_LLM_KEY = "langchain-vcr";
 
 /**
  * Core serializes every call option (and the client config, API key included) into an
  * `llmKey` string on every call — the largest single cost of a cache hit — and a VcrCache
  * ignores it. For a VcrCache call the patch hands the call options to the captured call
- * (so they are not separated twice) and returns a constant instead.
+ * (so they are not separated twice) and returns the call's own key instead: core passes it
+ * to every `lookup` and `update` of the call, which is how they find the call (see `call.ts`).
  */
 function patchCacheKey(proto: object): void {
   const p = proto as { _getSerializedCacheKeyParametersForCall?: (this: ModelInstance, callOptions: unknown) => string };
@@ -58,12 +57,8 @@ function patchCacheKey(proto: object): void {
     configurable: true,
     writable: true,
     value: function (this: ModelInstance, callOptions: unknown): string {
-      const call = currentModelCall();
-      if (call && call.model === this && isVcrCache(this.cache)) {
-        call.setOptions(callOptions);
-        return VCR_LLM_KEY;
-      }
-      return original.call(this, callOptions);
+      const call = isVcrCache(this.cache) ? takeStartingCall(this, callOptions) : undefined;
+      return call ? call.key : original.call(this, callOptions);
     },
   });
   Object.defineProperty(p, KEY_PATCHED, { value: original });
@@ -78,9 +73,17 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
     // core coerces message-likes ("hi", ["human", "hi"]) before it looks up: key on the same messages
     const inputs = kind === "chat" ? input.map((list) => (Array.isArray(list) ? list.map((m) => coerceMessageLikeToMessage(m as never)) : list)) : input;
     const call = new ModelCall(this, kind, inputs, options, promptOf);
-    return runModelCall(call, () => original.call(this, input, options, callbacks)).finally(() => {
+    const end = (succeeded: boolean) => {
+      call.end(succeeded);
       for (const e of call.entries) if (e.lookup && !e.updated) (this.cache as { release(l: unknown): void }).release(e.lookup);
-    });
+    };
+    return runModelCall(call, () => original.call(this, input, options, callbacks) as Promise<unknown>).then(
+      (result) => (end(true), result),
+      (error: unknown) => {
+        end(false);
+        throw error;
+      },
+    );
   };
   Object.defineProperty(proto, "generate", { value: patched, writable: true, configurable: true });
   Object.defineProperty(proto, PATCHED, { value: original });

@@ -61,6 +61,7 @@ export interface StreamCore {
 interface GenerateCachedArgs {
   messages: unknown[][];
   cache?: unknown;
+  llmStringKey?: unknown;
   handledOptions?: { callbacks?: unknown };
 }
 
@@ -100,7 +101,7 @@ export function installStreamPatches(core: StreamCore): void {
     const a = args[0] as GenerateCachedArgs | undefined;
     if (a && isVcrCache(a.cache) && Array.isArray(a.messages)) {
       const { nativeChunks } = install(this);
-      if (generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this)) {
+      if (generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this, a.llmStringKey)) {
         return Promise.resolve({ generations: [], missingPromptIndices: a.messages.map((_, i) => i), startedRunManagers: undefined });
       }
     }
@@ -118,14 +119,14 @@ function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events
   if (!installed.nativeChunks) return installed; // core answers .stream() with invoke(): the chat cache keys it
 
   shadow(model, "_streamResponseChunks", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
-    if (!vcrHandlesStream(this)) return chunks.call(this, messages, options, runManager);
+    if (!vcrHandlesStream(this, options)) return chunks.call(this, messages, options, runManager);
     return vcrStream(classes, this, chunks, messages, options, runManager as RunManagerLike | undefined);
   });
 
   const events = model._streamChatModelEvents as EventsMethod;
   if (typeof events === "function" && events !== base.events) {
     shadow(model, "_streamChatModelEvents", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
-      if (!vcrHandlesStream(this)) return events.call(this, messages, options, runManager);
+      if (!vcrHandlesStream(this, options)) return events.call(this, messages, options, runManager);
       return base.events.call(this, messages, options, runManager);
     });
   }

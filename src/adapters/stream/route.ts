@@ -12,23 +12,25 @@
  *   whose `_generate` streams internally) the chunks pass through untouched: the chat cache
  *   already keys that call.
  */
-import { currentModelCall, type ModelCall } from "../chat/call";
+import { modelCallForKey, modelCallOfOptions } from "../chat/call";
 import { isVcrCache } from "../chat/patch";
 
-/** generate() calls that the chat cache stood aside for: their chunks are recorded as a stream. */
-const streamedCalls = new WeakSet<ModelCall>();
-
-export function vcrHandlesStream(model: { cache?: unknown }): boolean {
+/**
+ * Whether the stream adapter records / replays this `_streamResponseChunks` (or
+ * `_streamChatModelEvents`) call. A generate() of the same model is recognised by its call
+ * options, which carry the call (core and providers pass them, or a `{ ...copy }`, down).
+ */
+export function vcrHandlesStream(model: { cache?: unknown }, options: unknown): boolean {
   if (!isVcrCache(model.cache)) return false;
-  const call = currentModelCall();
-  if (call && call.model === model && !streamedCalls.has(call)) return false;
-  return true;
+  const call = modelCallOfOptions(options);
+  return !(call && call.model === model && !call.streamed);
 }
 
-export function markStreamed(model: object): boolean {
-  const call = currentModelCall();
+/** The chat cache stands aside for the generate() call whose llmKey this is: its chunks are a stream. */
+export function markStreamed(model: object, llmKey: unknown): boolean {
+  const call = modelCallForKey(llmKey);
   if (!call || call.model !== model) return false;
-  streamedCalls.add(call);
+  call.streamed = true;
   return true;
 }
 
