@@ -28,34 +28,37 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 export function canonicalParams(invocation: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const put = (key: string, value: unknown) => {
-    if (value === undefined || value === null || EXCLUDED_PARAMS.has(key)) return;
-    defineMember(out, Object.hasOwn(ALIASES, key) ? ALIASES[key] : key, value);
-  };
-  for (const [k, v] of Object.entries(invocation)) {
-    if (k === "options" && v && typeof v === "object" && !Array.isArray(v)) {
-      for (const [ok, ov] of Object.entries(v)) put(ok, ov); // Ollama nests sampling options
+  for (const k of Object.keys(invocation)) {
+    const v = invocation[k];
+    if (v === undefined || v === null) continue; // most of a client's parameters are unset
+    if (k === "options" && typeof v === "object" && !Array.isArray(v)) {
+      for (const [ok, ov] of Object.entries(v)) put(out, ok, ov); // Ollama nests sampling options
     } else if (k === "tools") {
       if (Array.isArray(v) && v.length) out.tools = v.map(canonicalTool);
     } else if (k === "tool_choice") {
-      put(k, canonicalToolChoice(v));
+      put(out, k, canonicalToolChoice(v));
     } else if (k === "format") {
-      put("response_format", v === "json" ? { type: "json_object" } : v ? { type: "json_schema", schema: v } : undefined);
+      put(out, "response_format", v === "json" ? { type: "json_object" } : v ? { type: "json_schema", schema: v } : undefined);
     } else if (k === "response_format") {
-      put(k, canonicalResponseFormat(v));
-    } else if (k === "text" && v && typeof v === "object" && "format" in v) {
-      put("response_format", canonicalResponseFormat((v as { format: unknown }).format));
+      put(out, k, canonicalResponseFormat(v));
+    } else if (k === "text" && typeof v === "object" && "format" in v) {
+      put(out, "response_format", canonicalResponseFormat((v as { format: unknown }).format));
     } else {
-      put(k, v);
+      put(out, k, v);
     }
   }
   if (Array.isArray(out.stop) && out.stop.length === 0) delete out.stop;
   // same result as lfDeep(out, false), without copying the (usually all-primitive) top level
   for (const k of Object.keys(out)) {
     const v = out[k];
-    if (v !== null && (typeof v === "object" || typeof v === "string")) defineMember(out, k, lfDeep(v, SCHEMA_KEYS.has(k)));
+    if (v !== null && (typeof v === "object" || (typeof v === "string" && SCHEMA_KEYS.has(k)))) defineMember(out, k, lfDeep(v, SCHEMA_KEYS.has(k)));
   }
   return out;
+}
+
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (value === undefined || value === null || EXCLUDED_PARAMS.has(key)) return;
+  defineMember(out, Object.hasOwn(ALIASES, key) ? ALIASES[key] : key, value);
 }
 
 const SCHEMA_KEYS: ReadonlySet<string> = new Set(["tools", "response_format", "description", "parameters"]);

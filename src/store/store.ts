@@ -11,6 +11,8 @@ import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
+/** An options object, not "utf8": Node copies a string option into a new object on every read. */
+const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
 let tempCounter = 0;
 
 export type WriteResult = { file: string; bytes: number; created: boolean; previous?: Buffer };
@@ -33,7 +35,7 @@ export class FixtureStore {
     const file = this.fileFor(hash);
     let text: string;
     try {
-      text = fs.readFileSync(file, "utf8");
+      text = fs.readFileSync(file, READ_UTF8);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") {
