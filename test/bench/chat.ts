@@ -7,15 +7,34 @@ import { InMemoryCache } from "@langchain/core/caches";
 import { LocalFileCache } from "@langchain/classic/cache/file_system";
 import type { BaseMessage } from "@langchain/core/messages";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import nock from "nock";
 import { Vcr } from "../../src/index";
 import { startFakeProvider } from "../helpers/fakeProvider";
-import { CHAT_PROMPT, chatModel, expectRequests, tmpDir } from "./env";
+import { runChild } from "../helpers/child";
+import { CHAT_PROMPT, chatModel, expectRequests, log, tmpDir } from "./env";
 import { compare, type Measured } from "./harness";
 
 export interface ChatResult {
   results: Measured[];
   fixtureBytes: number;
+}
+
+/** Section 1 in `processes` fresh child processes, one after another; samples pooled per contender. */
+export async function benchChatProcesses(processes: number, opts: { rounds: number; warmup: number }): Promise<{ pooled: ChatResult; runs: ChatResult[] }> {
+  const runs: ChatResult[] = [];
+  for (let i = 0; i < processes; i++) {
+    log(`bench: chat replay, process ${i + 1} of ${processes} ...`);
+    const res = await runChild(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(__dirname, "chatChild.ts"), String(opts.rounds), String(opts.warmup)], {
+      cwd: path.resolve(__dirname, "../.."),
+      env: { ...process.env, LANGCHAIN_VCR_MODE: "" },
+      timeoutMs: 600_000,
+    });
+    if (res.status !== 0) throw new Error(`bench: chat child failed (${res.status}): ${res.stderr}`);
+    runs.push(JSON.parse(res.stdout.trim().split("\n").pop()!) as ChatResult);
+  }
+  const pooled = runs[0].results.map((r, k) => ({ name: r.name, samples: runs.flatMap((run) => run.results[k].samples) }));
+  return { pooled: { results: pooled, fixtureBytes: runs[0].fixtureBytes }, runs };
 }
 
 export async function benchChat(opts: { rounds: number; warmup: number }): Promise<ChatResult> {
@@ -59,8 +78,8 @@ export async function benchChat(opts: { rounds: number; warmup: number }): Promi
         { name: "InMemoryCache hit (LangChain floor)", run: () => memory.invoke(CHAT_PROMPT), batch: 20 },
         { name: "VcrCache hit (langchain-vcr)", run: () => viaVcr.invoke(CHAT_PROMPT), batch: 20 },
         { name: "LocalFileCache hit (@langchain/classic)", run: () => viaFile.invoke(CHAT_PROMPT), batch: 20 },
-        { name: "nock.back replay (HTTP layer, nock 14)", run: nockReplay, batch: 4 },
-        { name: "live call to the loopback fake", run: () => (liveCalls++, live.invoke(CHAT_PROMPT)), batch: 4 },
+        { name: "nock.back replay (HTTP layer, nock 14)", run: nockReplay, batch: 4, warmup: Math.min(opts.warmup, 100) },
+        { name: "live call to the loopback fake", run: () => (liveCalls++, live.invoke(CHAT_PROMPT)), batch: 4, warmup: Math.min(opts.warmup, 100) },
       ],
       opts,
     );

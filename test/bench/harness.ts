@@ -9,6 +9,8 @@ export interface Contender {
   run: () => Promise<unknown>;
   /** Calls per round (default 1): cheap contenders take more samples in the same time. */
   batch?: number;
+  /** Warm-up calls for this contender, instead of the comparison's (slow contenders need fewer). */
+  warmup?: number;
   /** Work done once per round before this contender's batch, not timed (e.g. a mode switch). */
   before?: () => void | Promise<void>;
   after?: () => void | Promise<void>;
@@ -28,7 +30,7 @@ export interface CompareOptions {
 export async function compare(contenders: readonly Contender[], options: CompareOptions): Promise<Measured[]> {
   for (const c of contenders) {
     await c.before?.();
-    for (let i = 0; i < options.warmup; i++) await c.run();
+    for (let i = 0; i < (c.warmup ?? options.warmup); i++) await c.run();
     await c.after?.();
   }
   const results = contenders.map((c) => ({ name: c.name, samples: [] as number[] }));
