@@ -5,6 +5,7 @@
  * cost of recording one new chat fixture (which, in record_or_replay, also looks for a
  * near-miss to report) and of a replay_only miss (which looks for the nearest fixture).
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr, withVcr } from "../../src/index";
@@ -63,6 +64,7 @@ export async function benchScale(opts: {
       if (count !== n) throw new Error(`bench: directory for ${n} fixtures holds ${count}`);
     }
     log(`  scale: ${largest} filler fixtures written in ${fillerSeconds.toFixed(1)} s`);
+    flushToDisk(); // else the kernel writes ~150 MB of them back during the timed runs below
     const requests = fake.count();
 
     // Per-call replay cost, interleaved across directory sizes.
@@ -140,6 +142,13 @@ export async function benchScale(opts: {
   } finally {
     await fake.close();
   }
+}
+
+/** `sync`: writes dirty pages to disk now (where the command exists), not in the middle of a measurement. */
+function flushToDisk(): void {
+  const t0 = Date.now();
+  const res = spawnSync("sync", [], { stdio: "ignore", timeout: 120_000 });
+  if (!res.error) log(`  scale: sync took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 export function childSummary(row: ChildRow): { loadedMs: number; firstReplayMs: number; ownMs: number; firstCallUs: number; medianUs: number; maxRssKiB: number } {

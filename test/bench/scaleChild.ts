@@ -7,6 +7,7 @@
  *
  *   node scaleChild.js <fixture dir> <prompt> <calls>
  */
+import * as fs from "node:fs";
 import { performance } from "node:perf_hooks";
 import { ChatOpenAI } from "@langchain/openai";
 import { Vcr } from "../../src/index";
@@ -42,9 +43,23 @@ async function main(): Promise<void> {
       firstReplayMs,
       firstCallUs,
       medianUs: samples[Math.floor(samples.length / 2)],
-      maxRssKiB: process.resourceUsage().maxRSS,
+      maxRssKiB: peakRssKiB(),
     }) + "\n",
   );
+}
+
+/**
+ * This process's peak RSS. On Linux from /proc (VmHWM): `resourceUsage().maxRSS` keeps the
+ * high-water mark across exec, so it reports the parent's RSS at the moment it forked the child.
+ */
+function peakRssKiB(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
+    if (m) return Number(m[1]);
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS;
 }
 
 main().catch((e) => {
