@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   try {
     out.push("# langchain-vcr benchmarks", "", "Command: `npm run bench" + (process.argv.length > 2 ? " -- " + process.argv.slice(2).join(" ") : "") + "`", "", ...machineLines(), "");
     out.push(
-      "Every table: contenders interleaved round-robin in one process (order rotated every round) after a warm-up;",
+      "Every table: contenders interleaved round-robin in one process (section 1: in each of five processes) after a warm-up, order rotated every round;",
       "each call timed on its own; median and p95 per call; ratios against the table's first row.",
       "",
     );
