@@ -10,58 +10,7 @@ import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 
 export function canonicalJson(value: unknown): string {
-  return serialize(value) as string;
-}
-
-/**
- * `JSON.stringify(sortDeep(value))` in one pass, without building the sorted copy: the same
- * text for every value (a property test compares them), including the key order of the
- * sorted copy, where array-index keys come first in numeric order. Undefined when the value
- * serializes to nothing (undefined, a function, a symbol).
- */
-function serialize(value: unknown): string | undefined {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      return Number.isFinite(value) ? String(value) : "null";
-    case "boolean":
-      return value ? "true" : "false";
-    case "object":
-      break;
-    case "bigint":
-      return JSON.stringify(value); // throws, as JSON.stringify does
-    default:
-      return undefined;
-  }
-  if (value === null) return "null";
-  if (Array.isArray(value)) {
-    let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + (serialize(value[i]) ?? "null");
-    return out + "]";
-  }
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return serialize((value as { toJSON(): unknown }).toJSON());
-  let keys = Object.keys(value).sort();
-  if (keys.some(isArrayIndex)) {
-    const indices = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
-    keys = indices.concat(keys.filter((k) => !isArrayIndex(k)));
-  }
-  let out = "{";
-  for (const k of keys) {
-    const v = (value as Record<string, unknown>)[k];
-    if (v === undefined || typeof v === "function") continue;
-    const text = serialize(v);
-    if (text === undefined) continue;
-    out += (out.length > 1 ? "," : "") + JSON.stringify(k) + ":" + text;
-  }
-  return out + "}";
-}
-
-/** An array index ("0" … "4294967294"): JavaScript lists such keys of an object first. */
-function isArrayIndex(key: string): boolean {
-  const c = key.charCodeAt(0);
-  if (c < 48 || c > 57) return false;
-  return (key === "0" || /^[1-9][0-9]{0,9}$/.test(key)) && Number(key) <= 4294967294;
+  return JSON.stringify(sortDeep(value));
 }
 
 /** A deep copy with object keys sorted and undefined members removed. */

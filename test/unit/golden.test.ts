@@ -23,6 +23,8 @@ const GOLDEN = path.join(__dirname, "../golden");
 describe("golden: canonical serialization and hashes", () => {
   it("canonicalJson sorts keys, drops undefined, keeps array order", () => {
     expect(canonicalJson({ b: 1, a: [3, undefined, { d: undefined, c: "x" }], e: undefined })).to.equal('{"a":[3,null,{"c":"x"}],"b":1}');
+    // array-index keys first, in numeric order, as JavaScript lists an object's keys
+    expect(canonicalJson({ 10: 1, 9: 2, b: 3, a: 4, "01": 5 })).to.equal('{"9":2,"10":1,"01":5,"a":4,"b":3}');
   });
 
   it("requestHash is sha256 of the canonical { kind, request }", () => {
