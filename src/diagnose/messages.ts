@@ -47,6 +47,23 @@ export function missMessage(m: {
   return lines.join("\n");
 }
 
+/**
+ * Whether a changed text looks like an edit of the recorded one (a date, a word, a typo) rather
+ * than another text: the unchanged start and end together cover at least half of the longer.
+ * Non-text differences (a parameter, a tool) always count.
+ */
+function looksEdited(d: { recorded?: unknown; requested?: unknown }): boolean {
+  const a = d.recorded;
+  const b = d.requested;
+  if (typeof a !== "string" || typeof b !== "string") return true;
+  const longest = Math.max(a.length, b.length);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return (start + end) * 2 >= longest;
+}
+
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
 export function recordedNearMessage(
   rec: { kind: string; file: string },
@@ -55,6 +72,7 @@ export function recordedNearMessage(
   const d = nearest.differences;
   if (d.length === 0 || d.length > 3) return undefined;
   if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
+  if (!d.every(looksEdited)) return undefined; // another question, not an edit of the recorded one
   const lines = [`langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
   lines.push(...formatDifferences(nearest));
   const hint = hintFor(nearest.differences);

@@ -1,5 +1,5 @@
 // The project's own suite runs under its own mocha plugin, as users' suites do.
 // Near-miss notes ("recorded a new fixture; the nearest differs at ...") are tested on their
-// own; the hundreds of deliberate near misses in this suite would only bury the output.
+// own (test/integration/near-miss.test.ts); the hundreds of deliberate near misses in this suite would only bury the output.
 process.env.LANGCHAIN_VCR_QUIET ??= "1";
 export { mochaHooks, mochaGlobalTeardown } from "../../src/mocha/index";

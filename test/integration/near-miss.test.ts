@@ -1,0 +1,85 @@
+/**
+ * The near-miss note: when `record_or_replay` records a request that is an edit of a recorded
+ * one (a changed date, word or parameter), one line on stderr names the nearest fixture and
+ * what changed — usually an unintended prompt change. Another question, a conversation that
+ * grew, or LANGCHAIN_VCR_QUIET print nothing.
+ */
+import { expect } from "chai";
+import { Vcr } from "../../src/index";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+
+/** Runs `fn` with the note enabled and returns what langchain-vcr wrote to stderr. */
+async function notesDuring(fn: () => Promise<unknown>, quiet?: string): Promise<string[]> {
+  const saved = process.env.LANGCHAIN_VCR_QUIET; // the suite's plugin set-up silences notes
+  if (quiet === undefined) delete process.env.LANGCHAIN_VCR_QUIET;
+  else process.env.LANGCHAIN_VCR_QUIET = quiet;
+  const write = process.stderr.write;
+  const notes: string[] = [];
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === "string" && chunk.startsWith("langchain-vcr: recorded a new")) {
+      notes.push(chunk);
+      return true;
+    }
+    return (write as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
+  }) as typeof process.stderr.write;
+  try {
+    await fn();
+  } finally {
+    process.stderr.write = write;
+    if (saved === undefined) delete process.env.LANGCHAIN_VCR_QUIET;
+    else process.env.LANGCHAIN_VCR_QUIET = saved;
+  }
+  return notes;
+}
+
+describe("the near-miss note on recording", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+  const model = () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache);
+
+  it("a prompt that is an edit of a recorded one (a date changed): one note with the field, both values and the hint", async () => {
+    await model().invoke("Today is 2026-11-28. Summarize my calendar.");
+    const notes = await notesDuring(() => model().invoke("Today is 2026-11-29. Summarize my calendar."));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.include("differs at:");
+    expect(notes[0]).to.include("messages[0].content");
+    expect(notes[0]).to.include("2026-11-28").and.include("2026-11-29");
+    expect(notes[0]).to.include("hint: a date changed between runs: add normalizers.isoDate");
+    expect(fake.count()).to.equal(2);
+  });
+
+  it("a changed parameter (temperature) is noted", async () => {
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, { temperature: 0 }).invoke("Same question.");
+    const notes = await notesDuring(() => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, { temperature: 0.7 }).invoke("Same question."));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.include("temperature");
+  });
+
+  it("another question in the same directory is not noted", async () => {
+    await model().invoke("What is the capital of France?");
+    const notes = await notesDuring(() => model().invoke("Where is order 42?"));
+    expect(notes).to.deep.equal([]);
+    expect(fake.count()).to.equal(2);
+  });
+
+  it("a conversation that grew (the next turn) is not noted", async () => {
+    await model().invoke([{ role: "user", content: "Hi, I need help with order 42." }]);
+    const notes = await notesDuring(() =>
+      model().invoke([
+        { role: "user", content: "Hi, I need help with order 42." },
+        { role: "assistant", content: "Sure, what is wrong with it?" },
+        { role: "user", content: "It never arrived." },
+      ]),
+    );
+    expect(notes).to.deep.equal([]);
+  });
+
+  it("LANGCHAIN_VCR_QUIET silences it", async () => {
+    await model().invoke("Today is 2026-11-28. Summarize my calendar.");
+    const notes = await notesDuring(() => model().invoke("Today is 2026-11-29. Summarize my calendar."), "1");
+    expect(notes).to.deep.equal([]);
+  });
+});
