@@ -101,10 +101,14 @@ describe("tools: vcr.tool() wrapper", () => {
       });
     }
 
-    it("vcr.tools() keeps order; wrapping twice with one Vcr is a no-op", () => {
+    it("vcr.tools() keeps order; one Vcr wraps a tool once: the same tool, or its wrapper, gives the same wrapper", () => {
       const ts = vcr.tools([refund, dyn]);
       expect(ts.map((t) => t.name)).to.deep.equal(["issue_refund", "echo"]);
       expect(vcr.tool(ts[0])).to.equal(ts[0]);
+      expect(vcr.tool(refund)).to.equal(ts[0]);
+      expect(vcr.tools([dyn, refund])).to.deep.equal([ts[1], ts[0]]);
+      const other = new Vcr({ dir: tmpDir(), mode: "record_or_replay" });
+      expect(other.tool(refund)).to.not.equal(ts[0]); // each Vcr records into its own directory
     });
 
     it("refuses a non-tool with a VcrConfigError that says what to do", () => {

@@ -19,6 +19,8 @@ import { callTool, type ToolBody } from "./call";
 import { notAToolError } from "./messages";
 
 const WRAPPED = Symbol.for("langchain-vcr.tool");
+/** One wrapper per tool and recorder: wrapping the same tool again (each test building its agent) returns it. */
+const wrappers = new WeakMap<Recorder, WeakMap<object, ToolInternals>>();
 
 interface ToolInternals {
   name: string;
@@ -31,12 +33,17 @@ export function wrapTool<T extends StructuredToolInterface>(tool: T, recorder: R
   const original = tool as unknown as ToolInternals;
   if (original === null || typeof original !== "object" || typeof original._call !== "function") throw notAToolError(tool);
   if (Object.prototype.hasOwnProperty.call(original, WRAPPED) && original[WRAPPED]!.recorder === recorder) return tool;
+  let byTool = wrappers.get(recorder);
+  if (!byTool) wrappers.set(recorder, (byTool = new WeakMap()));
+  const existing = byTool.get(original);
+  if (existing) return existing as unknown as T;
   const wrapper = Object.create(original) as ToolInternals;
   const body: ToolBody = (parsed, runManager, config) => original._call(parsed, runManager, config);
   define(wrapper, "_call", function _call(parsed: unknown, runManager: unknown, config: unknown) {
     return callTool({ name: original.name, recorder, body }, parsed, runManager, config);
   });
   define(wrapper, WRAPPED, { recorder, original });
+  byTool.set(original, wrapper);
   return wrapper as unknown as T;
 }
 
