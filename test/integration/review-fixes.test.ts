@@ -2,6 +2,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { inspect } from "node:util";
 import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, VcrConfigError, VcrFixtureError, withVcr } from "../../src/index";
 import { requestHash } from "../../src/canonical/json";
@@ -13,7 +14,8 @@ import { collectStats } from "../../src/cli/stats";
 import { formatFixture } from "../../src/store/format";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
-import { openai, openaiLlm } from "../helpers/models";
+import { ollama, openai, openaiLlm, TEST_KEY } from "../helpers/models";
+import { startFakeProvider } from "../helpers/fakeProvider";
 import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 describe("review fixes", () => {
@@ -104,5 +106,59 @@ describe("review fixes", () => {
   it("allowSecretPatterns that is not an array of names is a VcrConfigError", () => {
     expect(() => new Vcr({ dir, allowSecretPatterns: "bearer_token" as never })).to.throw(VcrConfigError, "must be an array");
     expect(() => new Vcr({ dir, allowSecretPatterns: [1] as never })).to.throw(VcrConfigError, "must be an array");
+  });
+  describe("second review (the hit path without AsyncLocalStorage)", () => {
+    it("callbacks get call options whose only addition is a short string tag: no model, no API key", async () => {
+      const seen: Record<PropertyKey, unknown>[] = [];
+      const handler = {
+        handleChatModelStart(_llm: unknown, _messages: unknown, _runId: string, _parent?: string, extra?: Record<string, unknown>) {
+          seen.push(extra?.options as Record<PropertyKey, unknown>);
+        },
+        handleLLMStart(_llm: unknown, _prompts: unknown, _runId: string, _parent?: string, extra?: Record<string, unknown>) {
+          seen.push(extra?.options as Record<PropertyKey, unknown>);
+        },
+      };
+      const vcr = new Vcr({ dir, mode: "record_or_replay" });
+      await openai(fake, vcr.cache).invoke("tagged?", { callbacks: [handler] });
+      await openaiLlm(fake, vcr.cache).invoke("tagged?", { callbacks: [handler] });
+      expect(seen).to.have.length(2);
+      for (const options of seen) {
+        const added = Object.getOwnPropertySymbols(options).map((sym) => options[sym]);
+        expect(added).to.have.length(1);
+        expect(added[0]).to.be.a("string").and.match(/^langchain-vcr#\d+$/);
+        expect(inspect(options, { depth: 10 })).to.not.include(TEST_KEY);
+      }
+    });
+
+    it("an aborted ChatOllama call that still resolves (its stream ends early, answering \"\") records nothing", async function () {
+      this.timeout(10000);
+      const slow = await startFakeProvider({ latencyMs: 300 });
+      try {
+        const vcr = new Vcr({ dir, mode: "record_or_replay" });
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 100);
+        await ollama(slow, vcr.cache)
+          .invoke("slow question", { signal: controller.signal })
+          .catch(() => undefined); // it may resolve with "" or reject: either way nothing is recorded
+        expect(fixtureFiles(dir)).to.deep.equal([]);
+        const answer = await ollama(slow, vcr.cache).invoke("slow question");
+        expect(answer.content).to.equal("echo: slow question");
+        expect(readFixtures(dir).map((f) => f.response.generations[0].text)).to.deep.equal(["echo: slow question"]);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it("input generate() cannot coerce is a rejected promise, as without a VcrCache (it threw synchronously)", async () => {
+      const vcr = new Vcr({ dir, mode: "record_or_replay" });
+      const bad = [[{ not: "a message" } as never]];
+      const withVcrCache = openai(fake, vcr.cache).generate(bad);
+      const without = openai(fake, undefined).generate(bad);
+      expect(withVcrCache).to.be.instanceOf(Promise);
+      const [a, b] = await Promise.all([withVcrCache.catch((e: Error) => e), without.catch((e: Error) => e)]);
+      expect(a).to.be.instanceOf(Error);
+      expect((a as Error).message).to.equal((b as Error).message);
+      expect(fake.count()).to.equal(0);
+    });
   });
 });

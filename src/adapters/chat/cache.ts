@@ -49,6 +49,8 @@ export class VcrCache extends BaseCache<Generation[]> {
     const call = requireCall(llmKey);
     const entry = call.claimForUpdate(prompt);
     if (!entry?.lookup) return;
+    // an aborted call can still resolve (ChatOllama ends its stream early and answers ""): never record it
+    if ((call.options() as { signal?: AbortSignal } | undefined)?.signal?.aborted) return;
     entry.updated = true;
     this.recorder.record(entry.lookup, storeGenerations(value as Parameters<typeof storeGenerations>[0]), clientSecrets(call.model));
   }

@@ -139,7 +139,8 @@ const open = new Map<string, ModelCall>();
  * Marks the call options of a call that takes its key, so the stream adapter can tell a
  * provider's own streaming inside `generate()` (ChatOllama always streams) from a user's
  * stream. Enumerable, so the copies core and providers make with `{ ...options }` keep it;
- * a symbol, so nothing that serializes or lists options sees it.
+ * a symbol, so JSON and key lists do not see it. Its value is the call's key, not the call:
+ * callbacks receive these options, and must not reach (or print, or keep alive) the model.
  */
 const CALL_OF_OPTIONS = Symbol("langchain-vcr.modelCall");
 
@@ -169,7 +170,7 @@ export function takeStartingCall(model: object, callOptions: unknown): ModelCall
   starting = undefined;
   open.set(call.key, call);
   call.setOptions(callOptions);
-  if (callOptions && typeof callOptions === "object") (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call;
+  if (callOptions && typeof callOptions === "object") (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call.key;
   return call;
 }
 
@@ -181,6 +182,5 @@ export function modelCallForKey(llmKey: unknown): ModelCall | undefined {
 /** The running `generate()` call whose call options (or a copy of them) these are. */
 export function modelCallOfOptions(options: unknown): ModelCall | undefined {
   if (!options || typeof options !== "object") return undefined;
-  const call = (options as Record<symbol, unknown>)[CALL_OF_OPTIONS] as ModelCall | undefined;
-  return call && open.get(call.key) === call ? call : undefined;
+  return modelCallForKey((options as Record<symbol, unknown>)[CALL_OF_OPTIONS]);
 }

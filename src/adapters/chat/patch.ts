@@ -70,8 +70,13 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
   const patched: Generate = function (this: ModelInstance, input, options, callbacks) {
     if (!isVcrCache(this.cache) || !Array.isArray(input)) return original.call(this, input, options, callbacks);
     avoidTokenizerDownload(this);
-    // core coerces message-likes ("hi", ["human", "hi"]) before it looks up: key on the same messages
-    const inputs = kind === "chat" ? input.map((list) => (Array.isArray(list) ? list.map((m) => coerceMessageLikeToMessage(m as never)) : list)) : input;
+    let inputs: unknown[];
+    try {
+      // core coerces message-likes ("hi", ["human", "hi"]) before it looks up: key on the same messages
+      inputs = kind === "chat" ? input.map((list) => (Array.isArray(list) ? list.map((m) => coerceMessageLikeToMessage(m as never)) : list)) : input;
+    } catch (e) {
+      return Promise.reject(e); // as core's own (async) generate() fails on such input
+    }
     const call = new ModelCall(this, kind, inputs, options, promptOf);
     const end = (succeeded: boolean) => {
       call.end(succeeded);
