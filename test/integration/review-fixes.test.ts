@@ -149,6 +149,20 @@ describe("review fixes", () => {
       }
     });
 
+    it("generate() with new and recorded inputs mixed returns every answer at its own index (LangChain's own caches lose some)", async () => {
+      const vcr = new Vcr({ dir, mode: "record_or_replay" });
+      const model = openai(fake, vcr.cache);
+      await model.generate([[new HumanMessage("recorded one")], [new HumanMessage("recorded two")]]);
+      const texts = async (prompts: string[]) => (await model.generate(prompts.map((p) => [new HumanMessage(p)]))).generations.map((g) => g.map((x) => x.text));
+      expect(await texts(["new a", "recorded one", "new b", "recorded two"])).to.deep.equal([["echo: new a"], ["echo: recorded one"], ["echo: new b"], ["echo: recorded two"]]);
+      expect(await texts(["recorded two", "new c"])).to.deep.equal([["echo: recorded two"], ["echo: new c"]]);
+      const llm = openaiLlm(fake, vcr.cache);
+      await llm.generate(["llm recorded"]);
+      const out = await llm.generate(["llm new", "llm recorded"]);
+      expect(out.generations.map((g) => g[0].text)).to.deep.equal(["echo: llm new", "echo: llm recorded"]);
+      expect(fake.count()).to.equal(7); // only the new inputs went live
+    });
+
     it("input generate() cannot coerce is a rejected promise, as without a VcrCache (it threw synchronously)", async () => {
       const vcr = new Vcr({ dir, mode: "record_or_replay" });
       const bad = [[{ not: "a message" } as never]];

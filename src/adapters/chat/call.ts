@@ -104,13 +104,14 @@ export class ModelCall {
   }
 
   /**
-   * The call is over: its key is no longer answered, and replayed messages get back the usage
-   * core zeroed on the hit (callbacks saw zeros and `cached: true`, as for any LangChain cache;
-   * the message the caller receives equals the recorded one).
+   * The call is over (`result`: what core's `generate()` returned, undefined when it failed):
+   * its key is no longer answered, and replayed messages get back the usage core zeroed on the
+   * hit (callbacks saw zeros and `cached: true`, as for any LangChain cache; the message the
+   * caller receives equals the recorded one).
    */
-  end(succeeded: boolean): void {
+  end(result: unknown): void {
     open.delete(this.key);
-    if (!succeeded) return;
+    if (result === undefined) return;
     for (const e of this.entries) {
       const r = e.replayed;
       if (!r) continue;
@@ -118,6 +119,21 @@ export class ModelCall {
         if (g.message && r.usage[i] !== undefined) g.message.usage_metadata = r.usage[i];
       });
     }
+    this.placeReplayed(result as { generations?: unknown[] });
+  }
+
+  /**
+   * Core's `generate()` with several inputs, some replayed and some not, puts the replayed
+   * generations at their index among the hits only, where the live answers then overwrite
+   * them (`generate([[new], [recorded]])` returned one generation). Each input's generations
+   * go back to its own index; live answers are already at theirs.
+   */
+  private placeReplayed(result: { generations?: unknown[] }): void {
+    if (this.entries.length < 2 || !Array.isArray(result?.generations)) return;
+    if (!this.entries.some((e) => e.replayed) || this.entries.every((e) => e.replayed)) return;
+    this.entries.forEach((e, i) => {
+      if (e.replayed) result.generations![i] = e.replayed.generations;
+    });
   }
 
   private take(e: Entry): Entry {

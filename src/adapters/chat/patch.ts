@@ -78,14 +78,14 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
       return Promise.reject(e); // as core's own (async) generate() fails on such input
     }
     const call = new ModelCall(this, kind, inputs, options, promptOf);
-    const end = (succeeded: boolean) => {
-      call.end(succeeded);
+    const end = (result: unknown) => {
+      call.end(result);
       for (const e of call.entries) if (e.lookup && !e.updated) (this.cache as { release(l: unknown): void }).release(e.lookup);
     };
     return runModelCall(call, () => original.call(this, input, options, callbacks) as Promise<unknown>).then(
-      (result) => (end(true), result),
+      (result) => (end(result), result),
       (error: unknown) => {
-        end(false);
+        end(undefined);
         throw error;
       },
     );
