@@ -17,7 +17,6 @@ export type ModelKind = "chat" | "llm";
 
 export interface ModelInstance extends ModelLike {
   cache?: unknown;
-  _separateRunnableConfigFromCallOptionsCompat?(options: unknown): [unknown, unknown];
   [key: string]: unknown;
 }
 
@@ -40,8 +39,7 @@ export class ModelCall {
   readonly key = `langchain-vcr#${++callCount}`;
   /** Set by the stream adapter when the chat cache stands aside and the call is recorded as a stream. */
   streamed = false;
-  private callOptions: unknown;
-  private optionsReady = false;
+  private callOptions: unknown = {};
   readonly entries: Entry[];
   private lookupCursor = 0;
   /** Entries that missed, in the order their lookups returned: the order core calls `update` in. */
@@ -51,26 +49,18 @@ export class ModelCall {
     readonly model: ModelInstance,
     readonly kind: ModelKind,
     inputs: readonly unknown[],
-    private readonly rawOptions: unknown,
     private readonly promptOf: (input: unknown) => string,
   ) {
     this.entries = inputs.map((input) => ({ input, claimed: false, updated: false }));
   }
 
-  /** The call options `generate()` separated from the runnable config (handed over by the patch). */
+  /** The call options `generate()` separated from the runnable config (handed over when the call takes its key). */
   setOptions(callOptions: unknown): void {
     this.callOptions = callOptions;
-    this.optionsReady = true;
   }
 
-  /** The call options as `generate()` separates them from the runnable config. */
+  /** The call options as `generate()` separated them: set before any lookup can find the call. */
   options(): unknown {
-    if (!this.optionsReady) {
-      const parsed = Array.isArray(this.rawOptions) ? { stop: this.rawOptions } : this.rawOptions;
-      const split = this.model._separateRunnableConfigFromCallOptionsCompat?.(parsed);
-      this.callOptions = split ? split[1] : (parsed ?? {});
-      this.optionsReady = true;
-    }
     return this.callOptions;
   }
 

@@ -77,7 +77,7 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
     } catch (e) {
       return Promise.reject(e); // as core's own (async) generate() fails on such input
     }
-    const call = new ModelCall(this, kind, inputs, options, promptOf);
+    const call = new ModelCall(this, kind, inputs, promptOf);
     const end = (result: unknown) => {
       call.end(result);
       for (const e of call.entries) if (e.lookup && !e.updated) (this.cache as { release(l: unknown): void }).release(e.lookup);
