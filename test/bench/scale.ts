@@ -151,7 +151,23 @@ function flushToDisk(): void {
   if (!res.error) log(`  scale: sync took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-export function childSummary(row: ChildRow): { loadedMs: number; firstReplayMs: number; ownMs: number; firstCallUs: number; medianUs: number; maxRssKiB: number } {
+/**
+ * Start-up to first replay of `row` against `base`, paired: the runs of one round are
+ * seconds apart, so each round's ratio cancels the load the machine had then; the median
+ * of those ratios.
+ */
+export function pairedStartupRatio(row: ChildRow, base: ChildRow): number {
+  return median(row.firstReplayMs.map((t, i) => t / base.firstReplayMs[i]));
+}
+
+export function childSummary(row: ChildRow): {
+  loadedMs: number;
+  firstReplayMs: number;
+  ownMs: number;
+  firstCallUs: number;
+  medianUs: number;
+  maxRssKiB: number;
+} {
   return {
     loadedMs: median(row.loadedMs),
     firstReplayMs: median(row.firstReplayMs),
