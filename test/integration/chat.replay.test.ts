@@ -4,7 +4,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { createAgent, tool } from "langchain";
 import * as path from "node:path";
 import { z } from "zod";
-import { Vcr, VcrConfigError, withVcr } from "../../src/index";
+import { Vcr, VcrConfigError, VcrMissError, withVcr } from "../../src/index";
 import { runChild } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai, openaiLlm, TEST_KEY } from "../helpers/models";
@@ -59,6 +59,30 @@ describe("chat record → replay through VcrCache", () => {
     const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown; // what a fixture can hold
     expect(json(message.usage_metadata)).to.deep.equal(json(live.usage_metadata)).and.to.deep.include({ total_tokens: 5 });
     expect(json((await model.invoke("usage, please")).usage_metadata)).to.deep.equal(json(live.usage_metadata));
+  });
+
+  it("a text-completion model's .stream() and streamEvents are one llm fixture, replayed with 0 requests (they used to reach the provider even in replay_only)", async () => {
+    const collect = async (stream: AsyncIterable<string>) => {
+      const parts: string[] = [];
+      for await (const part of stream) parts.push(part);
+      return parts;
+    };
+    const live = await collect(await openaiLlm(fake, vcr.cache).stream("stream a completion"));
+    expect(live).to.deep.equal(["echo: stream a completion"]);
+    expect(fake.count()).to.equal(1);
+    const replayed = await withVcr({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("stream a completion")));
+    expect(replayed).to.deep.equal(live);
+    const events = await withVcr({ mode: "replay_only" }, async () => {
+      const names: string[] = [];
+      for await (const ev of openaiLlm(fake, vcr.cache).streamEvents("stream a completion", { version: "v2" })) names.push(ev.event);
+      return names;
+    });
+    expect(events).to.include("on_llm_end");
+    expect(fake.count()).to.equal(1);
+    expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["llm"]);
+    const miss = await withVcr({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("never recorded"))).catch((e: unknown) => e);
+    expect(miss).to.be.instanceOf(VcrMissError);
+    expect(fake.count()).to.equal(1);
   });
 
   it("replays in a new process with no server and no key (replay_only)", async () => {

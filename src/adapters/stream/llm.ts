@@ -1,0 +1,33 @@
+/**
+ * Text-completion models (`BaseLLM`, e.g. `OpenAI`): a `.stream()` (and `streamEvents`) of a
+ * model whose cache is a `VcrCache` is answered with one `invoke()` — what LangChain itself
+ * does for a completion model that cannot stream — so it is keyed, recorded and replayed as
+ * an `llm` fixture like any other call. Core never consults the cache when it streams: left
+ * alone, the stream would reach the provider on every run, `replay_only` included.
+ */
+const PATCHED = Symbol.for("langchain-vcr.patched.llmStream");
+
+interface LlmLike {
+  cache?: unknown;
+  invoke(input: unknown, options?: unknown): Promise<unknown>;
+}
+
+type StreamIterator = (this: LlmLike, input: unknown, options?: unknown) => AsyncGenerator<unknown>;
+
+export function installLlmStreamPatch(core: { BaseLLM: { prototype: unknown } }, isVcrCache: (cache: unknown) => boolean): void {
+  const proto = core.BaseLLM.prototype as { _streamIterator?: StreamIterator };
+  if (Object.prototype.hasOwnProperty.call(proto, PATCHED) || typeof proto._streamIterator !== "function") return;
+  const original = proto._streamIterator;
+  Object.defineProperty(proto, "_streamIterator", {
+    configurable: true,
+    writable: true,
+    value: function (this: LlmLike, input: unknown, options?: unknown) {
+      return isVcrCache(this.cache) ? invokeAsStream(this, input, options) : original.call(this, input, options);
+    },
+  });
+  Object.defineProperty(proto, PATCHED, { value: original });
+}
+
+async function* invokeAsStream(model: LlmLike, input: unknown, options: unknown): AsyncGenerator<unknown> {
+  yield await model.invoke(input, options);
+}
