@@ -176,7 +176,7 @@ export function takeStartingCall(model: object, callOptions: unknown): ModelCall
   starting = undefined;
   open.set(call.key, call);
   call.setOptions(callOptions);
-  if (callOptions && typeof callOptions === "object") (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call.key;
+  if (callOptions && typeof callOptions === "object" && Object.isExtensible(callOptions)) (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call.key;
   return call;
 }
 
