@@ -4,6 +4,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { inspect } from "node:util";
 import { HumanMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { ChatOpenAI } from "@langchain/openai";
 import { Vcr, VcrConfigError, VcrFixtureError, withVcr } from "../../src/index";
 import { requestHash } from "../../src/canonical/json";
 import { chatRequest } from "../../src/canonical/chat";
@@ -161,6 +163,20 @@ describe("review fixes", () => {
       const out = await llm.generate(["llm new", "llm recorded"]);
       expect(out.generations.map((g) => g[0].text)).to.deep.equal(["echo: llm new", "echo: llm recorded"]);
       expect(fake.count()).to.equal(7); // only the new inputs went live
+    });
+
+    it("a model whose call options are frozen still records and replays (the options are not marked then)", async () => {
+      class FrozenOptions extends ChatOpenAI {
+        override _separateRunnableConfigFromCallOptionsCompat(options?: Partial<this["ParsedCallOptions"]>): [RunnableConfig, this["ParsedCallOptions"]] {
+          const [config, callOptions] = super._separateRunnableConfigFromCallOptionsCompat(options);
+          return [config, Object.freeze(callOptions)];
+        }
+      }
+      const vcr = new Vcr({ dir, mode: "record_or_replay" });
+      const make = () => new FrozenOptions({ model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } });
+      expect((await make().invoke("frozen")).content).to.equal("echo: frozen");
+      expect((await make().invoke("frozen")).content).to.equal("echo: frozen");
+      expect(fake.count()).to.equal(1);
     });
 
     it("input generate() cannot coerce is a rejected promise, as without a VcrCache (it threw synchronously)", async () => {
