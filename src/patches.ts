@@ -3,7 +3,7 @@
  * @langchain/core: by the CommonJS entry for the CommonJS copy, by the ESM entry for the ESM
  * copy. Every patch is a no-op for models whose `cache` is not a VcrCache.
  */
-import { installModelPatches, isVcrCache, type CoreClasses } from "./adapters/chat/patch";
+import { installModelPatches, type CoreClasses } from "./adapters/chat/patch";
 import { installLlmStreamPatch, installStreamPatches, type StreamCore } from "./adapters/stream/index";
 
 export type PatchableCore = CoreClasses & { AIMessageChunk?: unknown; ChatGenerationChunk?: unknown };
@@ -11,5 +11,5 @@ export type PatchableCore = CoreClasses & { AIMessageChunk?: unknown; ChatGenera
 export function installCorePatches(core: PatchableCore): void {
   installModelPatches(core);
   installStreamPatches(core as unknown as StreamCore);
-  installLlmStreamPatch(core, isVcrCache);
+  installLlmStreamPatch(core);
 }

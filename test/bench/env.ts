@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import type { FakeProvider } from "../helpers/fakeProvider";
+import { interceptNotes } from "../helpers/notes";
 
 /** The untouched platform fetch; this module must load before nock. */
 export const realFetch: typeof fetch = globalThis.fetch;
@@ -66,17 +67,10 @@ export function log(line: string): void {
  * so their cost stays in every measurement.
  */
 export function muteRecordingNotices(): () => number {
-  const original = process.stderr.write.bind(process.stderr);
   let swallowed = 0;
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (typeof chunk === "string" && chunk.startsWith("langchain-vcr: recorded a new")) {
-      swallowed++;
-      return true;
-    }
-    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stderr.write;
+  const restore = interceptNotes(() => swallowed++);
   return () => {
-    process.stderr.write = original;
+    restore();
     return swallowed;
   };
 }

@@ -9,25 +9,19 @@ import { Vcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
+import { interceptNotes } from "../helpers/notes";
 
 /** Runs `fn` with the note enabled and returns what langchain-vcr wrote to stderr. */
 async function notesDuring(fn: () => Promise<unknown>, quiet?: string): Promise<string[]> {
   const saved = process.env.LANGCHAIN_VCR_QUIET; // the suite's plugin set-up silences notes
   if (quiet === undefined) delete process.env.LANGCHAIN_VCR_QUIET;
   else process.env.LANGCHAIN_VCR_QUIET = quiet;
-  const write = process.stderr.write;
   const notes: string[] = [];
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (typeof chunk === "string" && chunk.startsWith("langchain-vcr: recorded a new")) {
-      notes.push(chunk);
-      return true;
-    }
-    return (write as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
-  }) as typeof process.stderr.write;
+  const restore = interceptNotes((text) => notes.push(text));
   try {
     await fn();
   } finally {
-    process.stderr.write = write;
+    restore();
     if (saved === undefined) delete process.env.LANGCHAIN_VCR_QUIET;
     else process.env.LANGCHAIN_VCR_QUIET = saved;
   }

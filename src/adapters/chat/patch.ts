@@ -10,6 +10,7 @@
  * patches both.
  */
 import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
+import { patchMethodOnce } from "../patchMethod";
 import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type ModelKind } from "./call";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
@@ -50,24 +51,17 @@ const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
  * to every `lookup` and `update` of the call, which is how they find the call (see `call.ts`).
  */
 function patchCacheKey(proto: object): void {
-  const p = proto as { _getSerializedCacheKeyParametersForCall?: (this: ModelInstance, callOptions: unknown) => string };
-  if (Object.prototype.hasOwnProperty.call(p, KEY_PATCHED) || typeof p._getSerializedCacheKeyParametersForCall !== "function") return;
-  const original = p._getSerializedCacheKeyParametersForCall;
-  Object.defineProperty(p, "_getSerializedCacheKeyParametersForCall", {
-    configurable: true,
-    writable: true,
-    value: function (this: ModelInstance, callOptions: unknown): string {
+  type KeyStep = (this: ModelInstance, callOptions: unknown) => string;
+  patchMethodOnce<KeyStep>(proto, "_getSerializedCacheKeyParametersForCall", KEY_PATCHED, (original) =>
+    function (this: ModelInstance, callOptions: unknown): string {
       const call = isVcrCache(this.cache) ? takeStartingCall(this, callOptions) : undefined;
       return call ? call.key : original.call(this, callOptions);
     },
-  });
-  Object.defineProperty(p, KEY_PATCHED, { value: original });
+  );
 }
 
-function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf: (input: unknown) => string): void {
-  if (Object.prototype.hasOwnProperty.call(proto, PATCHED)) return;
-  const original = proto.generate;
-  const patched: Generate = function (this: ModelInstance, input, options, callbacks) {
+function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown) => string): void {
+  patchMethodOnce<Generate>(proto, "generate", PATCHED, (original) => function (this: ModelInstance, input, options, callbacks) {
     if (!isVcrCache(this.cache) || !Array.isArray(input)) return original.call(this, input, options, callbacks);
     avoidTokenizerDownload(this);
     let inputs: unknown[];
@@ -89,9 +83,7 @@ function patchGenerate(proto: { generate: Generate }, kind: ModelKind, promptOf:
         throw error;
       },
     );
-  };
-  Object.defineProperty(proto, "generate", { value: patched, writable: true, configurable: true });
-  Object.defineProperty(proto, PATCHED, { value: original });
+  });
 }
 
 const TOKENS_SHADOWED = Symbol.for("langchain-vcr.tokens.shadowed");

@@ -5,6 +5,9 @@
  * an `llm` fixture like any other call. Core never consults the cache when it streams: left
  * alone, the stream would reach the provider on every run, `replay_only` included.
  */
+import { isVcrCache } from "../chat/patch";
+import { patchMethodOnce } from "../patchMethod";
+
 const PATCHED = Symbol.for("langchain-vcr.patched.llmStream");
 
 interface LlmLike {
@@ -14,18 +17,12 @@ interface LlmLike {
 
 type StreamIterator = (this: LlmLike, input: unknown, options?: unknown) => AsyncGenerator<unknown>;
 
-export function installLlmStreamPatch(core: { BaseLLM: { prototype: unknown } }, isVcrCache: (cache: unknown) => boolean): void {
-  const proto = core.BaseLLM.prototype as { _streamIterator?: StreamIterator };
-  if (Object.prototype.hasOwnProperty.call(proto, PATCHED) || typeof proto._streamIterator !== "function") return;
-  const original = proto._streamIterator;
-  Object.defineProperty(proto, "_streamIterator", {
-    configurable: true,
-    writable: true,
-    value: function (this: LlmLike, input: unknown, options?: unknown) {
+export function installLlmStreamPatch(core: { BaseLLM: { prototype: unknown } }): void {
+  patchMethodOnce<StreamIterator>(core.BaseLLM.prototype as object, "_streamIterator", PATCHED, (original) =>
+    function (this: LlmLike, input: unknown, options?: unknown) {
       return isVcrCache(this.cache) ? invokeAsStream(this, input, options) : original.call(this, input, options);
     },
-  });
-  Object.defineProperty(proto, PATCHED, { value: original });
+  );
 }
 
 async function* invokeAsStream(model: LlmLike, input: unknown, options: unknown): AsyncGenerator<unknown> {

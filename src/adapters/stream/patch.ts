@@ -28,6 +28,7 @@ import { AIMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { VcrConfigError } from "../../errors";
 import { isVcrCache } from "../chat/patch";
+import { defineMethod } from "../patchMethod";
 import type { ChunkClasses } from "./chunks";
 import { generateWillStream, markStreamed, vcrHandlesStream } from "./route";
 import { vcrStream, type StreamChunks, type StreamModel } from "./session";
@@ -93,11 +94,11 @@ export function installStreamPatches(core: StreamCore): void {
       if (isVcrCache(this.cache)) install(this);
       return original.apply(this, args);
     };
-  replaceMethod(proto, "_streamIterator", beforeCore(proto._streamIterator));
-  replaceMethod(proto, "streamEvents", beforeCore(proto.streamEvents));
+  defineMethod(proto, "_streamIterator", beforeCore(proto._streamIterator));
+  defineMethod(proto, "streamEvents", beforeCore(proto.streamEvents));
 
   const generateCached = proto._generateCached;
-  replaceMethod(proto, "_generateCached", function (this: StreamModel, ...args: unknown[]) {
+  defineMethod(proto, "_generateCached", function (this: StreamModel, ...args: unknown[]) {
     const a = args[0] as GenerateCachedArgs | undefined;
     if (a && isVcrCache(a.cache) && Array.isArray(a.messages)) {
       const { nativeChunks } = install(this);
@@ -135,8 +136,4 @@ function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events
 
 function shadow(model: object, name: string, fn: (...args: never[]) => unknown): void {
   Object.defineProperty(model, name, { value: fn, writable: true, configurable: true, enumerable: false });
-}
-
-function replaceMethod(proto: object, name: string, fn: Method): void {
-  Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
 }
