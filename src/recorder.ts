@@ -4,11 +4,11 @@
  * Every adapter (chat, streaming, embeddings, tools) goes through it.
  */
 import * as fs from "node:fs";
-import { debuglog } from "node:util";
 import { requestHash } from "./canonical/json";
 import { NearestIndex } from "./diagnose/nearest";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
 import { VcrMissError } from "./errors";
+import { log } from "./log";
 import { MODE_POLICY, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, type Redactor } from "./redact";
 import { resolveMode, resolveToolMode } from "./resolve";
@@ -17,7 +17,6 @@ import { findSecret, secretError } from "./secrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
 
-const log = debuglog("langchain-vcr");
 const NEAR_MISS_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
 /** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */
 const NEAR_MISS_SCAN_LIMIT = 2000;
@@ -154,7 +153,18 @@ export class Recorder {
       const onDisk = applyRedactors(fixture, this.config.redactors);
       const leak = findSecret(onDisk, secrets, this.config.allowSecretPatterns);
       if (leak) throw secretError(leak, lookup.file);
-      const result = this.store.write(onDisk, lookup.policy.writes === "always");
+      const overwrite = lookup.policy.writes === "always";
+      const result = this.store.write(onDisk, overwrite);
+      if (!result.created && !overwrite) {
+        // another test or process wrote this fixture after our lookup: we wrote nothing, so
+        // nothing is reported as recorded; the call went live unrecorded, and the file is
+        // still the one this request uses (prune must keep it). Waiters (released by the
+        // `finally`) read that file, as every later lookup will.
+        this.count("bypassed", lookup.kind);
+        emit({ type: "used", hash: lookup.hash, file: lookup.file });
+        log.debug("%s fixture %s was written by someone else first; kept theirs", lookup.kind, result.file);
+        return fixture;
+      }
       const test = currentTest();
       if (test && result.created) test.created.add(result.file);
       else if (test && result.previous && !test.overwritten.has(result.file) && !test.created.has(result.file)) {
@@ -163,7 +173,7 @@ export class Recorder {
       this.warnSize(result.file, result.bytes);
       this.count("recorded", lookup.kind);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
-      log("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
+      log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
       // a changed prompt is worth a note; a new embedding text or tool argument is routine
       if (lookup.mode === "record_or_replay" && NEAR_MISS_KINDS.has(lookup.kind)) this.reportNearMiss(lookup);
       lookup.settle?.(fixture);
@@ -189,20 +199,20 @@ export class Recorder {
   }
 
   private reportNearMiss(lookup: Lookup): void {
-    if (process.env.LANGCHAIN_VCR_QUIET) return;
+    if (process.env.LANGCHAIN_VCR_QUIET) return; // skip the scan too, not only the line
     // a note, not an error: skip it where scanning the directory would cost more than it helps
     const nearest = this.nearest.find(lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
     const line = nearest && recordedNearMessage(lookup, nearest);
-    if (line) process.stderr.write(line + "\n");
+    if (line) log.note(line);
   }
 
   private warnSize(file: string, bytes: number): void {
     const limit = this.config.sizeWarningBytes;
     if (limit <= 0 || bytes < limit || this.warnedSize.has(file)) return;
     this.warnedSize.add(file);
-    process.stderr.write(
+    log.warn(
       `langchain-vcr: warning: fixture ${file} is ${bytes} bytes (sizeWarningBytes is ${limit}). ` +
-        `It was written; large fixtures make reviews hard — consider a smaller prompt or response.\n`,
+        `It was written; large fixtures make reviews hard — consider a smaller prompt or response.`,
     );
   }
 

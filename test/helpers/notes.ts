@@ -18,3 +18,19 @@ export function interceptNotes(onNote: (text: string) => void): () => void {
     process.stderr.write = original;
   };
 }
+
+/** Runs `fn`, returning everything written to stderr meanwhile (swallowed from the test output). */
+export async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
+  const original = process.stderr.write;
+  let text = "";
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    await fn();
+  } finally {
+    process.stderr.write = original;
+  }
+  return text;
+}

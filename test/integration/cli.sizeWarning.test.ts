@@ -9,23 +9,8 @@ import * as path from "node:path";
 import { Vcr } from "../../src/index";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
+import { stderrOf } from "../helpers/notes";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
-
-/** Runs `fn`, returning what it wrote to stderr (still swallowed from the test output). */
-async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
-  const original = process.stderr.write;
-  let text = "";
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    await fn();
-  } finally {
-    process.stderr.write = original;
-  }
-  return text;
-}
 
 const warnings = (text: string) => text.split("\n").filter((l) => l.startsWith("langchain-vcr: warning: fixture "));
 

@@ -1,0 +1,21 @@
+/**
+ * The one sink for what langchain-vcr says outside an error. Each message is complete, with its
+ * own "langchain-vcr: " prefix; the sink adds the line end.
+ * - `warn`: something the user should act on (a large fixture); always on stderr.
+ * - `note`: worth knowing, never wrong to miss (a near miss while recording); on stderr unless
+ *   env LANGCHAIN_VCR_QUIET is set.
+ * - `debug`: what happened, for `NODE_DEBUG=langchain-vcr`.
+ */
+import { debuglog } from "node:util";
+
+function line(text: string): void {
+  process.stderr.write(text.endsWith("\n") ? text : text + "\n");
+}
+
+export const log = {
+  warn: line,
+  note(text: string): void {
+    if (!process.env.LANGCHAIN_VCR_QUIET) line(text);
+  },
+  debug: debuglog("langchain-vcr"),
+};
