@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { CacheBackedEmbeddings } from "@langchain/classic/embeddings/cache_backed";
 import { InMemoryStore } from "@langchain/core/stores";
-import { Vcr, VcrMissError, normalizers, withVcr } from "../../src/index";
+import { Vcr, VcrFixtureError, VcrMissError, normalizers, withVcr } from "../../src/index";
 import type { Fixture, VcrMode, VcrOptions } from "../../src/index";
 import { fakeVector, type FakeProvider } from "../helpers/fakeProvider";
 import { TEST_KEY } from "../helpers/models";
@@ -141,6 +141,36 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
     const err = (await replay(() => embeddingsFor(newVcr()).embedDocuments([long]).catch((x) => x))) as VcrMissError;
     expect(err.message.split("\n")[0]).to.include(`for the document text ${JSON.stringify(long.slice(0, 80)).slice(0, -1)}…"`);
     expect((err.request as { text: string }).text).to.equal(long);
+  });
+
+  it("a damaged vector (a string where the numbers were) is a VcrFixtureError naming the file, with 0 requests, not the string", async () => {
+    const e = embeddingsFor(newVcr());
+    await rec(() => e.embedQuery("damaged vector"));
+    const file = path.join(dir, fixtureFiles(dir)[0]);
+    const fixture = JSON.parse(fs.readFileSync(file, "utf8"));
+    fixture.response.vector = fixture.response.vector.join(", ");
+    fs.writeFileSync(file, JSON.stringify(fixture, null, 2));
+    fake.reset();
+    for (const run of [replay, rec]) {
+      const err = await run(() => e.embedQuery("damaged vector")).catch((x) => x);
+      expect(err).to.be.instanceOf(VcrFixtureError);
+      expect(err.code).to.equal("VCR_FIXTURE");
+      expect(err.message.split("\n")[0]).to.equal(
+        `langchain-vcr: embedding fixture ${file} has a response.vector that is a string, but the request does not ask for base64 vectors (no "base64" in request.options).`,
+      );
+    }
+    expect(fake.count()).to.equal(0);
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).to.deep.equal(fixture); // left for the user to look at
+  });
+
+  it('encodingFormat: "base64" records the base64 text the client returns and replays it with 0 requests', async () => {
+    const e = embeddingsFor(newVcr(), { encodingFormat: "base64" });
+    const live = await rec(() => e.embedQuery("as text"));
+    expect(live).to.be.a("string");
+    expect(readFixtures(dir).map((f) => [f.request.options.encodingFormat, f.response.vector])).to.deep.equal([["base64", live]]);
+    fake.reset();
+    expect(await replay(() => e.embedQuery("as text"))).to.equal(live);
+    expect(fake.count()).to.equal(0);
   });
 
   it("keys query and document apart: the same text embedded both ways is two fixtures", async () => {

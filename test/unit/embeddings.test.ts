@@ -203,12 +203,24 @@ describe("embeddings: VcrEmbeddings", () => {
     expect(vcr.stats()).to.deep.equal({ replayed: 1, recorded: 2, bypassed: 4, missed: 0 });
   });
 
-  it("passes a string (base64) vector through and replays it unchanged", async () => {
+  it("passes a string (base64) vector through and replays it unchanged when the instance asks for base64", async () => {
     inner.transform = (texts) => texts.map(() => "AACAPwAAAEA=");
+    Object.assign(inner, { encodingFormat: "base64" });
     const e = vcr.embeddings(inner);
     const live = await inMode("record_or_replay", () => e.embedQuery("b64"));
     const replayed = await inMode("replay_only", () => e.embedQuery("b64"));
     expect(live).to.equal("AACAPwAAAEA=");
     expect(replayed).to.equal("AACAPwAAAEA=");
+  });
+
+  it("refuses to record a string vector the instance did not ask for (replay would refuse it too); nothing written", async () => {
+    inner.transform = (texts) => texts.map(() => "not a vector");
+    const e = vcr.embeddings(inner);
+    const err = await inMode("record_or_replay", () => e.embedQuery("stringly")).catch((x) => x);
+    expect(err).to.be.instanceOf(VcrRecordError);
+    expect(err.message.split("\n")[0]).to.equal(
+      'langchain-vcr: the embedding returned by ScriptedEmbeddings (model "scripted-1") for the query text "stringly" is a string, but the request does not ask for base64 vectors (no "base64" in request.options); it cannot be recorded.',
+    );
+    expect(files()).to.have.length(0);
   });
 });

@@ -123,7 +123,7 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
             `  Nothing was written and the call failed. The wrapped Embeddings must return one vector per text, in order.`,
         );
       }
-      responses = missing.map((e, i) => recordableResponse(vectors[i], e.text, e.describe));
+      responses = missing.map((e, i) => recordableResponse(vectors[i], e.text, e.describe, e.request));
     } catch (e) {
       for (const entry of missing) this.recorder.abandon(entry.lookup as Lookup);
       throw e;

@@ -1,13 +1,15 @@
 /**
  * Vectors in and out of fixtures. A fixture's response is `{ vector: number[] }`; JSON keeps
  * every finite double exactly (shortest round-trip form), so replay is bit-exact. A string
- * vector (OpenAI `encodingFormat: "base64"` hands the caller base64 text) is kept as is.
- * What cannot round-trip (NaN, Infinity, non-numbers) is refused when recording, and a
- * fixture whose vector is damaged is a `VcrFixtureError`, never a silent miss.
+ * vector is valid only when the request asks for base64 text (OpenAI `encodingFormat:
+ * "base64"` hands the caller base64 text), and is then kept as is. Recording and replay judge
+ * a vector by the same rule (`vectorProblem`): what cannot round-trip (NaN, Infinity,
+ * non-numbers, a string nobody asked for) is refused when recording, and a fixture whose
+ * vector is damaged is a `VcrFixtureError`, never a silent miss or a silently wrong value.
  */
 import { VcrFixtureError, VcrRecordError } from "../../errors";
 import type { Fixture } from "../../store/fixture";
-import { truncateText } from "./request";
+import { truncateText, type EmbeddingRequest } from "./request";
 
 export type Vector = number[] | string;
 
@@ -15,9 +17,18 @@ export interface EmbeddingResponse {
   vector: Vector;
 }
 
-/** Why `v` is not a storable vector, or undefined when it is. */
-function vectorProblem(v: unknown): string | undefined {
-  if (typeof v === "string") return undefined;
+/** True when the request asks for base64 text vectors: an output option (e.g. `encodingFormat`) is or holds "base64". */
+function asksForText(request: unknown): boolean {
+  const options = request !== null && typeof request === "object" ? (request as { options?: unknown }).options : undefined;
+  if (options === null || typeof options !== "object") return false;
+  return Object.values(options).some((v) => v === "base64" || (Array.isArray(v) && v.includes("base64")));
+}
+
+/** Why `v` is not a storable vector for `request`, or undefined when it is. */
+export function vectorProblem(v: unknown, request: unknown): string | undefined {
+  if (typeof v === "string") {
+    return asksForText(request) ? undefined : `is a string, but the request does not ask for base64 vectors (no "base64" in request.options)`;
+  }
   if (!Array.isArray(v)) return `is ${v === null ? "null" : typeof v}, not an array of numbers`;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
@@ -28,13 +39,13 @@ function vectorProblem(v: unknown): string | undefined {
 }
 
 /** The response to record for one live vector (a copy: the caller keeps the original). */
-export function recordableResponse(vector: unknown, text: string, describe: string): EmbeddingResponse {
-  const problem = vectorProblem(vector);
+export function recordableResponse(vector: unknown, text: string, describe: string, request: EmbeddingRequest): EmbeddingResponse {
+  const problem = vectorProblem(vector, request);
   if (problem) {
     throw new VcrRecordError(
       `langchain-vcr: the embedding returned by ${describe} ${problem}; it cannot be recorded.\n` +
         `  text: ${truncateText(text)}\n` +
-        `  Nothing was written and the call failed. Check the wrapped Embeddings: it must return arrays of finite numbers.`,
+        `  Nothing was written and the call failed. Check the wrapped Embeddings: it must return arrays of finite numbers (or base64 strings, when asked for).`,
     );
   }
   return { vector: copy(vector as Vector) };
@@ -44,12 +55,13 @@ export function recordableResponse(vector: unknown, text: string, describe: stri
 export function replayVector(fixture: Fixture, file: string): Vector {
   const response = fixture.response as Partial<EmbeddingResponse> | null;
   const vector = response !== null && typeof response === "object" ? response.vector : undefined;
-  const problem = vector === undefined ? "has no response.vector" : vectorProblem(vector) && `has a response.vector that ${vectorProblem(vector)}`;
+  const found = vector === undefined ? undefined : vectorProblem(vector, fixture.request);
+  const problem = vector === undefined ? "has no response.vector" : found && `has a response.vector that ${found}`;
   if (problem) {
     throw new VcrFixtureError(
       `langchain-vcr: embedding fixture ${file} ${problem}.\n` +
         `  hash: ${fixture.hash}\n` +
-        `  A fixture's response must be { "vector": [numbers] }. Was it edited by hand or by a redactor?\n` +
+        `  A fixture's response must be { "vector": [numbers] } (or a base64 string when request.options asks for one). Was it edited by hand or by a redactor?\n` +
         `  Fix it: delete the file and re-record with LANGCHAIN_VCR_MODE=record_or_replay npm test, or run \`npx langchain-vcr validate\`.`,
       file,
     );
