@@ -72,7 +72,7 @@ export function encodeThrow(thrown: unknown, events: unknown[] | undefined): Too
   const code = (thrown as { code?: unknown }).code;
   if (typeof code === "string" || (typeof code === "number" && Number.isFinite(code))) error.code = code;
   const output = (thrown as { output?: unknown }).output;
-  if (thrown instanceof ToolInputParsingException && typeof output === "string") error.output = output;
+  if (isToolInputParsingException(thrown) && typeof output === "string") error.output = output;
   return { error, ...ev };
 }
 
@@ -161,6 +161,19 @@ function namedSubclass(Base: ErrorConstructor, name: string): ErrorConstructor {
 
 function isErrorLike(x: unknown): x is Error {
   return typeof x === "object" && x !== null && typeof (x as Error).message === "string" && typeof (x as Error).name === "string";
+}
+
+/**
+ * True for core's `ToolInputParsingException` (or a subclass) from either copy of core: an
+ * ESM process throws the ESM class, which `instanceof` against the CommonJS one this build
+ * imports does not see. So the prototype chain is read by class name.
+ */
+function isToolInputParsingException(x: object): boolean {
+  if (x instanceof ToolInputParsingException) return true;
+  for (let p = Object.getPrototypeOf(x); p !== null && p !== Error.prototype; p = Object.getPrototypeOf(p)) {
+    if (Object.hasOwn(p, "constructor") && p.constructor?.name === "ToolInputParsingException") return true;
+  }
+  return false;
 }
 
 function isDirectOutput(x: unknown): boolean {
