@@ -118,12 +118,28 @@ describe("redactors", () => {
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
   });
 
-  it("a redactor may not change hash, kind or schemaVersion", async () => {
+  it("what a redactor returns for hash, kind or schemaVersion is ignored: filed under the computed hash with its real envelope, and it replays", async () => {
+    const envelope = { hash: "0".repeat(64), kind: "embedding", schemaVersion: 9 } as const;
     for (const field of ["hash", "kind", "schemaVersion"] as const) {
-      const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [(f) => ({ ...f, [field]: field === "schemaVersion" ? 9 : "changed" })] });
-      const err = await openai(fake, vcr.cache).invoke(`hi ${field}`).catch((e) => e);
+      const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [(f) => ({ ...f, [field]: envelope[field], request: { ...(f.request as object), user: "<redacted>" } })] });
+      const live = await openai(fake, vcr.cache).invoke(`hi ${field}`);
+      const replayed = await withVcr({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke(`hi ${field}`));
+      expect(replayed.content).to.equal(live.content).and.equal(`echo: hi ${field}`);
+    }
+    expect(fake.count()).to.equal(3); // each recorded once, replayed with 0 requests
+    const files = fixtureFiles(dir);
+    expect(files).to.have.length(3);
+    for (const [i, f] of readFixtures(dir).entries()) {
+      expect([`${f.hash}.json`, f.kind, f.schemaVersion, f.redacted, f.request.user]).to.deep.equal([files[i], "chat", 1, true, "<redacted>"]);
+    }
+  });
+
+  it("a redactor that returns something other than a fixture object fails the call and writes nothing", async () => {
+    for (const bad of ["a string", [1, 2], 42]) {
+      const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [function returnsJunk() { return bad as never; }] });
+      const err = await openai(fake, vcr.cache).invoke(`junk ${JSON.stringify(bad)}`).catch((e) => e);
       expect(err).to.be.instanceOf(VcrRecordError);
-      expect(err.message).to.include(`changed "${field}"`);
+      expect(err.message.split("\n")[0]).to.match(/^langchain-vcr: redactor #1 \(returnsJunk\) returned (a string|an array|a number), not a fixture object, while preparing chat fixture [0-9a-f]{64}\.$/);
     }
     expect(fixtureFiles(dir)).to.deep.equal([]);
   });
