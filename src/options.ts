@@ -24,13 +24,14 @@ export interface VcrOptions {
   allowSecretPatterns?: string[];
 }
 
-export const DEFAULTS = {
+/** The defaults `resolveOptions` applies (frozen: one shared constant that no caller can change for everyone). */
+export const DEFAULTS = Object.freeze({
   dir: "cassettes",
-  normalizers: [] as Normalizer[],
-  redactors: [] as Redactor[],
+  normalizers: Object.freeze([]) as readonly Normalizer[],
+  redactors: Object.freeze([]) as readonly Redactor[],
   sizeWarningBytes: 262144,
-  allowSecretPatterns: [] as string[],
-} as const;
+  allowSecretPatterns: Object.freeze([]) as readonly string[],
+});
 
 export interface ResolvedOptions {
   dir: string;
@@ -51,8 +52,8 @@ export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
   }
   const dir = options.dir ?? DEFAULTS.dir;
   if (typeof dir !== "string" || dir === "") throw new VcrConfigError(`langchain-vcr: options.dir must be a non-empty string (got ${JSON.stringify(dir)}).`);
-  const fnList = <T>(name: string, v: unknown): T[] => {
-    if (v === undefined) return [];
+  const fnList = <T>(name: string, v: unknown, fallback: readonly T[]): T[] => {
+    if (v === undefined) return [...fallback];
     if (!Array.isArray(v) || v.some((f) => typeof f !== "function")) {
       throw new VcrConfigError(`langchain-vcr: options.${name} must be an array of functions.`);
     }
@@ -62,7 +63,7 @@ export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
   if (typeof size !== "number" || !Number.isFinite(size) || size < 0) {
     throw new VcrConfigError(`langchain-vcr: options.sizeWarningBytes must be a number ≥ 0 (0 disables; got ${JSON.stringify(size)}).`);
   }
-  const allow = options.allowSecretPatterns ?? [];
+  const allow = options.allowSecretPatterns ?? DEFAULTS.allowSecretPatterns;
   if (!Array.isArray(allow) || allow.some((p) => typeof p !== "string")) {
     throw new VcrConfigError(`langchain-vcr: options.allowSecretPatterns must be an array of pattern names (${SECRET_PATTERN_NAMES.join(", ")}).`);
   }
@@ -75,8 +76,8 @@ export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
     dir: path.resolve(process.cwd(), dir),
     mode: options.mode === undefined ? undefined : checkMode(options.mode, "options.mode"),
     toolMode: options.toolMode === undefined ? undefined : checkToolMode(options.toolMode, "options.toolMode"),
-    normalizers: fnList("normalizers", options.normalizers),
-    redactors: fnList("redactors", options.redactors),
+    normalizers: fnList("normalizers", options.normalizers, DEFAULTS.normalizers),
+    redactors: fnList("redactors", options.redactors, DEFAULTS.redactors),
     sizeWarningBytes: size,
     allowSecretPatterns: new Set(allow),
   };

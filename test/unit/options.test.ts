@@ -1,0 +1,30 @@
+/** `new Vcr(options)`'s defaults: every one comes from the exported DEFAULTS constant, which no caller can change for everyone. */
+import { expect } from "chai";
+import * as path from "node:path";
+import { DEFAULTS } from "../../src/index";
+import { resolveOptions } from "../../src/options";
+
+describe("options: DEFAULTS", () => {
+  it("an empty options object resolves to DEFAULTS' values, as copies", () => {
+    const resolved = resolveOptions({});
+    expect(resolved).to.deep.equal({
+      dir: path.resolve(process.cwd(), DEFAULTS.dir),
+      mode: undefined,
+      toolMode: undefined,
+      normalizers: DEFAULTS.normalizers,
+      redactors: DEFAULTS.redactors,
+      sizeWarningBytes: DEFAULTS.sizeWarningBytes,
+      allowSecretPatterns: new Set(DEFAULTS.allowSecretPatterns),
+    });
+    resolved.redactors.push((f) => f); // one Vcr's list is its own
+    expect(resolveOptions({}).redactors).to.deep.equal([]);
+  });
+
+  it("DEFAULTS and its lists are frozen: a user cannot add a redactor or normalizer to every Vcr through it", () => {
+    expect(() => (DEFAULTS.redactors as unknown[]).push(() => undefined)).to.throw(TypeError);
+    expect(() => (DEFAULTS.normalizers as unknown[]).push(() => undefined)).to.throw(TypeError);
+    expect(() => (DEFAULTS.allowSecretPatterns as string[]).push("bearer_token")).to.throw(TypeError);
+    expect(() => ((DEFAULTS as { sizeWarningBytes: number }).sizeWarningBytes = 1)).to.throw(TypeError);
+    expect(resolveOptions({}).sizeWarningBytes).to.equal(262144);
+  });
+});
