@@ -20,7 +20,7 @@ export type { Fixture, FixtureKind } from "./store/fixture";
 export { SCHEMA_VERSION } from "./store/fixture";
 export type { VcrStats } from "./recorder";
 export { VcrCache } from "./adapters/chat/cache";
-export { VcrEmbeddings } from "./adapters/embeddings";
+export { VcrEmbeddings } from "./adapters/embeddings/vcrEmbeddings";
 export {
   VcrError,
   VcrMissError,

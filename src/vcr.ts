@@ -3,7 +3,7 @@ import type { Embeddings } from "@langchain/core/embeddings";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { composeNormalizers } from "./canonical/normalize";
 import { VcrCache } from "./adapters/chat/cache";
-import { VcrEmbeddings } from "./adapters/embeddings";
+import { VcrEmbeddings } from "./adapters/embeddings/vcrEmbeddings";
 import { wrapTool } from "./adapters/tools/index";
 import { resolveOptions, type VcrOptions } from "./options";
 import { Recorder, type VcrStats } from "./recorder";
