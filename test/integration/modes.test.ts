@@ -2,6 +2,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr, VcrConfigError, VcrMissError, isVcrError, withVcr } from "../../src/index";
+import { onScopeEvent } from "../../src/scope";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -176,5 +177,18 @@ describe("modes", () => {
     } finally {
       await slow.close();
     }
+  });
+
+  it("a live lookup (tool execute mode, bypass) still marks an existing fixture as used, so prune keeps it", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    await openai(fake, vcr.cache).invoke("kept by bypass");
+    const used: string[] = [];
+    const stop = onScopeEvent((e) => (e.type === "used" ? used.push(path.basename(e.file)) : undefined));
+    try {
+      await withVcr({ mode: "bypass" }, () => openai(fake, vcr.cache).invoke("kept by bypass"));
+    } finally {
+      stop();
+    }
+    expect(used).to.deep.equal(fixtureFiles(dir));
   });
 });

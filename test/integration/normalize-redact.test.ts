@@ -2,6 +2,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, type Fixture } from "../../src/index";
+import { findSecret } from "../../src/secrets";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -183,5 +184,10 @@ describe("secret safety", () => {
     await openai(fake, masked.cache).invoke("key sk-proj-abcdefghijklmnopqrstuvwxyz012345");
     expect(fixtureFiles(dir)).to.have.length(2);
     expect(allBytes(dir)).not.to.include("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
+  });
+
+  it("the secret scan reads mixed arrays whose first element is a number", () => {
+    expect(findSecret({ r: [1, "sk-proj-abcdefghijklmnopqrstuvwxyz012345"] }, [], new Set())).to.deep.equal({ path: "$.r[1]", pattern: "openai_key" });
+    expect(findSecret({ v: [0.1, 0.2, 0.3] }, [], new Set())).to.equal(undefined);
   });
 });

@@ -1,8 +1,18 @@
 /** `new Vcr(options)`'s defaults: every one comes from the exported DEFAULTS constant, which no caller can change for everyone. */
 import { expect } from "chai";
+import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULTS } from "../../src/index";
+import { DEFAULTS, Vcr, VcrConfigError } from "../../src/index";
 import { resolveOptions } from "../../src/options";
+
+describe("options: validation", () => {
+  const dir = path.join(os.tmpdir(), "vcr-options-never-created");
+
+  it("allowSecretPatterns that is not an array of names is a VcrConfigError", () => {
+    expect(() => new Vcr({ dir, allowSecretPatterns: "bearer_token" as never })).to.throw(VcrConfigError, "must be an array");
+    expect(() => new Vcr({ dir, allowSecretPatterns: [1] as never })).to.throw(VcrConfigError, "must be an array");
+  });
+});
 
 describe("options: DEFAULTS", () => {
   it("an empty options object resolves to DEFAULTS' values, as copies", () => {
