@@ -4,7 +4,7 @@
  * file (10,000 small fixtures take well under a second).
  */
 import * as fs from "node:fs";
-import { lastRunVerdict } from "../mocha/ledgerFiles";
+import { lastRunVerdict } from "../runner/ledgerFiles";
 import type { ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
