@@ -9,6 +9,7 @@
 import { VcrConfigError } from "../errors";
 import { installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
 import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
+import { patchEsmCore } from "./esmCore";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -17,6 +18,7 @@ export interface Installable extends InstalledVcr {
 export function installVcr(vcr: Installable): () => void {
   const current = installedVcr() as Installable | undefined;
   if (current) throw alreadyInstalledError(vcr, current);
+  patchEsmCore();
   setInstalledVcr(vcr);
   startEmbeddingsHook();
   return () => {
