@@ -29,7 +29,7 @@ export function installVcr(vcr: Installable): () => void {
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {
-  const which = current === vcr ? "this Vcr is installed already" : `another Vcr is installed (dir ${current.dir})`;
+  const which = current.cache === vcr.cache ? "this Vcr is installed already" : `another Vcr is installed (dir ${current.dir})`;
   return new VcrConfigError(
     `langchain-vcr: vcr.install() was called while ${which}.\n` +
       `  This Vcr: dir ${vcr.dir}. One Vcr at a time can be the default for models, embeddings and tools that have none of their own.\n` +
