@@ -34,10 +34,12 @@ function entry(name, cjsPath, patch) {
       'import { BaseLLM } from "@langchain/core/language_models/llms";',
       'import { AIMessageChunk } from "@langchain/core/messages";',
       'import { ChatGenerationChunk } from "@langchain/core/outputs";',
+      'import { StructuredTool } from "@langchain/core/tools";',
+      'import { Embeddings } from "@langchain/core/embeddings";',
     );
   }
   lines.push(`const cjs = createRequire(import.meta.url)("../cjs/${cjsPath}");`);
-  if (patch) lines.push("cjs.installCorePatches({ BaseChatModel, BaseLLM, AIMessageChunk, ChatGenerationChunk });");
+  if (patch) lines.push("cjs.installCorePatches({ BaseChatModel, BaseLLM, StructuredTool, Embeddings, AIMessageChunk, ChatGenerationChunk });");
   lines.push(`export const { ${names.join(", ")} } = cjs;`);
   lines.push(`export default ${Object.hasOwn(require(join(dist, "cjs", cjsPath)), "default") ? "cjs.default" : "cjs"};`);
   writeFileSync(join(esm, `${name}.mjs`), lines.join("\n") + "\n");
