@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import { debuglog } from "node:util";
 import { requestHash } from "./canonical/json";
 import { NearestIndex } from "./diagnose/nearest";
+import { KINDS } from "./kinds";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
 import { VcrMissError } from "./errors";
 import { MODE_POLICY, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
@@ -18,7 +19,6 @@ import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture"
 import { FixtureStore } from "./store/store";
 
 const log = debuglog("langchain-vcr");
-const NEAR_MISS_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
 /** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */
 const NEAR_MISS_SCAN_LIMIT = 2000;
 
@@ -165,7 +165,7 @@ export class Recorder {
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       log("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
       // a changed prompt is worth a note; a new embedding text or tool argument is routine
-      if (lookup.mode === "record_or_replay" && NEAR_MISS_KINDS.has(lookup.kind)) this.reportNearMiss(lookup);
+      if (lookup.mode === "record_or_replay" && KINDS[lookup.kind].noteNearMiss) this.reportNearMiss(lookup);
       lookup.settle?.(fixture);
       lookup.settle = undefined;
       return fixture;
