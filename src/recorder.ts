@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import { requestHash } from "./canonical/json";
 import { NearestIndex } from "./diagnose/nearest";
+import { KINDS } from "./kinds";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
 import { VcrMissError } from "./errors";
 import { log } from "./log";
@@ -17,7 +18,6 @@ import { findSecret, secretError } from "./secrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
 
-const NEAR_MISS_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
 /** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */
 const NEAR_MISS_SCAN_LIMIT = 2000;
 
@@ -173,7 +173,7 @@ export class Recorder {
         // nothing is reported as recorded; the call went live unrecorded, and the file is
         // still the one this request uses (prune must keep it). Waiters (released by the
         // `finally`) read that file, as every later lookup will.
-        this.count("bypassed", lookup.kind);
+        this.count("bypassed", lookup.kind, lookup.mode);
         emit({ type: "used", hash: lookup.hash, file: lookup.file });
         log.debug("%s fixture %s was written by someone else first; kept theirs", lookup.kind, result.file);
         return fixture;
@@ -188,7 +188,7 @@ export class Recorder {
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
       // a changed prompt is worth a note; a new embedding text or tool argument is routine
-      if (lookup.mode === "record_or_replay" && NEAR_MISS_KINDS.has(lookup.kind)) this.reportNearMiss(lookup);
+      if (lookup.mode === "record_or_replay" && KINDS[lookup.kind].noteNearMiss) this.reportNearMiss(lookup);
       lookup.settle?.(fixture);
       lookup.settle = undefined;
       return fixture;
