@@ -1,5 +1,7 @@
 /** ChatAnthropic against a loopback Messages API (JSON + SSE, tool_use, thinking blocks). */
+import { expect } from "chai";
 import { HumanMessage } from "@langchain/core/messages";
+import { recordedRequest } from "./request";
 import { IMAGE, WEATHER, CITY } from "./ops";
 import { spec } from "./specs/anthropic";
 import { describeErrors, describeKey, describeRecordReplay, type KeyCall } from "./suite";
@@ -36,7 +38,11 @@ describe("ChatAnthropic (Messages API: JSON, SSE, tool_use, thinking)", () => {
     {
       "two API keys (apiKey, anthropicApiKey)": [(c) => c().invoke("x"), (c) => c({ apiKey: undefined, anthropicApiKey: "sk-ant-api03-another-key-bbbbbbbbbbbbbbbbbbbb" }).invoke("x")],
       "base URL and port, headers, clientOptions": [(c) => c().invoke("x"), (c) => c({ clientOptions: { defaultHeaders: { "x-team": "a" }, timeout: 5000 } }).invoke("x")],
-      "betas: [] (the default) vs unset": [(c) => c().invoke("x"), (c) => c({ betas: [] }).invoke("x")],
     },
   );
+  it("the key holds the default max_tokens (it is sent and it matters), never the default `betas: []`", async () => {
+    const request = await recordedRequest(spec, (c) => c().invoke("x"));
+    expect(request.max_tokens).to.be.a("number");
+    expect(request).not.to.have.property("betas");
+  });
 });

@@ -33,8 +33,8 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       } finally {
         await fake.close();
       }
-      const embeddingCalls = spec.embeddings ? 2 : 0;
-      const fixtures = replies.length + embeddingCalls + 1; // + the agent's one tool call
+      const embeddingCalls = spec.embeddings ? 2 : 0; // embedQuery, embedDocuments
+      const fixtures = replies.length + (spec.embeddings ? 3 : 0) + 1; // a vector per text; + the agent's one tool call
       expect(fake.count()).to.equal(replies.length + embeddingCalls);
       expect(recorded.agent.toolRuns).to.equal(1);
       expect(recorded.stats.recorded).to.equal(fixtures);
