@@ -9,7 +9,7 @@ export async function recordedRequest(spec: ProviderSpec, call: KeyCall): Promis
   try {
     const dir = tmpDir();
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    await call((f) => spec.chat(fake.url, vcr.cache, f));
+    await call((f) => spec.chat(fake.url, vcr.cache, f), fake.url);
     const [fixture] = readFixtures(dir);
     return fixture.request;
   } finally {

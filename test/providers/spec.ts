@@ -11,6 +11,8 @@ export interface ProviderSpec {
   chat(url: string, cache: unknown, fields?: Record<string, unknown>): BaseChatModel;
   /** the real embeddings client, when the package has one */
   embeddings?(url: string): Embeddings;
+  /** HTTP requests embedQuery(1 text) + embedDocuments(2 texts) make (a batch endpoint or one per text) */
+  embeddingRequests?: number;
   /** the literal credentials `chat()`/`embeddings()` give the clients: none may reach disk */
   credentials: readonly string[];
   /** takes standard image content blocks (a data URL) */

@@ -33,7 +33,7 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       } finally {
         await fake.close();
       }
-      const embeddingCalls = spec.embeddings ? 2 : 0; // embedQuery, embedDocuments
+      const embeddingCalls = spec.embeddingRequests ?? 0;
       const fixtures = replies.length + (spec.embeddings ? 3 : 0) + 1; // a vector per text; + the agent's one tool call
       expect(fake.count()).to.equal(replies.length + embeddingCalls);
       expect(recorded.agent.toolRuns).to.equal(1);
@@ -173,7 +173,8 @@ export function describeErrors(spec: ProviderSpec): void {
   });
 }
 
-export type KeyCall = (chat: (fields?: Record<string, unknown>) => ReturnType<ProviderSpec["chat"]>) => Promise<unknown>;
+/** One call for a key table: `chat(fields)` builds the provider's client for the fake at `url`. */
+export type KeyCall = (chat: (fields?: Record<string, unknown>) => ReturnType<ProviderSpec["chat"]>, url: string) => Promise<unknown>;
 
 /** Pairs that ask different things give two fixtures; pairs that differ only in transport or identity give one. */
 export function describeKey(spec: ProviderSpec, busts: Record<string, [KeyCall, KeyCall]>, same: Record<string, [KeyCall, KeyCall, Reply?]>): void {
@@ -194,8 +195,8 @@ export function describeKey(spec: ProviderSpec, busts: Record<string, [KeyCall, 
       it(`${name} → two fixtures`, async () => {
         const dir = tmpDir();
         const vcr = new Vcr({ dir, mode: "record_or_replay" });
-        await a((f) => spec.chat(fake.url, vcr.cache, f));
-        await b((f) => spec.chat(fake.url, vcr.cache, f));
+        await a((f) => spec.chat(fake.url, vcr.cache, f), fake.url);
+        await b((f) => spec.chat(fake.url, vcr.cache, f), fake.url);
         expect(fixtureFiles(dir)).to.have.length(2);
       });
     }
@@ -203,9 +204,9 @@ export function describeKey(spec: ProviderSpec, busts: Record<string, [KeyCall, 
       it(`${name} → one fixture, the second call replays`, async () => {
         const dir = tmpDir();
         const vcr = new Vcr({ dir, mode: "record_or_replay" });
-        await a((f) => spec.chat(fake.url, vcr.cache, f));
+        await a((f) => spec.chat(fake.url, vcr.cache, f), fake.url);
         const before = fake.count() + other.count();
-        await b((f) => spec.chat(other.url, vcr.cache, f)); // another server: another port
+        await b((f) => spec.chat(other.url, vcr.cache, f), other.url); // another server: another port
         expect(fake.count() + other.count()).to.equal(before);
         expect(fixtureFiles(dir)).to.have.length(1);
       });

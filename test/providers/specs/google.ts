@@ -11,6 +11,7 @@ export const spec: ProviderSpec = {
   chat: (url, cache, fields = {}) =>
     new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash", apiKey: GOOGLE_KEY, baseUrl: url, maxRetries: 0, cache: cache as ChatGoogleGenerativeAI["cache"], ...fields }),
   embeddings: (url) => new GoogleGenerativeAIEmbeddings({ model: "text-embedding-004", apiKey: GOOGLE_KEY, baseUrl: url, maxRetries: 0 }),
+  embeddingRequests: 2,
   credentials: [GOOGLE_KEY],
   images: true,
   // withStructuredOutput defaults to method "jsonSchema": responseSchema + application/json text
