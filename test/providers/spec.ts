@@ -19,6 +19,8 @@ export interface ProviderSpec {
   images: boolean;
   /** what the fake answers to withStructuredOutput(z.object({ city }), { name: "city_answer" }) */
   structuredReply: Reply;
+  /** where the client puts a stream's token usage: ChatGroq 1.3 only in response_metadata.usage. @default "usage_metadata" */
+  streamedUsage?: "usage_metadata" | "response_metadata";
   /** constructor fields that turn extended thinking on, when the provider has it */
   thinkingFields?: Record<string, unknown>;
 }

@@ -73,7 +73,8 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       const [a, b] = same("stream")();
       expect(a.chunks.length).to.be.greaterThan(3);
       expect(JSON.stringify(b.aggregate.content)).to.include("Once upon a time there was a fixture.");
-      expect(b.aggregate.usage_metadata.total_tokens).to.be.greaterThan(0);
+      const usage = spec.streamedUsage === "response_metadata" ? b.aggregate.response_metadata.usage : b.aggregate.usage_metadata;
+      expect(usage.total_tokens).to.be.greaterThan(0);
     });
     it('streamEvents({ version: "v2" }): the same events and chunks', () => {
       const [a] = same("events")();
@@ -177,7 +178,7 @@ export function describeErrors(spec: ProviderSpec): void {
 export type KeyCall = (chat: (fields?: Record<string, unknown>) => ReturnType<ProviderSpec["chat"]>, url: string) => Promise<unknown>;
 
 /** Pairs that ask different things give two fixtures; pairs that differ only in transport or identity give one. */
-export function describeKey(spec: ProviderSpec, busts: Record<string, [KeyCall, KeyCall]>, same: Record<string, [KeyCall, KeyCall, Reply?]>): void {
+export function describeKey(spec: ProviderSpec, busts: Record<string, [KeyCall, KeyCall]>, same: Record<string, [KeyCall, KeyCall]>): void {
   describe("what enters the key", function () {
     this.timeout(20000);
     let fake: Fake;
@@ -211,5 +212,20 @@ export function describeKey(spec: ProviderSpec, busts: Record<string, [KeyCall, 
         expect(fixtureFiles(dir)).to.have.length(1);
       });
     }
+  });
+}
+
+/** A provider's whole file: record/replay, errors, and its key tables; `more` adds the provider's own checks. */
+export function describeProvider(
+  title: string,
+  spec: ProviderSpec,
+  key: { busts: Record<string, [KeyCall, KeyCall]>; same: Record<string, [KeyCall, KeyCall]> },
+  more?: () => void,
+): void {
+  describe(title, () => {
+    describeRecordReplay(spec);
+    describeErrors(spec);
+    describeKey(spec, key.busts, key.same);
+    more?.();
   });
 }
