@@ -1,20 +1,13 @@
 /** langchain-vcr/jest in a user's project: jest 30, CommonJS test files, the setup file and the reporter. */
 import * as path from "node:path";
 import { ROOT } from "../helpers/built";
-import { describeParity } from "./helpers/parity";
+import { DASH_T, describeParity } from "./helpers/parity";
 
 describeParity({
   name: "langchain-vcr/jest (jest 30)",
   command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci"],
-  filter: (pattern) => ["-t", pattern],
-  shard: (i, n) => [`--shard=${i}/${n}`],
-  chatOnly: "chat",
-  chatAndHang: "chat asks|hang",
-  chatTitle: "chat asks",
-  hangTitle: "hang times out",
-  hint: `add -- -t "chat asks" to record just this test`,
+  ...DASH_T,
   concurrent: false,
-  filterReason: `-t "chat" selected only some tests`,
   files: {
     "jest.config.cjs": [
       `module.exports = {`,

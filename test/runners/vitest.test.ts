@@ -1,20 +1,13 @@
 /** langchain-vcr/vitest in a user's project: vitest 4, ESM test files, `plugins: [langchainVcr()]`. */
 import * as path from "node:path";
 import { ROOT } from "../helpers/built";
-import { describeParity } from "./helpers/parity";
+import { DASH_T, describeParity } from "./helpers/parity";
 
 describeParity({
   name: "langchain-vcr/vitest (vitest 4)",
   command: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run"],
-  filter: (pattern) => ["-t", pattern],
-  shard: (i, n) => [`--shard=${i}/${n}`],
-  chatOnly: "chat",
-  chatAndHang: "chat asks|hang",
-  chatTitle: "chat asks",
-  hangTitle: "hang times out",
-  hint: `add -- -t "chat asks" to record just this test`,
+  ...DASH_T,
   concurrent: true,
-  filterReason: `-t "chat" selected only some tests`,
   files: {
     "vitest.config.mjs": [
       `import langchainVcr from "langchain-vcr/vitest";`,

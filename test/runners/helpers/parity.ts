@@ -36,6 +36,18 @@ export interface RunnerSpec {
   filterReason: string;
 }
 
+/** The name filter, shards and titles of vitest and jest, which spell them the same way. */
+export const DASH_T: Pick<RunnerSpec, "filter" | "shard" | "chatOnly" | "chatAndHang" | "chatTitle" | "hangTitle" | "hint" | "filterReason"> = {
+  filter: (pattern) => ["-t", pattern],
+  shard: (i, n) => [`--shard=${i}/${n}`],
+  chatOnly: "chat",
+  chatAndHang: "chat asks|hang",
+  chatTitle: "chat asks",
+  hangTitle: "hang times out",
+  hint: `add -- -t "chat asks" to record just this test`,
+  filterReason: `-t "chat" selected only some tests`,
+};
+
 export function describeParity(spec: RunnerSpec): void {
   describe(`${spec.name} in a child process: the parity table`, function () {
     this.timeout(240000);
