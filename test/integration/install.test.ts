@@ -191,7 +191,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(fixtureFiles(other).sort()).to.deep.equal(fixtureFiles(dir).sort());
   });
 
-  it("a class overriding generate() without core's: VcrConfigError naming it, 0 requests; one that calls super.generate() records and replays", async () => {
+  it("a class overriding generate() without core's: VcrConfigError naming it, 0 requests (bypass stays live); one that calls super.generate() records and replays", async () => {
     class RogueChat extends ChatOpenAI {
       async generate(messages: BaseMessage[][]): Promise<{ generations: ChatResult["generations"][] }> {
         const result = await this._generate(messages[0], {} as never);
@@ -209,10 +209,12 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(err).to.be.instanceOf(VcrConfigError);
     expect((err as Error).message).to.match(/^langchain-vcr: RogueChat overrides generate\(\) without calling @langchain\/core's/);
     expect(fake.count()).to.equal(0);
+    expect((await withVcr({ mode: "bypass" }, () => new RogueChat(fields).invoke("live on purpose"))).text).to.equal("echo: live on purpose");
+    expect(fake.count()).to.equal(1);
 
     await withVcr({ mode: "record_or_replay" }, () => new PoliteChat(fields).invoke("polite"));
     const replayed = (await new PoliteChat(fields).invoke("polite")) as AIMessage;
     expect(replayed.text).to.equal("echo: polite");
-    expect(fake.count()).to.equal(1);
+    expect(fake.count()).to.equal(2);
   });
 });

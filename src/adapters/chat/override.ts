@@ -5,7 +5,7 @@
  * it shadows the instance's `_generate` once with a gate. Inside core's `generate()` (an
  * override that calls `super.generate()`) the gate is open and the call is recorded and
  * replayed as usual; a `_generate` reached any other way is a `VcrConfigError` naming the
- * class, before the provider is called.
+ * class, before the provider is called (in every mode but `bypass`, which is live on purpose).
  *
  * Limit: an override that calls its provider itself (neither core's `generate` nor
  * `_generate`) is out of reach, as is a class that overrides `invoke` too.
@@ -49,7 +49,8 @@ function gate(model: ModelInstance): void {
   const provider = model._generate as Method | undefined;
   if (typeof provider !== "function") return;
   defineMethod(model, "_generate", function (this: ModelInstance, ...args: unknown[]) {
-    if (vcrCacheOf(this) && !inCore.has(this)) return Promise.reject(overriddenGenerateError(this));
+    const cache = vcrCacheOf(this) as { recorder?: { mode(): string } } | undefined;
+    if (cache && !inCore.has(this) && cache.recorder?.mode() !== "bypass") return Promise.reject(overriddenGenerateError(this));
     return provider.apply(this, args);
   });
 }
