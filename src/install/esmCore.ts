@@ -2,7 +2,7 @@
  * A CommonJS process can hold a second, ESM copy of @langchain/core: `initChatModel()` (and
  * so `createAgent({ model: "openai:…" })`) loads provider packages with `import()`, and an
  * ESM provider's models extend the ESM copy's classes. The CommonJS entry patches only the
- * CommonJS copy at import (loading the ESM copy costs ~170 ms), so `vcr.install()` patches
+ * CommonJS copy at import (loading the ESM copy costs 200-450 ms), so `vcr.install()` patches
  * the ESM copy too: it loads core's ESM files with `require()` (Node 20.19+ loads ES modules
  * that way, into the same module map `import()` uses, so a later `import()` gets these very
  * patched classes). On a Node without that, it says so once: string models would stay live.
