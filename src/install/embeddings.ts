@@ -14,8 +14,8 @@
  * (`VcrEmbeddings`, `CacheBackedEmbeddings`: the embeddings inside are recorded), and the
  * live call a `VcrEmbeddings` makes to the embeddings it wraps (`liveEmbed`).
  *
- * Limit: a class only an ES module exports (a test file that is ESM and imports the
- * integration as ESM) cannot be found this way; wrap such embeddings with `vcr.embeddings()`.
+ * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
+ * known integrations and hands their exports to `scanExports`.
  */
 import Module = require("node:module");
 import { installedVcr } from "../internals/state";
@@ -62,23 +62,22 @@ export function stopEmbeddingsHook(): void {
   hooked = undefined;
 }
 
-function scanExports(exports: unknown): void {
+/**
+ * Considers `exports` and its own data properties. Accessors are skipped: a getter may load a
+ * module lazily (a side effect of our looking), and a class re-exported through a getter is
+ * also a data property of the module that defines it.
+ */
+export function scanExports(exports: unknown): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
   scanned.add(exports as object);
   consider(exports);
-  let keys: string[];
+  let descriptors: PropertyDescriptor[];
   try {
-    keys = Object.keys(exports as object);
+    descriptors = Object.values(Object.getOwnPropertyDescriptors(exports));
   } catch {
-    return;
+    return; // a Proxy that refuses: not a module of ours
   }
-  for (const key of keys) {
-    try {
-      consider((exports as Record<string, unknown>)[key]);
-    } catch {
-      // a throwing getter: not a class of ours
-    }
-  }
+  for (const d of descriptors) if ("value" in d) consider(d.value);
 }
 
 function consider(value: unknown): void {

@@ -11,7 +11,7 @@ import { InMemoryCache } from "@langchain/core/caches";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
-import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { z } from "zod";
 import { Vcr, VcrConfigError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
@@ -192,7 +192,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(fixtureFiles(other).sort()).to.deep.equal(fixtureFiles(dir).sort());
   });
 
-  it("a class overriding generate() without core's: VcrConfigError naming it, 0 requests; one that calls super.generate() records and replays", async () => {
+  it("a chat model or LLM class overriding generate() without core's: VcrConfigError naming it, 0 requests (bypass stays live); one that calls super.generate() records and replays", async () => {
     class RogueChat extends ChatOpenAI {
       async generate(messages: BaseMessage[][]): Promise<{ generations: ChatResult["generations"][] }> {
         const result = await this._generate(messages[0], {} as never);
@@ -210,10 +210,21 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(err).to.be.instanceOf(VcrConfigError);
     expect((err as Error).message).to.match(/^langchain-vcr: RogueChat overrides generate\(\) without calling @langchain\/core's/);
     expect(fake.count()).to.equal(0);
+    expect((await withVcr({ mode: "bypass" }, () => new RogueChat(fields).invoke("live on purpose"))).text).to.equal("echo: live on purpose");
+    expect(fake.count()).to.equal(1);
+
+    class RogueLlm extends OpenAI {
+      async generate(prompts: string[]) {
+        return this._generate(prompts, {} as never);
+      }
+    }
+    const llmErr = await new RogueLlm({ ...fields, model: "gpt-3.5-turbo-instruct" }).invoke("rogue").catch((e: unknown) => e);
+    expect((llmErr as Error).message).to.match(/^langchain-vcr: RogueLlm overrides generate\(\)/);
+    expect(fake.count()).to.equal(1);
 
     await withVcr({ mode: "record_or_replay" }, () => new PoliteChat(fields).invoke("polite"));
     const replayed = (await new PoliteChat(fields).invoke("polite")) as AIMessage;
     expect(replayed.text).to.equal("echo: polite");
-    expect(fake.count()).to.equal(1);
+    expect(fake.count()).to.equal(2);
   });
 });

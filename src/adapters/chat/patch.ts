@@ -36,6 +36,7 @@ export function installModelPatches(core: CoreClasses): void {
   patchCacheKey(core.BaseChatModel.prototype);
   patchCacheKey(core.BaseLLM.prototype);
   patchInvokeGuard(core.BaseChatModel.prototype, core.BaseChatModel.prototype.generate);
+  patchInvokeGuard(core.BaseLLM.prototype, core.BaseLLM.prototype.generate);
 }
 
 const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
