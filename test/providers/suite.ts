@@ -10,7 +10,7 @@ import { Vcr, VcrSecretError, withVcr } from "../../src/index";
 import { runChild } from "../helpers/child";
 import { allBytes, fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake, Reply } from "./fakes/base";
-import { runOps, script } from "./ops";
+import { IMAGE, runOps, script } from "./ops";
 import type { ProviderSpec } from "./spec";
 
 const ROOT = path.join(__dirname, "../..");
@@ -67,6 +67,11 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       it("extended thinking: the thinking block (and its signature) replays", () => {
         const [, b] = same("thinking")();
         expect(JSON.stringify(b.content)).to.include("Let me think about it.");
+        const [s] = same("thinkingStream")();
+        expect(s.chunks.length).to.be.greaterThan(3);
+        const blocks: Record<string, string>[] = Array.isArray(s.aggregate.content) ? s.aggregate.content : [];
+        expect(blocks.map((b) => b.thinking ?? b.reasoning ?? "").join("")).to.equal("Streaming my thoughts.");
+        expect(blocks.some((b) => typeof b.signature === "string" && b.signature.length > 0)).to.equal(true);
       });
     }
     it(".stream(): the identical chunk list and aggregate, usage included", () => {
@@ -79,6 +84,10 @@ export function describeRecordReplay(spec: ProviderSpec): void {
     it('streamEvents({ version: "v2" }): the same events and chunks', () => {
       const [a] = same("events")();
       expect(a.filter((e: unknown[]) => e[0] === "on_chat_model_stream").length).to.be.greaterThan(3);
+    });
+    it("streamEvents() (the new default protocol): the same events", () => {
+      const [a] = same("eventsNew")();
+      expect(a.map((e: { event: string }) => e.event)).to.include.members(["message-start", "content-block-delta", "message-finish"]);
     });
     it("bindTools: the tool call, invoked and streamed (identical tool_call_chunks)", () => {
       const [, inv] = same("toolInvoke")();
@@ -97,7 +106,10 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       expect(b.messages[2].content).to.equal("order 42 shipped");
     });
     if (spec.images) {
-      it("an image input: the same answer", () => void same("image")());
+      it("an image input: the same answer; the fixture holds the image's sha256, never its bytes", () => {
+        same("image")();
+        expect(allBytes(dir)).not.to.include(IMAGE.split(",")[1]);
+      });
     }
     if (spec.embeddings) {
       it("embeddings: the same vectors", () => {
