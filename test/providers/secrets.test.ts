@@ -7,7 +7,7 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import { BedrockEmbeddings, ChatBedrockConverse } from "@langchain/aws";
 import { ChatGoogleGenerativeAI, GoogleGenerativeAIEmbeddings } from "@langchain/google-genai";
 import { ChatGroq } from "@langchain/groq";
-import { ChatMistralAI } from "@langchain/mistralai";
+import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
 import { ChatOpenAI } from "@langchain/openai";
 import { clientSecrets } from "../../src/clientSecrets";
 import { findSecret } from "../../src/secrets";
@@ -52,6 +52,7 @@ describe("secrets: the literal credentials each real client holds", () => {
     ["ChatBedrockConverse credentials", () => new ChatBedrockConverse({ model: "m", region: "us-east-1", credentials: AWS }), [AWS.accessKeyId, AWS.secretAccessKey, AWS.sessionToken]],
     ["ChatGroq", () => new ChatGroq({ model: "m", apiKey: "groq-literal-1" }), ["groq-literal-1"]],
     ["ChatMistralAI", () => new ChatMistralAI({ model: "m", apiKey: "mistral-literal-1" }), ["mistral-literal-1"]],
+    ["MistralAIEmbeddings", () => new MistralAIEmbeddings({ apiKey: "mistral-literal-2" }), ["mistral-literal-2"]],
     ["ChatOpenAI (unchanged)", () => new ChatOpenAI({ model: "m", apiKey: "openai-literal-1" }), ["openai-literal-1"]],
   ];
   for (const [name, make, literals] of cases) {
