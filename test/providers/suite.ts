@@ -129,11 +129,12 @@ export function describeRecordReplay(spec: ProviderSpec): void {
 /** What the real client throws for `reply` when no cache is involved. */
 async function bareError(spec: ProviderSpec, fake: Fake, reply: Reply, streamed: boolean): Promise<Error> {
   fake.enqueue(reply);
-  return captured(spec.chat(fake.url, undefined), streamed);
+  return captured(() => spec.chat(fake.url, undefined), streamed);
 }
 
-async function captured(model: ReturnType<ProviderSpec["chat"]>, streamed: boolean): Promise<Error> {
+async function captured(make: () => ReturnType<ProviderSpec["chat"]>, streamed: boolean): Promise<Error> {
   try {
+    const model = make();
     if (streamed) for await (const _ of await model.stream("x")) void _;
     else await model.invoke("x");
   } catch (e) {
@@ -164,7 +165,7 @@ export function describeErrors(spec: ProviderSpec): void {
         const dir = tmpDir();
         const vcr = new Vcr({ dir, mode: "record_or_replay" });
         fake.enqueue(reply);
-        const got = await captured(spec.chat(fake.url, vcr.cache), streamed);
+        const got = await captured(() => spec.chat(fake.url, vcr.cache), streamed);
         expect(got.constructor).to.equal(expected.constructor);
         expect(got.message).to.equal(expected.message);
         expect((got as { status?: number }).status).to.equal((expected as { status?: number }).status);
