@@ -3,9 +3,11 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { BaseLLM } from "@langchain/core/language_models/llms";
 import { AIMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
+import { StructuredTool } from "@langchain/core/tools";
+import { Embeddings } from "@langchain/core/embeddings";
 import { installCorePatches } from "./patches";
 
-installCorePatches({ BaseChatModel, BaseLLM, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<typeof installCorePatches>[0]);
+installCorePatches({ BaseChatModel, BaseLLM, StructuredTool, Embeddings, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<typeof installCorePatches>[0]);
 
 export { Vcr } from "./vcr";
 export type { VcrOptions } from "./options";

@@ -1,15 +1,34 @@
 /**
  * Everything langchain-vcr changes in LangChain, in one place. Called once per copy of
  * @langchain/core: by the CommonJS entry for the CommonJS copy, by the ESM entry for the ESM
- * copy. Every patch is a no-op for models whose `cache` is not a VcrCache.
+ * copy. Every internal relied on (`internals/table.ts`) is checked first; a copy that lacks
+ * one is not patched at all, and its error is thrown by every `new Vcr()` (import never
+ * throws, so the CLI still works). Every patch is a no-op for models whose cache is not a
+ * VcrCache and, while `vcr.install()` is in force, for models with a cache of their own.
  */
-import { installModelPatches, type CoreClasses } from "./adapters/chat/patch";
+import { installModelPatches } from "./adapters/chat/patch";
 import { installLlmStreamPatch, installStreamPatches, type StreamCore } from "./adapters/stream/index";
+import { installToolPatch } from "./install/tools";
+import { noteEmbeddingsClass } from "./install/embeddings";
+import { missingInternal } from "./internals/check";
+import { noteBrokenCore } from "./internals/state";
 
-export type PatchableCore = CoreClasses & { AIMessageChunk?: unknown; ChatGenerationChunk?: unknown };
+/** The classes of one copy of @langchain/core. */
+export interface PatchableCore {
+  BaseChatModel: { prototype: object };
+  BaseLLM: { prototype: object };
+  StructuredTool?: { prototype: object };
+  Embeddings?: { prototype: object };
+  AIMessageChunk?: unknown;
+  ChatGenerationChunk?: unknown;
+}
 
 export function installCorePatches(core: PatchableCore): void {
-  installModelPatches(core);
+  const missing = missingInternal({ BaseChatModel: core.BaseChatModel, BaseLLM: core.BaseLLM, StructuredTool: core.StructuredTool });
+  if (missing) return noteBrokenCore(missing);
+  installModelPatches(core as never);
   installStreamPatches(core as unknown as StreamCore);
   installLlmStreamPatch(core);
+  installToolPatch(core.StructuredTool!.prototype);
+  if (core.Embeddings) noteEmbeddingsClass(core.Embeddings);
 }

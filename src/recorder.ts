@@ -6,18 +6,18 @@
 import * as fs from "node:fs";
 import { requestHash } from "./canonical/json";
 import { NearestIndex } from "./diagnose/nearest";
+import { KINDS } from "./kinds";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
 import { VcrMissError } from "./errors";
 import { log } from "./log";
 import { MODE_POLICY, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, type Redactor } from "./redact";
 import { resolveMode, resolveToolMode } from "./resolve";
-import { currentTest, emit } from "./scope";
+import { currentRunner, currentTest, emit, type Scope } from "./scope";
 import { findSecret, secretError } from "./secrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
 
-const NEAR_MISS_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
 /** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */
 const NEAR_MISS_SCAN_LIMIT = 2000;
 
@@ -48,6 +48,8 @@ export interface Lookup {
   readonly fixture?: Fixture;
   /** Set while this lookup owns an in-flight recording that others wait on. */
   settle?: (fixture: Fixture | undefined) => void;
+  /** The test whose live call this lookup is, while it has not answered (named if the test fails or times out). */
+  liveIn?: Scope;
 }
 
 export interface LookupOptions {
@@ -101,7 +103,7 @@ export class Recorder {
     if (!policy.readsFixtures || options.live) {
       // the run still relies on a recorded file it did not read (prune must keep it)
       if (fs.existsSync(file)) emit({ type: "used", hash, file });
-      return base;
+      return this.live(base, options);
     }
     for (;;) {
       const fixture = this.store.read(hash);
@@ -118,7 +120,7 @@ export class Recorder {
     const entry: InFlight = { promise: new Promise<Fixture | undefined>((resolve) => (settle = resolve)), owner: options.owner };
     this.inflight.set(hash, entry);
     return {
-      ...base,
+      ...this.live(base, options),
       settle: (f) => {
         if (this.inflight.get(hash) === entry) this.inflight.delete(hash);
         settle(f);
@@ -130,6 +132,17 @@ export class Recorder {
   abandon(lookup: Lookup): void {
     lookup.settle?.(undefined);
     lookup.settle = undefined;
+    lookup.liveIn?.live.delete(lookup.hash);
+    lookup.liveIn = undefined;
+  }
+
+  /** A lookup that goes to the provider: the running test knows it is in flight until it answers. */
+  private live(base: Omit<Lookup, "fixture">, options: LookupOptions): Lookup {
+    const test = currentTest();
+    if (!test) return base;
+    const describe = typeof options.describe === "function" ? options.describe() : options.describe;
+    test.live.set(base.hash, { describe, kind: base.kind, hash: base.hash, file: base.file });
+    return { ...base, liveIn: test };
   }
 
   /**
@@ -139,7 +152,7 @@ export class Recorder {
   record(lookup: Lookup, response: unknown, secrets: readonly string[] = []): Fixture | undefined {
     try {
       if (lookup.policy.writes === "never") {
-        this.count("bypassed", lookup.kind);
+        this.count("bypassed", lookup.kind, lookup.mode);
         return undefined;
       }
       const fixture: Fixture = {
@@ -160,7 +173,7 @@ export class Recorder {
         // nothing is reported as recorded; the call went live unrecorded, and the file is
         // still the one this request uses (prune must keep it). Waiters (released by the
         // `finally`) read that file, as every later lookup will.
-        this.count("bypassed", lookup.kind);
+        this.count("bypassed", lookup.kind, lookup.mode);
         emit({ type: "used", hash: lookup.hash, file: lookup.file });
         log.debug("%s fixture %s was written by someone else first; kept theirs", lookup.kind, result.file);
         return fixture;
@@ -171,11 +184,11 @@ export class Recorder {
         test.overwritten.set(result.file, result.previous);
       }
       this.warnSize(result.file, result.bytes);
-      this.count("recorded", lookup.kind);
+      this.count("recorded", lookup.kind, lookup.mode);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
       // a changed prompt is worth a note; a new embedding text or tool argument is routine
-      if (lookup.mode === "record_or_replay" && NEAR_MISS_KINDS.has(lookup.kind)) this.reportNearMiss(lookup);
+      if (lookup.mode === "record_or_replay" && KINDS[lookup.kind].noteNearMiss) this.reportNearMiss(lookup);
       lookup.settle?.(fixture);
       lookup.settle = undefined;
       return fixture;
@@ -185,16 +198,16 @@ export class Recorder {
   }
 
   private hit(base: Omit<Lookup, "fixture">, fixture: Fixture): Lookup {
-    this.count("replayed", base.kind);
+    this.count("replayed", base.kind, base.mode);
     emit({ type: "used", hash: base.hash, file: base.file });
     return { ...base, fixture };
   }
 
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
-    this.count("missed", base.kind);
+    this.count("missed", base.kind, base.mode);
     const nearest = this.nearest.find(base.kind, base.request, base.hash);
     const test = currentTest()?.title;
-    const message = missMessage({ ...base, describe, nearest, test });
+    const message = missMessage({ ...base, describe, nearest, test, runner: currentRunner() });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: base.request, nearest });
   }
 
@@ -216,8 +229,8 @@ export class Recorder {
     );
   }
 
-  private count(what: keyof VcrStats, kind: string): void {
+  private count(what: keyof VcrStats, kind: string, mode: VcrMode): void {
     this.stats[what]++;
-    emit({ type: what, kind });
+    emit({ type: what, kind, mode });
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Where per-run and per-test state lives. `withVcr` scopes use AsyncLocalStorage, so
- * concurrent scopes never see each other. The current mocha test is process-wide state
- * (mocha runs one test at a time per process); it is kept on a global symbol so every copy
- * of this package in the process (ESM and CommonJS) shares it.
+ * concurrent scopes never see each other. The current test lives in a second
+ * AsyncLocalStorage when the runner can put it there (vitest, node:test: concurrent tests
+ * each see their own), else in one process-wide slot (mocha and jest run one test at a time
+ * per process). All of it is kept on a global symbol so every copy of this package in the
+ * process (ESM and CommonJS) shares it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { VcrMode, VcrToolMode } from "./modes";
@@ -12,15 +14,37 @@ export interface VcrOverride {
   toolMode?: VcrToolMode;
 }
 
-/** Bookkeeping for one unit of work: a mocha test, a `withVcr` scope, or the whole process. */
+/** A live recording call that has not answered yet. */
+export interface LiveCall {
+  describe: string;
+  kind: string;
+  hash: string;
+  file: string;
+}
+
+/** The runners whose re-record hint langchain-vcr knows. */
+export type RunnerName = "mocha" | "vitest" | "jest" | "node-test";
+
+/** Bookkeeping for one unit of work: a test, a `withVcr` scope, or the whole process. */
 export class Scope {
   /** How many times each tool request has been made in this scope (for ordered replay). */
-  readonly occurrences = new Map<string, number>();
+  readonly occurrences: Map<string, number>;
   /** Fixture files this scope created (deleted again if the test fails). */
-  readonly created = new Set<string>();
+  readonly created: Set<string>;
   /** Fixture files this scope replaced, with their previous bytes (restored if the test fails). */
-  readonly overwritten = new Map<string, Buffer>();
-  constructor(readonly title: string | undefined, readonly override: VcrOverride = {}) {}
+  readonly overwritten: Map<string, Buffer>;
+  /** Live recording calls in flight, by hash. */
+  readonly live: Map<string, LiveCall>;
+  /**
+   * `shares`: a scope whose bookkeeping this one uses (a `withVcr` scope inside a test keeps
+   * the test's call numbering and fixture list; only the override is its own).
+   */
+  constructor(readonly title: string | undefined, readonly override: VcrOverride = {}, shares?: Scope) {
+    this.occurrences = shares?.occurrences ?? new Map();
+    this.created = shares?.created ?? new Set();
+    this.overwritten = shares?.overwritten ?? new Map();
+    this.live = shares?.live ?? new Map();
+  }
 
   nextOccurrence(key: string): number {
     const n = (this.occurrences.get(key) ?? 0) + 1;
@@ -31,15 +55,16 @@ export class Scope {
 
 interface GlobalState {
   als: AsyncLocalStorage<Scope>;
+  tests?: AsyncLocalStorage<Scope>;
   test: Scope | undefined;
   process: Scope;
-  /** Every hash used in this process (for the ledger), across tests. */
   listeners: Set<(event: ScopeEvent) => void>;
+  runner?: RunnerName;
 }
 
 export type ScopeEvent =
   | { type: "used"; hash: string; file: string }
-  | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string };
+  | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string; mode?: VcrMode };
 
 const KEY = Symbol.for("langchain-vcr.state.v1");
 const g = globalThis as unknown as Record<symbol, GlobalState | undefined>;
@@ -49,10 +74,11 @@ const state: GlobalState = (g[KEY] ??= {
   process: new Scope(undefined),
   listeners: new Set(),
 });
+const tests: AsyncLocalStorage<Scope> = (state.tests ??= new AsyncLocalStorage<Scope>());
 
 /** The innermost scope: a `withVcr` scope, else the current test, else the process. */
 export function currentScope(): Scope {
-  return state.als.getStore() ?? state.test ?? state.process;
+  return state.als.getStore() ?? currentTest() ?? state.process;
 }
 
 /** The override in force here, if any (only `withVcr` scopes carry one). */
@@ -60,15 +86,16 @@ export function currentOverride(): VcrOverride | undefined {
   return state.als.getStore()?.override;
 }
 
-/** The mocha test that is running, if any. */
+/** The test that is running here, if any. */
 export function currentTest(): Scope | undefined {
-  return state.test;
+  return tests.getStore() ?? state.test;
 }
 
 export function runInScope<T>(scope: Scope, fn: () => T): T {
   return state.als.run(scope, fn);
 }
 
+/** A test starts, in a runner that runs one test at a time per process (mocha, jest). */
 export function enterTest(title: string): Scope {
   state.test = new Scope(title);
   return state.test;
@@ -78,6 +105,25 @@ export function leaveTest(): Scope | undefined {
   const t = state.test;
   state.test = undefined;
   return t;
+}
+
+/** Runs `fn` as the test `scope` (its async continuations included): concurrent tests each see their own. */
+export function runAsTest<T>(scope: Scope, fn: () => T): T {
+  return tests.run(scope, fn);
+}
+
+/** Makes `scope` the test for the rest of this synchronous call and what it starts (vitest's `beforeEach`). */
+export function enterTestContext(scope: Scope): void {
+  tests.enterWith(scope);
+}
+
+/** Which runner's plugin is loaded (for the re-record hint). */
+export function setRunner(name: RunnerName): void {
+  state.runner = name;
+}
+
+export function currentRunner(): RunnerName | undefined {
+  return state.runner;
 }
 
 export function onScopeEvent(listener: (event: ScopeEvent) => void): () => void {

@@ -7,6 +7,8 @@
  * - it parses, and its envelope passes the same check every read applies (`envelopeProblem`,
  *   hand-written rather than zod: zod is not a dependency of this package), with the hash
  *   its file name gives;
+ * - its `response` passes the check replay applies before using it (its kind's
+ *   `responseProblem` in src/kinds/: validate and replay judge by the same function);
  * - unless it is marked `redacted`, re-hashing `{ kind, request }` gives its `hash` (a hand
  *   edit or a bad merge of `request` would otherwise never match again);
  * - no string in it looks like a credential (the recorder's secret patterns).
@@ -15,8 +17,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
+import { kindSpec } from "./kinds";
 import { findSecret } from "./secrets";
-import { FIXTURE_FILE_RE, HASH_RE, readFixtureText } from "./store/fixture";
+import { FIXTURE_FILE_RE } from "./store/fixture";
+import { parseFixtureFile, readFixtureFileAsync, responseProblem } from "./store/reader";
 import { TEMP_PREFIX } from "./store/store";
 
 export interface FixtureProblem {
@@ -83,15 +87,26 @@ async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<str
       },
     ];
   }
-  return checkFixture(file, name.slice(0, -".json".length), await fs.promises.readFile(file, "utf8"), allow);
+  const read = await readFixtureFileAsync(file);
+  if (read.text === undefined) throw read.cause; // unreadable: reported as "could not be checked"
+  return checkFixture(file, read.text, allow);
 }
 
-/** The problems of one fixture file's text. */
-export function checkFixture(file: string, expectedHash: string, raw: string, allow: ReadonlySet<string> = new Set()): FixtureProblem[] {
-  const read = readFixtureText(raw, expectedHash);
-  if ("problem" in read) return [{ file, problem: read.problem }];
+/** The problems of one fixture file's text (its name gives the hash it must hold). */
+export function checkFixture(file: string, raw: string, allow: ReadonlySet<string> = new Set()): FixtureProblem[] {
+  const read = parseFixtureFile(file, raw);
+  if (read.problem !== undefined) return [{ file, problem: read.problem }];
   const fixture = read.fixture;
   const problems: FixtureProblem[] = [];
+  const bad = responseProblem(fixture);
+  if (bad) {
+    problems.push({
+      file,
+      problem:
+        `${bad}, so replay refuses it (a ${fixture.kind} fixture's response is ${kindShape(fixture.kind)}). ` +
+        `Restore it from git, or delete it and re-record (LANGCHAIN_VCR_MODE=record_or_replay npm test)`,
+    });
+  }
   if (fixture.redacted !== true) {
     const actual = requestHash(fixture.kind, fixture.request);
     if (actual !== fixture.hash) {
@@ -115,10 +130,9 @@ export function checkFixture(file: string, expectedHash: string, raw: string, al
 }
 
 async function hashInside(file: string): Promise<string | undefined> {
-  try {
-    const v = JSON.parse(await fs.promises.readFile(file, "utf8")) as { hash?: unknown };
-    return typeof v.hash === "string" && HASH_RE.test(v.hash) ? v.hash : undefined;
-  } catch {
-    return undefined;
-  }
+  return (await readFixtureFileAsync(file)).fixture?.hash;
+}
+
+function kindShape(kind: string): string {
+  return kindSpec(kind)?.shape ?? "unknown";
 }

@@ -9,6 +9,8 @@ import { resolveOptions, type VcrOptions } from "./options";
 import { Recorder, type VcrStats } from "./recorder";
 import { resolveMode, resolveToolMode } from "./resolve";
 import type { VcrMode, VcrToolMode } from "./modes";
+import { installVcr } from "./install/install";
+import { assertCoreUsable } from "./internals/state";
 
 export class Vcr {
   /** Absolute fixture directory. */
@@ -20,6 +22,7 @@ export class Vcr {
   private readonly normalize: (text: string) => string;
 
   constructor(options: VcrOptions = {}) {
+    assertCoreUsable(); // a copy of @langchain/core lacking an internal langchain-vcr relies on: never a silent live call
     const o = resolveOptions(options);
     resolveMode(o.mode); // an invalid LANGCHAIN_VCR_MODE fails here, not at the first call
     resolveToolMode(o.toolMode);
@@ -49,6 +52,22 @@ export class Vcr {
   /** Wraps tools, in the same order. */
   tools<T extends StructuredToolInterface>(tools: readonly T[]): T[] {
     return tools.map((t) => this.tool(t));
+  }
+
+  /**
+   * Makes this Vcr the default, in the whole process, for every chat model and LLM with no
+   * cache of its own (built before or after this call), every Embeddings instance and every
+   * model-initiated tool call, as if each had been wired to it explicitly (same fixtures).
+   * Returns the function that undoes it (calling it twice is harmless). A second install()
+   * before that is a VcrConfigError.
+   */
+  install(): () => void {
+    return installVcr({
+      dir: this.dir,
+      cache: this.cache,
+      tool: (t) => this.tool(t as StructuredToolInterface),
+      embeddings: (inner) => this.embeddings(inner as Embeddings),
+    });
   }
 
   /** The mode a call made here would use. */

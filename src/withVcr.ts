@@ -1,4 +1,8 @@
-/** `withVcr`: a scoped mode override for everything that runs inside `fn`, async included. */
+/**
+ * `withVcr`: a scoped mode override for everything that runs inside `fn`, async included.
+ * The scope keeps the enclosing test's bookkeeping (tool-call numbering, fixtures written):
+ * wrapping calls in `withVcr` changes their mode, never their keys.
+ */
 import { checkMode, checkToolMode } from "./resolve";
 import { Scope, currentScope, runInScope, type VcrOverride } from "./scope";
 
@@ -7,7 +11,7 @@ export function withVcr<T>(override: VcrOverride, fn: () => T): T {
   if (override.toolMode !== undefined) checkToolMode(override.toolMode, "withVcr");
   const outer = currentScope();
   const merged: VcrOverride = { ...outer.override, ...stripUndefined(override) };
-  return runInScope(new Scope(outer.title, merged), fn);
+  return runInScope(new Scope(outer.title, merged, outer), fn);
 }
 
 function stripUndefined(o: VcrOverride): VcrOverride {

@@ -14,7 +14,8 @@
  *   ...
  *   await fake.close();
  *
- * Endpoints: POST /v1/chat/completions (JSON or SSE), POST /v1/embeddings,
+ * Endpoints: POST /v1/chat/completions (JSON or SSE), POST /v1/responses (JSON or SSE,
+ * ./responses.ts), POST /v1/embeddings,
  * POST /v1/completions, POST /api/chat (always NDJSON), POST /api/embed, GET /api/version.
  * Anything else: 404 JSON (still recorded in `requests`).
  *
@@ -32,6 +33,7 @@ import * as http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createHash } from "node:crypto";
 import { cannedReply, contentText, type CannedAnswer } from "./canned";
+import { openaiResponses, type ResponsesContext } from "./responses";
 
 export type { CannedAnswer, CannedToolCall } from "./canned";
 
@@ -77,7 +79,7 @@ export interface FakeProvider {
   requests: RecordedRequest[];
   /** number of requests (optionally only those whose path starts with prefix) */
   count(pathPrefix?: string): number;
-  /** next chat replies (FIFO) for /v1/chat/completions and /api/chat; default reply when empty */
+  /** next chat replies (FIFO) for /v1/chat/completions, /v1/responses and /api/chat; default reply when empty */
   enqueue(...replies: ScriptedReply[]): void;
   /** clear requests and queue (id counters keep running so ids stay unique) */
   reset(): void;
@@ -366,6 +368,22 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
     res.end();
   }
 
+  // ---- OpenAI: POST /v1/responses (./responses.ts) ---------------------------
+  const idSeq = new Map<string, number>();
+  const responsesContext: ResponsesContext = {
+    answers,
+    resolve: (content, toolCalls, words) => resolveChat(queue.shift(), content, toolCalls, words),
+    fillSchema: (schema) => fillSchema(schema),
+    nextId: (prefix) => {
+      const n = (idSeq.get(prefix) ?? 0) + 1;
+      idSeq.set(prefix, n);
+      return `${prefix}${n}`;
+    },
+    created: CREATED,
+    sendJson,
+    error: openaiError,
+  };
+
   // ---- OpenAI: POST /v1/embeddings -----------------------------------------
   function openaiEmbeddings(body: any, res: http.ServerResponse): void {
     const raw = body?.input;
@@ -495,6 +513,8 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
       switch (route) {
         case "/v1/chat/completions":
           return openaiChat(body, res);
+        case "/v1/responses":
+          return openaiResponses(body, res, responsesContext);
         case "/v1/embeddings":
           return openaiEmbeddings(body, res);
         case "/v1/completions":

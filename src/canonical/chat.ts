@@ -1,6 +1,7 @@
 /** The canonical request of one chat-model or text-completion call: the whole pre-image of its hash. */
 import { canonicalMessages } from "./messages";
 import type { Normalize } from "./normalize";
+import { clientOnlyParams } from "./clientParams";
 import { canonicalParams } from "./params";
 
 /** The parts of a LangChain model this module reads; both BaseChatModel and BaseLLM have them. */
@@ -13,7 +14,7 @@ export interface ModelLike {
 }
 
 export function modelParams(model: ModelLike, callOptions: unknown): Record<string, unknown> {
-  const inv = (model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>;
+  const inv = { ...clientOnlyParams(model), ...((model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>) };
   const params = canonicalParams(inv);
   if (params.model === undefined) {
     const name = model.getLsParams?.(callOptions)?.ls_model_name ?? model.model ?? model.modelName;

@@ -3,6 +3,7 @@
  * request through ChatOpenAI and ChatOllama gives the same parameters. Transport and
  * identity (keys, hosts, timeouts, retries, streaming flags) never enter the key.
  */
+import { withoutAbsent } from "./absent";
 import { defineMember, sortDeep } from "./json";
 
 /** Never part of the key: who asked, how it travelled, or how the answer was delivered. */
@@ -27,6 +28,7 @@ const ALIASES: Readonly<Record<string, string>> = {
 };
 
 export function canonicalParams(invocation: Record<string, unknown>): Record<string, unknown> {
+  invocation = withoutAbsent(invocation); // values a provider treats as absent (./absent.ts)
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(invocation)) {
     const v = invocation[k];

@@ -1,6 +1,6 @@
 /** The CLI's usage texts. Defaults come from the one DEFAULTS constant (src/options.ts). */
 import { DEFAULTS } from "../options";
-import { LEDGER_DIR_ENV } from "../mocha/ledgerFiles";
+import { LEDGER_DIR_ENV } from "../runner/ledgerFiles";
 
 const D = DEFAULTS.dir;
 

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { defaultLedgerDir, lastRunVerdict } from "../mocha/ledgerFiles";
+import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
 import type { ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";

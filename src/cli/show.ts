@@ -2,8 +2,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { VcrFixtureError } from "../errors";
-import { FIXTURE_FILE_RE } from "../store/fixture";
-import { parseFixture } from "../store/store";
+import { parseFixtureFile } from "../store/reader";
+import { damagedFixtureError } from "../store/store";
 import { UsageError, type ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
@@ -21,9 +21,9 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
     io.out(text.endsWith("\n") ? text : text + "\n");
     return 0;
   }
-  const name = path.basename(file);
-  const fixture = parseFixture(text, file, FIXTURE_FILE_RE.test(name) ? name.slice(0, -5) : undefined);
-  io.out(renderFixture(fixture, display(io, file)));
+  const read = parseFixtureFile(file, text);
+  if (read.problem !== undefined) throw damagedFixtureError(file, read.problem);
+  io.out(renderFixture(read.fixture, display(io, file)));
   return 0;
 }
 

@@ -1,14 +1,14 @@
 /**
  * `langchain-vcr stats [dir] [--json]`: counts and bytes by kind and by model, the largest
- * fixtures, and how many fixtures the last run did not use. One read and one JSON.parse per
- * file (10,000 small fixtures take well under a second).
+ * fixtures, and how many fixtures the last run did not use. One read and one parse per
+ * file (the shared reader, src/store/reader.ts) (10,000 small fixtures take well under a second).
  */
-import * as fs from "node:fs";
-import { lastRunVerdict } from "../mocha/ledgerFiles";
+import { lastRunVerdict } from "../runner/ledgerFiles";
 import type { ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
+import { readFixtureFile } from "../store/reader";
 
 export const statsSpec = { booleans: ["json"], strings: ["ledger-dir"] } as const;
 const LARGEST = 5;
@@ -22,7 +22,7 @@ export interface FixtureStats {
   dir: string;
   count: number;
   bytes: number;
-  /** Files named like fixtures that do not parse (see `langchain-vcr validate`). */
+  /** Files named like fixtures that cannot be read or whose envelope is damaged (see `langchain-vcr validate`). */
   unreadable: number;
   byKind: Record<string, Tally>;
   byModel: Record<string, Tally>;
@@ -37,28 +37,20 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string): Fixtu
   const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
   const sized: FixtureStats["largest"] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch {
+    const read = readFixtureFile(file);
+    if (read.text === undefined) {
       s.unreadable++;
       continue;
     }
-    const bytes = Buffer.byteLength(text);
-    let kind = "(unreadable)";
-    let model: string | undefined;
-    try {
-      const f = JSON.parse(text) as { kind?: unknown; request?: { model?: unknown } };
-      kind = typeof f.kind === "string" ? f.kind : "(no kind)";
-      if (f.request && typeof f.request.model === "string") model = f.request.model;
-    } catch {
-      s.unreadable++;
-    }
+    const f = read.fixture;
+    if (!f) s.unreadable++; // damaged: counted under "(unreadable)"; validate says what is wrong
+    const kind = f ? f.kind : "(unreadable)";
+    const model = f && isRecord(f.request) && typeof f.request.model === "string" ? f.request.model : undefined;
     s.count++;
-    s.bytes += bytes;
-    add(s.byKind, kind, bytes);
-    add(s.byModel, model ?? (kind === "tool" ? "(tool)" : "(no model)"), bytes);
-    sized.push({ file, bytes, kind, model });
+    s.bytes += read.bytes;
+    add(s.byKind, kind, read.bytes);
+    add(s.byModel, model ?? (kind === "tool" ? "(tool)" : "(no model)"), read.bytes);
+    sized.push({ file, bytes: read.bytes, kind, model });
   }
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
   const verdict = lastRunVerdict(ledgerDir, cwd);
@@ -72,6 +64,10 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string): Fixtu
     };
   }
   return s;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function add(map: Record<string, Tally>, key: string, bytes: number): void {

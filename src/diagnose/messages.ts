@@ -24,6 +24,7 @@ export function missMessage(m: {
   describe: string;
   test?: string;
   nearest?: VcrNearest;
+  runner?: RerecordRunner;
 }): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
   const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
@@ -42,9 +43,27 @@ export function missMessage(m: {
   lines.push(`  request:  ${req}`);
   lines.push(
     `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${MODE_ENV}=record_or_replay npm test` +
-      ` (add -- --grep "<test title>" to record just this test), then review and commit the new fixture.`,
+      ` (${rerecordHint(m.runner, m.test)}), then review and commit the new fixture.`,
   );
   return lines.join("\n");
+}
+
+export type RerecordRunner = "mocha" | "vitest" | "jest" | "node-test";
+
+/** How to run just this test again, in the running test runner's own words, with its title filled in. */
+export function rerecordHint(runner: RerecordRunner | undefined, title: string | undefined): string {
+  // every runner takes the title as a regular expression
+  const pattern = title === undefined ? "<test title>" : title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const quoted = JSON.stringify(pattern);
+  switch (runner) {
+    case "vitest":
+    case "jest":
+      return `add -- -t ${quoted} to record just this test`;
+    case "node-test":
+      return `add --test-name-pattern ${quoted} to the node --test command to record just this test`;
+    default:
+      return `add -- --grep ${quoted} to record just this test`;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import { FIXTURE_FILE_RE } from "../store/fixture";
+import { readFixtureFile } from "../store/reader";
 import { diffValues } from "./diff";
 
 interface Indexed {
@@ -17,8 +18,8 @@ interface Indexed {
 }
 
 export class NearestIndex {
-  /** File name → its kind and request; null for a file that could not be parsed. */
-  private readonly seen = new Map<string, Indexed | null>();
+  /** File name → its kind and request (a damaged file is not kept: it may be fixed before the next scan). */
+  private readonly seen = new Map<string, Indexed>();
 
   constructor(private readonly dir: string) {}
 
@@ -30,36 +31,48 @@ export class NearestIndex {
       return undefined;
     }
     if (names.length > maxEntries) return undefined;
-    let best: VcrNearest | undefined;
-    let bestScore = Infinity;
+    const candidates: NearestCandidate[] = [];
     for (const name of names) {
       if (!FIXTURE_FILE_RE.test(name) || name.startsWith(skipHash ?? "\0")) continue;
       const entry = this.entry(name);
-      if (!entry || entry.kind !== kind) continue;
-      const differences = diffValues(entry.request, request);
-      const s = score(differences);
-      if (s < bestScore) {
-        bestScore = s;
-        best = { hash: entry.hash, file: path.join(this.dir, name), differences };
-      }
+      if (entry) candidates.push({ ...entry, file: path.join(this.dir, name) });
     }
-    return best;
+    return nearestOf(kind, request, candidates);
   }
 
-  private entry(name: string): Indexed | null {
+  private entry(name: string): Indexed | undefined {
     let e = this.seen.get(name);
     if (e === undefined) {
-      try {
-        const f = JSON.parse(fs.readFileSync(path.join(this.dir, name), "utf8")) as { kind?: unknown; request?: unknown; hash?: unknown };
-        e = { kind: f?.kind, hash: String(f?.hash ?? name.slice(0, 64)), request: f?.request };
-      } catch {
-        e = null; // damaged files are validate's business, not the nearest-match's (not cached: it may be fixed)
-        return e;
-      }
+      const f = readFixtureFile(path.join(this.dir, name)).fixture;
+      if (!f) return undefined; // damaged files are validate's business, not the nearest-match's
+      e = { kind: f.kind, hash: f.hash, request: f.request };
       this.seen.set(name, e);
     }
     return e;
   }
+}
+
+export interface NearestCandidate {
+  kind: unknown;
+  hash: string;
+  file: string;
+  request: unknown;
+}
+
+/** The candidate of the same kind whose request differs from `request` least, with the differences. */
+export function nearestOf(kind: string, request: unknown, candidates: Iterable<NearestCandidate>): VcrNearest | undefined {
+  let best: VcrNearest | undefined;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    if (c.kind !== kind) continue;
+    const differences = diffValues(c.request, request);
+    const s = score(differences);
+    if (s < bestScore) {
+      bestScore = s;
+      best = { hash: c.hash, file: c.file, differences };
+    }
+  }
+  return best;
 }
 
 /** Fewer differing fields is nearer; a different model counts extra. */

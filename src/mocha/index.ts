@@ -1,52 +1,56 @@
 /**
  * `langchain-vcr/mocha`: a mocha root-hook plugin. Add it to `.mocharc.json`
- * (`"require": ["langchain-vcr/mocha"]`). It checks the mode once at start, scopes per-test
- * bookkeeping (tool-call order, fixtures written) to the running test, removes what a
- * failed test recorded (and restores what it overwrote), keeps the usage ledger `prune`
- * relies on, and prints one summary line for the run (under --parallel too).
+ * (`"require": ["langchain-vcr/mocha"]`). A thin adapter over the runner-neutral core
+ * (../runner): it checks the mode when mocha loads it (a bad LANGCHAIN_VCR_MODE ends the run
+ * before any spec file loads), scopes per-test bookkeeping (tool-call order, fixtures
+ * written) to the running test, removes what a failed test recorded (and restores what it
+ * overwrote), names a live recording call a failed or timed-out test left in flight, keeps
+ * the usage ledger `prune` relies on, and prints one summary line for the run (under
+ * --parallel too).
  */
-import * as path from "node:path";
-import { modeSource, resolveMode, resolveToolMode } from "../resolve";
-import { enterTest, leaveTest, onScopeEvent } from "../scope";
-import { restoreFailedTest } from "./cleanup";
-import { RunLedger, runRole, type HookContextLike } from "./ledger";
-import { collectWorkerTotals, emptyTotals, saveWorkerTotals, summaryLine } from "./summary";
+import { modeSource } from "../resolve";
+import { enterTest, leaveTest, setRunner } from "../scope";
+import { exitOnConfigError } from "../runner/configCheck";
+import { endTest } from "../runner/lifecycle";
+import { modeInForce } from "../runner/share";
+import { collectWorkerTotals, saveWorkerTotals, summaryLine } from "../runner/summary";
+import { Usage } from "../runner/usage";
+import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
 
 interface MochaContext {
-  currentTest?: { fullTitle(): string; state?: string; file?: string };
+  currentTest?: { fullTitle(): string; state?: string; file?: string; err?: { message?: string } };
 }
 
-const totals = emptyTotals();
-const dirs = new Set<string>();
+exitOnConfigError();
+setRunner("mocha");
+startMochaRun();
+
+const usage = new Usage();
 let ledger: RunLedger | undefined;
-let unsubscribe: (() => void) | undefined;
 
 export const mochaHooks = {
   beforeAll(): void {
-    if (unsubscribe) return; // parallel mode runs root hooks once per file
-    resolveMode(); // an invalid LANGCHAIN_VCR_MODE fails the run here, before any test
-    resolveToolMode();
+    if (ledger) return; // parallel mode runs root hooks once per file
     ledger = RunLedger.start();
-    unsubscribe = onScopeEvent((e) => {
-      if (e.type === "used") {
-        dirs.add(path.dirname(e.file));
-        ledger?.use(e.file);
-      } else totals[e.type]++;
-    });
+    usage.start();
   },
   beforeEach(this: MochaContext): void {
     enterTest(this.currentTest?.fullTitle() ?? "(unknown test)");
   },
   afterEach(this: MochaContext): void {
-    const scope = leaveTest();
-    const failed = this.currentTest?.state === "failed";
-    if (scope && failed) restoreFailedTest(scope);
-    if (failed) ledger?.markFailed(this.currentTest?.fullTitle());
+    const test = this.currentTest;
+    const failed = test?.state === "failed";
+    const { liveNote } = endTest(leaveTest(), failed);
+    // mocha prints failures at the end of the run: the note joins the test's own error there
+    if (liveNote && test?.err && typeof test.err.message === "string") test.err.message += "\n" + liveNote;
+    if (failed) ledger?.markFailed(test?.fullTitle());
   },
   afterAll(this: HookContextLike): void {
+    for (const f of usage.used) ledger?.use(f);
+    usage.used.clear();
     ledger?.flush(this);
     const { role, mainId } = runRole();
-    if (role === "worker") saveWorkerTotals(mainId, totals, dirs); // the main process prints the run's line
+    if (role === "worker") saveWorkerTotals(mainId, usage.totals, usage.dirs, usage.modes); // the main process prints the run's line
   },
 };
 
@@ -54,6 +58,7 @@ export const mochaHooks = {
 export function mochaGlobalTeardown(): void {
   const { role, mainId } = runRole();
   if (role !== "main") return;
-  collectWorkerTotals(mainId, totals, dirs);
-  process.stdout.write("\n" + summaryLine(totals, dirs, resolveMode(), modeSource()) + "\n");
+  collectWorkerTotals(mainId, usage);
+  const mode = modeInForce(usage.modes);
+  process.stdout.write("\n" + summaryLine(usage.totals, usage.dirs, mode.mode, mode.source ?? modeSource()) + "\n");
 }

@@ -5,12 +5,14 @@
  * non-zero exit). `langchain-vcr prune` trusts only a complete run. Format and location:
  * ./ledgerFiles.ts.
  *
- * Loading this module in the main mocha process starts the run: it exports the run context
- * to the environment (so `--parallel` workers, forked later, join the same run), removes old
- * run directories, and writes the main process's ledger (with its exit code) on exit. Each
- * worker writes its own ledger after every spec file it runs.
+ * `startMochaRun()` (the plugin calls it when mocha loads it) starts the run in the main mocha
+ * process: it exports the run context to the environment (so `--parallel` workers, forked
+ * later, join the same run), removes old run directories, and writes the main process's
+ * ledger (with its exit code) on exit. Each worker writes its own ledger after every spec
+ * file it runs. Importing this module does nothing.
  */
-import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord } from "./ledgerFiles";
+import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
+import { configuredSpec } from "./configSpec";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 
 /** The parts of mocha's Suite and Test the ledger reads (public fields of mocha 10–12). */
@@ -42,10 +44,19 @@ interface ProcessState {
 // One run per process, shared by every copy of this module (ESM and CommonJS builds).
 const KEY = Symbol.for("langchain-vcr.ledger.v1");
 const g = globalThis as unknown as Record<symbol, ProcessState | undefined>;
-const state: ProcessState = (g[KEY] ??= startProcess());
+
+/** Starts (once per process) this process's share of the mocha run. */
+export function startMochaRun(): void {
+  processState();
+}
+
+function processState(): ProcessState {
+  return (g[KEY] ??= startProcess());
+}
 
 function startProcess(): ProcessState {
-  const run = resolveRunContext({ env: process.env, argv: process.argv, pid: process.pid, ppid: process.ppid, now: new Date() });
+  const facts = { env: process.env, argv: process.argv, pid: process.pid, ppid: process.ppid, now: new Date() };
+  const run = resolveRunContext({ ...facts, configSpec: configuredSpec(process.argv) });
   const root = process.cwd();
   const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root) };
   if (run.role === "main") {
@@ -84,6 +95,7 @@ function recordExitCode(write: (code: number) => void): void {
 
 /** Whether this process is mocha's main process or a `--parallel` worker, and the run's main id. */
 export function runRole(): { role: "main" | "worker"; mainId: string } {
+  const state = processState();
   return { role: state.run.role, mainId: state.run.mainId };
 }
 
@@ -98,6 +110,7 @@ export class RunLedger {
 
   /** The ledger of this process (one per process, however often the plugin's hooks run). */
   static start(): RunLedger {
+    const state = processState();
     return (state.current ??= new RunLedger(state));
   }
 

@@ -8,8 +8,8 @@
  * forks (mocha also sets `MOCHA_WORKER_ID` there). Pure functions: the caller passes env,
  * argv and pids.
  */
-import { randomBytes } from "node:crypto";
-import { parseShard, RUN_ID_ENV, SHARD_ENV, type Shard } from "./ledgerFiles";
+import { parseShard, SHARD_ENV, type Shard } from "../runner/ledgerFiles";
+import { newRunIds, parseEnvJson } from "../runner/runIds";
 
 export const CONTEXT_ENV = "LANGCHAIN_VCR_RUN_CONTEXT";
 
@@ -30,21 +30,22 @@ export interface ProcessFacts {
   pid: number;
   ppid: number;
   now: Date;
+  /** The spec globs the mocha config (.mocharc, package.json) names: on argv they are the whole suite, not a subset. */
+  configSpec?: readonly string[];
 }
 
 /** This process's run: inherited from the main mocha process when this is one of its workers, else a new one. */
 export function resolveRunContext(p: ProcessFacts): RunContext {
   const inherited = p.env.MOCHA_WORKER_ID !== undefined ? parseContext(p.env[CONTEXT_ENV]) : undefined;
   if (inherited && inherited.mainPid === p.ppid) return { ...inherited, role: "worker" };
-  const mainId = `${p.pid}-${randomBytes(3).toString("hex")}`;
-  const stamp = p.now.toISOString().replace(/[-:]/g, "").replace(".", "");
+  const { mainId, runId } = newRunIds(p.pid, p.now, p.env);
   const shardText = p.env[SHARD_ENV];
   const shard = parseShard(shardText);
-  const argvReasons = [...mochaArgvReasons(p.argv, shard !== undefined)];
+  const argvReasons = [...mochaArgvReasons(p.argv, shard !== undefined, p.configSpec)];
   if (shardText && !shard) argvReasons.push(`${SHARD_ENV}=${JSON.stringify(shardText)} is not <index>/<total> (e.g. 2/3)`);
   return {
     role: "main",
-    runId: p.env[RUN_ID_ENV] || `${stamp}-${mainId}`,
+    runId,
     mainId,
     mainPid: p.pid,
     startedAt: p.now.toISOString(),
@@ -58,13 +59,7 @@ export function serializeContext(c: RunContext): string {
 }
 
 function parseContext(text: string | undefined): RunContext | undefined {
-  if (!text) return undefined;
-  try {
-    const c = JSON.parse(text) as RunContext;
-    return typeof c.runId === "string" && typeof c.mainPid === "number" && typeof c.mainId === "string" ? c : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseEnvJson<RunContext>(text, (c) => typeof c.runId === "string" && typeof c.mainPid === "number" && typeof c.mainId === "string");
 }
 
 /** mocha's options that take a value (from mocha's run-option metadata), long and short. */
@@ -78,15 +73,16 @@ const VALUE_OPTIONS = new Set([
  * What the command line says makes this run partial. Not a mocha command line (a programmatic
  * run) → partial: nothing tells which spec files ran. Spec files named on the command line
  * (positional or `--spec`) → partial unless the run is a declared shard: the whole suite is
- * the one configured in `.mocharc.*` / package.json.
+ * the one configured in `.mocharc.*` / package.json. Files that are the config's own spec do
+ * not count: mocha puts them on argv when it re-spawns itself for `"node-option"`.
  */
-export function* mochaArgvReasons(argv: readonly string[], isShard: boolean): Generator<string> {
+export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, configSpec: readonly string[] = []): Generator<string> {
   const script = argv[1] ?? "";
   if (!/mocha/i.test(script)) {
     yield `not started by the mocha command line (${script || "unknown script"}), so which spec files ran is unknown`;
     return;
   }
-  const named: string[] = [];
+  let named: string[] = [];
   const args = argv.slice(2);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -109,6 +105,8 @@ export function* mochaArgvReasons(argv: readonly string[], isShard: boolean): Ge
     else if (name === "dry-run") yield "--dry-run ran no tests";
     else if (name === "spec" && value !== undefined) named.push(value);
   }
+  const configured = new Set(configSpec);
+  named = named.filter((n) => !configured.has(n));
   if (named.length && !isShard) {
     yield `spec files were named on the command line (${named.join(" ")}), so this may be a subset of the suite ` +
       `(prune trusts a run of the spec configured in .mocharc or package.json: plain \`npx mocha\`)`;

@@ -1,8 +1,8 @@
 /** The fixture envelope: its type, its current schema version, and the check every read applies. */
-export const SCHEMA_VERSION = 1;
+import { FIXTURE_KINDS, type FixtureKind } from "../kinds";
 
-export const FIXTURE_KINDS = ["chat", "chat_stream", "llm", "embedding", "tool"] as const;
-export type FixtureKind = (typeof FIXTURE_KINDS)[number];
+export { FIXTURE_KINDS, type FixtureKind };
+export const SCHEMA_VERSION = 1;
 
 export interface Fixture<Req = unknown, Res = unknown> {
   schemaVersion: number;

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { defaultLedgerDir, lastRunVerdict, parseShard, writeLedger, type LedgerRecord } from "../../src/mocha/ledgerFiles";
+import { defaultLedgerDir, lastRunVerdict, parseShard, writeLedger, type LedgerRecord } from "../../src/runner/ledgerFiles";
 import { CONTEXT_ENV, mochaArgvReasons, resolveRunContext, serializeContext } from "../../src/mocha/runContext";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 

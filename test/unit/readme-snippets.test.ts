@@ -1,46 +1,39 @@
 /**
- * The README's code can't rot: every code block preceded by a marker
- * `<!-- snippet: examples/<file>#<name> -->` must equal, line for line, the region of that
- * example marked `// #region <name>` … `// #endregion <name>` (common indentation removed).
- * The examples run in `npm test` (`npm run examples`), so every quoted line is run code.
+ * The documentation's code can't rot:
+ * - every code block preceded by `<!-- snippet: examples/<file>#<name> -->` in README.md,
+ *   CONTRIBUTING.md, docs/*.md or an examples README must equal, line for line, the region of
+ *   that example marked `// #region <name>` … `// #endregion <name>` (common indentation
+ *   removed). The examples run in `npm test` (`npm run examples`), so every quoted line is run code;
+ * - every `<!-- recipe … -->` block names a known recipe, and every recipe the README promises has
+ *   its install/test commands and a test file (test/recipes/ builds and runs them: npm run test:recipes);
+ * - every docs/ page is linked from the README.
  * Also: every region in every example is well formed (opened once, closed, names unique).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "chai";
 
-const ROOT = path.join(__dirname, "..", "..");
+import { allBlocks, markedBlocks, recipes, RECIPES, ROOT } from "../recipes/blocks";
+
 const README = path.join(ROOT, "README.md");
 const EXAMPLES = path.join(ROOT, "examples");
 
 interface SnippetRef {
+  doc: string;
   file: string;
   name: string;
-  /** 1-based line of the marker in README.md */
+  /** 1-based line of the marker in its doc */
   line: number;
   code: string;
 }
 
-const MARKER = /^<!--\s*snippet:\s*(\S+?)#(\S+)\s*-->\s*$/;
+function asSnippet(b: { doc: string; line: number; marker: string; code: string }): SnippetRef {
+  const cut = b.marker.lastIndexOf("#");
+  return { doc: b.doc, file: b.marker.slice(0, cut), name: b.marker.slice(cut + 1), line: b.line, code: b.code };
+}
 
-/** The README's snippet markers, each with the fenced code block that follows it. */
-function readmeSnippets(markdown: string): SnippetRef[] {
-  const lines = markdown.split(/\r?\n/);
-  const out: SnippetRef[] = [];
-  lines.forEach((text, i) => {
-    const m = MARKER.exec(text.trim());
-    if (!m) return;
-    let j = i + 1;
-    while (j < lines.length && lines[j].trim() === "") j++;
-    const fence = /^(```+|~~~+)/.exec(lines[j] ?? "");
-    if (!fence) throw new Error(`README.md:${i + 1}: the snippet marker for ${m[1]}#${m[2]} is not followed by a fenced code block`);
-    const body: string[] = [];
-    let k = j + 1;
-    while (k < lines.length && !lines[k].startsWith(fence[1])) body.push(lines[k++]);
-    if (k >= lines.length) throw new Error(`README.md:${j + 1}: unclosed code block after the snippet marker for ${m[1]}#${m[2]}`);
-    out.push({ file: m[1], name: m[2], line: i + 1, code: body.join("\n") });
-  });
-  return out;
+function readmeSnippets(markdown: string, doc = "README.md"): SnippetRef[] {
+  return markedBlocks(markdown, doc, "snippet").map(asSnippet);
 }
 
 /** Every `// #region name` … `// #endregion [name]` of a source file, dedented. */
@@ -76,7 +69,7 @@ function firstDifference(expected: string, actual: string): string {
   const a = expected.split("\n");
   const b = actual.split("\n");
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1} of the snippet:\n    example: ${JSON.stringify(a[i] ?? "(none)")}\n    README:  ${JSON.stringify(b[i] ?? "(none)")}`;
+    if (a[i] !== b[i]) return `line ${i + 1} of the snippet:\n    example: ${JSON.stringify(a[i] ?? "(none)")}\n    doc:     ${JSON.stringify(b[i] ?? "(none)")}`;
   }
   return "(no difference)";
 }
@@ -88,7 +81,7 @@ function exampleFiles(dir: string): string[] {
   });
 }
 
-describe("README snippets are taken verbatim from the examples", () => {
+describe("documentation snippets are taken verbatim from the examples", () => {
   it("every example file's regions are well formed", () => {
     const files = exampleFiles(EXAMPLES);
     expect(files.length).to.be.greaterThan(5);
@@ -97,33 +90,67 @@ describe("README snippets are taken verbatim from the examples", () => {
     expect(count).to.be.greaterThan(3);
   });
 
-  it("parses snippet markers and regions (self-check), and README.md has markers", () => {
+  it("parses snippet markers and regions (self-check), and the docs have snippet markers", () => {
     const md = ["x", "<!-- snippet: examples/a.spec.ts#one -->", "", "```ts", "  a();", "b();", "```"].join("\n");
-    expect(readmeSnippets(md)).to.deep.equal([{ file: "examples/a.spec.ts", name: "one", line: 2, code: "  a();\nb();" }]);
+    expect(readmeSnippets(md)).to.deep.equal([{ doc: "README.md", file: "examples/a.spec.ts", name: "one", line: 2, code: "  a();\nb();" }]);
     const src = ["describe(() => {", "  // #region one", "  a();", "", "    b();", "  // #endregion one", "});"].join("\n");
     expect(regions(src, "a.ts").get("one")).to.equal("a();\n\n  b();");
     expect(() => regions("// #region x\n", "a.ts")).to.throw('region "x" is never closed');
-    expect(readmeSnippets(fs.readFileSync(README, "utf8")).length).to.be.greaterThan(0);
+    expect(allBlocks("snippet").length).to.be.greaterThan(3);
   });
 
-  const snippets = fs.existsSync(README) ? readmeSnippets(fs.readFileSync(README, "utf8")) : [];
+  const snippets = allBlocks("snippet").map(asSnippet);
   for (const s of snippets) {
-    it(`README.md:${s.line} equals ${s.file}#${s.name}`, () => {
+    it(`${s.doc}:${s.line} equals ${s.file}#${s.name}`, () => {
       const file = path.join(ROOT, s.file);
-      expect(s.file, `README.md:${s.line}: snippets must come from the examples, which run in npm run examples (examples/**/*.ts)`).to.match(
+      expect(s.file, `${s.doc}:${s.line}: snippets must come from the examples, which run in npm run examples (examples/**/*.ts)`).to.match(
         /^examples\/.+\.ts$/,
       );
-      expect(fs.existsSync(file), `README.md:${s.line}: ${s.file} does not exist`).to.equal(true);
+      expect(fs.existsSync(file), `${s.doc}:${s.line}: ${s.file} does not exist`).to.equal(true);
       const region = regions(fs.readFileSync(file, "utf8"), s.file).get(s.name);
-      expect(region, `README.md:${s.line}: ${s.file} has no region "${s.name}" (mark it with // #region ${s.name} … // #endregion ${s.name})`).to.be.a(
+      expect(region, `${s.doc}:${s.line}: ${s.file} has no region "${s.name}" (mark it with // #region ${s.name} … // #endregion ${s.name})`).to.be.a(
         "string",
       );
       if (region !== s.code) {
         expect.fail(
-          `README.md:${s.line}: the code block differs from ${s.file}#${s.name} at ${firstDifference(region!, s.code)}\n` +
-            `  Copy the region into the README (the example is the one that runs), or change the example and re-run npm run examples.`,
+          `${s.doc}:${s.line}: the code block differs from ${s.file}#${s.name} at ${firstDifference(region!, s.code)}\n` +
+            `  Copy the region into ${s.doc} (the example is the one that runs), or change the example and re-run npm run examples.`,
         );
       }
     });
   }
+});
+
+describe("documentation recipes are complete, and every docs page is linked", () => {
+  it("parses recipe markers (self-check)", () => {
+    const md = ["<!-- recipe a-x,b-y: test/x.ts -->", "```ts", "x();", "```", "<!-- recipe a-x: shell -->", "```sh", "npm i -D langchain-vcr", "npx mocha", "```"].join("\n");
+    const blocks = markedBlocks(md, "doc.md", "recipe");
+    expect(blocks.map((b) => b.marker)).to.deep.equal(["a-x,b-y: test/x.ts", "a-x: shell"]);
+    expect(() => recipes(blocks)).to.throw('doc.md:1: unknown recipe "a-x"');
+    const good = markedBlocks(md.replace(/a-x/g, "vitest").replace("b-y", "jest"), "doc.md", "recipe");
+    const parsed = recipes(good);
+    expect(parsed.get("vitest")!.install).to.deep.equal(["npm i -D langchain-vcr"]);
+    expect(parsed.get("vitest")!.test).to.equal("npx mocha");
+    expect(parsed.get("jest")!.files.get("test/x.ts")).to.equal("x();\n");
+    const twoTests = markedBlocks(md.replace(/a-x/g, "vitest").replace("b-y", "jest").replace("npx mocha", "npx mocha\nnpx vitest"), "doc.md", "recipe");
+    expect(() => recipes(twoTests)).to.throw("exactly one test command");
+  });
+
+  const all = recipes();
+  for (const id of RECIPES) {
+    it(`recipe ${id} has its commands and a test file in the documentation`, () => {
+      const r = all.get(id);
+      expect(r, `no <!-- recipe ${id}: … --> block in README.md or docs/*.md`).to.not.equal(undefined);
+      expect(r!.test, `recipe ${id} has no <!-- recipe ${id}: shell --> block`).to.not.equal("");
+      expect([...r!.files.keys()].some((f) => /^test\/.+\.(ts|js|mjs|cjs)$/.test(f)), `recipe ${id} has no test/… file`).to.equal(true);
+    });
+  }
+
+  it("every docs/ page is linked from README.md", () => {
+    const readme = fs.readFileSync(README, "utf8");
+    const pages = fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
+    expect(pages.length).to.be.greaterThan(5);
+    const unlinked = pages.filter((p) => !readme.includes(`(docs/${p})`) && !readme.includes(`(docs/${p}#`));
+    expect(unlinked, "docs pages the README does not link").to.deep.equal([]);
+  });
 });

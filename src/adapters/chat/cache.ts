@@ -11,7 +11,7 @@ import type { Lookup, Recorder } from "../../recorder";
 import { modelCallForKey, type ModelCall } from "./call";
 import { damagedFixtureError } from "../../store/store";
 import { generationsProblem, loadGenerations, storeGenerations } from "./generations";
-import { brandVcrCache } from "./patch";
+import { brandVcrCache } from "./vcrCacheOf";
 
 export class VcrCache extends BaseCache<Generation[]> {
   constructor(

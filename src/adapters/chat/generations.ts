@@ -5,6 +5,7 @@
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { sortDeep } from "../../canonical/json";
+import { isStoredMember } from "../../store/members";
 
 export interface StoredMessage {
   type: string;
@@ -42,11 +43,10 @@ export function storeGenerations(generations: readonly GenerationLike[]): Genera
 }
 
 function storeMessage(m: BaseMessage & Record<string, unknown>): StoredMessage {
-  const nonEmpty = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v && typeof v === "object" ? Object.keys(v).length > 0 : v !== undefined);
   const out: StoredMessage = { type: m.getType(), content: m.content };
   for (const k of ["name", "id", "tool_calls", "invalid_tool_calls", "usage_metadata", "response_metadata", "additional_kwargs"] as const) {
     const v = sortDeep(m[k]);
-    if (nonEmpty(v)) (out as unknown as Record<string, unknown>)[k] = v;
+    if (isStoredMember(v)) (out as unknown as Record<string, unknown>)[k] = v;
   }
   return out;
 }

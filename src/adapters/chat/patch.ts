@@ -10,19 +10,15 @@
  * patches both.
  */
 import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
-import { patchMethodOnce } from "../patchMethod";
+import { VcrConfigError } from "../../errors";
+import { patchOnce } from "../../internals/patchOnce";
 import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type ModelKind } from "./call";
+import { enterCoreGenerate, patchInvokeGuard } from "./override";
+import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
+
+export { isVcrCache, brandVcrCache, vcrCacheOf } from "./vcrCacheOf";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
-const VCR_CACHE = Symbol.for("langchain-vcr.cache");
-
-export function isVcrCache(x: unknown): boolean {
-  return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[VCR_CACHE] === true;
-}
-
-export function brandVcrCache(cache: object): void {
-  Object.defineProperty(cache, VCR_CACHE, { value: true });
-}
 
 type Generate = (this: ModelInstance, input: unknown[], options?: unknown, callbacks?: unknown) => Promise<unknown>;
 interface Patchable {
@@ -39,6 +35,7 @@ export function installModelPatches(core: CoreClasses): void {
   patchGenerate(core.BaseLLM.prototype, "llm", (prompt) => String(prompt));
   patchCacheKey(core.BaseChatModel.prototype);
   patchCacheKey(core.BaseLLM.prototype);
+  patchInvokeGuard(core.BaseChatModel.prototype, core.BaseChatModel.prototype.generate);
 }
 
 const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
@@ -52,7 +49,7 @@ const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
  */
 function patchCacheKey(proto: object): void {
   type KeyStep = (this: ModelInstance, callOptions: unknown) => string;
-  patchMethodOnce<KeyStep>(proto, "_getSerializedCacheKeyParametersForCall", KEY_PATCHED, (original) =>
+  patchOnce<KeyStep>(proto, "_getSerializedCacheKeyParametersForCall", KEY_PATCHED, (original) =>
     function (this: ModelInstance, callOptions: unknown): string {
       const call = isVcrCache(this.cache) ? takeStartingCall(this, callOptions) : undefined;
       return call ? call.key : original.call(this, callOptions);
@@ -61,8 +58,9 @@ function patchCacheKey(proto: object): void {
 }
 
 function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown) => string): void {
-  patchMethodOnce<Generate>(proto, "generate", PATCHED, (original) => function (this: ModelInstance, input, options, callbacks) {
-    if (!isVcrCache(this.cache) || !Array.isArray(input)) return original.call(this, input, options, callbacks);
+  patchOnce<Generate>(proto, "generate", PATCHED, (original) => function (this: ModelInstance, input, options, callbacks) {
+    const cache = vcrCacheOf(this);
+    if (!cache || !Array.isArray(input)) return original.call(this, input, options, callbacks);
     avoidTokenizerDownload(this);
     let inputs: unknown[];
     try {
@@ -72,11 +70,14 @@ function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown
       return Promise.reject(e); // as core's own (async) generate() fails on such input
     }
     const call = new ModelCall(this, kind, inputs, promptOf);
+    const leave = enterCoreGenerate(this);
     const end = (result: unknown) => {
+      leave();
       call.end(result);
-      for (const e of call.entries) if (e.lookup && !e.updated) (this.cache as { release(l: unknown): void }).release(e.lookup);
+      for (const e of call.entries) if (e.lookup && !e.updated) (cache as { release(l: unknown): void }).release(e.lookup);
     };
-    return runModelCall(call, () => original.call(this, input, options, callbacks) as Promise<unknown>).then(
+    const run = () => original.call(this, input, options, callbacks) as Promise<unknown>;
+    return runModelCall(call, cache === this.cache ? run : () => withLentCache(this, cache, run)).then(
       (result) => (end(result), result),
       (error: unknown) => {
         end(undefined);
@@ -84,6 +85,37 @@ function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown
       },
     );
   });
+}
+
+/**
+ * `vcr.install()`: core's `generate()` reads `this.cache` synchronously, before its first
+ * `await` (the llmKey step and the cached path are chosen there). The installed VcrCache is
+ * lent to the model for exactly that synchronous start, so core takes its cache path with
+ * it, and given back before `generate()` returns its promise: the model's own `cache` field
+ * is unset again before any other code runs.
+ */
+function withLentCache<T>(model: ModelInstance, cache: object, run: () => T): T {
+  const own = model.cache;
+  try {
+    model.cache = cache;
+  } catch {
+    // a frozen model: core would read its unset cache and call the provider unrecorded
+  }
+  if (model.cache !== cache) throw unlendableModelError(model);
+  try {
+    return run();
+  } finally {
+    model.cache = own;
+  }
+}
+
+function unlendableModelError(model: object): VcrConfigError {
+  const cls = (model.constructor as { name?: string })?.name ?? "model";
+  return new VcrConfigError(
+    `langchain-vcr: vcr.install() cannot route a call of ${cls} through the Vcr: its \`cache\` field cannot be set (the model is frozen or sealed).\n` +
+      `  The call was not made: without a cache, @langchain/core would send it to the provider unrecorded.\n` +
+      `  Fix it: build the model with \`cache: vcr.cache\`, or do not freeze it.`,
+  );
 }
 
 const TOKENS_SHADOWED = Symbol.for("langchain-vcr.tokens.shadowed");

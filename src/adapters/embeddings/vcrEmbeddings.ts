@@ -9,6 +9,7 @@ import type { Normalize } from "../../canonical/normalize";
 import { VcrRecordError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
 import { clientSecrets } from "../chat/cache";
+import { liveEmbed } from "../../install/embeddings";
 import {
   describeEmbedding,
   describeEmbeddings,
@@ -114,8 +115,8 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     try {
       vectors =
         inputType === "query"
-          ? [await inner.embedQuery(missing[0].text)]
-          : await inner.embedDocuments(missing.map((e) => e.text));
+          ? [await liveEmbed<number[]>(inner, "embedQuery", missing[0].text)]
+          : await liveEmbed<number[][]>(inner, "embedDocuments", missing.map((e) => e.text));
       if (!Array.isArray(vectors) || vectors.length !== missing.length) {
         throw new VcrRecordError(
           `langchain-vcr: ${describeEmbeddings(embeddingsIdentity(inner))} returned ` +

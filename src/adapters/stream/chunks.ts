@@ -5,6 +5,7 @@
  * made for it, so a replay fires the same callbacks in the same places.
  */
 import { sortDeep } from "../../canonical/json";
+import { isStoredMember } from "../../store/members";
 
 export interface StoredMessageChunk {
   /** Only written when the chunk is not an AI message chunk (rebuilt as one anyway). */
@@ -59,24 +60,21 @@ export interface ChunkClasses {
   ChatGenerationChunk: new (fields: { text: string; message: unknown; generationInfo?: Record<string, unknown> }) => GenerationChunkLike;
 }
 
-const nonEmpty = (v: unknown): boolean =>
-  Array.isArray(v) ? v.length > 0 : v !== null && typeof v === "object" ? Object.keys(v).length > 0 : v !== undefined && v !== null;
-
 export function storeChunk(chunk: GenerationChunkLike): StoredChunk {
   const m = chunk.message as MessageChunkLike;
   const message: StoredMessageChunk = { content: sortDeep(m.content) };
   const type = typeof m.getType === "function" ? m.getType() : undefined;
   if (type && type !== "ai") message.type = type;
-  const hasChunks = nonEmpty(m.tool_call_chunks);
+  const hasChunks = isStoredMember(m.tool_call_chunks);
   for (const k of ["id", "name", "tool_call_chunks", "usage_metadata", "response_metadata", "additional_kwargs"] as const) {
-    if (nonEmpty(m[k])) (message as unknown as Record<string, unknown>)[k] = sortDeep(m[k]);
+    if (isStoredMember(m[k])) (message as unknown as Record<string, unknown>)[k] = sortDeep(m[k]);
   }
   if (!hasChunks) {
-    if (nonEmpty(m.tool_calls)) message.tool_calls = sortDeep(m.tool_calls) as unknown[];
-    if (nonEmpty(m.invalid_tool_calls)) message.invalid_tool_calls = sortDeep(m.invalid_tool_calls) as unknown[];
+    if (isStoredMember(m.tool_calls)) message.tool_calls = sortDeep(m.tool_calls) as unknown[];
+    if (isStoredMember(m.invalid_tool_calls)) message.invalid_tool_calls = sortDeep(m.invalid_tool_calls) as unknown[];
   }
   const out: StoredChunk = { text: chunk.text ?? "", message };
-  if (nonEmpty(chunk.generationInfo)) out.generationInfo = sortDeep(chunk.generationInfo) as Record<string, unknown>;
+  if (isStoredMember(chunk.generationInfo)) out.generationInfo = sortDeep(chunk.generationInfo) as Record<string, unknown>;
   return out;
 }
 

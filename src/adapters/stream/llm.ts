@@ -5,8 +5,8 @@
  * an `llm` fixture like any other call. Core never consults the cache when it streams: left
  * alone, the stream would reach the provider on every run, `replay_only` included.
  */
-import { isVcrCache } from "../chat/patch";
-import { patchMethodOnce } from "../patchMethod";
+import { vcrCacheOf } from "../chat/vcrCacheOf";
+import { patchOnce } from "../../internals/patchOnce";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.llmStream");
 
@@ -18,9 +18,9 @@ interface LlmLike {
 type StreamIterator = (this: LlmLike, input: unknown, options?: unknown) => AsyncGenerator<unknown>;
 
 export function installLlmStreamPatch(core: { BaseLLM: { prototype: unknown } }): void {
-  patchMethodOnce<StreamIterator>(core.BaseLLM.prototype as object, "_streamIterator", PATCHED, (original) =>
+  patchOnce<StreamIterator>(core.BaseLLM.prototype as object, "_streamIterator", PATCHED, (original) =>
     function (this: LlmLike, input: unknown, options?: unknown) {
-      return isVcrCache(this.cache) ? invokeAsStream(this, input, options) : original.call(this, input, options);
+      return vcrCacheOf(this) ? invokeAsStream(this, input, options) : original.call(this, input, options);
     },
   );
 }

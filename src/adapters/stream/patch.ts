@@ -26,15 +26,18 @@
  */
 import { AIMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
-import { VcrConfigError } from "../../errors";
-import { isVcrCache } from "../chat/patch";
-import { defineMethod } from "../patchMethod";
+import { isVcrCache, vcrCacheOf } from "../chat/vcrCacheOf";
+import { patchOnce } from "../../internals/patchOnce";
 import type { ChunkClasses } from "./chunks";
 import { generateWillStream, markStreamed, vcrHandlesStream } from "./route";
 import { vcrStream, type StreamChunks, type StreamModel } from "./session";
 import type { RunManagerLike } from "./tokens";
 
-const PATCHED = Symbol.for("langchain-vcr.patched.stream");
+const PATCHED = {
+  _streamIterator: Symbol.for("langchain-vcr.patched.stream._streamIterator"),
+  streamEvents: Symbol.for("langchain-vcr.patched.stream.streamEvents"),
+  _generateCached: Symbol.for("langchain-vcr.patched.stream._generateCached"),
+} as const;
 const INSTALLED = Symbol.for("langchain-vcr.stream.installed");
 
 type Method = (this: StreamModel, ...args: unknown[]) => unknown;
@@ -70,18 +73,9 @@ interface Installed {
   nativeChunks: boolean;
 }
 
+/** Patches one copy of core; `src/internals/check.ts` has verified every method used here exists. */
 export function installStreamPatches(core: StreamCore): void {
   const proto = core.BaseChatModel.prototype as ChatModelPrototype;
-  if (Object.prototype.hasOwnProperty.call(proto, PATCHED)) return;
-  for (const name of ["_streamIterator", "streamEvents", "_generateCached", "_streamResponseChunks", "_streamChatModelEvents"] as const) {
-    if (typeof proto[name] !== "function") {
-      throw new VcrConfigError(
-        `langchain-vcr: cannot record or replay streams: this copy of @langchain/core has no BaseChatModel.prototype.${name}.\n` +
-          `  langchain-vcr's streaming support is written against @langchain/core 1.x (tested with 1.4).\n` +
-          `  Fix it: run \`npm ls @langchain/core\` and install a supported version: npm install @langchain/core@^1.4`,
-      );
-    }
-  }
   const base = { chunks: proto._streamResponseChunks, events: proto._streamChatModelEvents };
   const classes: ChunkClasses = {
     AIMessageChunk: (core.AIMessageChunk ?? AIMessageChunk) as ChunkClasses["AIMessageChunk"],
@@ -91,24 +85,24 @@ export function installStreamPatches(core: StreamCore): void {
 
   const beforeCore = (original: Method): Method =>
     function (this: StreamModel, ...args: unknown[]) {
-      if (isVcrCache(this.cache)) install(this);
+      if (vcrCacheOf(this)) install(this);
       return original.apply(this, args);
     };
-  defineMethod(proto, "_streamIterator", beforeCore(proto._streamIterator));
-  defineMethod(proto, "streamEvents", beforeCore(proto.streamEvents));
+  patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore);
+  patchOnce<Method>(proto, "streamEvents", PATCHED.streamEvents, beforeCore);
 
-  const generateCached = proto._generateCached;
-  defineMethod(proto, "_generateCached", function (this: StreamModel, ...args: unknown[]) {
-    const a = args[0] as GenerateCachedArgs | undefined;
-    if (a && isVcrCache(a.cache) && Array.isArray(a.messages)) {
-      const { nativeChunks } = install(this);
-      if (generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this, a.llmStringKey)) {
-        return Promise.resolve({ generations: [], missingPromptIndices: a.messages.map((_, i) => i), startedRunManagers: undefined });
+  patchOnce<Method>(proto, "_generateCached", PATCHED._generateCached, (generateCached) =>
+    function (this: StreamModel, ...args: unknown[]) {
+      const a = args[0] as GenerateCachedArgs | undefined;
+      if (a && isVcrCache(a.cache) && Array.isArray(a.messages)) {
+        const { nativeChunks } = install(this);
+        if (generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this, a.llmStringKey)) {
+          return Promise.resolve({ generations: [], missingPromptIndices: a.messages.map((_, i) => i), startedRunManagers: undefined });
+        }
       }
-    }
-    return generateCached.apply(this, args);
-  });
-  Object.defineProperty(proto, PATCHED, { value: true });
+      return generateCached.apply(this, args);
+    },
+  );
 }
 
 function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events: EventsMethod }, classes: ChunkClasses): Installed {

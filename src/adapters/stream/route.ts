@@ -13,7 +13,7 @@
  *   already keys that call.
  */
 import { modelCallForKey, modelCallOfOptions } from "../chat/call";
-import { isVcrCache } from "../chat/patch";
+import { vcrCacheOf } from "../chat/vcrCacheOf";
 
 /**
  * Whether the stream adapter records / replays this `_streamResponseChunks` (or
@@ -21,7 +21,7 @@ import { isVcrCache } from "../chat/patch";
  * options, which carry the call (core and providers pass them, or a `{ ...copy }`, down).
  */
 export function vcrHandlesStream(model: { cache?: unknown }, options: unknown): boolean {
-  if (!isVcrCache(model.cache)) return false;
+  if (!vcrCacheOf(model)) return false;
   const call = modelCallOfOptions(options);
   return !(call && call.model === model && !call.streamed);
 }

@@ -16,6 +16,7 @@ import type { Lookup, Recorder } from "../../recorder";
 import { MODE_ENV } from "../../resolve";
 import type { Normalize } from "../../canonical/normalize";
 import { clientSecrets, describeModel } from "../chat/cache";
+import { vcrCacheOf } from "../chat/vcrCacheOf";
 import {
   loadChunk,
   storeChunk,
@@ -60,7 +61,7 @@ export async function* vcrStream(
   options: unknown,
   runManager: RunManagerLike | undefined,
 ): AsyncGenerator<GenerationChunkLike> {
-  const { recorder, normalize } = model.cache as VcrParts;
+  const { recorder, normalize } = vcrCacheOf(model) as VcrParts;
   const request = chatRequest(model, messages, options, normalize);
   const lookup = await recorder.lookup("chat_stream", request, { describe: describe(model, request) });
   const signal = (options as CallOptionsLike | undefined)?.signal;

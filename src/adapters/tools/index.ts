@@ -47,6 +47,11 @@ export function wrapTool<T extends StructuredToolInterface>(tool: T, recorder: R
   return wrapper as unknown as T;
 }
 
+/** Whether `tool` is a wrapper made by `vcr.tool()` (of any Vcr). */
+export function isWrappedTool(tool: object): boolean {
+  return Object.prototype.hasOwnProperty.call(tool, WRAPPED);
+}
+
 function define(obj: object, key: PropertyKey, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, configurable: true, enumerable: false });
 }

@@ -1,7 +1,8 @@
 /**
- * The one summary line a mocha run prints. Under `--parallel` the tests run in worker
+ * The one summary line a run prints. Under mocha `--parallel` the tests run in worker
  * processes: each worker leaves its counts in a directory named after the run, and the main
- * process adds them up in `mochaGlobalTeardown`, so the run still prints one line.
+ * process adds them up in `mochaGlobalTeardown`, so the run still prints one line (the other
+ * runners exchange theirs through ./share.ts).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -23,14 +24,14 @@ function workerDir(mainId: string): string {
 }
 
 /** A worker's running counts (rewritten after every spec file it runs). */
-export function saveWorkerTotals(mainId: string, totals: Totals, dirs: ReadonlySet<string>): void {
+export function saveWorkerTotals(mainId: string, totals: Totals, dirs: ReadonlySet<string>, modes: ReadonlySet<string> = new Set()): void {
   const dir = workerDir(mainId);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ totals, dirs: [...dirs] }));
+  fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ totals, dirs: [...dirs], modes: [...modes] }));
 }
 
-/** Adds every worker's counts to `totals` and `dirs`, then removes them. */
-export function collectWorkerTotals(mainId: string, totals: Totals, dirs: Set<string>): void {
+/** Adds every worker's counts, directories and modes to `into`, then removes them. */
+export function collectWorkerTotals(mainId: string, into: { add(w: { totals: Totals; dirs: string[]; modes?: string[] }): void }): void {
   const dir = workerDir(mainId);
   let names: string[];
   try {
@@ -40,9 +41,7 @@ export function collectWorkerTotals(mainId: string, totals: Totals, dirs: Set<st
   }
   for (const name of names) {
     try {
-      const w = JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { totals: Totals; dirs: string[] };
-      for (const k of Object.keys(totals) as (keyof Totals)[]) totals[k] += Number(w.totals[k]) || 0;
-      for (const d of w.dirs) dirs.add(d);
+      into.add(JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { totals: Totals; dirs: string[]; modes?: string[] });
     } catch {
       // a worker killed while writing: its counts are lost, the run's result is not
     }

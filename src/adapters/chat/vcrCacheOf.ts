@@ -1,0 +1,25 @@
+/**
+ * Which VcrCache answers a model's calls: its own `cache` when that is a VcrCache; else,
+ * while `vcr.install()` is in force, the installed Vcr's — but only for a model with no
+ * cache at all (core stores `cache: false` as unset). A model with any other `BaseCache`
+ * is left alone.
+ */
+import { installedVcr } from "../../internals/state";
+
+const VCR_CACHE = Symbol.for("langchain-vcr.cache");
+
+export function isVcrCache(x: unknown): boolean {
+  return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[VCR_CACHE] === true;
+}
+
+export function brandVcrCache(cache: object): void {
+  Object.defineProperty(cache, VCR_CACHE, { value: true });
+}
+
+/** The VcrCache that answers `model`, or undefined when langchain-vcr leaves it alone. */
+export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
+  const own = model.cache;
+  if (isVcrCache(own)) return own as object;
+  if (own !== undefined && own !== null && own !== false) return undefined;
+  return installedVcr()?.cache;
+}

@@ -1,0 +1,123 @@
+/**
+ * `vcr.install()` for embeddings. Each integration defines `embedQuery` / `embedDocuments` on
+ * its own class (core's `Embeddings` declares them abstract), and every instance sets its
+ * fields in its constructor, so there is no base method to wrap and no construction to see.
+ * What can be reached is the classes: while a Vcr is installed, every class that extends a
+ * copy of core's `Embeddings` and is exported by a CommonJS module — loaded before
+ * `install()` (found in `require.cache`) or after it (seen as `require` returns it) — gets
+ * its own `embedQuery` / `embedDocuments` (and those of its parent classes) wrapped once.
+ * A wrapped method of an instance, while a Vcr is installed, goes through
+ * `vcr.embeddings(instance)`: the same keys as an explicit wrapper.
+ *
+ * Left alone: a super call from a subclass's method (the instance's own, most derived
+ * method already went through the Vcr), a wrapper holding `underlyingEmbeddings`
+ * (`VcrEmbeddings`, `CacheBackedEmbeddings`: the embeddings inside are recorded), and the
+ * live call a `VcrEmbeddings` makes to the embeddings it wraps (`liveEmbed`).
+ *
+ * Limit: a class only an ES module exports (a test file that is ESM and imports the
+ * integration as ESM) cannot be found this way; wrap such embeddings with `vcr.embeddings()`.
+ */
+import Module = require("node:module");
+import { installedVcr } from "../internals/state";
+
+type EmbedName = "embedQuery" | "embedDocuments";
+type Embed = (this: object, arg: unknown) => Promise<unknown>;
+
+const NAMES: readonly EmbedName[] = ["embedQuery", "embedDocuments"];
+/** `Embeddings` of each copy of core. */
+const bases = new Set<{ prototype: object }>();
+/** A wrapped method → the integration's own. */
+const originals = new WeakMap<Embed, Embed>();
+const scanned = new WeakSet<object>();
+const wrappedPrototypes = new WeakSet<object>();
+
+export function noteEmbeddingsClass(base: { prototype: object }): void {
+  bases.add(base);
+}
+
+/** Calls the integration's own `name` of `inner`, never the install hook (used by VcrEmbeddings for its live call). */
+export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Promise<T> {
+  const fn = (inner as Record<EmbedName, Embed>)[name];
+  return (originals.get(fn) ?? fn).call(inner, arg) as Promise<T>;
+}
+
+type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
+const loader = Module as unknown as { _load: Load; _cache?: Record<string, { exports?: unknown }> };
+let hooked: Load | undefined;
+
+/** Wraps the Embeddings classes of every loaded CommonJS module, and of every one required from now on. */
+export function startEmbeddingsHook(): void {
+  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
+  if (hooked) return;
+  const load = (hooked = loader._load);
+  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
+    const exports = load.call(this, request, parent, isMain);
+    if (installedVcr()) scanExports(exports);
+    return exports;
+  };
+}
+
+export function stopEmbeddingsHook(): void {
+  if (hooked) loader._load = hooked;
+  hooked = undefined;
+}
+
+function scanExports(exports: unknown): void {
+  if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
+  scanned.add(exports as object);
+  consider(exports);
+  let keys: string[];
+  try {
+    keys = Object.keys(exports as object);
+  } catch {
+    return;
+  }
+  for (const key of keys) {
+    try {
+      consider((exports as Record<string, unknown>)[key]);
+    } catch {
+      // a throwing getter: not a class of ours
+    }
+  }
+}
+
+function consider(value: unknown): void {
+  if (typeof value !== "function" || typeof value.prototype !== "object" || value.prototype === null) return;
+  const proto = value.prototype as object;
+  const base = [...bases].find((b) => b.prototype.isPrototypeOf(proto));
+  if (!base) return;
+  for (let p: object | null = proto; p && p !== base.prototype; p = Object.getPrototypeOf(p) as object | null) wrapPrototype(p);
+}
+
+function wrapPrototype(proto: object): void {
+  if (wrappedPrototypes.has(proto)) return;
+  wrappedPrototypes.add(proto);
+  for (const name of NAMES) {
+    const own = Object.getOwnPropertyDescriptor(proto, name);
+    if (!own || typeof own.value !== "function") continue;
+    const original = own.value as Embed;
+    const wrapped: Embed = function (this: object, arg: unknown) {
+      const vcr = installedVcr();
+      if (!vcr || (this as Record<EmbedName, unknown>)[name] !== wrapped || isWrapper(this)) return original.call(this, arg);
+      return recorded(vcr, this)[name](arg as never);
+    };
+    originals.set(wrapped, original);
+    Object.defineProperty(proto, name, { ...own, value: wrapped });
+  }
+}
+
+/** One VcrEmbeddings per instance and installed Vcr. */
+const byInstance = new WeakMap<object, { vcr: object; wrapper: ReturnType<NonNullable<ReturnType<typeof installedVcr>>["embeddings"]> }>();
+
+function recorded(vcr: NonNullable<ReturnType<typeof installedVcr>>, instance: object) {
+  const known = byInstance.get(instance);
+  if (known && known.vcr === vcr) return known.wrapper;
+  const wrapper = vcr.embeddings(instance);
+  byInstance.set(instance, { vcr, wrapper });
+  return wrapper;
+}
+
+function isWrapper(instance: object): boolean {
+  const inner = (instance as { underlyingEmbeddings?: unknown }).underlyingEmbeddings;
+  return typeof inner === "object" && inner !== null;
+}

@@ -1,0 +1,40 @@
+/**
+ * `vcr.install()`: makes one Vcr the default, in the whole process, for every chat model and
+ * LLM with no cache of its own, every Embeddings instance (see `embeddings.ts` for how they
+ * are reached) and every model-initiated tool call (`tools.ts`), until the returned function
+ * runs. The patches that do it are in place from import on (`patches.ts`); installing only
+ * names the Vcr they use, so models built before `install()` are included: what counts is
+ * the call.
+ */
+import { VcrConfigError } from "../errors";
+import { installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
+import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
+import { patchEsmCore } from "./esmCore";
+
+export interface Installable extends InstalledVcr {
+  readonly dir: string;
+}
+
+export function installVcr(vcr: Installable): () => void {
+  const current = installedVcr() as Installable | undefined;
+  if (current) throw alreadyInstalledError(vcr, current);
+  patchEsmCore();
+  setInstalledVcr(vcr);
+  startEmbeddingsHook();
+  return () => {
+    if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)
+    setInstalledVcr(undefined);
+    stopEmbeddingsHook();
+  };
+}
+
+function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {
+  const which = current.cache === vcr.cache ? "this Vcr is installed already" : `another Vcr is installed (dir ${current.dir})`;
+  return new VcrConfigError(
+    `langchain-vcr: vcr.install() was called while ${which}.\n` +
+      `  This Vcr: dir ${vcr.dir}. One Vcr at a time can be the default for models, embeddings and tools that have none of their own.\n` +
+      `  Nearest: explicit wiring (\`cache: vcr.cache\`, \`vcr.embeddings()\`, \`vcr.tools()\`) works for any number of Vcrs at once.\n` +
+      `  Fix it: call the function the first install() returned before installing again:\n` +
+      `    const uninstall = vcr.install(); … uninstall();`,
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * What the patches of every copy of @langchain/core share in this process: the first copy
+ * that could not be patched (its error is thrown by every `new Vcr()`), and the Vcr that
+ * `vcr.install()` made the default for models, embeddings and tools with none of their own.
+ */
+import type { VcrConfigError } from "../errors";
+
+/** The parts of an installed Vcr the patches use (kept free of the Vcr class: no import cycle). */
+export interface InstalledVcr {
+  /** A VcrCache: the cache every model without one of its own uses. */
+  cache: object;
+  /** Wraps a tool as `vcr.tool()` does. */
+  tool(t: object): object;
+  /** Wraps embeddings as `vcr.embeddings()` does. */
+  embeddings(inner: object): { embedQuery(text: string): Promise<number[]>; embedDocuments(texts: string[]): Promise<number[][]> };
+}
+
+let broken: VcrConfigError | undefined;
+let installed: InstalledVcr | undefined;
+
+export function noteBrokenCore(error: VcrConfigError): void {
+  broken ??= error;
+}
+
+/** Throws the error of a copy of core that could not be patched, if there is one. */
+export function assertCoreUsable(): void {
+  if (broken) throw broken;
+}
+
+export function installedVcr(): InstalledVcr | undefined {
+  return installed;
+}
+
+export function setInstalledVcr(vcr: InstalledVcr | undefined): void {
+  installed = vcr;
+}

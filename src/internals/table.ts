@@ -1,0 +1,49 @@
+/**
+ * Every LangChain internal langchain-vcr relies on, in one table: which class of
+ * @langchain/core defines it, its name, and what breaks without it. `check.ts` verifies all of
+ * them before anything of a copy of core is patched; nothing else in the code may reach for
+ * a LangChain method that is not listed here.
+ *
+ * Relied on at call time and not checkable before (each is read defensively where it is used):
+ * `BaseLanguageModel#_encoding` (an instance field, set once tiktoken has loaded),
+ * `handleLLMNewToken(token, idx, runId, parentRunId, tags, { chunk })`'s argument order, and
+ * the `lc_prefer_streaming` / `lc_prefer_chat_model_stream_events` flags of callback handlers.
+ */
+
+/** The classes of one copy of @langchain/core that the table names. */
+export type CoreClassName = "BaseChatModel" | "BaseLLM" | "StructuredTool";
+
+export interface Internal {
+  /** The class of the copy of core where it is looked up. */
+  owner: CoreClassName;
+  /**
+   * The class that must define it: the owner itself, or the owner's parent class
+   * `BaseLanguageModel`. An inherited default from further up (Runnable's generic
+   * `_streamIterator`, `streamEvents`, `invoke`) does not count: it would route around us.
+   */
+  definedBy?: "BaseLanguageModel";
+  name: string;
+  /** What langchain-vcr does with it (for the error message). */
+  use: string;
+}
+
+/** `BaseChatModel.prototype.generate`, `BaseLanguageModel.prototype.getNumTokens`: how messages name it. */
+export function internalName(internal: Internal): string {
+  return `${internal.definedBy ?? internal.owner}.prototype.${internal.name}`;
+}
+
+export const INTERNALS: readonly Internal[] = [
+  { owner: "BaseChatModel", name: "generate", use: "capture the full request of every chat call" },
+  { owner: "BaseChatModel", name: "invoke", use: "route invoke() of a class that overrides generate()" },
+  { owner: "BaseChatModel", definedBy: "BaseLanguageModel", name: "_getSerializedCacheKeyParametersForCall", use: "hand the call options to the cache lookup" },
+  { owner: "BaseChatModel", name: "_generateCached", use: "record a token-streamed invoke() as a stream" },
+  { owner: "BaseChatModel", name: "_streamIterator", use: "record and replay .stream() and streamEvents v1/v2" },
+  { owner: "BaseChatModel", name: "streamEvents", use: "record and replay the new-protocol streamEvents()" },
+  { owner: "BaseChatModel", name: "_streamResponseChunks", use: "tell providers that stream natively from those that do not" },
+  { owner: "BaseChatModel", name: "_streamChatModelEvents", use: "bridge native stream events to recorded chunks" },
+  { owner: "BaseChatModel", definedBy: "BaseLanguageModel", name: "getNumTokens", use: "keep tiktoken from downloading its ranks while recording" },
+  { owner: "BaseLLM", name: "generate", use: "capture the full request of every text-completion call" },
+  { owner: "BaseLLM", name: "_streamIterator", use: "answer a text-completion .stream() with a replayed invoke()" },
+  { owner: "StructuredTool", name: "invoke", use: "isolate model-initiated tool calls under vcr.install()" },
+  { owner: "StructuredTool", name: "call", use: "run a wrapped tool's _call with core's validation and callbacks" },
+];

@@ -1,0 +1,30 @@
+/**
+ * The installed @langchain/core version and the range langchain-vcr supports (the peer range
+ * declared in langchain-vcr's own package.json, read from there so the two never disagree).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+let supported: string | undefined;
+
+/** The declared peer range of @langchain/core, e.g. `>=1.1.43 <2`. */
+export function supportedCoreRange(): string {
+  if (supported !== undefined) return supported;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; peerDependencies?: Record<string, string> };
+      if (pkg.name === "langchain-vcr") return (supported = pkg.peerDependencies?.["@langchain/core"] ?? "unknown");
+    }
+    if (path.dirname(dir) === dir) return (supported = "unknown");
+  }
+}
+
+/** The version of the @langchain/core this process resolves, or "unknown". */
+export function installedCoreVersion(): string {
+  try {
+    return (require("@langchain/core/package.json") as { version?: string }).version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}

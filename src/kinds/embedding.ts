@@ -1,0 +1,40 @@
+/** The `embedding` kind: one text's vector through `vcr.embeddings(...)`. */
+import { replayVector } from "../adapters/embeddings/vectors";
+import type { Fixture } from "../store/fixture";
+import { indent, json } from "./text";
+import type { KindSpec } from "./types";
+
+const REQUEST_FIELDS = ["provider", "model", "dimensions", "input_type"];
+
+export const embedding: KindSpec = {
+  name: "embedding",
+  shape: `{ "vector": [numbers] }`,
+  responseProblem(response) {
+    // judged by replay's own code, so validate can never pass what replay refuses
+    try {
+      replayVector({ hash: "", response } as Fixture, "");
+      return undefined;
+    } catch (e) {
+      const line = String((e as Error).message).split("\n")[0];
+      return line.replace(/^langchain-vcr: embedding fixture\s+/, "").replace(/\.$/, "");
+    }
+  },
+  render(req, res, raw, out) {
+    for (const k of REQUEST_FIELDS) if (req[k] !== undefined) out.push(`  ${(k + ":").padEnd(9)} ${String(req[k])}`);
+    for (const k of Object.keys(req).filter((k) => ![...REQUEST_FIELDS, "text"].includes(k))) out.push(`  ${k}: ${JSON.stringify(req[k])}`);
+    if (typeof req.text === "string") out.push("text:", indent(req.text, "  "));
+    out.push("answer:");
+    const v = res.vector;
+    if (Array.isArray(v)) {
+      const nums = v.filter((x): x is number => typeof x === "number");
+      const norm = Math.sqrt(nums.reduce((s, x) => s + x * x, 0));
+      out.push(`  vector of ${v.length} numbers [${v.slice(0, 4).join(", ")}${v.length > 4 ? ", …" : ""}], norm ${norm.toFixed(4)}`);
+    } else if (typeof v === "string") out.push(`  vector as a base64 string of ${v.length} characters`);
+    else out.push(indent(json(raw), "  "));
+  },
+  noteNearMiss: false,
+  title(req) {
+    const text = typeof req.text === "string" ? req.text : "";
+    return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(text.length > 60 ? text.slice(0, 57) + "..." : text)}`;
+  },
+};

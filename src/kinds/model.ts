@@ -1,0 +1,69 @@
+/** What the model kinds (chat, chat_stream, llm) share: rendering their request and generations, and their title. */
+import { compact, contentText, firstLine, indent, isRec, joinText, json, toolCall, usageText } from "./text";
+import type { KindSpec, Rec } from "./types";
+
+/** A model kind's `render`: the request, then `answer:` with the response's `key` array (or the raw JSON). */
+export function modelRender(key: string, renderAnswer: (items: unknown[], out: string[]) => void): KindSpec["render"] {
+  return (req, res, raw, out) => {
+    renderModelRequest(req, out);
+    out.push("answer:");
+    const items = res[key];
+    if (Array.isArray(items)) renderAnswer(items, out);
+    else out.push(indent(json(raw), "  "));
+  };
+}
+
+export function renderModelRequest(req: Rec, out: string[]): void {
+  if (req.model !== undefined) out.push(`  model:    ${String(req.model)}`);
+  const params = Object.keys(req).filter((k) => !["model", "messages", "prompt", "tools"].includes(k));
+  if (params.length) out.push(`  params:   ${params.map((k) => `${k}=${compact(req[k])}`).join(", ")}`);
+  if (Array.isArray(req.tools)) {
+    out.push("tools:");
+    for (const t of req.tools as Rec[]) {
+      const desc = isRec(t) && typeof t.description === "string" ? ` — ${firstLine(t.description)}` : "";
+      out.push(`  ${String((isRec(t) ? t.name : undefined) ?? compact(t))}${desc}`);
+    }
+  }
+  if (typeof req.prompt === "string") out.push("prompt:", indent(req.prompt, "  "));
+  if (Array.isArray(req.messages)) {
+    out.push("messages:");
+    for (const m of req.messages) renderMessage(isRec(m) ? m : {}, out);
+  }
+}
+
+function renderMessage(m: Rec, out: string[]): void {
+  const role = String(m.role ?? m.type ?? "?");
+  const tags = [m.name ? `name=${String(m.name)}` : "", m.tool_call_id ? `for ${String(m.tool_call_id)}` : "", m.status === "error" ? "error" : ""].filter(Boolean);
+  const label = `  [${role}${tags.length ? " " + tags.join(" ") : ""}]`;
+  out.push(joinText(label, contentText(m.content)));
+  for (const c of (Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
+}
+
+export function renderGenerations(gens: unknown[], out: string[]): void {
+  gens.forEach((raw, i) => {
+    const g = isRec(raw) ? raw : {};
+    const m = isRec(g.message) ? g.message : undefined;
+    const label = gens.length > 1 ? `  #${i + 1} ` : "  ";
+    const text = m ? contentText(m.content) : String(g.text ?? "");
+    out.push(joinText(`${label}[${m ? roleOf(String(m.type ?? "ai")) : "text"}]`, text));
+    for (const c of (m && Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
+    const info = isRec(g.generationInfo) ? g.generationInfo : {};
+    const meta = m && isRec(m.response_metadata) ? m.response_metadata : {};
+    const finish = info.finish_reason ?? meta.finish_reason ?? info.done_reason ?? meta.done_reason;
+    const usage = m && isRec(m.usage_metadata) ? usageText(m.usage_metadata) : undefined;
+    const facts = [finish !== undefined ? `finish: ${String(finish)}` : "", usage ?? ""].filter(Boolean);
+    if (facts.length) out.push(`    (${facts.join("; ")})`);
+  });
+}
+
+/** A model request's title: its model and the last user text (or the prompt), on one line. */
+export function modelTitle(req: Rec): string {
+  const msgs = Array.isArray(req.messages) ? (req.messages as unknown[]).filter(isRec) : [];
+  const lastUser = [...msgs].reverse().find((m) => m.role === "user") ?? msgs[msgs.length - 1];
+  const text = typeof req.prompt === "string" ? req.prompt : lastUser ? contentText(lastUser.content) : "";
+  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(firstLine(text, 60))}`;
+}
+
+function roleOf(type: string): string {
+  return type === "ai" || type === "AIMessageChunk" ? "assistant" : type;
+}

@@ -1,0 +1,67 @@
+/** Small text helpers shared by the kinds' renders (`show`) and `diff`. */
+import type { Rec } from "./types";
+
+export function isRec(v: unknown): v is Rec {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Message content as text: strings as is, text blocks joined, other blocks named. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return content === undefined ? "" : compact(content);
+  return content
+    .map((b) => {
+      if (typeof b === "string") return b;
+      if (!isRec(b)) return compact(b);
+      if (typeof b.text === "string") return b.text;
+      const detail = ["mime_type", "mimeType", "sha256", "url"].map((k) => b[k]).filter((x) => typeof x === "string");
+      return `[${String(b.type ?? "block")}${detail.length ? " " + detail.join(" ") : ""}]`;
+    })
+    .join("");
+}
+
+/** One-line JSON, vectors summarized, at most 200 characters. */
+export function compact(v: unknown): string {
+  const s = JSON.stringify(v, summarizeVectors) ?? String(v);
+  return s.length > 200 ? s.slice(0, 197) + "..." : s;
+}
+
+/** Indented JSON, vectors summarized. */
+export function json(v: unknown): string {
+  return JSON.stringify(v, summarizeVectors, 2) ?? String(v);
+}
+
+function summarizeVectors(_key: string, value: unknown): unknown {
+  if (Array.isArray(value) && value.length > 8 && value.every((x) => typeof x === "number")) {
+    return `[${value.length} numbers: ${value.slice(0, 3).join(", ")}, …]`;
+  }
+  return value;
+}
+
+export function firstLine(s: string, max = 100): string {
+  const line = s.split("\n")[0];
+  return line.length > max ? line.slice(0, max - 3) + "..." : line;
+}
+
+export function indent(text: string, by: string): string {
+  return text
+    .split("\n")
+    .map((l) => by + l)
+    .join("\n");
+}
+
+/** A label and its text: on one line, or the text indented below when it has several lines. */
+export function joinText(label: string, text: string): string {
+  if (text === "") return label;
+  return text.includes("\n") ? `${label}\n${indent(text, "    ")}` : `${label} ${text}`;
+}
+
+export function toolCall(c: Rec): string {
+  const args = typeof c.args === "string" ? c.args : JSON.stringify(c.args ?? {});
+  return `${String(c.name ?? "?")}(${args})${c.id ? ` [${String(c.id)}]` : ""}`;
+}
+
+export function usageText(u: Rec): string | undefined {
+  if (u.input_tokens === undefined && u.output_tokens === undefined) return undefined;
+  return `tokens: ${String(u.input_tokens ?? "?")} in, ${String(u.output_tokens ?? "?")} out`;
+}

@@ -1,0 +1,38 @@
+/** The `tool` kind: one tool body run through `vcr.tool(t)`; its response is what the body returned or threw. */
+import { decodeResponse } from "../adapters/tools/outcome";
+import { contentText, indent, isRec, json } from "./text";
+import type { KindSpec } from "./types";
+
+export const tool: KindSpec = {
+  name: "tool",
+  shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" }, optionally with "events"`,
+  responseProblem(response) {
+    // judged by replay's own decoder, so validate can never pass what replay refuses
+    try {
+      decodeResponse(response, undefined);
+      return undefined;
+    } catch (e) {
+      return `has a "response" replay cannot use: ${(e as Error).message}`;
+    }
+  },
+  render(req, res, raw, out) {
+    out.push(`  tool:     ${String(req.tool ?? req.name ?? "?")}${typeof req.call === "number" ? `  (identical call #${req.call} in its test)` : ""}`);
+    out.push("arguments:", indent(req.args === undefined ? "(none)" : json(req.args), "  "));
+    out.push("answer:");
+    if ("result" in res) out.push("  returned:", indent(json(res.result), "    "));
+    else if (isRec(res.toolMessage)) {
+      const m = res.toolMessage;
+      out.push(`  returned a ToolMessage${m.status ? ` (status ${String(m.status)})` : ""}:`, indent(contentText(m.content), "    "));
+      if (m.artifact !== undefined) out.push("  artifact:", indent(json(m.artifact), "    "));
+    } else if (isRec(res.error)) {
+      out.push(`  threw ${String(res.error.class ?? res.error.name)}: ${String(res.error.message)}`);
+    } else if ("thrown" in res) out.push("  threw a non-Error:", indent(json(res.thrown), "    "));
+    else out.push(indent(json(raw), "  "));
+    if (Array.isArray(res.events)) out.push(`  (${res.events.length} streamed event(s) before it)`);
+  },
+  noteNearMiss: false,
+  title(req) {
+    const args = JSON.stringify(req.args ?? {});
+    return `${String(req.tool ?? req.name ?? "?")}(${args.length > 60 ? args.slice(0, 57) + "..." : args})`;
+  },
+};

@@ -1,0 +1,26 @@
+/**
+ * What langchain-vcr knows about one kind of fixture, in one object: the shape replay
+ * expects in `response` (checked by replay and by `validate` with the same function), how
+ * `show` renders it, whether recording near an existing fixture is worth a note, and how a
+ * damaged one is described. The registry (`./index.ts`) lists them; nothing else branches on
+ * a kind's name.
+ */
+export type Rec = Record<string, unknown>;
+
+export interface KindSpec {
+  /** The `kind` field of its fixtures. */
+  readonly name: string;
+  /** What a well-formed `response` holds, for messages about a damaged fixture. */
+  readonly shape: string;
+  /** What is wrong with a `response` read from disk, or undefined when replay can use it. */
+  responseProblem(response: unknown): string | undefined;
+  /** `show`'s lines for the request and the answer (after the envelope lines). */
+  render(request: Rec, response: Rec, rawResponse: unknown, out: string[]): void;
+  /**
+   * Whether recording a request whose nearest recorded one differs in a few fields prints a
+   * note (a changed prompt usually is a mistake; a new embedding text or tool argument is routine).
+   */
+  readonly noteNearMiss: boolean;
+  /** The one-line name of a fixture's request, for `diff` (e.g. the last user text, the tool name). */
+  title(request: Rec): string;
+}

@@ -1,0 +1,37 @@
+/**
+ * The end of one test, the same in every runner: a failed test's recordings are undone, and a
+ * test that ended while a live recording call was still in flight (a timeout, usually) is told
+ * which call that was.
+ */
+import type { Scope } from "../scope";
+import { restoreFailedTest } from "./cleanup";
+
+export interface TestEnd {
+  /** The note naming the live calls still in flight, if any (already written to stderr). */
+  liveNote?: string;
+}
+
+export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
+  if (!scope) return {};
+  const liveNote = liveCallNote(scope);
+  if (liveNote) process.stderr.write(liveNote + "\n");
+  if (failed) restoreFailedTest(scope);
+  return { liveNote };
+}
+
+/** What a test left in flight: model, hash, expected file, and what to do about a provider that does not answer. */
+export function liveCallNote(scope: Scope): string | undefined {
+  if (scope.live.size === 0) return undefined;
+  const lines = [
+    `langchain-vcr: test "${scope.title ?? "(unknown test)"}" ended while ${scope.live.size} live recording call(s) had not answered:`,
+  ];
+  for (const c of scope.live.values()) {
+    lines.push(`  - ${c.kind} request from ${c.describe}`, `    hash:     ${c.hash}`, `    expected: ${c.file}`);
+  }
+  lines.push(
+    `  Nothing was recorded for it. The provider did not answer within the test's timeout: check its URL and key,` +
+      ` and construct the model with maxRetries: 0 while recording (the client otherwise retries for minutes), or raise the test timeout.`,
+  );
+  scope.live.clear();
+  return lines.join("\n");
+}

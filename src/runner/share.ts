@@ -1,0 +1,205 @@
+/**
+ * One run of a runner whose tests run in other processes (vitest, jest, node:test): the main
+ * process starts a run (`startRun`), which its test processes find through an environment
+ * variable they inherit (`joinRun`). Each test file ("unit") a test process runs leaves one
+ * report in the run's directory: written as unfinished when the file starts, rewritten with its
+ * counts, fixture use and failures when it ends. The main process adds them up (`finishRun`):
+ * one summary line and one ledger for the run. A report still unfinished at the end (a
+ * worker killed mid-file) makes the run partial, so `prune` never trusts a run that lost
+ * part of its fixture use.
+ */
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { modeSource, resolveMode } from "../resolve";
+import { newRunIds, parseEnvJson } from "./runIds";
+import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
+import { summaryLine, type Totals } from "./summary";
+import { Usage } from "./usage";
+
+export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
+
+export interface RunShare {
+  runner: string;
+  runId: string;
+  mainId: string;
+  mainPid: number;
+  startedAt: string;
+  dir: string;
+  root: string;
+}
+
+interface UnitReport {
+  unit: string;
+  pid: number;
+  done: boolean;
+  totals?: Totals;
+  dirs?: string[];
+  used?: string[];
+  modes?: string[];
+  failed?: string[];
+}
+
+/** The main process starts the run its test processes will join. */
+export function startRun(runner: string, env: NodeJS.ProcessEnv = process.env): RunShare {
+  const existing = parseShare(env[SHARE_ENV]);
+  if (existing && existing.mainPid === process.pid) return existing;
+  const now = new Date();
+  const { mainId, runId } = newRunIds(process.pid, now, env);
+  const share: RunShare = {
+    runner,
+    runId,
+    mainId,
+    mainPid: process.pid,
+    startedAt: now.toISOString(),
+    dir: path.join(os.tmpdir(), `langchain-vcr-run-${mainId}`),
+    root: process.cwd(),
+  };
+  fs.mkdirSync(share.dir, { recursive: true });
+  env[SHARE_ENV] = JSON.stringify(share);
+  return share;
+}
+
+/** The run this test process belongs to, if its main process started one. */
+export function joinRun(env: NodeJS.ProcessEnv = process.env): RunShare | undefined {
+  return parseShare(env[SHARE_ENV]);
+}
+
+function parseShare(text: string | undefined): RunShare | undefined {
+  return parseEnvJson<RunShare>(text, (s) => typeof s.dir === "string" && typeof s.runId === "string" && typeof s.mainId === "string");
+}
+
+let unitSeq = 0;
+
+/** One test file in a test process: its usage, its failed tests, and its report. */
+export class Unit {
+  readonly usage = new Usage().start();
+  readonly failed: string[] = [];
+  private readonly file: string;
+
+  constructor(private readonly share: RunShare | undefined, readonly name: string) {
+    this.file = share ? path.join(share.dir, `${process.pid}-${++unitSeq}-${randomBytes(2).toString("hex")}.json`) : "";
+    this.write({ unit: name, pid: process.pid, done: false });
+  }
+
+  markFailed(title: string): void {
+    this.failed.push(title);
+  }
+
+  /** The file's tests are over: its report is final. */
+  finish(): void {
+    this.usage.stop();
+    const u = this.usage;
+    this.write({
+      unit: this.name,
+      pid: process.pid,
+      done: true,
+      totals: u.totals,
+      dirs: [...u.dirs],
+      used: [...u.used],
+      modes: [...u.modes],
+      failed: this.failed,
+    });
+  }
+
+  private write(report: UnitReport): void {
+    if (!this.share) return;
+    try {
+      fs.mkdirSync(this.share.dir, { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(report));
+      fs.renameSync(tmp, this.file);
+    } catch (e) {
+      process.stderr.write(`langchain-vcr: could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}\n`);
+    }
+  }
+}
+
+export interface RunEnd {
+  /** What the runner's own options say makes the run partial (a name filter, named files, ...). */
+  reasons: string[];
+  /** The tests that failed, by title, as the main process saw them (added to those the units report). */
+  failed?: string[];
+  /** 0 when the runner says the run passed. */
+  exitCode: number;
+  shard?: Shard;
+  /** Usage of the main process itself (a runner that runs tests in band). */
+  local?: Usage;
+  /** Write the summary line here (default: stdout). */
+  print?: (line: string) => void;
+}
+
+/** The main process: adds up every unit's report, prints the summary line, writes the run's ledger. */
+export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord; line: string } {
+  const total = new Usage();
+  if (end.local) total.add(end.local);
+  const failed = [...(end.failed ?? [])];
+  const unfinished: string[] = [];
+  const reasons = [...end.reasons];
+  for (const r of readReports(share.dir, reasons)) {
+    if (!r.done) {
+      unfinished.push(r.unit);
+      continue;
+    }
+    total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, modes: r.modes });
+    for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
+  }
+  if (unfinished.length) {
+    reasons.push(
+      `${unfinished.length} test file(s) stopped before they finished (a worker was killed or crashed), so their fixture use is unknown: ${unfinished.slice(0, 3).join(", ")}`,
+    );
+  }
+  if (failed.length) reasons.push(`${failed.length} test(s) failed (first: ${JSON.stringify(failed[0])})`);
+  const ledgerDir = defaultLedgerDir(share.root);
+  const record: LedgerRecord = {
+    ledgerVersion: LEDGER_VERSION,
+    runId: share.runId,
+    mainId: share.mainId,
+    role: "main",
+    pid: share.mainPid,
+    startedAt: share.startedAt,
+    writtenAt: new Date().toISOString(),
+    exitCode: end.exitCode,
+    shard: end.shard,
+    partial: reasons,
+    specFiles: [],
+    used: [...total.used].map((f) => relativeToRoot(share.root, f)).sort(),
+  };
+  try {
+    removeOldRuns(ledgerDir);
+    writeLedger(ledgerDir, record);
+  } catch (e) {
+    process.stderr.write(`langchain-vcr: could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}\n`);
+  }
+  fs.rmSync(share.dir, { recursive: true, force: true });
+  const mode = modeInForce(total.modes);
+  const line = summaryLine(total.totals, total.dirs, mode.mode, mode.source);
+  (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
+  return { record, line };
+}
+
+/** The mode the summary names: the one the requests ran under (a Vcr's `mode:` option wins over the environment). */
+export function modeInForce(seen: ReadonlySet<string>): { mode: string; source: string } {
+  const configured = resolveMode();
+  if (seen.size === 0 || (seen.size === 1 && seen.has(configured))) return { mode: configured, source: modeSource() };
+  return { mode: [...seen].sort().join(" + "), source: `set in code; ${modeSource()} says ${configured}` };
+}
+
+function readReports(dir: string, reasons: string[]): UnitReport[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  const out: UnitReport[] = [];
+  for (const name of names) {
+    try {
+      out.push(JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as UnitReport);
+    } catch (e) {
+      reasons.push(`a test process's usage report ${name} is unreadable (${(e as Error).message})`);
+    }
+  }
+  return out;
+}

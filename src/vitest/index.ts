@@ -1,0 +1,53 @@
+/**
+ * `langchain-vcr/vitest`: `plugins: [langchainVcr()]` in vitest.config.*. The plugin checks
+ * the mode before vitest starts (a bad LANGCHAIN_VCR_MODE ends the run with the message, no
+ * stack), starts the run its test processes report to, and adds its setup file (per-test
+ * scope, failed-test cleanup, the live call in flight) and its reporter (one summary line,
+ * the ledger) to the config, keeping vitest's default reporter when the config names none.
+ */
+import * as path from "node:path";
+import { VcrConfigError } from "../errors";
+import { exitOnConfigError } from "../runner/configCheck";
+import { startRun } from "../runner/share";
+import { LangchainVcrVitestReporter } from "./reporter";
+
+/** No options yet; the object is there so later ones do not change the call. */
+export type LangchainVcrVitestOptions = Record<string, never>;
+
+const KNOWN_OPTIONS: readonly string[] = [];
+
+/** Where the built setup file is (dist/esm/vitest-setup.mjs, next to this file's dist/cjs/vitest/). */
+export const VITEST_SETUP_FILE = path.join(__dirname, "../../esm/vitest-setup.mjs");
+
+interface UserConfig {
+  test?: { reporters?: unknown };
+}
+
+export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
+  exitOnConfigError(() => checkOptions(options));
+  return {
+    name: "langchain-vcr",
+    config(user: UserConfig) {
+      exitOnConfigError();
+      const reporter = new LangchainVcrVitestReporter(startRun("vitest"));
+      // vite merges arrays by concatenation: with no reporters configured, keep vitest's default one
+      const reporters = user.test?.reporters === undefined ? ["default", reporter] : [reporter];
+      return { test: { setupFiles: [VITEST_SETUP_FILE], reporters } };
+    },
+  };
+}
+
+function checkOptions(options: unknown): void {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new VcrConfigError(`langchain-vcr: langchainVcr() takes an options object; it got ${JSON.stringify(options)}. Call it as langchainVcr().`);
+  }
+  const unknown = Object.keys(options).filter((k) => !KNOWN_OPTIONS.includes(k));
+  if (unknown.length) {
+    throw new VcrConfigError(
+      `langchain-vcr: langchainVcr() has no option ${unknown.map((k) => JSON.stringify(k)).join(", ")}. ` +
+        `It takes no options yet (valid: ${KNOWN_OPTIONS.length ? KNOWN_OPTIONS.join(", ") : "none"}). Call it as langchainVcr().`,
+    );
+  }
+}
+
+export default langchainVcr;

@@ -1,0 +1,66 @@
+/**
+ * The reporter the langchain-vcr vitest plugin adds. It runs in vitest's main process: at the
+ * end of the run it adds up every test file's report (counts, fixtures used, failed tests),
+ * prints one summary line and writes the run's ledger. It reads from vitest what makes a run
+ * partial: `-t`, `.only`, test files left out (named files, `--changed`, `related`), watch
+ * mode, and `--shard` (a declared shard, merged with its siblings by `prune`).
+ */
+import { finishRun, type RunShare } from "../runner/share";
+import type { Shard } from "../runner/ledgerFiles";
+
+interface TestCaseLike {
+  fullName?: string;
+  options?: { mode?: string };
+}
+interface TestModuleLike {
+  moduleId: string;
+  children?: { allTests(): Iterable<TestCaseLike> };
+}
+interface VitestLike {
+  config: {
+    testNamePattern?: RegExp | string;
+    watch?: boolean;
+    changed?: boolean | string;
+    related?: string[] | string;
+    shard?: { index: number; count: number };
+  };
+  globTestSpecifications?(): Promise<{ moduleId: string }[]>;
+}
+
+export class LangchainVcrVitestReporter {
+  private vitest: VitestLike | undefined;
+
+  constructor(private readonly share: RunShare) {}
+
+  onInit(vitest: VitestLike): void {
+    this.vitest = vitest;
+  }
+
+  async onTestRunEnd(modules: readonly TestModuleLike[], errors: readonly unknown[], reason: string): Promise<void> {
+    const config = this.vitest?.config ?? {};
+    const reasons: string[] = [];
+    if (config.testNamePattern) reasons.push(`-t ${JSON.stringify(String(config.testNamePattern))} selected only some tests`);
+    if (config.watch) reasons.push("watch mode runs only what changed, never the whole suite");
+    if (config.changed) reasons.push("--changed ran only the test files related to changed files");
+    if (config.related && (!Array.isArray(config.related) || config.related.length)) reasons.push("related ran only the test files related to the given sources");
+    const focused = modules.filter((m) => [...(m.children?.allTests() ?? [])].some((t) => t.options?.mode === "only"));
+    if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.map((m) => m.moduleId).join(", ")}`);
+    const shard: Shard | undefined = config.shard ? { index: config.shard.index, total: config.shard.count } : undefined;
+    if (!shard) reasons.push(...(await this.filesLeftOut(modules)));
+    if (errors.length) reasons.push(`${errors.length} unhandled error(s) during the run`);
+    finishRun(this.share, { reasons, exitCode: reason === "passed" && errors.length === 0 ? 0 : 1, shard });
+  }
+
+  /** Test files the config selects that did not run: named files, `--changed`, `related`. */
+  private async filesLeftOut(modules: readonly TestModuleLike[]): Promise<string[]> {
+    if (!this.vitest?.globTestSpecifications) return [];
+    try {
+      const all = new Set((await this.vitest.globTestSpecifications()).map((s) => s.moduleId));
+      const ran = new Set(modules.map((m) => m.moduleId));
+      const missing = [...all].filter((f) => !ran.has(f));
+      return missing.length ? [`${missing.length} of ${all.size} test file(s) did not run (test files named on the command line?), e.g. ${missing[0]}`] : [];
+    } catch (e) {
+      return [`could not list the project's test files (${(e as Error).message}), so whether all of them ran is unknown`];
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The setup file the langchain-vcr vitest plugin adds (dist/esm/vitest-setup.mjs imports
+ * vitest's hooks and hands them to `installVitestHooks`). It runs in each test file's
+ * process: the current test goes into AsyncLocalStorage from a synchronous `beforeEach`
+ * (which reaches the test body, `test.concurrent` included), and `onTestFinished` on the
+ * test's own context ends it: cleanup when it failed, the live call it left in flight named
+ * in its error. The file's usage goes to the main process in a report (../runner/share.ts).
+ */
+import { Scope, enterTestContext, setRunner } from "../scope";
+import { checkEnvironment } from "../runner/configCheck";
+import { endTest } from "../runner/lifecycle";
+import { joinRun, Unit } from "../runner/share";
+
+interface VitestTask {
+  name: string;
+  type?: string;
+  suite?: VitestTask;
+  file?: { filepath?: string; name?: string };
+  filepath?: string;
+  result?: { state?: string; errors?: { message?: string }[] };
+}
+interface VitestContext {
+  task: VitestTask;
+  onTestFinished?(fn: (ctx: VitestContext) => void): void;
+}
+export interface VitestHooks {
+  /** vitest 4 passes a fixture context first (it must be a destructuring pattern), the file's suite second. */
+  beforeAll(fn: (context: object, suite?: { filepath?: string; name?: string }) => void): void;
+  beforeEach(fn: (ctx: VitestContext) => void): void;
+  afterAll(fn: () => void): void;
+}
+
+/** "suite test", as vitest's `-t` matches it. */
+export function vitestTitle(task: VitestTask): string {
+  const names = [task.name];
+  for (let s = task.suite; s && s.type !== "file" && s.filepath === undefined && s.name; s = s.suite) names.unshift(s.name);
+  return names.join(" ");
+}
+
+export function installVitestHooks(hooks: VitestHooks): void {
+  checkEnvironment(); // normally checked in the main process already; this covers a worker started another way
+  setRunner("vitest");
+  let unit: Unit | undefined;
+  // eslint-disable-next-line no-empty-pattern
+  hooks.beforeAll(({}, file) => {
+    unit ??= new Unit(joinRun(), file?.filepath ?? file?.name ?? "(unknown file)");
+  });
+  hooks.beforeEach((ctx) => {
+    unit ??= new Unit(joinRun(), ctx.task.file?.filepath ?? ctx.task.file?.name ?? "(unknown file)");
+    const title = vitestTitle(ctx.task);
+    const scope = new Scope(title);
+    enterTestContext(scope);
+    const current = unit;
+    ctx.onTestFinished?.((done) => {
+      const failed = done.task.result?.state === "fail";
+      const { liveNote } = endTest(scope, failed);
+      const first = done.task.result?.errors?.[0];
+      if (liveNote && first && typeof first.message === "string") first.message += "\n" + liveNote;
+      if (failed) current.markFailed(title);
+    });
+  });
+  hooks.afterAll(() => unit?.finish());
+}

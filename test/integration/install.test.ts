@@ -1,0 +1,218 @@
+/**
+ * `vcr.install()` in one process, through the real clients against the loopback fake: what
+ * it reaches (models with no cache, built before install() too, their bindTools / withConfig
+ * / withStructuredOutput copies and streams, embeddings, model-initiated tool calls), what it
+ * leaves alone (another BaseCache, direct tool calls, bypass, after uninstall), one Vcr at a
+ * time, the same fixtures as explicit wiring both ways, and a class overriding generate().
+ * Every test uninstalls in afterEach: the mocha process is shared with other files.
+ */
+import { expect } from "chai";
+import { InMemoryCache } from "@langchain/core/caches";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { tool } from "@langchain/core/tools";
+import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { z } from "zod";
+import { Vcr, VcrConfigError, withVcr } from "../../src/index";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { openai, openaiLlm, TEST_KEY } from "../helpers/models";
+import { fixtureFiles, readFixtures, tmpDir } from "../helpers/tmp";
+
+const WEATHER = { type: "function" as const, function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+
+describe("vcr.install(): one Vcr for every model, embeddings and model-initiated tool call", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  const undo: (() => void)[] = [];
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+  afterEach(() => undo.splice(0).forEach((u) => u()));
+
+  function install(vcr: Vcr): void {
+    undo.push(vcr.install());
+  }
+  const kinds = () => readFixtures(dir).map((f) => f.kind).sort();
+  const embeddings = () => new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } });
+  async function drain(stream: AsyncIterable<{ text: string }>): Promise<string[]> {
+    const out: string[] = [];
+    for await (const c of stream) out.push(c.text);
+    return out;
+  }
+
+  /** A plain tool whose body runs are counted. */
+  function countedWeather() {
+    const ran = { count: 0 };
+    const weather = tool(
+      async ({ city }: { city: string }) => {
+        ran.count++;
+        return `sunny in ${city}`;
+      },
+      { name: "get_weather", description: "Weather.", schema: z.object({ city: z.string() }) },
+    );
+    return { weather, runs: ran };
+  }
+
+  it("a second install() is a VcrConfigError naming both; uninstall() twice is harmless; then another Vcr can install", () => {
+    const a = new Vcr({ dir });
+    const b = new Vcr({ dir: dir + "-b" });
+    const uninstall = a.install();
+    undo.push(uninstall);
+    expect(() => b.install()).to.throw(VcrConfigError, /vcr\.install\(\) was called while another Vcr is installed \(dir .*\)[\s\S]*This Vcr: dir .*-b/);
+    expect(() => a.install()).to.throw(VcrConfigError, /while this Vcr is installed already/);
+    uninstall();
+    uninstall();
+    install(b);
+  });
+
+  it("models built before install(), their bindTools/withConfig/withStructuredOutput copies, streams and an LLM record; a new installed Vcr replays them with 0 requests", async () => {
+    const model = openai(fake, undefined);
+    const llm = openaiLlm(fake, undefined);
+    install(new Vcr({ dir, mode: "record_or_replay" }));
+    const run = async () => ({
+      plain: (await model.invoke("plain")).text,
+      bound: (await model.bindTools([WEATHER]).invoke("bound")).text,
+      configured: (await model.withConfig({ tags: ["t"] }).invoke("configured")).text,
+      structured: await model.withStructuredOutput(z.object({ city: z.string() })).invoke("structured"),
+      streamed: await drain(await model.stream("streamed")),
+      llm: await llm.invoke("complete"),
+    });
+    const recorded = await run();
+    expect(fake.count()).to.equal(6);
+    expect(kinds()).to.deep.equal(["chat", "chat", "chat", "chat", "chat_stream", "llm"]);
+    undo.splice(0).forEach((u) => u());
+
+    const replay = new Vcr({ dir, mode: "replay_only" });
+    install(replay);
+    expect(await run()).to.deep.equal(recorded);
+    expect(fake.count()).to.equal(6);
+    expect(replay.stats()).to.deep.equal({ replayed: 6, recorded: 0, bypassed: 0, missed: 0 });
+  });
+
+  it("a model with its own BaseCache (InMemoryCache) is left alone: it calls the provider once and writes nothing", async () => {
+    install(new Vcr({ dir, mode: "replay_only" }));
+    const model = openai(fake, new InMemoryCache());
+    expect((await model.invoke("mine")).text).to.equal("echo: mine");
+    expect((await model.invoke("mine")).text).to.equal("echo: mine");
+    expect(fake.count()).to.equal(1);
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+
+  it("withVcr({ mode: 'bypass' }) keeps a call live and writes nothing; after uninstall() calls are live and write nothing", async () => {
+    const vcr = new Vcr({ dir, mode: "replay_only" });
+    const uninstall = vcr.install();
+    undo.push(uninstall);
+    const model = openai(fake, undefined);
+    const weather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, { name: "get_weather", description: "Weather.", schema: z.object({ city: z.string() }) });
+    await withVcr({ mode: "bypass" }, () => model.invoke("live on purpose"));
+    expect(fake.count()).to.equal(1);
+    expect(vcr.stats()).to.deep.include({ bypassed: 1, missed: 0 });
+    uninstall();
+    await model.invoke("after");
+    await drain(await model.stream("after, streamed"));
+    await embeddings().embedQuery("after");
+    expect(await weather.invoke({ type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Oslo" } })).to.deep.include({ content: "sunny in Oslo" });
+    expect(fake.count()).to.equal(4);
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+
+  it("a model-initiated tool call (a ToolCall) is recorded and replayed without its body; a direct call with plain args runs the body and writes nothing", async () => {
+    const { weather, runs: ran } = countedWeather();
+    const runs = () => ran.count;
+    install(new Vcr({ dir, mode: "record_or_replay" }));
+    expect(await weather.invoke({ city: "Rome" })).to.equal("sunny in Rome");
+    expect(runs()).to.equal(1);
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+    const call = { type: "tool_call" as const, id: "call_a", name: "get_weather", args: { city: "Paris" } };
+    const first = await weather.invoke(call);
+    expect(runs()).to.equal(2);
+    expect(kinds()).to.deep.equal(["tool"]);
+    undo.splice(0).forEach((u) => u());
+    install(new Vcr({ dir, mode: "replay_only" }));
+    await withVcr({}, async () => {
+      const again = await weather.invoke({ ...call, id: "call_b" });
+      expect(again.content).to.equal(first.content);
+      expect(again.tool_call_id).to.equal("call_b");
+    });
+    expect(runs()).to.equal(2);
+  });
+
+  it("embeddings: an OpenAIEmbeddings built before install() records one fixture per text and replays with 0 requests; an explicit vcr.embeddings() of it under install() records once, no deadlock", async () => {
+    const emb = embeddings();
+    install(new Vcr({ dir, mode: "record_or_replay" }));
+    const docs = await emb.embedDocuments(["a", "b"]);
+    const query = await emb.embedQuery("q");
+    expect(fake.count("/v1/embeddings")).to.equal(2);
+    expect(kinds()).to.deep.equal(["embedding", "embedding", "embedding"]);
+    const explicit = new Vcr({ dir, mode: "record_or_replay" }).embeddings(emb);
+    expect(await explicit.embedQuery("q")).to.deep.equal(query);
+    await explicit.embedQuery("new text");
+    expect(fake.count("/v1/embeddings")).to.equal(3);
+    expect(fixtureFiles(dir)).to.have.length(4);
+    undo.splice(0).forEach((u) => u());
+    install(new Vcr({ dir, mode: "replay_only" }));
+    expect(await embeddings().embedDocuments(["a", "b"])).to.deep.equal(docs);
+    expect(fake.count("/v1/embeddings")).to.equal(3);
+  });
+
+  it("cross-way: fixtures recorded explicitly (cache, vcr.embeddings, vcr.tool) replay under install(), and the other way round", async () => {
+    const { weather, runs: ran } = countedWeather();
+    const runs = () => ran.count;
+    const call = (id: string) => ({ type: "tool_call" as const, id, name: "get_weather", args: { city: "Paris" } });
+    const explicitWay = async (vcr: Vcr) => ({
+      chat: (await openai(fake, vcr.cache).invoke("explicit")).text,
+      stream: await drain(await openai(fake, vcr.cache).stream("explicit stream")),
+      vector: await vcr.embeddings(embeddings()).embedQuery("explicit"),
+      tool: (await withVcr({}, () => vcr.tool(weather).invoke(call("c1")))).content,
+    });
+    const installedWay = async (vcr: Vcr) => {
+      const uninstall = vcr.install();
+      try {
+        return {
+          chat: (await openai(fake, undefined).invoke("explicit")).text,
+          stream: await drain(await openai(fake, undefined).stream("explicit stream")),
+          vector: await embeddings().embedQuery("explicit"),
+          tool: (await withVcr({}, () => weather.invoke(call("c2")))).content,
+        };
+      } finally {
+        uninstall();
+      }
+    };
+    const recorded = await explicitWay(new Vcr({ dir, mode: "record_or_replay" }));
+    expect(fake.count()).to.equal(3);
+    expect(runs()).to.equal(1);
+    expect(await installedWay(new Vcr({ dir, mode: "replay_only" }))).to.deep.equal(recorded);
+
+    const other = tmpDir();
+    const recorded2 = await installedWay(new Vcr({ dir: other, mode: "record_or_replay" }));
+    expect(fake.count()).to.equal(6);
+    expect(await explicitWay(new Vcr({ dir: other, mode: "replay_only" }))).to.deep.equal(recorded2);
+    expect(fake.count()).to.equal(6);
+    expect(runs()).to.equal(2);
+    expect(fixtureFiles(other).sort()).to.deep.equal(fixtureFiles(dir).sort());
+  });
+
+  it("a class overriding generate() without core's: VcrConfigError naming it, 0 requests; one that calls super.generate() records and replays", async () => {
+    class RogueChat extends ChatOpenAI {
+      async generate(messages: BaseMessage[][]): Promise<{ generations: ChatResult["generations"][] }> {
+        const result = await this._generate(messages[0], {} as never);
+        return { generations: [result.generations] };
+      }
+    }
+    class PoliteChat extends ChatOpenAI {
+      async generate(...args: Parameters<ChatOpenAI["generate"]>) {
+        return super.generate(...args);
+      }
+    }
+    const fields = { model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } };
+    install(new Vcr({ dir, mode: "replay_only" }));
+    const err = await new RogueChat(fields).invoke("rogue").catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(VcrConfigError);
+    expect((err as Error).message).to.match(/^langchain-vcr: RogueChat overrides generate\(\) without calling @langchain\/core's/);
+    expect(fake.count()).to.equal(0);
+
+    await withVcr({ mode: "record_or_replay" }, () => new PoliteChat(fields).invoke("polite"));
+    const replayed = (await new PoliteChat(fields).invoke("polite")) as AIMessage;
+    expect(replayed.text).to.equal("echo: polite");
+    expect(fake.count()).to.equal(1);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * The OpenAI Responses API (`ChatOpenAI({ useResponsesApi: true })`, what string models in
+ * createAgent use) through a VcrCache against the fake's POST /v1/responses: invoke, bound
+ * function tools, structured output, `.stream()` and streamEvents record and replay with 0
+ * requests; replay restores content blocks, response_metadata (id, model, status) and
+ * usage_metadata, and streams replay chunk for chunk.
+ */
+import { expect } from "chai";
+import type { AIMessageChunk } from "@langchain/core/messages";
+import { z } from "zod";
+import { Vcr } from "../../src/index";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+import { readFixtures } from "../helpers/tmp";
+
+const WEATHER = { type: "function" as const, function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+
+describe("OpenAI Responses API: record and replay", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+  const model = (vcr: Vcr) => openai(fake, vcr.cache, { useResponsesApi: true });
+
+  /** Runs `scenario` recording, then replaying with a new replay_only Vcr: returns both results and checks 0 requests on replay. */
+  async function recordThenReplay<T>(scenario: (vcr: Vcr) => Promise<T>): Promise<[T, T]> {
+    const live = json(await scenario(new Vcr({ dir, mode: "record_or_replay" }))) as T;
+    const requests = fake.count();
+    expect(requests).to.be.greaterThan(0);
+    const replayed = json(await scenario(new Vcr({ dir, mode: "replay_only" }))) as T;
+    expect(fake.count()).to.equal(requests);
+    return [live, replayed];
+  }
+
+  it("invoke: content blocks, response_metadata (id, model, status) and usage_metadata restored", async () => {
+    const [live, replayed] = await recordThenReplay(async (vcr) => {
+      const m = await model(vcr).invoke("What is the capital of France?");
+      return { content: m.content, meta: m.response_metadata, usage: m.usage_metadata };
+    });
+    expect(replayed).to.deep.equal(live);
+    expect(live.content).to.deep.equal([{ type: "text", text: "echo: What is the capital of France?", annotations: [] }]);
+    expect(live.meta).to.deep.include({ id: "resp_fake_1", model: "gpt-4o-mini", status: "completed" });
+    expect(live.usage).to.deep.include({ input_tokens: 6, output_tokens: 7, total_tokens: 13 });
+    expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat"]);
+  });
+
+  it("function_call tool calls (bound tools) and structured output", async () => {
+    fake.enqueue({ toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] });
+    const [live, replayed] = await recordThenReplay(async (vcr) => {
+      const call = await model(vcr).bindTools([WEATHER]).invoke("Weather in Paris?");
+      const structured = await model(vcr).withStructuredOutput(z.object({ city: z.string(), days: z.number() })).invoke("Plan a trip.");
+      return { toolCalls: call.tool_calls, structured };
+    });
+    expect(replayed).to.deep.equal(live);
+    expect(live.toolCalls).to.deep.equal([{ name: "get_weather", args: { city: "Paris" }, type: "tool_call", id: "call_fake_r1" }]);
+    expect(live.structured).to.deep.equal({ city: "x", days: 1 });
+  });
+
+  it(".stream() replays chunk for chunk: text deltas, tool-call chunks, metadata and usage", async () => {
+    fake.enqueue({ content: "Checking the weather now.", toolCalls: [{ name: "get_weather", args: { city: "Rome" } }] });
+    const [live, replayed] = await recordThenReplay(async (vcr) => {
+      const chunks: AIMessageChunk[] = [];
+      for await (const c of await model(vcr).bindTools([WEATHER]).stream("Weather in Rome?")) chunks.push(c);
+      const merged = chunks.reduce((a, b) => a.concat(b));
+      return {
+        chunks: chunks.map((c) => ({ content: c.content, toolCallChunks: c.tool_call_chunks, meta: c.response_metadata, usage: c.usage_metadata })),
+        merged: { text: merged.text, toolCalls: merged.tool_calls, id: merged.response_metadata.id, status: merged.response_metadata.status },
+      };
+    });
+    expect(replayed).to.deep.equal(live);
+    expect(live.chunks.length).to.be.greaterThan(8);
+    expect(live.merged).to.deep.equal({ text: "Checking the weather now.", toolCalls: [{ name: "get_weather", args: { city: "Rome" }, id: "call_fake_r1", type: "tool_call" }], id: "resp_fake_1", status: "completed" });
+    expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat_stream"]);
+  });
+
+  it("streamEvents (v2) replays the same on_chat_model_stream events", async () => {
+    const [live, replayed] = await recordThenReplay(async (vcr) => {
+      const events: unknown[] = [];
+      for await (const e of model(vcr).streamEvents("Stream some events.", { version: "v2" })) {
+        if (e.event === "on_chat_model_stream") events.push((e.data.chunk as AIMessageChunk).content);
+      }
+      return events;
+    });
+    expect(replayed).to.deep.equal(live);
+    expect(live.length).to.be.greaterThan(4);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Every set-up recipe of the README is a consumer project that works: for each recipe, a fresh
+ * project in a temporary directory with the documented files verbatim (test/recipes/blocks.ts reads
+ * them from README.md and docs/*.md), the documented install line against `npm pack` of this
+ * package, then the documented test command twice:
+ *   1. recording against a loopback fake OpenAI (OPENAI_BASE_URL): it passes, the fake is reached,
+ *      and exactly the expected fixtures are written (2 chat turns and 1 tool call of the agent, 1 stream);
+ *   2. replaying with CI=true (the sealed default): it passes with 0 requests to the fake and the
+ *      fixtures byte-for-byte unchanged.
+ * After the recording, `langchain-vcr prune --dry-run` must accept the run as complete.
+ *
+ * This is the one test that uses the network (npm install from the registry): run it with
+ * `npm run test:recipes`, never from `npm test`. RECIPES=mocha-esm,jest runs a subset;
+ * RECIPES_KEEP=1 keeps the projects for inspection.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { expect } from "chai";
+import { startFakeProvider, type FakeProvider } from "../../examples/provider/server";
+import { RECIPES, recipes, ROOT, type RecipeId } from "./blocks";
+import { countKinds, fixtures, installCommand, runShell, userEnv, writeProject } from "./project";
+
+const INSTALL_TIMEOUT_MS = 240_000;
+const RUN_TIMEOUT_MS = 120_000;
+/** What the README's example records: the agent's two model turns and its tool call, and one stream. */
+const EXPECTED_KINDS = { chat: 2, chat_stream: 1, tool: 1 };
+
+/** The fake's script for the README example's questions (a lookup table, not a model). */
+const ANSWERS = [
+  {
+    question: "Order 42 arrived broken",
+    toolTurns: [[{ name: "issue_refund", args: { orderId: "42", amount: 25 } }]],
+    answer: "I have issued a refund of $25 for order 42.",
+  },
+  { question: "What is the capital of France?", answer: "Paris." },
+];
+
+const selected = (process.env.RECIPES ?? RECIPES.join(",")).split(",").filter(Boolean) as RecipeId[];
+
+describe("README set-up recipes, each in a fresh consumer project from the packed package", function () {
+  this.timeout(INSTALL_TIMEOUT_MS + 3 * RUN_TIMEOUT_MS);
+  const documented = recipes();
+  let work: string;
+  let tarball: string;
+  let fake: FakeProvider;
+
+  before(async function () {
+    this.timeout(180_000);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "langchain-vcr-recipes-"));
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], timeout: 120_000 }); // what prepack does
+    const pack = ["pack", "--json", "--ignore-scripts", "--pack-destination", work];
+    const packed = JSON.parse(execFileSync("npm", pack, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 60_000 }));
+    tarball = path.join(work, packed[0].filename);
+    fake = await startFakeProvider({ answers: ANSWERS });
+  });
+
+  after(async () => {
+    await fake?.close();
+    if (work && !process.env.RECIPES_KEEP) fs.rmSync(work, { recursive: true, force: true });
+    else if (work) console.log(`recipe projects kept in ${work}`);
+  });
+
+  for (const id of selected) {
+    it(`${id}: installs, records against the fake, then replays with CI=true and 0 requests`, async () => {
+      const recipe = documented.get(id);
+      expect(recipe, `no recipe "${id}" in the documentation`).to.not.equal(undefined);
+      const dir = path.join(work, id);
+      fs.mkdirSync(dir);
+      writeProject(dir, recipe!);
+      const env = userEnv(fake.openaiBaseURL);
+      const show = (step: string, r: { status: number | null; output: string; timedOut: boolean }) =>
+        `${id}: ${step} ${r.timedOut ? "timed out" : `exited ${r.status}`} in ${dir}\n${r.output.slice(-4000)}`;
+
+      for (const line of recipe!.install) {
+        const r = await runShell(installCommand(line, tarball), { cwd: dir, env, timeoutMs: INSTALL_TIMEOUT_MS });
+        expect(r.status, show(line, r)).to.equal(0);
+      }
+
+      fake.reset();
+      const record = await runShell(recipe!.test, { cwd: dir, env, timeoutMs: RUN_TIMEOUT_MS });
+      expect(record.status, show(`recording (${recipe!.test})`, record)).to.equal(0);
+      expect(fake.count(), `${id}: the recording made no request to the fake`).to.be.greaterThan(0);
+      const recorded = fixtures(path.join(dir, "cassettes"));
+      expect(countKinds(recorded), show("recording wrote other fixtures than expected;", record)).to.deep.equal(EXPECTED_KINDS);
+      expect(record.output, show("recording printed no langchain-vcr summary;", record)).to.match(/langchain-vcr: 0 replayed, 4 recorded/);
+
+      const prune = await runShell("npx langchain-vcr prune --dry-run", { cwd: dir, env, timeoutMs: RUN_TIMEOUT_MS });
+      expect(prune.status, show("prune --dry-run after a complete run", prune)).to.equal(0);
+
+      fake.reset();
+      const replay = await runShell(recipe!.test, { cwd: dir, env: { ...env, CI: "true" }, timeoutMs: RUN_TIMEOUT_MS });
+      expect(replay.status, show(`replay with CI=true (${recipe!.test})`, replay)).to.equal(0);
+      expect(fake.count(), `${id}: the replay reached the fake`).to.equal(0);
+      expect(fixtures(path.join(dir, "cassettes")), `${id}: the replay changed the fixtures`).to.deep.equal(recorded);
+      expect(replay.output, show("replay summary", replay)).to.match(/langchain-vcr: 4 replayed, 0 recorded, 0 bypassed, 0 missed/);
+    });
+  }
+});

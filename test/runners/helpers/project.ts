@@ -1,0 +1,164 @@
+/**
+ * A user's project for one test runner, in a temporary directory: node_modules links the
+ * built langchain-vcr (this repository, through its package.json "exports"), LangChain and
+ * the runner; the test files share one scenario module (`scenario.mjs` / `scenario.cjs`, the
+ * same code with ESM or CommonJS imports) that drives the real ChatOpenAI and createAgent
+ * against the loopback fake. Runs are child processes with a timeout.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { builtBin, ROOT } from "../../helpers/built";
+import { runChild, type ChildResult } from "../../helpers/child";
+import { fixtureFiles, tmpDir } from "../../helpers/tmp";
+
+/** Packages the consumer project needs, linked from this repository's node_modules. */
+const LINKED = ["@langchain", "langchain", "zod", "vitest", "jest", "@jest", "uuid"];
+
+export const FIXTURES = "cassettes";
+
+/** The questions the scenario asks; the fake answers `echo: <question>` unless canned. */
+export const REFUND = "Please refund $10 on order 42.";
+export const REFUND_ANSWERS = [
+  { question: "refund $10 on order 42", toolTurns: [[{ name: "issue_refund", args: { orderId: "42", amount: 10 } }]], answer: "Refunded $10 on order 42." },
+];
+
+const SCENARIO_BODY = `
+const vcr = new Vcr({ dir: "cassettes" });
+const side = (line) => fs.appendFileSync(process.env.SIDE_FILE, line + "\\n");
+
+function model(baseURL = process.env.FAKE_URL) {
+  return new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL } });
+}
+
+async function askChat(title) {
+  side("ran " + title);
+  const q = "what is a cassette?";
+  const a = await model().invoke(q);
+  if (a.content !== "echo: " + q) throw new Error("unexpected answer " + a.content);
+  if (process.env.MISS) await model().invoke("a question nobody recorded");
+  if (process.env.FAIL) {
+    await model().invoke("asked only by a failing test");
+    throw new Error("the test fails after recording");
+  }
+}
+
+function refundTool() {
+  return vcr.tool(tool(async ({ orderId, amount }) => { side("refund " + orderId + " " + amount); return "refunded " + amount; },
+    { name: "issue_refund", description: "Refund part of an order.", schema: z.object({ orderId: z.string(), amount: z.number() }) }));
+}
+
+async function askAgent(title) {
+  side("ran " + title);
+  const agent = createAgent({ model: model(), tools: [refundTool()] });
+  const out = await agent.invoke({ messages: [{ role: "user", content: ${JSON.stringify(REFUND)} }] });
+  const last = out.messages[out.messages.length - 1];
+  if (!String(last.content).includes("Refunded")) throw new Error("unexpected agent answer " + last.content);
+}
+
+const lookup = vcr.tool(tool(async ({ q }) => { side("lookup " + q); await new Promise((r) => setTimeout(r, 20)); return "found " + q; },
+  { name: "lookup", description: "Looks a thing up.", schema: z.object({ q: z.string() }) }));
+
+async function lookupTwice(title) {
+  side("ran " + title);
+  await lookup.invoke({ q: "same" });
+  await new Promise((r) => setTimeout(r, 10));
+  await lookup.invoke({ q: "same" });
+}
+
+async function hang(title) {
+  side("ran " + title);
+  await withVcr({ mode: "record_or_replay" }, () => model(process.env.HANG_URL).invoke("a question the provider never answers"));
+}
+`;
+
+function scenario(esm: boolean): string {
+  const names = `{ Vcr, withVcr }`;
+  const head = esm
+    ? [
+        `import * as fs from "node:fs";`,
+        `import ${names} from "langchain-vcr";`,
+        `import { ChatOpenAI } from "@langchain/openai";`,
+        `import { tool } from "@langchain/core/tools";`,
+        `import { createAgent } from "langchain";`,
+        `import { z } from "zod";`,
+      ]
+    : [
+        `const fs = require("node:fs");`,
+        `const ${names} = require("langchain-vcr");`,
+        `const { ChatOpenAI } = require("@langchain/openai");`,
+        `const { tool } = require("@langchain/core/tools");`,
+        `const { createAgent } = require("langchain");`,
+        `const { z } = require("zod");`,
+      ];
+  const tail = esm ? `export { askChat, askAgent, lookupTwice, hang };` : `module.exports = { askChat, askAgent, lookupTwice, hang };`;
+  return [...head, SCENARIO_BODY, tail, ""].join("\n");
+}
+
+export interface Project {
+  dir: string;
+  side: string;
+  fixtures(): string[];
+  sideLines(): string[];
+  /** Runs the runner (node + its CLI script and args) in the project, with the given env. */
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<ChildResult>;
+  /** `langchain-vcr <args>` (the built CLI) in the project. */
+  cli(args: string[]): Promise<ChildResult>;
+}
+
+export function makeProject(files: Record<string, string>): Project {
+  builtBin(); // the built package, as users get it
+  const dir = tmpDir("vcr-runner-");
+  const nm = path.join(dir, "node_modules");
+  fs.mkdirSync(nm);
+  fs.symlinkSync(ROOT, path.join(nm, "langchain-vcr"), "dir");
+  for (const name of LINKED) {
+    const from = path.join(ROOT, "node_modules", name);
+    if (fs.existsSync(from)) fs.symlinkSync(from, path.join(nm, name), "dir");
+  }
+  fs.writeFileSync(path.join(dir, "scenario.mjs"), scenario(true));
+  fs.writeFileSync(path.join(dir, "scenario.cjs"), scenario(false));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  const side = path.join(dir, "side-effects.log");
+  const base = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k === "NODE_TEST_CONTEXT" || k.startsWith("VITEST") || k.startsWith("JEST")) delete env[k];
+    return { ...env, CI: "", FORCE_COLOR: "0", NO_COLOR: "1", LANGCHAIN_VCR_QUIET: "1", SIDE_FILE: side, ...extra };
+  };
+  return {
+    dir,
+    side,
+    fixtures: () => fixtureFiles(path.join(dir, FIXTURES)),
+    sideLines: () => (fs.existsSync(side) ? fs.readFileSync(side, "utf8").split("\n").filter(Boolean) : []),
+    run: (args, env = {}) => runChild(process.execPath, args, { cwd: dir, env: base(env), timeoutMs: 60000 }),
+    cli: (args) => runChild(process.execPath, [builtBin(), ...args], { cwd: dir, env: base({}), timeoutMs: 20000 }),
+  };
+}
+
+/** The fixtures of one kind (and tool name) in the project. */
+export function fixturesOf(p: Project, kind: string, toolName?: string): string[] {
+  return p.fixtures().filter((f) => {
+    const fx = JSON.parse(fs.readFileSync(path.join(p.dir, FIXTURES, f), "utf8"));
+    return fx.kind === kind && (toolName === undefined || fx.request?.tool === toolName);
+  });
+}
+
+/** A fixture no test uses (a test deleted since it recorded), written as the CLI would find it. */
+export function addDeadFixture(p: Project, label: string): string {
+  const src = p.fixtures()[0];
+  const fx = JSON.parse(fs.readFileSync(path.join(p.dir, FIXTURES, src), "utf8"));
+  fx.request = { ...fx.request, deadLabel: label };
+  const { requestHash } = require("../../../src/canonical/json") as typeof import("../../../src/canonical/json");
+  fx.hash = requestHash(fx.kind, fx.request);
+  const { formatFixture } = require("../../../src/store/format") as typeof import("../../../src/store/format");
+  const name = `${fx.hash}.json`;
+  fs.writeFileSync(path.join(p.dir, FIXTURES, name), formatFixture(fx));
+  return name;
+}
+
+/** The summary lines a run printed. */
+export function summaryLines(out: ChildResult): string[] {
+  return (out.stdout + "\n" + out.stderr).split("\n").map((l) => l.replace(/^#\s*/, "").trim()).filter((l) => /^langchain-vcr: \d+ replayed/.test(l));
+}
