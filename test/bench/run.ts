@@ -173,7 +173,6 @@ async function main(): Promise<void> {
         slowRounds: q ? 2 : 3,
       });
       const base = childSummary(r.children[0]);
-      const last = childSummary(r.children[r.children.length - 1]);
       const lastName = r.sizes[r.sizes.length - 1].toLocaleString("en-US");
       targets.push(
         { what: `Scale: per-call replay, ${lastName} vs ${r.sizes[0]} fixtures`, goal: "≤ 1.10×", measured: ratioOf(r.perCall, lastName, r.perCall[0].name), pass: ratioOf(r.perCall, lastName, r.perCall[0].name) <= 1.1 },

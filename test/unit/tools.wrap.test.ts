@@ -6,6 +6,7 @@
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { ToolMessage } from "@langchain/core/messages";
@@ -569,5 +570,5 @@ describe("tools: vcr.tool() wrapper", () => {
 /** A directory shared by the tests of one describe block, created on first use. */
 function tmpDirOnce(): () => string {
   let d: string | undefined;
-  return () => (d ??= fs.mkdtempSync(path.join(require("node:os").tmpdir(), "vcr-tools-shared-")));
+  return () => (d ??= fs.mkdtempSync(path.join(os.tmpdir(), "vcr-tools-shared-")));
 }
