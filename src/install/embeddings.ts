@@ -14,8 +14,8 @@
  * (`VcrEmbeddings`, `CacheBackedEmbeddings`: the embeddings inside are recorded), and the
  * live call a `VcrEmbeddings` makes to the embeddings it wraps (`liveEmbed`).
  *
- * Limit: a class only an ES module exports (a test file that is ESM and imports the
- * integration as ESM) cannot be found this way; wrap such embeddings with `vcr.embeddings()`.
+ * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
+ * known integrations and hands their exports to `scanExports`.
  */
 import Module = require("node:module");
 import { installedVcr } from "../internals/state";
@@ -67,7 +67,7 @@ export function stopEmbeddingsHook(): void {
  * module lazily (a side effect of our looking), and a class re-exported through a getter is
  * also a data property of the module that defines it.
  */
-function scanExports(exports: unknown): void {
+export function scanExports(exports: unknown): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
   scanned.add(exports as object);
   consider(exports);
