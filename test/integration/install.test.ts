@@ -7,6 +7,7 @@
  * Every test uninstalls in afterEach: the mocha process is shared with other files.
  */
 import { expect } from "chai";
+import Module = require("node:module");
 import { InMemoryCache } from "@langchain/core/caches";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
@@ -62,6 +63,30 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     uninstall();
     uninstall();
     install(b);
+  });
+
+  it("uninstall() puts Module._load back, unless something wrapped it after install() (then that wrapper stays in place)", () => {
+    const loader = Module as unknown as { _load: unknown };
+    const before = loader._load;
+    const vcr = new Vcr({ dir });
+    vcr.install()();
+    expect(loader._load).to.equal(before);
+    const uninstall = vcr.install();
+    undo.push(uninstall);
+    const ours = loader._load;
+    expect(ours).not.to.equal(before);
+    const later = function (this: unknown, ...args: unknown[]) {
+      return (ours as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    loader._load = later;
+    try {
+      uninstall();
+      expect(loader._load).to.equal(later);
+    } finally {
+      loader._load = ours; // the "mocking library" goes away; the next uninstall() takes ours out
+    }
+    vcr.install()();
+    expect(loader._load).to.equal(before);
   });
 
   it("models built before install(), their bindTools/withConfig/withStructuredOutput copies, streams and an LLM record; a new installed Vcr replays them with 0 requests", async () => {
