@@ -13,6 +13,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { createAgent } from "langchain";
 import { z } from "zod";
 import { Vcr, VcrConfigError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
@@ -111,6 +112,34 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(await run()).to.deep.equal(recorded);
     expect(fake.count()).to.equal(6);
     expect(replay.stats()).to.deep.equal({ replayed: 6, recorded: 0, bypassed: 0, missed: 0 });
+  });
+
+  it("createAgent with a string model and a responseFormat (Responses API, json_schema): the structured response replays with 0 requests", async () => {
+    const saved = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+    process.env.OPENAI_BASE_URL = fake.openaiBaseURL;
+    process.env.OPENAI_API_KEY = TEST_KEY;
+    try {
+      const ask = async (mode: "record_or_replay" | "replay_only") => {
+        const vcr = new Vcr({ dir, mode });
+        const uninstall = vcr.install();
+        try {
+          const agent = createAgent({ model: "openai:gpt-4o-mini", tools: [], responseFormat: z.object({ city: z.string(), temperature: z.number() }) });
+          return (await agent.invoke({ messages: [{ role: "user", content: "Weather in Paris, as JSON." }] })).structuredResponse;
+        } finally {
+          uninstall();
+        }
+      };
+      const recorded = await ask("record_or_replay");
+      expect(recorded).to.deep.equal({ city: "x", temperature: 1 });
+      expect(fake.requests.map((r) => [r.path, r.body?.text?.format?.type])).to.deep.equal([["/v1/responses", "json_schema"]]);
+      expect(await ask("replay_only")).to.deep.equal(recorded);
+      expect(fake.count()).to.equal(1);
+    } finally {
+      for (const [k, v] of [["OPENAI_BASE_URL", saved.url], ["OPENAI_API_KEY", saved.key]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   it("a model with its own BaseCache (InMemoryCache) is left alone: it calls the provider once and writes nothing", async () => {
