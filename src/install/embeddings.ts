@@ -78,14 +78,20 @@ export function stopEmbeddingsHook(): void {
 export function scanExports(exports: unknown): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
   scanned.add(exports as object);
-  consider(exports);
   let descriptors: PropertyDescriptor[];
   try {
+    consider(exports); // module.exports = SomeEmbeddings
     descriptors = Object.values(Object.getOwnPropertyDescriptors(exports));
   } catch {
     return; // a Proxy that refuses: not a module of ours
   }
-  for (const d of descriptors) if ("value" in d) consider(d.value);
+  for (const d of descriptors) {
+    try {
+      if ("value" in d) consider(d.value);
+    } catch {
+      // a Proxy whose traps throw: not a class of ours
+    }
+  }
 }
 
 function consider(value: unknown): void {
