@@ -42,24 +42,32 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
 }
 
 type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
-const loader = Module as unknown as { _load: Load; _cache?: Record<string, { exports?: unknown }> };
-let hooked: Load | undefined;
+const loader = Module as unknown as { _load: Load };
+/** Our wrapper of `Module._load` and the function it wraps, while it is in place. */
+let hook: { wrapper: Load; wrapped: Load } | undefined;
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and of every one required from now on. */
 export function startEmbeddingsHook(): void {
   for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
-  if (hooked) return;
-  const load = (hooked = loader._load);
-  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
-    const exports = load.call(this, request, parent, isMain);
+  if (hook) return;
+  const wrapped = loader._load;
+  const wrapper: Load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
+    const exports = wrapped.call(this, request, parent, isMain);
     if (installedVcr()) scanExports(exports);
     return exports;
   };
+  loader._load = wrapper;
+  hook = { wrapper, wrapped };
 }
 
+/**
+ * Takes the wrapper out again, unless something wrapped `Module._load` after us (a mocking
+ * library): then ours stays, idle (it scans only while a Vcr is installed), so theirs keeps working.
+ */
 export function stopEmbeddingsHook(): void {
-  if (hooked) loader._load = hooked;
-  hooked = undefined;
+  if (!hook || loader._load !== hook.wrapper) return;
+  loader._load = hook.wrapped;
+  hook = undefined;
 }
 
 /**
@@ -70,14 +78,20 @@ export function stopEmbeddingsHook(): void {
 export function scanExports(exports: unknown): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
   scanned.add(exports as object);
-  consider(exports);
   let descriptors: PropertyDescriptor[];
   try {
+    consider(exports); // module.exports = SomeEmbeddings
     descriptors = Object.values(Object.getOwnPropertyDescriptors(exports));
   } catch {
     return; // a Proxy that refuses: not a module of ours
   }
-  for (const d of descriptors) if ("value" in d) consider(d.value);
+  for (const d of descriptors) {
+    try {
+      if ("value" in d) consider(d.value);
+    } catch {
+      // a Proxy whose traps throw: not a class of ours
+    }
+  }
 }
 
 function consider(value: unknown): void {
