@@ -2,6 +2,7 @@
 import * as path from "node:path";
 import { ROOT } from "../helpers/built";
 import { DASH_T, describeParity } from "./helpers/parity";
+import { agentAndLookupsCjs } from "./helpers/project";
 
 describeParity({
   name: "langchain-vcr/jest (jest 30)",
@@ -26,17 +27,6 @@ describeParity({
       `describe("hang", () => { (process.env.HANG_URL ? test : test.skip)("times out", () => hang("hang times out"), 1500); });`,
       ``,
     ].join("\n"),
-    "test/b.test.cjs": [
-      `const { askAgent, lookupTwice } = require("../scenario.cjs");`,
-      `describe("agent", () => {`,
-      `  test("refund once", () => askAgent("agent refund once"));`,
-      `  test("refund again", () => askAgent("agent refund again"));`,
-      `});`,
-      `describe("lookups", () => {`,
-      `  test("first", () => lookupTwice("first"));`,
-      `  test("second", () => lookupTwice("second"));`,
-      `});`,
-      ``,
-    ].join("\n"),
+    "test/b.test.cjs": agentAndLookupsCjs("test"),
   },
 });

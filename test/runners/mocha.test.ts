@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
-import { makeProject, summaryLines } from "./helpers/project";
+import { agentAndLookupsCjs, makeProject, summaryLines } from "./helpers/project";
 
 /** the project's own copy (see makeProject) */
 const MOCHA = "node_modules/mocha/bin/mocha.js";
@@ -22,18 +22,7 @@ const FILES = {
     `describe("hang", () => { (process.env.HANG_URL ? it : it.skip)("times out", function () { this.timeout(1500); return hang("hang times out"); }); });`,
     ``,
   ].join("\n"),
-  "test/b.spec.cjs": [
-    `const { askAgent, lookupTwice } = require("../scenario.cjs");`,
-    `describe("agent", () => {`,
-    `  it("refund once", () => askAgent("agent refund once"));`,
-    `  it("refund again", () => askAgent("agent refund again"));`,
-    `});`,
-    `describe("lookups", () => {`,
-    `  it("first", () => lookupTwice("first"));`,
-    `  it("second", () => lookupTwice("second"));`,
-    `});`,
-    ``,
-  ].join("\n"),
+  "test/b.spec.cjs": agentAndLookupsCjs("it"),
 };
 
 describeParity({

@@ -110,6 +110,22 @@ function scenario(esm: boolean): string {
   return [...head, SCENARIO_BODY, tail, ""].join("\n");
 }
 
+/** The agent and lookup tests of a CommonJS test file (jest, mocha), with the runner's `it`/`test`. */
+export function agentAndLookupsCjs(it: "it" | "test"): string {
+  return [
+    `const { askAgent, lookupTwice } = require("../scenario.cjs");`,
+    `describe("agent", () => {`,
+    `  ${it}("refund once", () => askAgent("agent refund once"));`,
+    `  ${it}("refund again", () => askAgent("agent refund again"));`,
+    `});`,
+    `describe("lookups", () => {`,
+    `  ${it}("first", () => lookupTwice("first"));`,
+    `  ${it}("second", () => lookupTwice("second"));`,
+    `});`,
+    ``,
+  ].join("\n");
+}
+
 export interface Project {
   dir: string;
   side: string;
