@@ -6,9 +6,11 @@ import { agentAndLookupsCjs } from "./helpers/project";
 
 describeParity({
   name: "langchain-vcr/jest (jest 30)",
-  command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci"],
+  // two workers, so the two test files run in two processes
+  command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--maxWorkers=2"],
   ...DASH_T,
   concurrent: false,
+  onlyFile: { name: "test/c.test.cjs", text: `test("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {
     "jest.config.cjs": [
       `module.exports = {`,

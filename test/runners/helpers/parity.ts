@@ -32,6 +32,8 @@ export interface RunnerSpec {
   hangTitle: string;
   /** the re-record hint a miss in the chat test gives */
   hint: string;
+  /** a test file that focuses one test with `.only` (runners that honour it without a flag) */
+  onlyFile?: { name: string; text: string };
   /** the project needs its own copy of mocha */
   mocha?: boolean;
   /** the project's concurrent tests run concurrently (vitest, node:test) */
@@ -116,6 +118,23 @@ export function describeParity(spec: RunnerSpec): void {
       expect(prune.stderr).to.include("prune refused").and.include(spec.filterReason);
       expect(p.fixtures()).to.deep.equal(all);
     });
+
+    if (spec.onlyFile) {
+      it("a .only in one test file makes prune refuse", async () => {
+        const only = spec.onlyFile!;
+        const file = path.join(p.dir, only.name);
+        fs.writeFileSync(file, only.text);
+        try {
+          const out = await run([]);
+          expect(out.status, out.stdout + out.stderr).to.equal(0);
+        } finally {
+          fs.rmSync(file);
+        }
+        const prune = await p.cli(["prune", FIXTURES]);
+        expect(prune.status).to.equal(1);
+        expect(prune.stderr).to.include(".only selected exclusive tests in").and.include(only.name);
+      });
+    }
 
     it("a shard pair sharing LANGCHAIN_VCR_RUN_ID is one complete run: prune removes exactly the unused fixture", async () => {
       const runId = `shards-${Date.now()}`;
