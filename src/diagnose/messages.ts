@@ -50,13 +50,19 @@ export function missMessage(m: {
   return lines.join("\n");
 }
 
+/** A word for a POSIX shell: in double quotes when that is safe, else in single quotes. */
+function shellQuote(s: string): string {
+  if (/^[\w .,:/@%+=<>-]*$/.test(s)) return `"${s}"`;
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 export type RerecordRunner = "mocha" | "vitest" | "jest" | "node-test";
 
 /** How to run just this test again, in the running test runner's own words, with its title filled in. */
 export function rerecordHint(runner: RerecordRunner | undefined, title: string | undefined): string {
   // every runner takes the title as a regular expression
   const pattern = title === undefined ? "<test title>" : title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const quoted = JSON.stringify(pattern);
+  const quoted = shellQuote(pattern);
   switch (runner) {
     case "vitest":
     case "jest":
