@@ -5,8 +5,8 @@ const vcr = require("langchain-vcr");
 const { z } = require("zod");
 const { runSubset } = require("./subset.ts");
 
-runSubset({ vcr, ChatOpenAI, OpenAIEmbeddings, tool, z }, "cjs").then(
-  (counts) => console.log(JSON.stringify({ entry: "cjs", ...counts })),
+runSubset({ vcr, ChatOpenAI, OpenAIEmbeddings, tool, z }, "cjs", __filename).then(
+  (counts) => counts && console.log(JSON.stringify({ entry: "cjs", ...counts })),
   (e) => {
     console.error(e);
     process.exitCode = 1;

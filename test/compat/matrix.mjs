@@ -44,6 +44,14 @@ function pairs() {
   ];
 }
 
+/** A failure's output without the huge lines (tsx puts whole compiled modules in stack frames). */
+function clip(text) {
+  return text
+    .split("\n")
+    .map((line) => (line.length > 400 ? line.slice(0, 400) + " …" : line))
+    .join("\n");
+}
+
 function byVersion(a, b) {
   const [x, y] = [a, b].map((v) => v.split(".").map(Number));
   return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
@@ -77,7 +85,7 @@ function runPair(pair, tarball) {
     if (existsSync(join(dir, "node_modules/@langchain/openai/node_modules/@langchain/core"))) {
       return { core, openai, ok: false, detail: "@langchain/openai installed its own nested @langchain/core" };
     }
-    for (const from of ["test/compat/subset.ts", "test/compat/esm.mjs", "test/compat/cjs.cjs", "examples/provider"]) {
+    for (const from of ["test/compat/subset.ts", "test/compat/esm.mjs", "test/compat/cjs.cjs", "test/helpers/child.ts", "examples/provider"]) {
       mkdirSync(dirname(join(dir, from)), { recursive: true });
       cpSync(join(root, from), join(dir, from), { recursive: true });
     }
@@ -94,7 +102,9 @@ function runPair(pair, tarball) {
       });
       const ok = out.status === 0;
       results.push(
-        ok ? out.stdout.trim().split("\n").pop() : `${entry} failed (status ${out.status}${out.signal ? `, ${out.signal}` : ""}):\n${out.stdout}${out.stderr}`,
+        ok
+          ? out.stdout.trim().split("\n").pop()
+          : `${entry} failed (status ${out.status}${out.signal ? `, ${out.signal}` : ""}):\n${clip(out.stdout + out.stderr)}`,
       );
       if (!ok) return { core, openai, ok: false, detail: results.join("\n") };
     }
