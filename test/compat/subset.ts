@@ -1,6 +1,6 @@
 /**
  * The compatibility subset: the few things every supported @langchain/core must do, through
- * the real ChatOpenAI / OpenAIEmbeddings / tool() against the loopback fake provider. It runs
+ * the real ChatOpenAI / ChatOllama / OpenAIEmbeddings / tool() against the loopback fake provider. It runs
  * inside a scratch project that has one core/openai pair installed and the packed
  * langchain-vcr (test/compat/matrix.mjs sets it up); esm.mjs and cjs.cjs hand it the modules
  * as an ESM or a CommonJS user gets them, so both entry points are checked against that core.
@@ -16,14 +16,18 @@ import type * as VcrModule from "../../src/index";
 import { startFakeProvider } from "../../examples/provider/server";
 import { runChild } from "../helpers/child";
 
-/** What the subset uses, as the scratch project's langchain-vcr, @langchain/openai, core and zod give it. */
+/** A chat model class, as far as the subset uses it. */
+type ChatClass = new (fields: Record<string, unknown>) => {
+  invoke(input: string): Promise<{ content: unknown; usage_metadata?: { total_tokens?: number } }>;
+  stream(input: string): Promise<AsyncIterable<{ content: unknown }>>;
+  streamEvents(input: string): AsyncIterable<unknown>;
+};
+
+/** What the subset uses, as the scratch project's langchain-vcr, @langchain/openai, @langchain/ollama, core and zod give it. */
 export interface CompatModules {
   vcr: Pick<typeof VcrModule, "Vcr" | "withVcr" | "isVcrError">;
-  ChatOpenAI: new (fields: Record<string, unknown>) => {
-    invoke(input: string): Promise<{ content: unknown; usage_metadata?: { total_tokens?: number } }>;
-    stream(input: string): Promise<AsyncIterable<{ content: unknown }>>;
-    streamEvents(input: string): AsyncIterable<unknown>;
-  };
+  ChatOpenAI: ChatClass;
+  ChatOllama: ChatClass;
   OpenAIEmbeddings: new (fields: Record<string, unknown>) => { embedQuery(text: string): Promise<number[]> };
   tool: (body: (args: { orderId: string }) => Promise<string>, fields: Record<string, unknown>) => unknown;
   z: { object(shape: Record<string, unknown>): unknown; string(): unknown };
@@ -37,6 +41,9 @@ interface Observed {
   /** The new-protocol streamEvents() (core 1.2+): the events, as JSON. */
   events: unknown[];
   vector: unknown;
+  /** ChatOllama: invoke's content and .stream()'s text. */
+  ollama: unknown;
+  ollamaStream: string;
   tool: unknown;
   bodyRuns: number;
   missCode?: string;
@@ -49,25 +56,29 @@ const PHASE_TIMEOUT_MS = 60_000;
 export async function runSubset(m: CompatModules, label: string, entryFile: string): Promise<Record<string, number> | undefined> {
   const phase = process.env.VCR_COMPAT_PHASE;
   if (phase === "record" || phase === "replay") {
-    console.log(JSON.stringify(await run(m, phase, process.env.VCR_COMPAT_URL!, process.env.VCR_COMPAT_DIR!)));
+    const env = process.env as Record<string, string>;
+    console.log(JSON.stringify(await run(m, phase, { openai: env.VCR_COMPAT_OPENAI, ollama: env.VCR_COMPAT_OLLAMA }, env.VCR_COMPAT_DIR)));
     return undefined;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `vcr-compat-${label}-`));
   const fake = await startFakeProvider();
   try {
-    const child = (p: "record" | "replay") => runPhase(entryFile, { VCR_COMPAT_PHASE: p, VCR_COMPAT_URL: fake.openaiBaseURL, VCR_COMPAT_DIR: dir });
+    const child = (p: "record" | "replay") =>
+      runPhase(entryFile, { VCR_COMPAT_PHASE: p, VCR_COMPAT_OPENAI: fake.openaiBaseURL, VCR_COMPAT_OLLAMA: fake.ollamaBaseUrl, VCR_COMPAT_DIR: dir });
 
     // record: one live request per call, one fixture per kind
     const recorded = await child("record");
     assert.equal(recorded.chat, "echo: compat question");
     assert.equal(recorded.stream, "echo: compat stream");
+    assert.equal(recorded.ollama, "echo: compat ollama");
+    assert.equal(recorded.ollamaStream, "echo: compat ollama stream");
     assert.equal(recorded.tool, "order A-1: shipped");
     assert.equal(recorded.bodyRuns, 1);
     const liveRequests = fake.count();
-    assert.equal(liveRequests, 4, "chat, .stream(), streamEvents() and the embedding each reach the provider once while recording");
+    assert.equal(liveRequests, 6, "chat, .stream(), streamEvents(), the embedding and ChatOllama's two calls each reach the provider once while recording");
     const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
     const kinds = files.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")).kind).sort();
-    assert.deepEqual(kinds, ["chat", "chat_stream", "chat_stream", "embedding", "tool"]);
+    assert.deepEqual(kinds, ["chat", "chat", "chat_stream", "chat_stream", "chat_stream", "embedding", "tool"]);
     assert.ok(recorded.events.length > 0, "streamEvents() yielded events");
 
     // replay_only: the same answers, 0 requests, the tool body not run; a miss is a VcrMissError
@@ -90,11 +101,20 @@ export async function runSubset(m: CompatModules, label: string, entryFile: stri
   }
 }
 
-/** One run (a child process): the four calls under record_or_replay, or under replay_only plus a miss. */
-async function run(m: CompatModules, phase: "record" | "replay", baseURL: string, dir: string): Promise<Observed> {
+/** All of a .stream()'s text. */
+async function streamText(model: InstanceType<ChatClass>, input: string): Promise<string> {
+  let text = "";
+  for await (const chunk of await model.stream(input)) text += typeof chunk.content === "string" ? chunk.content : "";
+  return text;
+}
+
+/** One run (a child process): every call under record_or_replay, or under replay_only plus a miss. */
+async function run(m: CompatModules, phase: "record" | "replay", urls: { openai: string; ollama: string }, dir: string): Promise<Observed> {
   const mode = phase === "record" ? "record_or_replay" : "replay_only";
   const vcr = new m.vcr.Vcr({ dir, mode });
+  const baseURL = urls.openai;
   const chat = () => new m.ChatOpenAI({ model: "gpt-4o-mini", apiKey: KEY, maxRetries: 0, cache: vcr.cache, configuration: { baseURL } });
+  const ollama = () => new m.ChatOllama({ model: "llama3.2", baseUrl: urls.ollama, maxRetries: 0, cache: vcr.cache });
   const embeddings = vcr.embeddings(
     new m.OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: KEY, maxRetries: 0, configuration: { baseURL } }) as never,
   );
@@ -108,8 +128,7 @@ async function run(m: CompatModules, phase: "record" | "replay", baseURL: string
   ) as unknown as { invoke(args: { orderId: string }): Promise<unknown> };
 
   const answer = await chat().invoke("compat question");
-  let stream = "";
-  for await (const chunk of await chat().stream("compat stream")) stream += typeof chunk.content === "string" ? chunk.content : "";
+  const stream = await streamText(chat(), "compat stream");
   const events: unknown[] = [];
   for await (const e of chat().streamEvents("compat events")) events.push(JSON.parse(JSON.stringify(e)));
   const observed: Observed = {
@@ -118,6 +137,8 @@ async function run(m: CompatModules, phase: "record" | "replay", baseURL: string
     stream,
     events,
     vector: await embeddings.embedQuery("compat text"),
+    ollama: (await ollama().invoke("compat ollama")).content,
+    ollamaStream: await streamText(ollama(), "compat ollama stream"),
     tool: await status.invoke({ orderId: "A-1" }),
     bodyRuns,
   };
