@@ -206,8 +206,9 @@ export class Recorder {
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
     this.count("missed", base.kind, base.mode);
     const nearest = this.nearest.find(base.kind, base.request, base.hash);
-    const test = currentTest()?.title;
-    const message = missMessage({ ...base, describe, nearest, test, runner: currentRunner() });
+    const scope = currentTest();
+    const test = scope?.title;
+    const message = missMessage({ ...base, describe, nearest, test, runner: currentRunner(), filterTitle: scope?.filterTitle });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: base.request, nearest });
   }
 

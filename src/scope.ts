@@ -35,6 +35,8 @@ export class Scope {
   readonly overwritten: Map<string, Buffer>;
   /** Live recording calls in flight, by hash. */
   readonly live: Map<string, LiveCall>;
+  /** The name the runner's name filter matches, when it is not `title` (node:test matches a test's own name). */
+  filterTitle?: string;
   /**
    * `shares`: a scope whose bookkeeping this one uses (a `withVcr` scope inside a test keeps
    * the test's call numbering and fixture list; only the override is its own).

@@ -10,8 +10,13 @@ export const SECRET_PATTERNS: Readonly<Record<string, RegExp>> = {
   openai_key: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/,
   bearer_token: /\bBearer\s+[A-Za-z0-9._~+/=-]{16,}/,
   aws_access_key: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/,
+  // a 40-character secret access key is only told from other base64 by the name next to it
+  aws_secret_key: /(?:secret_?access_?key|aws_?secret(?:_?key)?)["']?\s*(?:[:=]|=>)\s*["']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/i,
+  // STS session tokens start with the base64 of their fixed header
+  aws_session_token: /\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9/+=]{20,}/,
   private_key: /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
   google_api_key: /\bAIza[0-9A-Za-z_-]{35}\b/,
+  groq_key: /\bgsk_[A-Za-z0-9]{20,}/,
   github_token: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/,
 };
 export const SECRET_PATTERN_NAMES = Object.keys(SECRET_PATTERNS);

@@ -17,11 +17,13 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir);
   const verdict = lastRunVerdict(ledgerDir, io.cwd);
-  const fix = `  Fix: run the whole suite with the langchain-vcr/mocha plugin (npx mocha: no --grep, no .only, no spec files named, all tests passing), then run langchain-vcr prune again.\n`;
+  const fix =
+    `  Fix: run the whole suite with the langchain-vcr plugin of your test runner (mocha, vitest, jest or node:test: no name filter such as --grep/-t/--test-name-pattern, ` +
+    `no .only, no test files named, all tests passing), then run langchain-vcr prune again.\n`;
   if (!verdict) {
     io.err(
       `langchain-vcr: prune refused: there is no usage ledger in ${display(io, ledgerDir)}, so nothing says which fixtures are in use.\n` +
-        `  The langchain-vcr/mocha plugin writes one per run (CI shards: copy every shard's ledger files there).\n` +
+        `  The langchain-vcr runner plugins (langchain-vcr/mocha, /vitest, /jest with its reporter, /node-test) write one per run (CI shards: copy every shard's ledger files there).\n` +
         fix,
     );
     return 1;

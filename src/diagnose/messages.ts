@@ -25,6 +25,8 @@ export function missMessage(m: {
   test?: string;
   nearest?: VcrNearest;
   runner?: RerecordRunner;
+  /** The name the runner's filter should match, when not the full title. */
+  filterTitle?: string;
 }): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
   const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
@@ -43,7 +45,7 @@ export function missMessage(m: {
   lines.push(`  request:  ${req}`);
   lines.push(
     `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${MODE_ENV}=record_or_replay npm test` +
-      ` (${rerecordHint(m.runner, m.test)}), then review and commit the new fixture.`,
+      ` (${rerecordHint(m.runner, m.filterTitle ?? m.test)}), then review and commit the new fixture.`,
   );
   return lines.join("\n");
 }

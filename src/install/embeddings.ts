@@ -14,8 +14,8 @@
  * (`VcrEmbeddings`, `CacheBackedEmbeddings`: the embeddings inside are recorded), and the
  * live call a `VcrEmbeddings` makes to the embeddings it wraps (`liveEmbed`).
  *
- * Limit: a class only an ES module exports (a test file that is ESM and imports the
- * integration as ESM) cannot be found this way; wrap such embeddings with `vcr.embeddings()`.
+ * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
+ * known integrations and hands their exports to `scanExports`.
  */
 import Module = require("node:module");
 import { installedVcr } from "../internals/state";
@@ -42,41 +42,54 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
 }
 
 type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
-const loader = Module as unknown as { _load: Load; _cache?: Record<string, { exports?: unknown }> };
-let hooked: Load | undefined;
+const loader = Module as unknown as { _load: Load };
+/** Our wrapper of `Module._load` and the function it wraps, while it is in place. */
+let hook: { wrapper: Load; wrapped: Load } | undefined;
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and of every one required from now on. */
 export function startEmbeddingsHook(): void {
   for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
-  if (hooked) return;
-  const load = (hooked = loader._load);
-  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
-    const exports = load.call(this, request, parent, isMain);
+  if (hook) return;
+  const wrapped = loader._load;
+  const wrapper: Load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
+    const exports = wrapped.call(this, request, parent, isMain);
     if (installedVcr()) scanExports(exports);
     return exports;
   };
+  loader._load = wrapper;
+  hook = { wrapper, wrapped };
 }
 
+/**
+ * Takes the wrapper out again, unless something wrapped `Module._load` after us (a mocking
+ * library): then ours stays, idle (it scans only while a Vcr is installed), so theirs keeps working.
+ */
 export function stopEmbeddingsHook(): void {
-  if (hooked) loader._load = hooked;
-  hooked = undefined;
+  if (!hook || loader._load !== hook.wrapper) return;
+  loader._load = hook.wrapped;
+  hook = undefined;
 }
 
-function scanExports(exports: unknown): void {
+/**
+ * Considers `exports` and its own data properties. Accessors are skipped: a getter may load a
+ * module lazily (a side effect of our looking), and a class re-exported through a getter is
+ * also a data property of the module that defines it.
+ */
+export function scanExports(exports: unknown): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
   scanned.add(exports as object);
-  consider(exports);
-  let keys: string[];
+  let descriptors: PropertyDescriptor[];
   try {
-    keys = Object.keys(exports as object);
+    consider(exports); // module.exports = SomeEmbeddings
+    descriptors = Object.values(Object.getOwnPropertyDescriptors(exports));
   } catch {
-    return;
+    return; // a Proxy that refuses: not a module of ours
   }
-  for (const key of keys) {
+  for (const d of descriptors) {
     try {
-      consider((exports as Record<string, unknown>)[key]);
+      if ("value" in d) consider(d.value);
     } catch {
-      // a throwing getter: not a class of ours
+      // a Proxy whose traps throw: not a class of ours
     }
   }
 }

@@ -2,13 +2,13 @@
  * A CommonJS process can hold a second, ESM copy of @langchain/core: `initChatModel()` (and
  * so `createAgent({ model: "openai:…" })`) loads provider packages with `import()`, and an
  * ESM provider's models extend the ESM copy's classes. The CommonJS entry patches only the
- * CommonJS copy at import (loading the ESM copy costs ~170 ms), so `vcr.install()` patches
+ * CommonJS copy at import (loading the ESM copy costs 200-450 ms), so `vcr.install()` patches
  * the ESM copy too: it loads core's ESM files with `require()` (Node 20.19+ loads ES modules
  * that way, into the same module map `import()` uses, so a later `import()` gets these very
  * patched classes). On a Node without that, it says so once: string models would stay live.
  */
 import * as path from "node:path";
-import { installCorePatches, type PatchableCore } from "../patches";
+import { patchCoreCopy, type PatchableCore } from "../patches";
 
 const FILES: readonly [keyof PatchableCore, string][] = [
   ["BaseChatModel", "./language_models/chat_models"],
@@ -26,7 +26,7 @@ export function patchEsmCore(): void {
   done = true;
   let core: Record<string, unknown>;
   try {
-    core = quietly(() => Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile(subpath)) as Record<string, unknown>)[name]])));
+    core = quietly(() => Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile("@langchain/core", subpath)) as Record<string, unknown>)[name]])));
   } catch (e) {
     process.stderr.write(
       `langchain-vcr: note: vcr.install() could not load the ESM copy of @langchain/core (${(e as Error).message.split("\n")[0]}).\n` +
@@ -35,21 +35,21 @@ export function patchEsmCore(): void {
     );
     return;
   }
-  installCorePatches(core as unknown as PatchableCore);
+  patchCoreCopy(core as unknown as PatchableCore);
 }
 
-/** The ESM file core's package.json exports for `subpath` (its "import" condition). */
-function esmFile(subpath: string): string {
-  const pkgFile = require.resolve("@langchain/core/package.json");
+/** The ESM file a package's package.json exports for `subpath` (its "import" condition). */
+export function esmFile(pkgName: string, subpath: string): string {
+  const pkgFile = require.resolve(`${pkgName}/package.json`);
   const pkg = require(pkgFile) as { exports: Record<string, { import?: string | { default?: string } }> };
   const target = pkg.exports[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
-  if (!file) throw new Error(`@langchain/core exports no ESM file for ${subpath}`);
+  if (!file) throw new Error(`${pkgName} exports no ESM file for ${subpath}`);
   return path.join(path.dirname(pkgFile), file);
 }
 
 /** Runs `fn` without Node's one-time "require() of an ES module is experimental" warning. */
-function quietly<T>(fn: () => T): T {
+export function quietly<T>(fn: () => T): T {
   const emit = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === "string" ? warning : warning?.message;

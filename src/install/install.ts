@@ -10,6 +10,8 @@ import { VcrConfigError } from "../errors";
 import { installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
 import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
 import { patchEsmCore } from "./esmCore";
+import { wrapKnownIntegrations } from "./integrations";
+import { esmCoreLoadedByEntry } from "../internals/state";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -18,8 +20,11 @@ export interface Installable extends InstalledVcr {
 export function installVcr(vcr: Installable): () => void {
   const current = installedVcr() as Installable | undefined;
   if (current) throw alreadyInstalledError(vcr, current);
+  const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   patchEsmCore();
   setInstalledVcr(vcr);
+  if (esmProcess) wrapKnownIntegrations("esm");
+  else if (process.env.JEST_WORKER_ID !== undefined) wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
   startEmbeddingsHook();
   return () => {
     if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)

@@ -16,6 +16,7 @@ export interface InstalledVcr {
 }
 
 let broken: VcrConfigError | undefined;
+let esmCore = false;
 let installed: InstalledVcr | undefined;
 
 export function noteBrokenCore(error: VcrConfigError): void {
@@ -33,4 +34,13 @@ export function installedVcr(): InstalledVcr | undefined {
 
 export function setInstalledVcr(vcr: InstalledVcr | undefined): void {
   installed = vcr;
+}
+
+/** Called when the ESM entry patched the ESM copy of core at import: the process loads LangChain as ES modules. */
+export function noteEsmCore(): void {
+  esmCore = true;
+}
+
+export function esmCoreLoadedByEntry(): boolean {
+  return esmCore;
 }

@@ -43,6 +43,7 @@ export const INTERNALS: readonly Internal[] = [
   { owner: "BaseChatModel", name: "_streamChatModelEvents", use: "bridge native stream events to recorded chunks" },
   { owner: "BaseChatModel", definedBy: "BaseLanguageModel", name: "getNumTokens", use: "keep tiktoken from downloading its ranks while recording" },
   { owner: "BaseLLM", name: "generate", use: "capture the full request of every text-completion call" },
+  { owner: "BaseLLM", name: "invoke", use: "route invoke() of a class that overrides generate()" },
   { owner: "BaseLLM", name: "_streamIterator", use: "answer a text-completion .stream() with a replayed invoke()" },
   { owner: "StructuredTool", name: "invoke", use: "isolate model-initiated tool calls under vcr.install()" },
   { owner: "StructuredTool", name: "call", use: "run a wrapped tool's _call with core's validation and callbacks" },

@@ -1,11 +1,12 @@
 /**
  * The usage ledger on disk: where ledgers live, what one holds, and how the ledgers of the
  * last run are merged into one verdict ("complete, and these fixtures were used" or "partial,
- * because ..."). Shared by the mocha plugin (which writes) and the CLI (which reads); this
+ * because ..."). Shared by the runner plugins (which write) and the CLI (which reads); this
  * module has no side effects.
  *
  * Layout: `<ledger dir>/<run id>/<main id>-<role>-<pid>.json`, one file per process. A run is
- * one `mocha` invocation (its main process and its `--parallel` workers), or several CI
+ * one runner invocation (mocha: its main process and its `--parallel` workers, each with a
+ * ledger; vitest, jest, node:test: one ledger from the main process), or several CI
  * shards that share `LANGCHAIN_VCR_RUN_ID`. The default ledger dir is
  * `<cwd>/node_modules/.cache/langchain-vcr/ledgers`: outside the fixture directory, already
  * ignored by every project's .gitignore, and the usual home of tool caches.
@@ -31,8 +32,10 @@ export interface Shard {
 /** One process's ledger file. Paths are relative to the project root (cwd), with `/`. */
 export interface LedgerRecord {
   ledgerVersion: number;
+  /** The runner that wrote it ("mocha" when absent: the first ledgers were mocha's). */
+  runner?: string;
   runId: string;
-  /** The main mocha process of this group (workers carry their main's id). */
+  /** The main process of this group (mocha workers carry their main's id). */
   mainId: string;
   role: "main" | "worker";
   pid: number;
@@ -200,9 +203,10 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
   for (const [key, g] of chosen) {
     const main = g.find((l) => l.role === "main");
     const label = key === "unsharded" ? "the run" : `shard ${key}`;
-    if (!main) add(`${label} left no record from its main mocha process: it was interrupted, is still running, or its ledger files were not all copied`);
-    else if (main.exitCode === undefined) add(`${label} did not finish (mocha is still running, or was killed)`);
-    else if (main.exitCode !== 0) add(`${label} failed: mocha exited with code ${main.exitCode}`);
+    const runner = main?.runner ?? g.find((l) => l.runner)?.runner ?? "mocha";
+    if (!main) add(`${label} left no record from its main ${runner} process: it was interrupted, is still running, or its ledger files were not all copied`);
+    else if (main.exitCode === undefined) add(`${label} did not finish (${runner} is still running, or was killed)`);
+    else if (main.exitCode !== 0) add(`${label} failed: ${runner} exited with code ${main.exitCode}`);
     for (const l of g) for (const r of l.partial) add(key === "unsharded" ? r : `${r} (shard ${key})`);
   }
   const shardTotals = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[1])));

@@ -30,7 +30,7 @@ export interface RunShare {
   root: string;
 }
 
-interface UnitReport {
+export interface UnitReport {
   unit: string;
   pid: number;
   done: boolean;
@@ -39,6 +39,8 @@ interface UnitReport {
   used?: string[];
   modes?: string[];
   failed?: string[];
+  /** Runner-specific extras (jest: what each test recorded, for the reporter to undo). */
+  extra?: unknown[];
 }
 
 /** The main process starts the run its test processes will join. */
@@ -76,6 +78,7 @@ let unitSeq = 0;
 export class Unit {
   readonly usage = new Usage().start();
   readonly failed: string[] = [];
+  readonly extra: unknown[] = [];
   private readonly file: string;
 
   constructor(private readonly share: RunShare | undefined, readonly name: string) {
@@ -100,6 +103,7 @@ export class Unit {
       used: [...u.used],
       modes: [...u.modes],
       failed: this.failed,
+      extra: this.extra,
     });
   }
 
@@ -154,6 +158,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const ledgerDir = defaultLedgerDir(share.root);
   const record: LedgerRecord = {
     ledgerVersion: LEDGER_VERSION,
+    runner: share.runner,
     runId: share.runId,
     mainId: share.mainId,
     role: "main",
@@ -184,6 +189,11 @@ export function modeInForce(seen: ReadonlySet<string>): { mode: string; source: 
   const configured = resolveMode();
   if (seen.size === 0 || (seen.size === 1 && seen.has(configured))) return { mode: configured, source: modeSource() };
   return { mode: [...seen].sort().join(" + "), source: `set in code; ${modeSource()} says ${configured}` };
+}
+
+/** The finished report of one unit (a test file), for a main process that acts on it before the run ends. */
+export function unitReport(share: RunShare, unit: string): UnitReport | undefined {
+  return readReports(share.dir, []).find((r) => r.unit === unit && r.done);
 }
 
 function readReports(dir: string, reasons: string[]): UnitReport[] {

@@ -39,7 +39,8 @@ export class LangchainVcrVitestReporter {
   async onTestRunEnd(modules: readonly TestModuleLike[], errors: readonly unknown[], reason: string): Promise<void> {
     const config = this.vitest?.config ?? {};
     const reasons: string[] = [];
-    if (config.testNamePattern) reasons.push(`-t ${JSON.stringify(String(config.testNamePattern))} selected only some tests`);
+    const pattern = config.testNamePattern;
+    if (pattern) reasons.push(`-t ${JSON.stringify(pattern instanceof RegExp ? pattern.source : String(pattern))} selected only some tests`);
     if (config.watch) reasons.push("watch mode runs only what changed, never the whole suite");
     if (config.changed) reasons.push("--changed ran only the test files related to changed files");
     if (config.related && (!Array.isArray(config.related) || config.related.length)) reasons.push("related ran only the test files related to the given sources");

@@ -5,7 +5,7 @@
  *
  *   npm run bench                      # the full run (~4 min on 2 CPUs)
  *   npm run bench -- --quick           # fewer rounds, directories up to 1,000 fixtures
- *   npm run bench -- --only chat,scale # sections: chat breakdown agent embeddings streaming scale recording
+ *   npm run bench -- --only chat,scale # sections: chat breakdown agent embeddings streaming scale recording install
  *   npm run bench -- --out /tmp/bench.md
  */
 import "./env"; // first: captures the platform fetch before nock patches it
@@ -15,6 +15,7 @@ import { benchAgent } from "./agent";
 import { benchBreakdown } from "./breakdown";
 import { benchChat, benchChatProcesses } from "./chat";
 import { benchEmbeddings, EMBED_DIMS, EMBED_TEXTS } from "./embeddings";
+import { benchInstall } from "./install";
 import { log, muteRecordingNotices, removeTmpDirs } from "./env";
 import { machineLines } from "./machine";
 import { benchRecording, CONCURRENT } from "./recording";
@@ -23,7 +24,7 @@ import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
-const SECTIONS = ["chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording"] as const;
+const SECTIONS = ["chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Fresh processes the full run measures section 1 in. */
@@ -172,7 +173,6 @@ async function main(): Promise<void> {
         slowRounds: q ? 2 : 3,
       });
       const base = childSummary(r.children[0]);
-      const last = childSummary(r.children[r.children.length - 1]);
       const lastName = r.sizes[r.sizes.length - 1].toLocaleString("en-US");
       targets.push(
         { what: `Scale: per-call replay, ${lastName} vs ${r.sizes[0]} fixtures`, goal: "≤ 1.10×", measured: ratioOf(r.perCall, lastName, r.perCall[0].name), pass: ratioOf(r.perCall, lastName, r.perCall[0].name) <= 1.1 },
@@ -241,6 +241,19 @@ async function main(): Promise<void> {
         `${CONCURRENT} concurrent invokes (Promise.all), wall time for the batch:`,
         "",
         timingTable(r.concurrent, "batch"),
+      ];
+    });
+
+    await section("install", "7. Zero-touch: replay through vcr.install() vs explicit cache: vcr.cache", async () => {
+      const r = await benchInstall({ rounds: q ? 30 : 100, warmup: q ? 200 : 1000 });
+      const ratio = ratioOf(r, "vcr.install()", "explicit");
+      targets.push({ what: "vcr.install() hit vs explicit `cache: vcr.cache` hit", goal: "≤ 1.05×", measured: ratio, pass: ratio <= 1.05 });
+      return [
+        "The same Vcr and fixture, the same real ChatOpenAI, interleaved; the last two rows are one InMemoryCache model with and without a Vcr installed.",
+        "",
+        timingTable(r),
+        "",
+        "Replay rows checked: no provider request during timing.",
       ];
     });
 

@@ -34,7 +34,10 @@ function pairs() {
   const floor = /^>=\s*(\d+\.\d+\.\d+)\s/.exec(range)?.[1];
   if (!floor) throw new Error(`compat: peerDependencies["@langchain/core"] is ${JSON.stringify(range)}; expected ">=X.Y.Z <N"`);
   const versions = [JSON.parse(npm(["view", `@langchain/core@${range}`, "version", "--json"], root, 60_000))].flat();
-  const newest = versions.filter((v) => /^\d+\.\d+\.\d+$/.test(v)).sort(byVersion).pop();
+  const newest = versions
+    .filter((v) => /^\d+\.\d+\.\d+$/.test(v))
+    .sort(byVersion)
+    .pop();
   return [
     { core: floor, openai: OPENAI_FOR_FLOOR },
     { core: newest, openai: "latest" },
@@ -90,7 +93,9 @@ function runPair(pair, tarball) {
         timeout: RUN_TIMEOUT_MS,
       });
       const ok = out.status === 0;
-      results.push(ok ? out.stdout.trim().split("\n").pop() : `${entry} failed (status ${out.status}${out.signal ? `, ${out.signal}` : ""}):\n${out.stdout}${out.stderr}`);
+      results.push(
+        ok ? out.stdout.trim().split("\n").pop() : `${entry} failed (status ${out.status}${out.signal ? `, ${out.signal}` : ""}):\n${out.stdout}${out.stderr}`,
+      );
       if (!ok) return { core, openai, ok: false, detail: results.join("\n") };
     }
     return { core, openai, ok: true, detail: results.join("\n") };
@@ -115,6 +120,8 @@ try {
   rmSync(packDir, { recursive: true, force: true });
 }
 if (failed > 0) {
-  console.error(`compat: ${failed} version pair(s) failed. The declared peer range is ${JSON.stringify(pkg.peerDependencies["@langchain/core"])} in package.json; see docs/compatibility.md.`);
+  console.error(
+    `compat: ${failed} version pair(s) failed. The declared peer range is ${JSON.stringify(pkg.peerDependencies["@langchain/core"])} in package.json; see docs/compatibility.md.`,
+  );
   process.exit(1);
 }

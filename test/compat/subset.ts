@@ -40,7 +40,9 @@ export async function runSubset(m: CompatModules, label: string): Promise<Record
       for await (const chunk of await chat().stream("compat stream")) text += typeof chunk.content === "string" ? chunk.content : "";
       return text;
     };
-    const embeddings = vcr.embeddings(new m.OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }) as never);
+    const embeddings = vcr.embeddings(
+      new m.OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }) as never,
+    );
     let bodyRuns = 0;
     const status = vcr.tool(
       m.tool(async ({ orderId }) => `order ${orderId}: shipped (run ${++bodyRuns})`, {

@@ -34,7 +34,9 @@ describe("chat: the call options a VcrCache marks", () => {
     for (const options of seen) {
       const added = Object.getOwnPropertySymbols(options).map((sym) => options[sym]);
       expect(added).to.have.length(1);
-      expect(added[0]).to.be.a("string").and.match(/^langchain-vcr#\d+$/);
+      expect(added[0])
+        .to.be.a("string")
+        .and.match(/^langchain-vcr#\d+$/);
       expect(inspect(options, { depth: 10 })).to.not.include(TEST_KEY);
     }
   });
@@ -47,7 +49,8 @@ describe("chat: the call options a VcrCache marks", () => {
       }
     }
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    const make = () => new FrozenOptions({ model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } });
+    const make = () =>
+      new FrozenOptions({ model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } });
     expect((await make().invoke("frozen")).content).to.equal("echo: frozen");
     expect((await make().invoke("frozen")).content).to.equal("echo: frozen");
     expect(fake.count()).to.equal(1);

@@ -23,13 +23,15 @@ describe("chat: damaged fixtures and aborted calls", () => {
     const hash = requestHash("chat", request);
     const file = path.join(dir, `${hash}.json`);
     fs.writeFileSync(file, JSON.stringify({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generation: [] } }));
-    const err = await openai(fake, vcr.cache).invoke("damaged").catch((e) => e);
+    const err = await openai(fake, vcr.cache)
+      .invoke("damaged")
+      .catch((e) => e);
     expect(err).to.be.instanceOf(VcrFixtureError);
     expect(err.message).to.include(file).and.include('"response.generations"');
     expect(fake.count()).to.equal(0);
   });
 
-  it("an aborted ChatOllama call that still resolves (its stream ends early, answering \"\") records nothing", async function () {
+  it('an aborted ChatOllama call that still resolves (its stream ends early, answering "") records nothing', async function () {
     this.timeout(10000);
     const slow = await startFakeProvider({ latencyMs: 300 });
     try {

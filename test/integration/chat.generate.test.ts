@@ -29,7 +29,12 @@ describe("chat: generate() with several prompts", () => {
     const model = openai(fake, vcr.cache);
     await model.generate([[new HumanMessage("recorded one")], [new HumanMessage("recorded two")]]);
     const texts = async (prompts: string[]) => (await model.generate(prompts.map((p) => [new HumanMessage(p)]))).generations.map((g) => g.map((x) => x.text));
-    expect(await texts(["new a", "recorded one", "new b", "recorded two"])).to.deep.equal([["echo: new a"], ["echo: recorded one"], ["echo: new b"], ["echo: recorded two"]]);
+    expect(await texts(["new a", "recorded one", "new b", "recorded two"])).to.deep.equal([
+      ["echo: new a"],
+      ["echo: recorded one"],
+      ["echo: new b"],
+      ["echo: recorded two"],
+    ]);
     expect(await texts(["recorded two", "new c"])).to.deep.equal([["echo: recorded two"], ["echo: new c"]]);
     const llm = openaiLlm(fake, vcr.cache);
     await llm.generate(["llm recorded"]);

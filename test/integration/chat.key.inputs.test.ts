@@ -19,7 +19,11 @@ describe("chat key: unusual inputs", () => {
     const b = await model.generate([[["human", "goodbye"] as never]]);
     expect(a.generations[0][0].text).to.equal("echo: hello");
     expect(b.generations[0][0].text).to.equal("echo: goodbye");
-    expect(readFixtures(dir).map((f) => f.request.messages[0]).sort((x, y) => x.content.localeCompare(y.content))).to.deep.equal([
+    expect(
+      readFixtures(dir)
+        .map((f) => f.request.messages[0])
+        .sort((x, y) => x.content.localeCompare(y.content)),
+    ).to.deep.equal([
       { role: "user", content: "goodbye" },
       { role: "user", content: "hello" },
     ]);
@@ -34,10 +38,15 @@ describe("chat key: unusual inputs", () => {
 
   it("a Date inside a content block is keyed by its value, not as {}", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    const ask = (d: string) => openai(fake, vcr.cache).invoke([new HumanMessage({ content: [{ type: "text", text: "when?", meta: { at: new Date(d) } } as never] })]);
+    const ask = (d: string) =>
+      openai(fake, vcr.cache).invoke([new HumanMessage({ content: [{ type: "text", text: "when?", meta: { at: new Date(d) } } as never] })]);
     await ask("2026-01-01T00:00:00Z");
     await ask("2027-01-01T00:00:00Z");
     expect(fixtureFiles(dir)).to.have.length(2);
-    expect(readFixtures(dir).map((f) => f.request.messages[0].content[0].meta.at).sort()).to.deep.equal(["2026-01-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z"]);
+    expect(
+      readFixtures(dir)
+        .map((f) => f.request.messages[0].content[0].meta.at)
+        .sort(),
+    ).to.deep.equal(["2026-01-01T00:00:00.000Z", "2027-01-01T00:00:00.000Z"]);
   });
 });

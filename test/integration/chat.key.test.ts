@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { z } from "zod";
@@ -156,7 +157,7 @@ describe("what enters the key", () => {
     const [img, conv] = readFixtures(dir).sort((x) => (JSON.stringify(x.request).includes("sha256") ? -1 : 1));
     expect(img.request.messages[0].content[0].image_url.url).to.deep.equal({
       mime: "image/png",
-      sha256: require("node:crypto").createHash("sha256").update("image-a-bytes").digest("hex"),
+      sha256: createHash("sha256").update("image-a-bytes").digest("hex"),
     });
     expect(JSON.stringify(img)).not.to.include(Buffer.from("image-a-bytes").toString("base64"));
     expect(conv.request.messages[1].tool_calls[0].id).to.equal("call_1");

@@ -12,10 +12,13 @@ describe("cli: stats", () => {
   beforeEach(() => (dir = tmpDir()));
   afterEach(() => removeTmpDirs());
 
-  it("stats of a fixture whose model is \"__proto__\" counts it and pollutes nothing", () => {
+  it('stats of a fixture whose model is "__proto__" counts it and pollutes nothing', () => {
     const request = { model: "__proto__", messages: [{ role: "user", content: "x" }] };
     const hash = requestHash("chat", request);
-    fs.writeFileSync(path.join(dir, `${hash}.json`), formatFixture({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generations: [] } }));
+    fs.writeFileSync(
+      path.join(dir, `${hash}.json`),
+      formatFixture({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generations: [] } }),
+    );
     const stats = collectStats(dir, path.join(dir, "no-ledgers"), dir);
     expect(stats.byModel["__proto__"].count).to.equal(1);
     expect((Object.prototype as Record<string, unknown>).count).to.equal(undefined);

@@ -7,17 +7,20 @@
  * Every test uninstalls in afterEach: the mocha process is shared with other files.
  */
 import { expect } from "chai";
+import Module = require("node:module");
 import { InMemoryCache } from "@langchain/core/caches";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
-import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { createAgent } from "langchain";
 import { z } from "zod";
 import { Vcr, VcrConfigError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, openaiLlm, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, readFixtures, tmpDir } from "../helpers/tmp";
+import { asNewRun } from "../helpers/newRun";
 
 const WEATHER = { type: "function" as const, function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
 
@@ -64,6 +67,30 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     install(b);
   });
 
+  it("uninstall() puts Module._load back, unless something wrapped it after install() (then that wrapper stays in place)", () => {
+    const loader = Module as unknown as { _load: unknown };
+    const before = loader._load;
+    const vcr = new Vcr({ dir });
+    vcr.install()();
+    expect(loader._load).to.equal(before);
+    const uninstall = vcr.install();
+    undo.push(uninstall);
+    const ours = loader._load;
+    expect(ours).not.to.equal(before);
+    const later = function (this: unknown, ...args: unknown[]) {
+      return (ours as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    loader._load = later;
+    try {
+      uninstall();
+      expect(loader._load).to.equal(later);
+    } finally {
+      loader._load = ours; // the "mocking library" goes away; the next uninstall() takes ours out
+    }
+    vcr.install()();
+    expect(loader._load).to.equal(before);
+  });
+
   it("models built before install(), their bindTools/withConfig/withStructuredOutput copies, streams and an LLM record; a new installed Vcr replays them with 0 requests", async () => {
     const model = openai(fake, undefined);
     const llm = openaiLlm(fake, undefined);
@@ -86,6 +113,34 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(await run()).to.deep.equal(recorded);
     expect(fake.count()).to.equal(6);
     expect(replay.stats()).to.deep.equal({ replayed: 6, recorded: 0, bypassed: 0, missed: 0 });
+  });
+
+  it("createAgent with a string model and a responseFormat (Responses API, json_schema): the structured response replays with 0 requests", async () => {
+    const saved = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+    process.env.OPENAI_BASE_URL = fake.openaiBaseURL;
+    process.env.OPENAI_API_KEY = TEST_KEY;
+    try {
+      const ask = async (mode: "record_or_replay" | "replay_only") => {
+        const vcr = new Vcr({ dir, mode });
+        const uninstall = vcr.install();
+        try {
+          const agent = createAgent({ model: "openai:gpt-4o-mini", tools: [], responseFormat: z.object({ city: z.string(), temperature: z.number() }) });
+          return (await agent.invoke({ messages: [{ role: "user", content: "Weather in Paris, as JSON." }] })).structuredResponse;
+        } finally {
+          uninstall();
+        }
+      };
+      const recorded = await ask("record_or_replay");
+      expect(recorded).to.deep.equal({ city: "x", temperature: 1 });
+      expect(fake.requests.map((r) => [r.path, r.body?.text?.format?.type])).to.deep.equal([["/v1/responses", "json_schema"]]);
+      expect(await ask("replay_only")).to.deep.equal(recorded);
+      expect(fake.count()).to.equal(1);
+    } finally {
+      for (const [k, v] of [["OPENAI_BASE_URL", saved.url], ["OPENAI_API_KEY", saved.key]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   it("a model with its own BaseCache (InMemoryCache) is left alone: it calls the provider once and writes nothing", async () => {
@@ -128,7 +183,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(kinds()).to.deep.equal(["tool"]);
     undo.splice(0).forEach((u) => u());
     install(new Vcr({ dir, mode: "replay_only" }));
-    await withVcr({}, async () => {
+    await asNewRun({}, async () => {
       const again = await weather.invoke({ ...call, id: "call_b" });
       expect(again.content).to.equal(first.content);
       expect(again.tool_call_id).to.equal("call_b");
@@ -162,7 +217,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
       chat: (await openai(fake, vcr.cache).invoke("explicit")).text,
       stream: await drain(await openai(fake, vcr.cache).stream("explicit stream")),
       vector: await vcr.embeddings(embeddings()).embedQuery("explicit"),
-      tool: (await withVcr({}, () => vcr.tool(weather).invoke(call("c1")))).content,
+      tool: (await asNewRun({}, () => vcr.tool(weather).invoke(call("c1")))).content,
     });
     const installedWay = async (vcr: Vcr) => {
       const uninstall = vcr.install();
@@ -171,7 +226,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
           chat: (await openai(fake, undefined).invoke("explicit")).text,
           stream: await drain(await openai(fake, undefined).stream("explicit stream")),
           vector: await embeddings().embedQuery("explicit"),
-          tool: (await withVcr({}, () => weather.invoke(call("c2")))).content,
+          tool: (await asNewRun({}, () => weather.invoke(call("c2")))).content,
         };
       } finally {
         uninstall();
@@ -191,7 +246,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(fixtureFiles(other).sort()).to.deep.equal(fixtureFiles(dir).sort());
   });
 
-  it("a class overriding generate() without core's: VcrConfigError naming it, 0 requests; one that calls super.generate() records and replays", async () => {
+  it("a chat model or LLM class overriding generate() without core's: VcrConfigError naming it, 0 requests (bypass stays live); one that calls super.generate() records and replays", async () => {
     class RogueChat extends ChatOpenAI {
       async generate(messages: BaseMessage[][]): Promise<{ generations: ChatResult["generations"][] }> {
         const result = await this._generate(messages[0], {} as never);
@@ -209,10 +264,21 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(err).to.be.instanceOf(VcrConfigError);
     expect((err as Error).message).to.match(/^langchain-vcr: RogueChat overrides generate\(\) without calling @langchain\/core's/);
     expect(fake.count()).to.equal(0);
+    expect((await withVcr({ mode: "bypass" }, () => new RogueChat(fields).invoke("live on purpose"))).text).to.equal("echo: live on purpose");
+    expect(fake.count()).to.equal(1);
+
+    class RogueLlm extends OpenAI {
+      async generate(prompts: string[]) {
+        return this._generate(prompts, {} as never);
+      }
+    }
+    const llmErr = await new RogueLlm({ ...fields, model: "gpt-3.5-turbo-instruct" }).invoke("rogue").catch((e: unknown) => e);
+    expect((llmErr as Error).message).to.match(/^langchain-vcr: RogueLlm overrides generate\(\)/);
+    expect(fake.count()).to.equal(1);
 
     await withVcr({ mode: "record_or_replay" }, () => new PoliteChat(fields).invoke("polite"));
     const replayed = (await new PoliteChat(fields).invoke("polite")) as AIMessage;
     expect(replayed.text).to.equal("echo: polite");
-    expect(fake.count()).to.equal(1);
+    expect(fake.count()).to.equal(2);
   });
 });

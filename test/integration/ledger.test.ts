@@ -170,7 +170,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
       expect(lines[2]).to.equal(
         '  - 2 of 3 test(s) did not run (filtered by --grep/--fgrep, skipped after --bail, or blocked by a failing hook), e.g. "a a2"',
       );
-      expect(lines[3]).to.match(/^ {2}Fix: run the whole suite with the langchain-vcr\/mocha plugin \(npx mocha: no --grep/);
+      expect(lines[3]).to.match(/^ {2}Fix: run the whole suite with the langchain-vcr plugin of your test runner \(mocha, vitest, jest or node:test: no name filter such as --grep/);
     }
     expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
   });

@@ -15,8 +15,9 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { z } from "zod";
-import { Vcr, VcrMissError, withVcr } from "../../src/index";
+import { Vcr, VcrMissError } from "../../src/index";
 import { diffValues } from "../../src/diagnose/diff";
+import { asNewRun } from "../helpers/newRun";
 
 // ---------------------------------------------------------------------------------------------
 // Shared by parent and child: the tools, the agent, the scenarios.
@@ -111,7 +112,7 @@ async function childMain(): Promise<void> {
   for (const step of steps) {
     const vcr = new Vcr({ dir: process.env.FIXTURE_DIR });
     try {
-      const report = await withVcr(step.toolMode ? { toolMode: step.toolMode } : {}, () =>
+      const report = await asNewRun(step.toolMode ? { toolMode: step.toolMode } : {}, () =>
         runScenario(step.scenario, vcr, process.env.BASE_URL!, process.env.SIDE_FILE!),
       );
       results.push({ ...report, stats: { ...vcr.stats() }, sideLines: countLines(process.env.SIDE_FILE!) });
@@ -161,7 +162,7 @@ function describeAgentTests(): void {
   function record(fake: FakeProvider, dir: string, sideFile: string, scenario: Scenario): Promise<Report> {
     script(fake, scenario);
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    return withVcr({}, () => runScenario(scenario, vcr, fake.openaiBaseURL, sideFile));
+    return asNewRun({}, () => runScenario(scenario, vcr, fake.openaiBaseURL, sideFile));
   }
 
   /** Replays steps in ONE new process (replay_only from env), against the still-running fake so any request is counted. */
@@ -314,7 +315,7 @@ function describeAgentTests(): void {
         const before = fake.count();
         const vcr = new Vcr({ dir, mode: "replay_only" });
         for (let i = 0; i < 2; i++) {
-          const r = await withVcr({ toolMode: "execute" }, () => runScenario("refund", vcr, fake.openaiBaseURL, sideFile));
+          const r = await asNewRun({ toolMode: "execute" }, () => runScenario("refund", vcr, fake.openaiBaseURL, sideFile));
           expect(r.runs.issue_refund).to.equal(1);
           expect(r.answer).to.equal(rec.answer);
         }
@@ -331,7 +332,7 @@ function describeAgentTests(): void {
         script(fake, "refund");
         const chatVcr = new Vcr({ dir: tmpDir("vcr-tools-chat-"), mode: "record_or_replay" });
         const toolVcr = new Vcr({ dir, mode: "replay_only" });
-        const r = await withVcr({}, () => runScenario("refund", chatVcr, fake.openaiBaseURL, sideFile, toolVcr));
+        const r = await asNewRun({}, () => runScenario("refund", chatVcr, fake.openaiBaseURL, sideFile, toolVcr));
         expect(r.runs.issue_refund).to.equal(0);
         expect(r.callIds).to.deep.equal(["call_fake_3"]);
         expect(r.toolMessages.map((m) => m.tool_call_id)).to.deep.equal(["call_fake_3"]);
@@ -346,7 +347,7 @@ function describeAgentTests(): void {
         const vcr = new Vcr({ dir, mode: "replay_only" });
         const before = fake.count();
         let runs: Runs | undefined;
-        const err = await withVcr({}, async () => {
+        const err = await asNewRun({}, async () => {
           const built = buildAgent(vcr, fake.openaiBaseURL, sideFile);
           runs = built.runs;
           return built.agent.invoke({ messages: [{ role: "user", content: PROMPTS.refund }] });

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tool, ToolInputParsingException } from "@langchain/core/tools";
-import { Vcr, withVcr } from "langchain-vcr";
+import { Vcr } from "langchain-vcr";
 import { z } from "zod";
 
 const dir = process.env.FIXTURE_DIR;
@@ -18,8 +18,8 @@ const inner = tool(
 );
 const wrapped = vcr.tool(inner);
 const seen = (e) => ({ name: e.name, class: e.constructor.name, message: e.message, output: e.output });
-const live = await withVcr({ mode: "record_or_replay" }, () => wrapped.invoke({})).catch(seen);
-const replayed = await withVcr({ mode: "replay_only" }, () => wrapped.invoke({})).catch(seen);
+// one call per process (the test runs this once to record and once to replay, as two runs of a suite)
+const result = await wrapped.invoke({}).catch(seen);
 const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
 const recorded = files.map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).response.error);
-console.log(JSON.stringify({ runs, live, replayed, recorded }));
+console.log(JSON.stringify({ runs, result, recorded }));

@@ -38,9 +38,10 @@ export function view(m: BaseMessage): Record<string, unknown> {
 export function script(spec: ProviderSpec): Reply[] {
   return [
     { text: "Hello from the fake provider." },
-    ...(spec.thinkingFields ? [{ thinking: "Let me think about it.", text: "Thought it through." }] : []),
+    ...(spec.thinkingFields ? [{ thinking: "Let me think about it.", text: "Thought it through." }, { thinking: "Streaming my thoughts.", text: "Streamed." }] : []),
     { text: "Once upon a time there was a fixture." },
     { text: "Events arrive in order." },
+    { text: "New protocol events too." },
     { toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] },
     { toolCalls: [{ name: "get_weather", args: { city: "Rome" } }] },
     spec.structuredReply,
@@ -55,7 +56,12 @@ export async function runOps(spec: ProviderSpec, url: string, dir: string): Prom
   const chat = (fields?: Record<string, unknown>) => spec.chat(url, vcr.cache, fields);
   const out: Record<string, any> = {};
   out.invoke = view(await chat().invoke("Say hello"));
-  if (spec.thinkingFields) out.thinking = view(await chat(spec.thinkingFields).invoke("Think first"));
+  if (spec.thinkingFields) {
+    out.thinking = view(await chat(spec.thinkingFields).invoke("Think first"));
+    const thoughts: BaseMessage[] = [];
+    for await (const c of await chat(spec.thinkingFields).stream("Think while streaming")) thoughts.push(c);
+    out.thinkingStream = { chunks: thoughts.map(view), aggregate: view(thoughts.reduce((a, b) => (a as any).concat(b))) };
+  }
 
   const chunks: BaseMessage[] = [];
   for await (const c of await chat().stream("Tell me a story")) chunks.push(c);
@@ -66,6 +72,9 @@ export async function runOps(spec: ProviderSpec, url: string, dir: string): Prom
     events.push(e.event === "on_chat_model_stream" ? [e.event, view(e.data.chunk)] : [e.event]);
   }
   out.events = events;
+  const protocol: unknown[] = [];
+  for await (const e of chat().streamEvents("new protocol please")) protocol.push(json(e));
+  out.eventsNew = protocol;
 
   out.toolInvoke = view(await chat().bindTools!([WEATHER]).invoke("Weather in Paris?"));
   const calls: BaseMessage[] = [];

@@ -12,6 +12,8 @@ import { modelCallForKey, type ModelCall } from "./call";
 import { damagedFixtureError } from "../../store/store";
 import { generationsProblem, loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
+import { clientSecrets } from "../../clientSecrets";
+export { clientSecrets } from "../../clientSecrets";
 
 export class VcrCache extends BaseCache<Generation[]> {
   constructor(
@@ -77,18 +79,4 @@ function requireCall(llmKey: string): ModelCall {
 export function describeModel(model: object, request: Record<string, unknown>): string {
   const cls = (model.constructor as { name?: string })?.name ?? "model";
   return request.model !== undefined ? `${cls} (model ${JSON.stringify(request.model)})` : cls;
-}
-
-/** Literal API keys the client holds: they must never reach a fixture. */
-export function clientSecrets(model: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  const add = (v: unknown) => {
-    if (typeof v === "string" && v.length >= 8 && !out.includes(v)) out.push(v);
-  };
-  add(model.apiKey);
-  add(model.openAIApiKey);
-  add(model.azureOpenAIApiKey);
-  add((model.clientConfig as Record<string, unknown> | undefined)?.apiKey);
-  add((model.fields as Record<string, unknown> | undefined)?.apiKey);
-  return out;
 }

@@ -1,11 +1,11 @@
 /**
- * A chat model class that overrides `generate()` without calling core's would reach its
+ * A chat model or LLM class that overrides `generate()` without calling core's would reach its
  * provider around the Vcr — under `replay_only` too. Core's `invoke()` (which such a class
  * still inherits) is wrapped: for a model the Vcr answers whose `generate` is not core's,
  * it shadows the instance's `_generate` once with a gate. Inside core's `generate()` (an
  * override that calls `super.generate()`) the gate is open and the call is recorded and
  * replayed as usual; a `_generate` reached any other way is a `VcrConfigError` naming the
- * class, before the provider is called.
+ * class, before the provider is called (in every mode but `bypass`, which is live on purpose).
  *
  * Limit: an override that calls its provider itself (neither core's `generate` nor
  * `_generate`) is out of reach, as is a class that overrides `invoke` too.
@@ -15,7 +15,7 @@ import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ModelInstance } from "./call";
 import { vcrCacheOf } from "./vcrCacheOf";
 
-const PATCHED = Symbol.for("langchain-vcr.patched.invoke");
+const PATCHED = Symbol.for("langchain-vcr.patched.invokeGuard");
 const GATED = Symbol.for("langchain-vcr.generate.gated");
 
 /** Models inside core's `generate()` right now, with how many calls. */
@@ -33,25 +33,29 @@ export function enterCoreGenerate(model: object): () => void {
 type Invoke = (this: ModelInstance, input: unknown, options?: unknown) => Promise<unknown>;
 type Method = (this: ModelInstance, ...args: unknown[]) => unknown;
 
-/** `coreGenerate`: this copy's (patched) `BaseChatModel.prototype.generate`. */
+/** `coreGenerate`: this copy's (patched) `generate` of the class whose `invoke` is wrapped (BaseChatModel or BaseLLM). */
 export function patchInvokeGuard(proto: object, coreGenerate: unknown): void {
   patchOnce<Invoke>(proto, "invoke", PATCHED, (original) =>
     function (this: ModelInstance, input: unknown, options?: unknown) {
-      if (this.generate !== coreGenerate && vcrCacheOf(this)) gate(this);
+      if (this.generate !== coreGenerate && vcrCacheOf(this) && !gate(this)) return Promise.reject(overriddenGenerateError(this));
       return original.call(this, input, options);
     },
   );
 }
 
-function gate(model: ModelInstance): void {
-  if (Object.prototype.hasOwnProperty.call(model, GATED)) return;
+/** Shadows the instance's `_generate` with the gate, once; false when the instance cannot take it (frozen). */
+function gate(model: ModelInstance): boolean {
+  if (Object.prototype.hasOwnProperty.call(model, GATED)) return true;
+  if (!Object.isExtensible(model)) return false;
   Object.defineProperty(model, GATED, { value: true });
   const provider = model._generate as Method | undefined;
-  if (typeof provider !== "function") return;
+  if (typeof provider !== "function") return true;
   defineMethod(model, "_generate", function (this: ModelInstance, ...args: unknown[]) {
-    if (vcrCacheOf(this) && !inCore.has(this)) return Promise.reject(overriddenGenerateError(this));
+    const cache = vcrCacheOf(this) as { recorder?: { mode(): string } } | undefined;
+    if (cache && !inCore.has(this) && cache.recorder?.mode() !== "bypass") return Promise.reject(overriddenGenerateError(this));
     return provider.apply(this, args);
   });
+  return true;
 }
 
 function overriddenGenerateError(model: object): VcrConfigError {

@@ -1,13 +1,14 @@
 /**
- * The one patch langchain-vcr applies to LangChain: `generate()` of `BaseChatModel` and
- * `BaseLLM` captures the full request (a `ModelCall`, see `call.ts`), when — and only when —
- * the model's `cache` is a `VcrCache`. Every other model runs the original code untouched.
+ * The chat patch: `generate()` of `BaseChatModel` and `BaseLLM` captures the full request (a
+ * `ModelCall`, see `call.ts`) when — and only when — a VcrCache answers the model: its own
+ * `cache`, or, under `vcr.install()`, the installed one for a model with no cache
+ * (`vcrCacheOf.ts`). Every other model runs the original code untouched.
  * Patching the base class (not the model instance) survives `bindTools`, `withConfig` and
  * `withStructuredOutput`, which rebuild models from their fields.
  *
  * Each copy of @langchain/core in a process (its ESM and its CommonJS build) has its own
  * classes: the CommonJS entry of langchain-vcr patches the CommonJS copy, the ESM entry
- * patches both.
+ * patches both, and `vcr.install()` patches the ESM copy from a CommonJS process too.
  */
 import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
 import { VcrConfigError } from "../../errors";
@@ -15,8 +16,6 @@ import { patchOnce } from "../../internals/patchOnce";
 import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type ModelKind } from "./call";
 import { enterCoreGenerate, patchInvokeGuard } from "./override";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
-
-export { isVcrCache, brandVcrCache, vcrCacheOf } from "./vcrCacheOf";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
 
@@ -36,6 +35,7 @@ export function installModelPatches(core: CoreClasses): void {
   patchCacheKey(core.BaseChatModel.prototype);
   patchCacheKey(core.BaseLLM.prototype);
   patchInvokeGuard(core.BaseChatModel.prototype, core.BaseChatModel.prototype.generate);
+  patchInvokeGuard(core.BaseLLM.prototype, core.BaseLLM.prototype.generate);
 }
 
 const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");

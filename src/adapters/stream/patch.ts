@@ -27,7 +27,7 @@
 import { AIMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { isVcrCache, vcrCacheOf } from "../chat/vcrCacheOf";
-import { patchOnce } from "../../internals/patchOnce";
+import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ChunkClasses } from "./chunks";
 import { generateWillStream, markStreamed, vcrHandlesStream } from "./route";
 import { vcrStream, type StreamChunks, type StreamModel } from "./session";
@@ -113,21 +113,17 @@ function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events
   Object.defineProperty(model, INSTALLED, { value: installed });
   if (!installed.nativeChunks) return installed; // core answers .stream() with invoke(): the chat cache keys it
 
-  shadow(model, "_streamResponseChunks", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
+  defineMethod(model, "_streamResponseChunks", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
     if (!vcrHandlesStream(this, options)) return chunks.call(this, messages, options, runManager);
     return vcrStream(classes, this, chunks, messages, options, runManager as RunManagerLike | undefined);
   });
 
   const events = model._streamChatModelEvents as EventsMethod;
   if (typeof events === "function" && events !== base.events) {
-    shadow(model, "_streamChatModelEvents", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
+    defineMethod(model, "_streamChatModelEvents", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
       if (!vcrHandlesStream(this, options)) return events.call(this, messages, options, runManager);
       return base.events.call(this, messages, options, runManager);
     });
   }
   return installed;
-}
-
-function shadow(model: object, name: string, fn: (...args: never[]) => unknown): void {
-  Object.defineProperty(model, name, { value: fn, writable: true, configurable: true, enumerable: false });
 }

@@ -3,6 +3,7 @@
  * provider that speaks it with its own details: the path, where streamed usage travels, the
  * shape of tool-call ids, the error body. Used by the Groq and Mistral fakes.
  */
+import { fakeVector } from "../../../examples/provider/server";
 import { CUT_JSON, pieces, sendJson, sendSse, startFake, words, type Exchange, type Fake } from "./base";
 
 export interface Dialect {
@@ -13,6 +14,8 @@ export interface Dialect {
   errorBody(status: number): unknown;
   /** a prefix for completion ids */
   idPrefix: string;
+  /** where the provider serves OpenAI-style embeddings, if it does */
+  embeddingsPath?: string;
 }
 
 const CREATED = 1700000000;
@@ -60,8 +63,20 @@ function stream(x: Exchange, d: Dialect): void {
   sendSse(x.res, x.reply.malformed ? [...events.slice(0, 2), [undefined, CUT_JSON]] : [...events, [undefined, "[DONE]"]]);
 }
 
+function embed(x: Exchange): void {
+  const inputs: string[] = [].concat(x.request.body.inputs ?? x.request.body.input);
+  sendJson(x.res, 200, {
+    id: `embd-fake-${x.serial}`,
+    object: "list",
+    model: x.request.body.model,
+    data: inputs.map((text, index) => ({ object: "embedding", embedding: fakeVector(text, 8), index })),
+    usage: { prompt_tokens: inputs.reduce((n, t) => n + words(t), 0), completion_tokens: 0, total_tokens: inputs.reduce((n, t) => n + words(t), 0) },
+  });
+}
+
 export function startChatCompletionsFake(d: Dialect): Promise<Fake> {
   return startFake((x) => {
+    if (d.embeddingsPath && x.request.path === d.embeddingsPath) return embed(x);
     if (x.request.path !== d.path) return sendJson(x.res, 404, d.errorBody(404));
     if (x.reply.status) return sendJson(x.res, x.reply.status, d.errorBody(x.reply.status));
     return x.request.body.stream ? stream(x, d) : complete(x, d);

@@ -1,8 +1,10 @@
 /**
  * Google Generative Language API (Gemini) on loopback: POST /{version}/models/{model}:generateContent
  * (JSON), :streamGenerateContent?alt=sse (SSE, one GenerateContentResponse per event),
- * :embedContent and :batchEmbedContents. Answers carry `functionCall` parts, safety ratings
- * and `usageMetadata`; errors use Google's body: { error: { code, message, status } }.
+ * :embedContent and :batchEmbedContents. Answers carry `functionCall` parts (each with a
+ * `thoughtSignature`, as Gemini 2.5 sends them, which the next turn must send back), thought
+ * parts (`thought: true`), safety ratings and `usageMetadata`; errors use Google's body:
+ * { error: { code, message, status } }.
  */
 import { fakeVector } from "../../../examples/provider/server";
 import { CUT_JSON, pieces, sendJson, sendSse, startFake, words, type Exchange, type Fake } from "./base";
@@ -22,14 +24,21 @@ const candidate = (parts: unknown[], last: boolean) => ({
   ...(last ? { finishReason: "STOP", safetyRatings: SAFETY } : {}),
 });
 
+const functionCalls = (x: Exchange) => (x.reply.toolCalls ?? []).map((c, i) => ({ functionCall: { name: c.name, args: c.args }, thoughtSignature: `c2lnLWZha2U-${x.serial}-${i}` }));
+const thought = (x: Exchange, text: string) => ({ text, thought: true, thoughtSignature: `dGhvdWdodA-${x.serial}` });
+
 function generate(x: Exchange): void {
-  const calls = (x.reply.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.args } }));
-  const body = { candidates: [candidate([...(x.reply.text ? [{ text: x.reply.text }] : []), ...calls], true)], usageMetadata: usage(x), modelVersion: "gemini-fake-001" };
+  const parts = [...(x.reply.thinking ? [thought(x, x.reply.thinking)] : []), ...(x.reply.text ? [{ text: x.reply.text }] : []), ...functionCalls(x)];
+  const body = { candidates: [candidate(parts, true)], usageMetadata: usage(x), modelVersion: "gemini-fake-001" };
   sendJson(x.res, 200, body);
 }
 
 function stream(x: Exchange): void {
-  const parts: unknown[][] = [...pieces(x.reply.text ?? "").map((text) => [{ text }]), ...(x.reply.toolCalls ?? []).map((c) => [{ functionCall: { name: c.name, args: c.args } }])];
+  const parts: unknown[][] = [
+    ...pieces(x.reply.thinking ?? "").map((text) => [thought(x, text)]),
+    ...pieces(x.reply.text ?? "").map((text) => [{ text }]),
+    ...functionCalls(x).map((p) => [p]),
+  ];
   const events: [undefined, unknown][] = parts.map((p, i) => [undefined, { candidates: [candidate(p, i === parts.length - 1)], modelVersion: "gemini-fake-001" }]);
   const u = usage(x);
   events.forEach(([, e], i) => Object.assign(e as object, { usageMetadata: i === events.length - 1 ? u : { promptTokenCount: u.promptTokenCount, totalTokenCount: u.promptTokenCount } }));

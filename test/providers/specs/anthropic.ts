@@ -2,6 +2,9 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import { startAnthropicFake } from "../fakes/anthropic";
 import type { ProviderSpec } from "../spec";
 
+// the SDK logs the malformed event of the error tests before it throws; the error itself is what the tests check
+process.env.ANTHROPIC_LOG ??= "off";
+
 export const ANTHROPIC_KEY = "sk-ant-api03-fakefakefakefakefakefakefake-AAAA";
 
 export const spec: ProviderSpec = {

@@ -3,6 +3,9 @@ import { BedrockEmbeddings, ChatBedrockConverse } from "@langchain/aws";
 import { startBedrockFake } from "../fakes/bedrock";
 import type { ProviderSpec } from "../spec";
 
+// the SDK's "node >= 22 after January 2027" notice, once per process, is noise in test output
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 /** Shaped like AWS temporary credentials: ASIA + 16, a 40-character secret, a session token. */
 export const AWS_CREDENTIALS = {
   accessKeyId: "ASIAFAKEFAKEFAKE1234",

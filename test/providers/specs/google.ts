@@ -16,4 +16,5 @@ export const spec: ProviderSpec = {
   images: true,
   // withStructuredOutput defaults to method "jsonSchema": responseSchema + application/json text
   structuredReply: { text: '{"city":"Paris"}' },
+  thinkingFields: { thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } },
 };

@@ -2,6 +2,9 @@ import { ChatGroq } from "@langchain/groq";
 import { startGroqFake } from "../fakes/groq";
 import type { ProviderSpec } from "../spec";
 
+// the SDK logs the malformed event of the error tests before it throws; the error itself is what the tests check
+process.env.GROQ_LOG ??= "off";
+
 /** gsk_ + 52 characters: the shape of a Groq API key */
 export const GROQ_KEY = "gsk_fakeFAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE1234";
 

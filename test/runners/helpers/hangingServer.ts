@@ -1,10 +1,15 @@
-/** A loopback "provider" that accepts connections and never answers (a recording call that hangs). */
+/**
+ * A loopback "provider" that accepts connections and does not answer (a recording call that
+ * hangs). After `dropAfterMs` it drops each connection, so the runner's process can exit: a
+ * socket that stays open forever keeps jest and node:test waiting for it.
+ */
 import * as net from "node:net";
 
-export async function startHangingServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startHangingServer(dropAfterMs = 3000): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((s) => {
     sockets.add(s);
+    setTimeout(() => s.destroy(), dropAfterMs).unref();
     s.on("close", () => sockets.delete(s));
     s.on("error", () => undefined);
   });

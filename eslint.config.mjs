@@ -1,0 +1,48 @@
+// ESLint (flat config) with typescript-eslint: the one lint configuration (`npm run lint`).
+// Formatting is prettier's job (.prettierrc), so no rule here is about layout.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+/** What Node gives every script, for the plain JavaScript files (TypeScript checks its own). */
+const nodeGlobals = Object.fromEntries(
+  [
+    "process",
+    "console",
+    "Buffer",
+    "URL",
+    "setTimeout",
+    "clearTimeout",
+    "setInterval",
+    "clearInterval",
+    "setImmediate",
+    "fetch",
+    "structuredClone",
+    "AbortController",
+    "performance",
+  ].map((name) => [name, "readonly"]),
+);
+const commonJsGlobals = { require: "readonly", module: "writable", exports: "writable", __dirname: "readonly", __filename: "readonly" };
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "cassettes/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // the fake providers and LangChain's own types deal in untyped JSON
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  { files: ["**/*.mjs", "**/*.js"], languageOptions: { globals: nodeGlobals } },
+  // CommonJS files, and mocha spec files a child mocha loads with require (under mocha's globals)
+  {
+    files: ["**/*.cjs", "test/plugin-specs/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { ...nodeGlobals, ...commonJsGlobals } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    files: ["test/plugin-specs/**/*.js"],
+    languageOptions: { globals: Object.fromEntries(["describe", "it", "before", "after", "beforeEach", "afterEach"].map((n) => [n, "readonly"])) },
+  },
+);

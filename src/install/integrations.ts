@@ -1,0 +1,38 @@
+/**
+ * Embeddings classes that no `require.cache` shows (see `embeddings.ts`):
+ * - a process that loads LangChain as ES modules (an ESM test file, vitest, which loads
+ *   dependencies as ES modules): `install()` loads the ESM entry of each integration below
+ *   that the project has installed, with `require()` (Node 20.19+ loads ES modules that way,
+ *   into the module map `import` uses, so the test's own import gets the very same classes);
+ * - jest, which runs every module through its own registry (a fresh one per test file, not
+ *   Node's `require.cache`): `install()` requires each installed integration through that
+ *   registry, which hands the test file the same module.
+ * The Embeddings classes they export are wrapped. An integration missing from this list, or
+ * one that cannot be loaded this way, is not reached: wrap its embeddings with `vcr.embeddings()`.
+ */
+import { scanExports } from "./embeddings";
+import { esmFile, quietly } from "./esmCore";
+
+/** LangChain integrations that export Embeddings classes. */
+export const KNOWN_INTEGRATIONS = ["@langchain/openai", "@langchain/ollama", "@langchain/google-genai", "@langchain/mistralai", "@langchain/cohere", "@langchain/aws"] as const;
+
+const done = new Set<"esm" | "cjs">();
+
+/** `esm`: load each integration's ESM entry; `cjs`: require it (through the runner's registry, if it has one). */
+export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
+  if (done.has(kind)) return;
+  done.add(kind);
+  for (const name of KNOWN_INTEGRATIONS) {
+    let target: string;
+    try {
+      target = kind === "esm" ? esmFile(name, ".") : require.resolve(name);
+    } catch {
+      continue; // not installed
+    }
+    try {
+      scanExports(quietly(() => require(target) as unknown));
+    } catch {
+      // not loadable this way (an older Node, top-level await): not reached, as documented
+    }
+  }
+}

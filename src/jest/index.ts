@@ -1,0 +1,55 @@
+/**
+ * `langchain-vcr/jest`: `setupFilesAfterEnv: ["langchain-vcr/jest"]`, with the reporter
+ * `langchain-vcr/jest/reporter` (which checks the mode before any test, undoes what failed
+ * tests recorded, prints the summary line and writes the ledger). Runs in each test file's
+ * sandbox: the current test is looked up from jest's own `expect.getState()` in `beforeEach`
+ * (jest runs one test at a time per file, and `enterWith` there would not reach the test
+ * body), and what each test recorded is kept for the reporter.
+ */
+import { enterTest, leaveTest, setRunner } from "../scope";
+import { checkEnvironment } from "../runner/configCheck";
+import { endTest } from "../runner/lifecycle";
+import { joinRun, Unit } from "../runner/share";
+import { journalEntry } from "./journal";
+
+interface JestGlobals {
+  beforeEach(fn: () => void): void;
+  afterEach(fn: () => void): void;
+  afterAll(fn: () => void): void;
+  expect: { getState(): { currentTestName?: string; testPath?: string } };
+}
+
+function jestGlobals(): JestGlobals {
+  const g = globalThis as unknown as Partial<JestGlobals>;
+  if (g.beforeEach && g.afterEach && g.afterAll && g.expect) return g as JestGlobals;
+  // injectGlobals: false
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("@jest/globals") as JestGlobals;
+}
+
+const WARNED = Symbol.for("langchain-vcr.jest.no-reporter");
+
+checkEnvironment();
+setRunner("jest");
+const { beforeEach, afterEach, afterAll, expect } = jestGlobals();
+const share = joinRun();
+if (!share && !(process as unknown as Record<symbol, boolean>)[WARNED]) {
+  (process as unknown as Record<symbol, boolean>)[WARNED] = true;
+  process.stderr.write(
+    `langchain-vcr: the jest setup file is loaded but not its reporter, so failed tests' recordings stay on disk and no summary or usage ledger is written.\n` +
+      `  Fix: add it to jest.config: reporters: ["default", "langchain-vcr/jest/reporter"].\n`,
+  );
+}
+const unit = new Unit(share, expect.getState().testPath ?? "(unknown test file)");
+
+beforeEach(() => {
+  enterTest(expect.getState().currentTestName ?? "(unknown test)");
+});
+afterEach(() => {
+  const scope = leaveTest();
+  if (!scope) return;
+  endTest(scope, false); // names a live call still in flight; jest tells the reporter, not us, whether the test failed
+  const entry = journalEntry(scope);
+  if (entry) unit.extra.push(entry);
+});
+afterAll(() => unit.finish());

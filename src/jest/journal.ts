@@ -1,0 +1,29 @@
+/**
+ * What a jest test recorded, kept until jest says whether it passed. A setup file cannot see
+ * a test's outcome (jest keeps it behind a private symbol); the reporter in the main process
+ * can. So each test that wrote fixtures leaves an entry in its file's report — the files it
+ * created and the bytes of the ones it overwrote — and the reporter undoes a failed test's.
+ */
+import { Scope } from "../scope";
+
+export interface JournalEntry {
+  title: string;
+  created: string[];
+  /** file → previous bytes, base64 */
+  overwritten: Record<string, string>;
+}
+
+export function journalEntry(scope: Scope): JournalEntry | undefined {
+  if (scope.created.size === 0 && scope.overwritten.size === 0) return undefined;
+  const overwritten: Record<string, string> = {};
+  for (const [file, bytes] of scope.overwritten) overwritten[file] = bytes.toString("base64");
+  return { title: scope.title ?? "", created: [...scope.created], overwritten };
+}
+
+/** The scope a journal entry describes, for `restoreFailedTest`. */
+export function scopeOf(entry: JournalEntry): Scope {
+  const scope = new Scope(entry.title);
+  for (const f of entry.created) scope.created.add(f);
+  for (const [f, b64] of Object.entries(entry.overwritten)) scope.overwritten.set(f, Buffer.from(b64, "base64"));
+  return scope;
+}

@@ -1,0 +1,84 @@
+/**
+ * `langchain-vcr/jest/reporter`: `reporters: ["default", "langchain-vcr/jest/reporter"]`.
+ * Runs in jest's main process. Constructed before any test runs, it checks the mode (a bad
+ * LANGCHAIN_VCR_MODE ends the run with the message, no stack) and starts the run the test
+ * files report to. After each test file it undoes what that file's failed tests recorded; at
+ * the end it prints one summary line and writes the ledger, partial after `-t`, named test
+ * files, `--onlyChanged`/`--findRelatedTests`/`--changedSince`, watch mode, `.only`, or a
+ * failure; `--shard` runs are shards `prune` merges.
+ */
+import { exitOnConfigError } from "../runner/configCheck";
+import { restoreFailedTest } from "../runner/cleanup";
+import { finishRun, startRun, unitReport, type RunShare } from "../runner/share";
+import type { Shard } from "../runner/ledgerFiles";
+import { scopeOf, type JournalEntry } from "./journal";
+
+interface JestGlobalConfig {
+  testNamePattern?: string;
+  nonFlagArgs?: string[];
+  testPathPatterns?: { patterns?: string[] } | string[];
+  onlyChanged?: boolean;
+  findRelatedTests?: boolean;
+  changedSince?: string;
+  lastCommit?: boolean;
+  watch?: boolean;
+  watchAll?: boolean;
+  shard?: { shardIndex: number; shardCount: number };
+}
+interface AssertionLike {
+  fullName: string;
+  status: string;
+}
+interface TestFileResult {
+  testFilePath: string;
+  testResults: AssertionLike[];
+  testExecError?: unknown;
+}
+interface AggregatedLike {
+  success: boolean;
+  numFailedTests: number;
+  numFailedTestSuites: number;
+  numRuntimeErrorTestSuites: number;
+  testResults: TestFileResult[];
+}
+
+class LangchainVcrJestReporter {
+  private readonly share: RunShare;
+  private readonly failed: string[] = [];
+  private skipped = 0;
+
+  constructor(private readonly globalConfig: JestGlobalConfig = {}) {
+    exitOnConfigError();
+    this.share = startRun("jest");
+  }
+
+  onTestResult(_test: unknown, result: TestFileResult): void {
+    const failed = result.testResults.filter((t) => t.status === "failed");
+    this.skipped += result.testResults.filter((t) => t.status === "skipped" || t.status === "focused").length;
+    for (const t of failed) this.failed.push(t.fullName);
+    if (failed.length === 0) return;
+    const report = unitReport(this.share, result.testFilePath);
+    const titles = new Set(failed.map((t) => t.fullName));
+    for (const entry of (report?.extra ?? []) as JournalEntry[]) if (titles.has(entry.title)) restoreFailedTest(scopeOf(entry));
+  }
+
+  onRunComplete(_contexts: unknown, results: AggregatedLike): void {
+    const c = this.globalConfig;
+    const reasons: string[] = [];
+    if (c.testNamePattern) reasons.push(`-t ${JSON.stringify(c.testNamePattern)} selected only some tests`);
+    const patterns = Array.isArray(c.testPathPatterns) ? c.testPathPatterns : (c.testPathPatterns?.patterns ?? []);
+    const shard: Shard | undefined = c.shard ? { index: c.shard.shardIndex, total: c.shard.shardCount } : undefined;
+    if (patterns.length && !shard) reasons.push(`test files were selected on the command line (${patterns.join(" ")}), so this may be a subset of the suite`);
+    if (c.onlyChanged || c.lastCommit || c.changedSince) reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");
+    if (c.findRelatedTests) reasons.push("--findRelatedTests ran only the tests related to the given sources");
+    if (c.watch || c.watchAll) reasons.push("watch mode runs are never complete");
+    if (!c.testNamePattern && this.skipped) reasons.push(`${this.skipped} test(s) were skipped by .only in another test`);
+    if (results.numRuntimeErrorTestSuites) reasons.push(`${results.numRuntimeErrorTestSuites} test file(s) failed to run`);
+    // jest sets results.success only after the reporters have run
+    const exitCode = results.numFailedTests || results.numFailedTestSuites || results.numRuntimeErrorTestSuites ? 1 : 0;
+    // jest writes everything to stderr; the summary line goes with it
+    finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, print: (line) => process.stderr.write("\n" + line + "\n") });
+  }
+}
+
+export = LangchainVcrJestReporter;

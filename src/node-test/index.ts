@@ -1,0 +1,76 @@
+/**
+ * `langchain-vcr/node-test`: `node --require langchain-vcr/node-test --test`, for ESM and
+ * CommonJS test files alike. `--require` loads it in the runner process and in every test
+ * file's child process (node:test sets NODE_TEST_CONTEXT there):
+ * - runner process: checks the mode before any test file starts (a bad LANGCHAIN_VCR_MODE
+ *   ends the run with the message, no stack), starts the run, and at exit prints one summary
+ *   line summed over the test files and writes the ledger (partial after
+ *   `--test-name-pattern`, `--test-skip-pattern`, `--test-only`, named test files, `--watch`
+ *   or a failure; `--test-shard` runs are shards `prune` merges);
+ * - test processes: a scope per test (./testScope.ts), failed-test cleanup and the live call
+ *   in flight named in `afterEach`, and the file's report for the runner process.
+ * Run without `--test` (`node --require langchain-vcr/node-test file.test.mjs`) it is both.
+ * Loaded with `--import` it reaches the test processes only: each test file then prints its
+ * own summary line and no ledger is written.
+ */
+import * as path from "node:path";
+import { setRunner } from "../scope";
+import { exitOnConfigError } from "../runner/configCheck";
+import { endTest } from "../runner/lifecycle";
+import { finishRun, joinRun, startRun, Unit } from "../runner/share";
+import { nodeTestArgvReasons, nodeTestShard } from "./argv";
+import { installTestScopes, scopeOfContext } from "./testScope";
+
+const LOADED = Symbol.for("langchain-vcr.node-test.loaded");
+const g = globalThis as unknown as Record<symbol, boolean | undefined>;
+
+interface TestContextLike {
+  passed?: boolean;
+  name?: string;
+}
+
+/** `alsoTests`: this process runs the tests too (it starts them after the run exists, and their reports are written before the run is added up). */
+function runnerProcess(alsoTests = false): void {
+  const share = startRun("node --test");
+  if (alsoTests) testProcess();
+  const shard = nodeTestShard(process.execArgv);
+  const reasons = [...nodeTestArgvReasons(process.execArgv, process.argv, shard !== undefined)];
+  process.on("exit", (code) => {
+    const exitCode = code || Number(process.exitCode ?? 0) || 0;
+    finishRun(share, { reasons, exitCode, shard });
+  });
+}
+
+function testProcess(): void {
+  installTestScopes();
+  const share = joinRun();
+  const unit = new Unit(share, path.relative(process.cwd(), process.argv[1] ?? "(unknown test file)"));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { afterEach } = require("node:test") as { afterEach(fn: (t: TestContextLike) => void): void };
+  afterEach((t) => {
+    const scope = scopeOfContext(t as object);
+    if (!scope) return;
+    const failed = t.passed === false;
+    endTest(scope, failed);
+    if (failed) unit.markFailed(scope.title ?? t.name ?? "(unknown test)");
+  });
+  process.on("exit", () => {
+    unit.finish();
+    if (!share) {
+      // loaded with --import: no runner process to add this file up with the others
+      const solo = startRun("node --test");
+      finishRun(solo, { reasons: ["loaded with --import, so only one test file's use is known"], exitCode: 1, local: unit.usage });
+    }
+  });
+}
+
+if (!g[LOADED]) {
+  g[LOADED] = true;
+  exitOnConfigError();
+  setRunner("node-test");
+  const inTestProcess = process.env.NODE_TEST_CONTEXT !== undefined;
+  const isRunner = !inTestProcess && process.execArgv.some((a) => a === "--test" || a.startsWith("--test="));
+  if (isRunner) runnerProcess();
+  else if (inTestProcess) testProcess();
+  else runnerProcess(true); // a single file run without --test: this process is both
+}

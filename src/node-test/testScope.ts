@@ -1,0 +1,51 @@
+/**
+ * Per-test scope under node:test. A hook cannot hand the test body an AsyncLocalStorage store
+ * (node:test runs the body in the test's own async resource, created when the test was
+ * declared), so the one place that can is the call of the body itself: node:test calls it
+ * through `AsyncResource.prototype.runInAsyncScope` on the Test object. This module wraps that
+ * method (in the test processes only) so the body of every `test()`/`it()` runs inside its own
+ * test scope — concurrent tests included — and remembers the scope by the test's context, which
+ * node:test also hands to `afterEach`.
+ */
+import { AsyncResource } from "node:async_hooks";
+import { Scope, runAsTest } from "../scope";
+
+interface TestLike {
+  name?: string;
+  fn?: unknown;
+  parent?: TestLike;
+  constructor: { name: string };
+}
+
+const byContext = new WeakMap<object, Scope>();
+const PATCHED = Symbol.for("langchain-vcr.node-test.runInAsyncScope");
+
+/** "suite > test", for messages; the filter name (the test's own) is `filterTitle`. */
+function fullTitle(test: TestLike): string {
+  const names = [test.name ?? "(unnamed test)"];
+  for (let p = test.parent; p && p.parent; p = p.parent) if (p.name) names.unshift(p.name);
+  return names.join(" > ");
+}
+
+export function installTestScopes(): void {
+  const proto = AsyncResource.prototype as unknown as Record<symbol, unknown> & { runInAsyncScope: (...a: unknown[]) => unknown };
+  if (proto[PATCHED]) return;
+  const original = proto.runInAsyncScope;
+  proto[PATCHED] = original;
+  proto.runInAsyncScope = function (this: TestLike, fn: unknown, thisArg: unknown, ...args: unknown[]) {
+    const isTestBody = typeof fn === "function" && this && this.fn === fn && this.constructor?.name === "Test" && thisArg !== null && typeof thisArg === "object";
+    if (!isTestBody) return original.call(this, fn, thisArg, ...args);
+    const scope = new Scope(fullTitle(this));
+    scope.filterTitle = this.name;
+    byContext.set(thisArg as object, scope);
+    const body = fn as (...a: unknown[]) => unknown;
+    return original.call(this, function (this: unknown, ...a: unknown[]) {
+      return runAsTest(scope, () => body.apply(this, a));
+    }, thisArg, ...args);
+  };
+}
+
+/** The scope of the test whose context `afterEach` received. */
+export function scopeOfContext(context: object): Scope | undefined {
+  return byContext.get(context);
+}

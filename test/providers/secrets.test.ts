@@ -1,0 +1,75 @@
+/**
+ * Each provider's credential shapes are known to the scanner, and the literal credentials each
+ * real client holds are found whatever it calls the field (src/clientSecrets.ts).
+ */
+import { expect } from "chai";
+import { ChatAnthropic } from "@langchain/anthropic";
+import { BedrockEmbeddings, ChatBedrockConverse } from "@langchain/aws";
+import { ChatGoogleGenerativeAI, GoogleGenerativeAIEmbeddings } from "@langchain/google-genai";
+import { ChatGroq } from "@langchain/groq";
+import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
+import { ChatOpenAI } from "@langchain/openai";
+import { clientSecrets } from "../../src/clientSecrets";
+import { findSecret } from "../../src/secrets";
+
+const AWS = { accessKeyId: "AKIAFIELDSFIELDS1234", secretAccessKey: "fieldsSecret/fieldsSecret+fieldsSecret00", sessionToken: "FwoGZXIvYXdzFIELDSsessionTOKEN0000000000" };
+const scan = (text: string) => findSecret({ text }, [], new Set())?.pattern;
+
+describe("secrets: every provider's credential shapes", () => {
+  const shapes: Record<string, string> = {
+    anthropic_key: "sk-ant-api03-Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE",
+    google_api_key: "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+    aws_access_key: "AKIAIOSFODNN7EXAMPLE",
+    groq_key: "gsk_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R9s0T1u2V3w4X5y",
+  };
+  for (const [pattern, value] of Object.entries(shapes)) {
+    it(`${pattern}: ${value.slice(0, 8)}… is caught`, () => expect(scan(`here: ${value} end`)).to.equal(pattern));
+  }
+  it("ASIA… (temporary AWS access keys) is caught", () => expect(scan("ASIAJEXAMPLEXEG2JICE")).to.equal("aws_access_key"));
+  it("an AWS secret access key next to its name (env, JSON, ini) is caught", () => {
+    for (const text of ["AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", '"secretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]) {
+      expect(scan(text), text).to.equal("aws_secret_key");
+    }
+  });
+  it("an AWS session token is caught by its fixed prefix", () => {
+    expect(scan("token IQoJb3JpZ2luX2VjEXAMPLEtokenEXAMPLEtoken")).to.equal("aws_session_token");
+    expect(scan(AWS.sessionToken)).to.equal("aws_session_token");
+  });
+  it("look-alikes are not: a 40-character hex commit id, a sha256, a bare 40-character base64 run, words with gsk_", () => {
+    expect(scan("commit 3f9c2b7e4a1d8c6b5e0f9a8b7c6d5e4f3a2b1c0d")).to.equal(undefined);
+    expect(scan("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")).to.equal(undefined);
+    expect(scan("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).to.equal(undefined);
+    expect(scan("the gsk_ prefix")).to.equal(undefined);
+  });
+});
+
+describe("secrets: the literal credentials each real client holds", () => {
+  const cases: [string, () => object, string[]][] = [
+    ["ChatAnthropic apiKey", () => new ChatAnthropic({ model: "m", apiKey: "anthropic-literal-1" }), ["anthropic-literal-1"]],
+    ["ChatAnthropic anthropicApiKey", () => new ChatAnthropic({ model: "m", anthropicApiKey: "anthropic-literal-2" }), ["anthropic-literal-2"]],
+    ["ChatGoogleGenerativeAI", () => new ChatGoogleGenerativeAI({ model: "m", apiKey: "google-literal-1" }), ["google-literal-1"]],
+    ["GoogleGenerativeAIEmbeddings", () => new GoogleGenerativeAIEmbeddings({ apiKey: "google-literal-2" }), ["google-literal-2"]],
+    ["ChatBedrockConverse credentials", () => new ChatBedrockConverse({ model: "m", region: "us-east-1", credentials: AWS }), [AWS.accessKeyId, AWS.secretAccessKey, AWS.sessionToken]],
+    ["ChatGroq", () => new ChatGroq({ model: "m", apiKey: "groq-literal-1" }), ["groq-literal-1"]],
+    ["ChatMistralAI", () => new ChatMistralAI({ model: "m", apiKey: "mistral-literal-1" }), ["mistral-literal-1"]],
+    ["MistralAIEmbeddings", () => new MistralAIEmbeddings({ apiKey: "mistral-literal-2" }), ["mistral-literal-2"]],
+    ["ChatOpenAI (unchanged)", () => new ChatOpenAI({ model: "m", apiKey: "openai-literal-1" }), ["openai-literal-1"]],
+  ];
+  for (const [name, make, literals] of cases) {
+    it(`${name}: ${literals.length} literal(s) found`, () => {
+      const found = clientSecrets(make() as Record<string, unknown>);
+      expect(found).to.include.members(literals);
+      expect(found.every((s) => s.length >= 8)).to.equal(true);
+    });
+  }
+  it("BedrockEmbeddings (and any injected BedrockRuntimeClient) keep credentials in a closure: none is readable, and the patterns catch the access key id and session token", () => {
+    expect(clientSecrets(new BedrockEmbeddings({ region: "us-east-1", credentials: AWS }) as unknown as Record<string, unknown>)).to.deep.equal([]);
+    expect(scan(AWS.accessKeyId)).to.equal("aws_access_key");
+    expect(scan(AWS.sessionToken)).to.equal("aws_session_token");
+  });
+  it("names of environment variables and other settings are not taken for secrets", () => {
+    const found = clientSecrets(new ChatGroq({ model: "llama-3.3-70b-versatile", apiKey: "groq-literal-1", temperature: 0.2 }) as unknown as Record<string, unknown>);
+    expect(found).not.to.include("GROQ_API_KEY");
+    expect(found).not.to.include("llama-3.3-70b-versatile");
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The parity table of issue 14 as one list of checks, run against each runner's project: record,
+ * replay with the provider gone, prune after a full run / a filtered run / a shard pair, a failed
+ * test's cleanup, a miss's test line and hint, a hanging provider's note, a bad mode. Each runner's
+ * test file says how to start its runner and how its filters are spelled.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ChildResult } from "../../helpers/child";
+import { startFakeProvider, type FakeProvider } from "../../helpers/fakeProvider";
+import { removeTmpDirs } from "../../helpers/tmp";
+import { startHangingServer } from "./hangingServer";
+import { addDeadFixture, FIXTURES, fixturesOf, makeProject, REFUND_ANSWERS, summaryLines, type Project } from "./project";
+
+export interface RunnerSpec {
+  /** e.g. "vitest 4" */
+  name: string;
+  files: Record<string, string>;
+  /** node arguments that start the runner on the whole suite */
+  command: string[];
+  /** arguments that select tests by name (a regular expression) */
+  filter(pattern: string): string[];
+  shard(index: number, total: number): string[];
+  /** the pattern that selects the chat test, and the one that selects it and the hanging test */
+  chatOnly: string;
+  chatAndHang: string;
+  /** the title of the chat test and of the hanging test, as langchain-vcr names them */
+  chatTitle: string;
+  hangTitle: string;
+  /** the re-record hint a miss in the chat test gives */
+  hint: string;
+  /** the project's concurrent tests run concurrently (vitest, node:test) */
+  concurrent: boolean;
+  /** a runner-specific reason a filtered run is partial, as prune prints it */
+  filterReason: string;
+}
+
+/** The name filter, shards and titles of vitest and jest, which spell them the same way. */
+export const DASH_T: Pick<RunnerSpec, "filter" | "shard" | "chatOnly" | "chatAndHang" | "chatTitle" | "hangTitle" | "hint" | "filterReason"> = {
+  filter: (pattern) => ["-t", pattern],
+  shard: (i, n) => [`--shard=${i}/${n}`],
+  chatOnly: "chat",
+  chatAndHang: "chat asks|hang",
+  chatTitle: "chat asks",
+  hangTitle: "hang times out",
+  hint: `add -- -t "chat asks" to record just this test`,
+  filterReason: `-t "chat" selected only some tests`,
+};
+
+export function describeParity(spec: RunnerSpec): void {
+  describe(`${spec.name} in a child process: the parity table`, function () {
+    this.timeout(240000);
+    let fake: FakeProvider;
+    let p: Project;
+    let recordRun: ChildResult;
+    let keptByFilteredRun: string; // an unused fixture a filtered run must not let prune delete
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      p.run([...spec.command, ...args], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "replay_only", ...env });
+
+    before(async () => {
+      fake = await startFakeProvider({ answers: REFUND_ANSWERS });
+      p = makeProject(spec.files);
+      recordRun = await run([], { LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(recordRun.status, recordRun.stdout + recordRun.stderr).to.equal(0);
+    });
+    after(async () => {
+      await fake.close();
+      removeTmpDirs();
+    });
+
+    it("records: one summary line summed over the test processes; two tests asking the agent the same refund run the tool once; each test numbers its own calls", () => {
+      expect(p.sideLines().filter((l) => l.startsWith("refund "))).to.deep.equal(["refund 42 10"]);
+      expect(fixturesOf(p, "tool", "lookup")).to.have.length(2); // calls 1 and 2 of each test, never 3 or 4
+      expect(fixturesOf(p, "tool", "issue_refund")).to.have.length(1);
+      expect(fake.count()).to.be.greaterThan(0);
+      const lines = summaryLines(recordRun);
+      expect(lines, recordRun.stdout + recordRun.stderr).to.have.length(1);
+      const n = p.fixtures().length;
+      expect(lines[0]).to.match(new RegExp(`^langchain-vcr: \\d+ replayed, ${n} recorded, 0 bypassed, 0 missed — mode record_or_replay \\(env LANGCHAIN_VCR_MODE\\), fixtures: `));
+      expect(lines[0]).to.include(path.join(p.dir, FIXTURES));
+      if (spec.concurrent) expect(p.sideLines().filter((l) => l.startsWith("lookup "))).to.have.length(2); // the twin waited on the one live call
+    });
+
+    it("replays with the provider gone: 0 requests, 0 tool bodies, one summary line; then prune removes exactly the unused fixture", async () => {
+      const before = fake.count();
+      fs.writeFileSync(p.side, "");
+      const out = await run([], { FAKE_URL: "http://127.0.0.1:9/v1" });
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      expect(fake.count()).to.equal(before);
+      expect(p.sideLines().filter((l) => !l.startsWith("ran "))).to.deep.equal([]);
+      expect(p.sideLines().length).to.be.greaterThan(0);
+      const lines = summaryLines(out);
+      expect(lines).to.have.length(1);
+      expect(lines[0]).to.match(/^langchain-vcr: \d+ replayed, 0 recorded, 0 bypassed, 0 missed — mode replay_only \(env LANGCHAIN_VCR_MODE\)/);
+      const kept = p.fixtures();
+      const dead = addDeadFixture(p, "full run");
+      const prune = await p.cli(["prune", FIXTURES]);
+      expect(prune.status, prune.stderr).to.equal(0);
+      expect(prune.stdout).to.include(`removed 1 of ${kept.length + 1} fixture(s)`);
+      expect(p.fixtures()).to.deep.equal(kept);
+      expect(p.fixtures()).to.not.include(dead);
+    });
+
+    it("a run filtered by test name makes prune refuse and keep every fixture", async () => {
+      const out = await run(spec.filter(spec.chatOnly));
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      keptByFilteredRun = addDeadFixture(p, "filtered run");
+      const all = p.fixtures();
+      const prune = await p.cli(["prune", FIXTURES]);
+      expect(prune.status).to.equal(1);
+      expect(prune.stderr).to.include("prune refused").and.include(spec.filterReason);
+      expect(p.fixtures()).to.deep.equal(all);
+    });
+
+    it("a shard pair sharing LANGCHAIN_VCR_RUN_ID is one complete run: prune removes exactly the unused fixture", async () => {
+      const runId = `shards-${Date.now()}`;
+      for (const i of [1, 2]) {
+        const out = await run(spec.shard(i, 2), { LANGCHAIN_VCR_RUN_ID: runId });
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+      }
+      const used = p.fixtures().filter((f) => f !== keptByFilteredRun);
+      const prune = await p.cli(["prune", FIXTURES]);
+      expect(prune.status, prune.stderr).to.equal(0);
+      expect(prune.stdout).to.include("2 shard(s)").and.include(`removed 1 of ${used.length + 1}`);
+      expect(p.fixtures()).to.deep.equal(used);
+    });
+
+    it("a failed test's recording is removed and what it overwrote is restored byte for byte", async () => {
+      const before = new Map(p.fixtures().map((f) => [f, fs.readFileSync(path.join(p.dir, FIXTURES, f))]));
+      const out = await run(spec.filter(spec.chatOnly), { LANGCHAIN_VCR_MODE: "record_always", FAIL: "1" });
+      expect(out.status).to.equal(1);
+      expect(out.stdout + out.stderr).to.include(`test "${spec.chatTitle}" failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`);
+      expect(p.fixtures()).to.deep.equal([...before.keys()]);
+      for (const [f, bytes] of before) expect(fs.readFileSync(path.join(p.dir, FIXTURES, f)).equals(bytes), f).to.equal(true);
+    });
+
+    it("a miss names the test and the runner's own flag; a hanging provider's timeout names the model, the hash and the file", async () => {
+      const hanging = await startHangingServer();
+      try {
+        const out = await run(spec.filter(spec.chatAndHang), { MISS: "1", HANG_URL: hanging.url });
+        const text = out.stdout + out.stderr;
+        expect(out.status).to.equal(1);
+        expect(text).to.include(`test:     ${spec.chatTitle}`);
+        expect(text).to.include(spec.hint);
+        expect(text).to.include(`test "${spec.hangTitle}" ended while 1 live recording call(s) had not answered`);
+        expect(text).to.include('ChatOpenAI (model "gpt-4o-mini")');
+        expect(text).to.match(/hash: {5}[0-9a-f]{64}/);
+        expect(text).to.include("maxRetries: 0");
+      } finally {
+        await hanging.close();
+      }
+    });
+
+    it("a bad LANGCHAIN_VCR_MODE fails the run before any test body runs: the valid modes, no stack trace", async () => {
+      fs.writeFileSync(p.side, "");
+      const out = await run([], { LANGCHAIN_VCR_MODE: "bogus" });
+      expect(out.status).to.not.equal(0);
+      expect(out.stderr).to.include('"bogus" is not a valid mode').and.include("Valid modes are:");
+      expect(out.stdout + out.stderr).to.not.match(/^\s+at /m);
+      expect(p.sideLines()).to.deep.equal([]);
+    });
+  });
+}
