@@ -184,7 +184,7 @@ export class Recorder {
     this.count("missed", base.kind);
     const nearest = this.nearest.find(base.kind, base.request, base.hash);
     const test = currentTest()?.title;
-    const message = missMessage({ ...base, describe, nearest, test });
+    const message = missMessage({ ...base, describe, nearest, test, older: this.nearest.older });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: base.request, nearest });
   }
 

@@ -11,6 +11,7 @@ Commands:
   prune [dir] [--dry-run]       remove fixtures no test used in the last complete run
   stats [dir] [--json]          counts and bytes by kind and model, largest fixtures, unused count
   show <hash|file> [--dir dir]  print one recorded exchange readably
+  migrate [dir] [--dry-run]     upgrade fixtures of an older schema version, offline
 
 dir defaults to "${D}". Run "langchain-vcr <command> --help" for a command's options.
 `;
@@ -44,6 +45,15 @@ fixtures, and how many fixtures the last run (per its usage ledger) did not use.
 
   --json             print the same as JSON
   --ledger-dir path  where the ledgers are (see prune --help)
+`,
+  migrate: `Usage: langchain-vcr migrate [dir] [--dry-run]
+
+Rewrites every fixture in dir (default "${D}") written by an older langchain-vcr to the
+current schema version and name, offline (no model call), and prints old → new. Each file is
+written atomically, then the old one removed; running it again changes nothing. A damaged,
+redacted or newer-than-known fixture is left byte for byte and listed (exit 1).
+
+  --dry-run  print what would be renamed; write nothing
 `,
   show: `Usage: langchain-vcr show <hash|file> [--dir dir] [--json]
 

@@ -1,4 +1,5 @@
 /** The text of miss errors and near-miss notes: what happened, the facts, the nearest, the fix. */
+import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import type { VcrMode } from "../modes";
 import { MODE_ENV } from "../resolve";
@@ -24,6 +25,8 @@ export function missMessage(m: {
   describe: string;
   test?: string;
   nearest?: VcrNearest;
+  /** How many fixtures in the directory are of an older schema version (never read until migrated). */
+  older?: number;
 }): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
   const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
@@ -36,6 +39,13 @@ export function missMessage(m: {
     if (hint) lines.push(`  hint: ${hint}`);
   } else {
     lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
+  }
+  if (m.older) {
+    const same = m.nearest && m.nearest.differences.length === 0 ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
+    lines.push(
+      `  ${m.older} fixture(s) in this directory were written by an older langchain-vcr and are never read${same}.`,
+      `  Upgrade them offline (no model call): npx langchain-vcr migrate ${JSON.stringify(path.dirname(m.file))}`,
+    );
   }
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";

@@ -1,5 +1,6 @@
 /** The `chat_stream` kind: one streamed chat-model call; its response is the provider's chunks. */
 import { streamResponseProblem } from "../adapters/stream/chunks";
+import { dropInertMembers } from "../canonical/inert";
 import { modelRender, modelTitle } from "./model";
 import { contentText, isRec, joinText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
@@ -10,6 +11,7 @@ export const chatStream: KindSpec = {
   responseProblem: streamResponseProblem,
   render: modelRender("chunks", renderStream),
   noteNearMiss: true,
+  upgrades: { 1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }) },
   title: modelTitle,
 };
 

@@ -1,13 +1,14 @@
 /** The fixture envelope: its type, its current schema version, and the check every read applies. */
+import { SCHEMA_VERSION } from "../canonical/version";
 import { FIXTURE_KINDS, type FixtureKind } from "../kinds";
 
 export { FIXTURE_KINDS, type FixtureKind };
-export const SCHEMA_VERSION = 1;
+export { SCHEMA_VERSION } from "../canonical/version";
 
 export interface Fixture<Req = unknown, Res = unknown> {
   schemaVersion: number;
   kind: FixtureKind;
-  /** sha256 hex of the canonical serialization of `{ kind, request }`; also the file name. */
+  /** sha256 hex of the canonical serialization of `{ kind, request, version }` (`requestHash`); also the file name. */
   hash: string;
   recordedAt: string;
   /** Set when a redactor changed what was written: `request` no longer re-hashes to `hash`. */

@@ -53,7 +53,7 @@ export class FixtureStore {
     // Checked once per store (one Vcr): what a run finds wrong is a file damaged before it
     // started; the files this process writes itself are right by construction.
     if (fixture.redacted !== true && !this.verified.has(hash)) {
-      const actual = requestHash(fixture.kind, fixture.request);
+      const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
       if (actual !== hash) {
         throw fixtureError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
       }

@@ -1,5 +1,6 @@
 /** Regression tests for defects found in review: each failed (or hung) before its fix. */
 import { expect } from "chai";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { inspect } from "node:util";
@@ -55,7 +56,7 @@ describe("review fixes", () => {
     const request = chatRequest(openai(fake, vcr.cache), [new HumanMessage("damaged")], {}, identity);
     const hash = requestHash("chat", request);
     const file = path.join(dir, `${hash}.json`);
-    fs.writeFileSync(file, JSON.stringify({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generation: [] } }));
+    fs.writeFileSync(file, JSON.stringify({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "x", request, response: { generation: [] } }));
     const err = await openai(fake, vcr.cache).invoke("damaged").catch((e) => e);
     expect(err).to.be.instanceOf(VcrFixtureError);
     expect(err.message).to.include(file).and.include('"response.generations"');
@@ -99,7 +100,7 @@ describe("review fixes", () => {
   it("stats of a fixture whose model is \"__proto__\" counts it and pollutes nothing", () => {
     const request = { model: "__proto__", messages: [{ role: "user", content: "x" }] };
     const hash = requestHash("chat", request);
-    fs.writeFileSync(path.join(dir, `${hash}.json`), formatFixture({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generations: [] } }));
+    fs.writeFileSync(path.join(dir, `${hash}.json`), formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "x", request, response: { generations: [] } }));
     const stats = collectStats(dir, path.join(dir, "no-ledgers"), dir);
     expect(stats.byModel["__proto__"].count).to.equal(1);
     expect((Object.prototype as Record<string, unknown>).count).to.equal(undefined);
