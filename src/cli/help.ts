@@ -12,6 +12,8 @@ Commands:
   stats [dir] [--json]          counts and bytes by kind and model, largest fixtures, unused count
   show <hash|file> [--dir dir]  print one recorded exchange readably
   migrate [dir] [--dry-run]     upgrade fixtures of an older schema version, offline
+  diff [dir] [--base ref] [--format text|markdown|json]
+                                what changed in dir since a git ref, for review
 
 dir defaults to "${D}". Run "langchain-vcr <command> --help" for a command's options.
 `;
@@ -54,6 +56,17 @@ written atomically, then the old one removed; running it again changes nothing. 
 redacted or newer-than-known fixture is left byte for byte and listed (exit 1).
 
   --dry-run  print what would be renamed; write nothing
+`,
+  diff: `Usage: langchain-vcr diff [dir] [--base <ref>] [--format text|markdown|json]
+
+Compares the fixtures in dir (default "${D}") between a git ref (default HEAD) and the
+working tree. A new fixture that is an edit of a removed one (the nearest request of the same
+kind) is one change: the request fields that differ, and how the response differs. The rest
+are listed as added, removed, or re-recorded in place. Reads the base with git plumbing (no
+checkout) and writes nothing. Exit 0 whatever it finds; 2 on a usage error or outside git.
+
+  --base ref       the git ref to compare with (default HEAD; in CI: origin/<base branch>)
+  --format f       text (default), markdown (for a pull-request comment) or json
 `,
   show: `Usage: langchain-vcr show <hash|file> [--dir dir] [--json]
 

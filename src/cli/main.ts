@@ -6,6 +6,7 @@ import { isVcrError } from "../errors";
 import { parseArgs, UsageError, type ArgSpec, type ParsedArgs } from "./args";
 import { COMMAND_USAGE, USAGE } from "./help";
 import type { Io } from "./io";
+import { diffCommand, diffSpec } from "./diff";
 import { migrateCommand, migrateSpec } from "./migrate";
 import { pruneCommand, pruneSpec } from "./prune";
 import { showCommand, showSpec } from "./show";
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   stats: { spec: statsSpec, run: statsCommand },
   show: { spec: showSpec, run: showCommand },
   migrate: { spec: migrateSpec, run: migrateCommand },
+  diff: { spec: diffSpec, run: diffCommand },
 };
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {

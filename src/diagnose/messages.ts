@@ -3,7 +3,7 @@ import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import type { VcrMode } from "../modes";
 import { MODE_ENV } from "../resolve";
-import { formatValue, hintFor } from "./diff";
+import { formatValue, hintFor, looksEdited } from "./diff";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -55,23 +55,6 @@ export function missMessage(m: {
       ` (add -- --grep "<test title>" to record just this test), then review and commit the new fixture.`,
   );
   return lines.join("\n");
-}
-
-/**
- * Whether a changed text looks like an edit of the recorded one (a date, a word, a typo) rather
- * than another text: the unchanged start and end together cover at least half of the longer.
- * Non-text differences (a parameter, a tool) always count.
- */
-function looksEdited(d: { recorded?: unknown; requested?: unknown }): boolean {
-  const a = d.recorded;
-  const b = d.requested;
-  if (typeof a !== "string" || typeof b !== "string") return true;
-  const longest = Math.max(a.length, b.length);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  return (start + end) * 2 >= longest;
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
