@@ -9,6 +9,7 @@ import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
+import { kindSpec } from "../kinds";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
@@ -77,7 +78,7 @@ export class FixtureStore {
    */
   write(fixture: Fixture, overwrite: boolean): WriteResult {
     const file = this.fileFor(fixture.hash);
-    const text = formatFixture(fixture);
+    const text = formatFixture(onDiskForm(fixture));
     this.ensureDir();
     const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++tempCounter}`);
     try {
@@ -162,6 +163,12 @@ function isDirectory(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The fixture as its file holds it: the response in its kind's on-disk form. */
+export function onDiskForm(fixture: Fixture): Fixture {
+  const toDisk = kindSpec(fixture.kind)?.toDisk;
+  return toDisk ? { ...fixture, response: toDisk(fixture.response) } : fixture;
 }
 
 /** Parses and checks one fixture file's text. Never returns a damaged fixture. */
