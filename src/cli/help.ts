@@ -9,7 +9,8 @@ export const USAGE = `Usage: langchain-vcr <command> [options]
 Commands:
   validate [dir] [--json]       check every fixture file; exit 1 on any problem
   prune [dir] [--dry-run]       remove fixtures no test used in the last complete run
-  stats [dir] [--json]          counts and bytes by kind and model, largest fixtures, unused count
+  stats [dir] [--json] [--by-test]
+                                counts and bytes by kind and model, largest fixtures, unused count
   show <hash|file> [--dir dir]  print one recorded exchange readably
   migrate [dir] [--dry-run]     upgrade fixtures of an older schema version, offline
   diff [dir] [--base ref] [--format text|markdown|json]
@@ -46,6 +47,7 @@ Counts and bytes of the fixtures in dir (default "${D}") by kind and by model, t
 fixtures, and how many fixtures the last run (per its usage ledger) did not use.
 
   --json             print the same as JSON
+  --by-test          also list, per test of the last run, the fixtures it used
   --ledger-dir path  where the ledgers are (see prune --help)
 `,
   migrate: `Usage: langchain-vcr migrate [dir] [--dry-run]
@@ -71,10 +73,12 @@ checkout) and writes nothing. Exit 0 whatever it finds; 2 on a usage error or ou
   show: `Usage: langchain-vcr show <hash|file> [--dir dir] [--json]
 
 Prints one recorded exchange: kind, model, parameters, tools, the messages with their roles
-and tool calls, and the answer (or the vector summary, or the tool result). <hash> may be a
+and tool calls, and the answer (or the vector summary, or the tool result), and which tests
+used it in the last run (from the usage ledger). <hash> may be a
 unique prefix of a fixture's hash in dir (default "${D}").
 
-  --dir dir  the fixture directory to look the hash up in
-  --json     print the fixture file as it is
+  --dir dir          the fixture directory to look the hash up in
+  --json             print the fixture file as it is
+  --ledger-dir path  where the usage ledgers are, for the "used by:" line (see prune --help)
 `,
 };

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import { modeSource, resolveMode, resolveToolMode } from "../resolve";
-import { enterTest, leaveTest, onScopeEvent } from "../scope";
+import { currentTest, enterTest, leaveTest, onScopeEvent } from "../scope";
 import { restoreFailedTest } from "./cleanup";
 import { RunLedger, runRole, type HookContextLike } from "./ledger";
 import { collectWorkerTotals, emptyTotals, saveWorkerTotals, summaryLine } from "./summary";
@@ -30,7 +30,7 @@ export const mochaHooks = {
     unsubscribe = onScopeEvent((e) => {
       if (e.type === "used") {
         dirs.add(path.dirname(e.file));
-        ledger?.use(e.file);
+        ledger?.use(e.file, currentTest()?.title);
       } else totals[e.type]++;
     });
   },

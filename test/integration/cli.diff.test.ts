@@ -105,6 +105,15 @@ describe("cli: langchain-vcr diff", function () {
     expect(report.changed[0].request).to.deep.equal([{ path: "messages[0].content", recorded: "What is the capital of France?", requested: "What is the capital of Spain?" }]);
     expect(report.changed[0].response.map((d: { path: string }) => d.path)).to.include("generations[0].text");
     expect(git(dir, "status", "--porcelain")).to.equal(status); // diff wrote nothing
+
+    // the test behind a changed fixture, from the ledger of the mocha run
+    const show = await cli(["show", spain.slice(0, 12)], dir);
+    expect(show.code, show.stderr).to.equal(0);
+    expect(show.stdout).to.match(/^  used by: {2}"ask capital" {2}\(run \S+\)$/m);
+    const stats = await cli(["stats", "--by-test"], dir);
+    expect(stats.stdout).to.contain(`by test (last run):\n  ask capital: 1 fixture(s)\n    cassettes/${spain}\n  ask prime: 1 fixture(s)\n`);
+    const statsJson = JSON.parse((await cli(["stats", "--by-test", "--json"], dir)).stdout);
+    expect(Object.keys(statsJson.byTest)).to.deep.equal(["ask capital", "ask prime"]);
   });
 
   it("an in-place re-record shows the response difference; a new and a removed fixture are listed as such", async () => {

@@ -184,7 +184,7 @@ describe("langchain-vcr CLI (child process)", function () {
   describe("show", () => {
     it("renders a chat exchange found by hash prefix: model, messages with roles, answer and usage", async () => {
       const hash = path.basename(recorded.capital, ".json");
-      const r = await cli(["show", hash.slice(0, 10), "--dir", dir]);
+      const r = await cli(["show", hash.slice(0, 10), "--dir", dir, "--ledger-dir", path.join(dir, "no-ledgers")]);
       expect(r.stderr).to.equal("");
       expect(r.code).to.equal(0);
       expect(r.stdout).to.equal(
@@ -193,6 +193,7 @@ describe("langchain-vcr CLI (child process)", function () {
           `  kind:     chat`,
           `  hash:     ${hash}`,
           `  recorded: ${JSON.parse(fs.readFileSync(recorded.capital, "utf8")).recordedAt}`,
+          `  used by:  unknown (no usage ledger: run the suite with the langchain-vcr/mocha plugin)`,
           `  model:    gpt-4o-mini`,
           `messages:`,
           `  [user] What is the capital of France?`,
