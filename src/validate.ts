@@ -120,7 +120,7 @@ export function checkFixture(file: string, raw: string, allow: ReadonlySet<strin
       });
     }
   }
-  if (fixture.schemaVersion < SCHEMA_VERSION) problems.push({ file, problem: olderProblem(file, fixture.schemaVersion) });
+  if (fixture.schemaVersion < SCHEMA_VERSION) problems.push({ file, problem: olderProblem(file, fixture.schemaVersion, fixture.redacted === true) });
   const secret = findSecret(fixture, [], allow);
   if (secret) {
     problems.push({
@@ -135,11 +135,12 @@ async function hashInside(file: string): Promise<string | undefined> {
   return (await readFixtureFileAsync(file)).fixture?.hash;
 }
 
-function olderProblem(file: string, version: number): string {
-  return (
-    `was written by an older langchain-vcr (schemaVersion ${version}; this one writes ${SCHEMA_VERSION}), so no lookup reads it. ` +
-    `Upgrade it offline, with no model call: npx langchain-vcr migrate ${JSON.stringify(path.dirname(file))}`
-  );
+function olderProblem(file: string, version: number, redacted: boolean): string {
+  const what = `was written by an older langchain-vcr (schemaVersion ${version}; this one writes ${SCHEMA_VERSION}), so no lookup reads it. `;
+  if (redacted) {
+    return what + `It is redacted, so its new name cannot be computed offline: delete it and re-record it (LANGCHAIN_VCR_MODE=record_or_replay npm test)`;
+  }
+  return what + `Upgrade it offline, with no model call: npx langchain-vcr migrate ${JSON.stringify(path.dirname(file))}`;
 }
 
 function kindShape(kind: string): string {

@@ -63,7 +63,14 @@ export function recordedNearMessage(
   nearest: VcrNearest,
 ): string | undefined {
   const d = nearest.differences;
-  if (d.length === 0 || d.length > 3) return undefined;
+  if (d.length === 0) {
+    // the same request in another file: one written by an older langchain-vcr (a lookup never reads it)
+    return (
+      `langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the same request was recorded by an older langchain-vcr in ${nearest.file}, which is never read.\n` +
+      `  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate ${JSON.stringify(path.dirname(rec.file))}`
+    );
+  }
+  if (d.length > 3) return undefined;
   if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
   if (!d.every(looksEdited)) return undefined; // another question, not an edit of the recorded one
   const lines = [`langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];

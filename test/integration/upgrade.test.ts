@@ -16,6 +16,7 @@ import { cli } from "../helpers/cliRun";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
+import { interceptNotes } from "../helpers/notes";
 import { fixtureFiles } from "../helpers/tmp";
 import { runCalls } from "../fixtures-0.1.0/calls";
 
@@ -44,6 +45,23 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     expect(err.message).to.contain("7 fixture(s) in this directory were written by an older langchain-vcr and are never read — this very request is recorded, in the older form, in ");
     expect(err.message).to.contain(`Upgrade them offline (no model call): npx langchain-vcr migrate ${JSON.stringify(dir)}`);
     expect(fake.count()).to.equal(0);
+  });
+
+  it("record_or_replay records it again, with a note that names migrate", async () => {
+    copySet(dir);
+    const notes: string[] = [];
+    const restore = interceptNotes((n) => notes.push(n));
+    const quiet = process.env.LANGCHAIN_VCR_QUIET; // the suite's plugin set-up silences notes
+    delete process.env.LANGCHAIN_VCR_QUIET;
+    try {
+      await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, { temperature: 0 }).invoke([new HumanMessage("What is the capital of France?")]);
+    } finally {
+      restore();
+      if (quiet !== undefined) process.env.LANGCHAIN_VCR_QUIET = quiet;
+    }
+    expect(fake.count()).to.equal(1);
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.match(/the same request was recorded by an older langchain-vcr in .+[0-9a-f]{64}\.json, which is never read\.\n  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate /);
   });
 
   it("validate reports each older fixture with the fix", async () => {
