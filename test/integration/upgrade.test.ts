@@ -102,6 +102,26 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     expect(fixtureFiles(fresh)).to.deep.equal(migrated);
   });
 
+  it("writes nothing outside dir: a fixture symlinked from elsewhere is upgraded into dir, its target left as it was", async () => {
+    const elsewhere = path.join(path.dirname(dir), path.basename(dir) + "-elsewhere");
+    fs.mkdirSync(elsewhere);
+    try {
+      const [name] = fs.readdirSync(path.join(SET, "cassettes"));
+      fs.copyFileSync(path.join(SET, "cassettes", name), path.join(elsewhere, name));
+      fs.symlinkSync(path.join(elsewhere, name), path.join(dir, name));
+      const outside = snapshot(elsewhere);
+      const run = await cli(["migrate", dir]);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(snapshot(elsewhere)).to.deep.equal(outside);
+      const files = fs.readdirSync(dir);
+      expect(files).to.have.length(1);
+      expect(files[0]).to.not.equal(name);
+      expect(fs.lstatSync(path.join(dir, files[0])).isSymbolicLink()).to.equal(false);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it("leaves a damaged, a redacted and a newer-than-known fixture byte for byte, lists them and exits 1", async () => {
     copySet(dir);
     const [a, b] = fixtureFiles(dir).map((f) => path.join(dir, f));
