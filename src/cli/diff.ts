@@ -27,6 +27,7 @@ export interface DiffResult {
 }
 
 export function diffFixtures(dirArg: string, base: string): DiffResult {
+  if (fs.existsSync(dirArg) && !fs.statSync(dirArg).isDirectory()) throw new DiffUsageError(`${dirArg} is not a directory (pass the fixture directory)`);
   const top = workTreeOf(dirArg);
   const dir = fs.existsSync(dirArg) ? fs.realpathSync(dirArg) : path.join(fs.realpathSync(path.dirname(dirArg)), path.basename(dirArg));
   const rel = path.relative(top, dir);

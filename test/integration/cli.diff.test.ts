@@ -173,5 +173,8 @@ describe("cli: langchain-vcr diff", function () {
     expect(noGit.stderr).to.contain(`langchain-vcr diff: ${path.join(outside, "cassettes")} is not inside a git work tree, so there is no base to compare with.`);
     expect((await cli(["diff", "--base", "no-such-branch"], dir)).code).to.equal(2);
     expect((await cli(["diff", "--format", "html"], dir)).code).to.equal(2);
+    const onFile = await cli(["diff", path.join("cassettes", fixtureFiles(cassettes)[0])], dir);
+    expect(onFile.code).to.equal(2);
+    expect(onFile.stderr).to.contain("is not a directory (pass the fixture directory)");
   });
 });

@@ -19,7 +19,9 @@ export interface CompactStream {
   chunks: Rec[];
 }
 
-export function compactStream(response: StreamResponse): CompactStream {
+/** The on-disk form; a response that is not `{ chunks: [objects] }` (a redactor's doing) is written as it is. */
+export function compactStream(response: StreamResponse): CompactStream | StreamResponse {
+  if (!isRec(response) || !Array.isArray(response.chunks) || !response.chunks.every(isRec)) return response;
   const chunks = response.chunks as unknown as Rec[];
   const common: CompactStream["common"] = {};
   for (const part of PARTS) {
