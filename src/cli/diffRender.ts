@@ -106,7 +106,7 @@ export function wordChange(before: string, after: string, markdown: boolean): st
 }
 
 function escapeMd(s: string): string {
-  return s.replace(/([\\`*_~[\]|<>#])/g, "\\$1");
+  return s.replace(/([\\`*_~[\]|<>#$])/g, "\\$1");
 }
 
 function cell(s: string): string {

@@ -15,5 +15,7 @@ describe("diff: changed words in context", () => {
     expect(wordChange("Say hi", "Say hi twice", false)).to.equal("Say hi {+twice+}");
     expect(wordChange("Say hi twice", "Say hi", false)).to.equal("Say hi [-twice-]");
     expect(wordChange("use *bold*", "use `code`", true)).to.equal("use ~~\\*bold\\*~~ **\\`code\\`**");
+    // GitHub renders $…$ as math
+    expect(wordChange("refund $25 now", "refund $30 now", true)).to.equal("refund ~~\\$25~~ **\\$30** now");
   });
 });
