@@ -9,8 +9,9 @@ import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
 import { readFixtureFile } from "../store/reader";
+import { fixturesByTest, lastRun } from "./usedBy";
 
-export const statsSpec = { booleans: ["json"], strings: ["ledger-dir"] } as const;
+export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
 const LARGEST = 5;
 
 interface Tally {
@@ -29,9 +30,11 @@ export interface FixtureStats {
   largest: { file: string; bytes: number; kind: string; model?: string }[];
   /** From the last run's ledgers; null when there is none. */
   unused: { count: number; runId: string; startedAt: string; complete: boolean; reasons: string[] } | null;
+  /** With `--by-test`: test title → the fixtures in `dir` it used in the last run (null: no ledger). */
+  byTest?: Record<string, string[]> | null;
 }
 
-export function collectStats(dir: string, ledgerDir: string, cwd: string): FixtureStats {
+export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false): FixtureStats {
   const files = listFixtures(dir);
   // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
   const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
@@ -53,7 +56,11 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string): Fixtu
     sized.push({ file, bytes: read.bytes, kind, model });
   }
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
-  const verdict = lastRunVerdict(ledgerDir, cwd);
+  const verdict = lastRun(ledgerDir, cwd);
+  if (byTest) {
+    const inDir = new Set(files);
+    s.byTest = verdict ? Object.fromEntries([...fixturesByTest(verdict)].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))]).filter(([, fs]) => fs.length > 0)) : null;
+  }
   if (verdict) {
     s.unused = {
       count: files.filter((f) => !verdict.used.has(f)).length,
@@ -78,7 +85,7 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, args.positionals[0]);
-  const s = collectStats(dir, ledgerDirOf(args, io), io.cwd);
+  const s = collectStats(dir, ledgerDirOf(args, io), io.cwd, args.flags["by-test"] === true);
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
     return 0;
@@ -98,6 +105,11 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   else {
     const state = s.unused.complete ? "complete" : `partial: ${s.unused.reasons[0]}${s.unused.reasons.length > 1 ? ` (+${s.unused.reasons.length - 1} more)` : ""}`;
     lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, ${state})`);
+  }
+  if (s.byTest === null) lines.push("by test: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)");
+  else if (s.byTest) {
+    lines.push("by test (last run):");
+    for (const [t, fs] of Object.entries(s.byTest)) lines.push(`  ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `    ${display(io, f)}`));
   }
   io.out(lines.join("\n") + "\n");
   return 0;

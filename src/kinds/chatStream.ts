@@ -1,5 +1,7 @@
 /** The `chat_stream` kind: one streamed chat-model call; its response is the provider's chunks. */
-import { streamResponseProblem } from "../adapters/stream/chunks";
+import { streamResponseProblem, type StreamResponse } from "../adapters/stream/chunks";
+import { compactStream, expandStream } from "../adapters/stream/compact";
+import { dropInertMembers } from "../canonical/inert";
 import { modelRender, modelTitle } from "./model";
 import { contentText, isRec, joinText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
@@ -9,7 +11,10 @@ export const chatStream: KindSpec = {
   shape: `{ "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }`,
   responseProblem: streamResponseProblem,
   render: modelRender("chunks", renderStream),
+  toDisk: (response) => compactStream(response as StreamResponse),
+  fromDisk: expandStream,
   noteNearMiss: true,
+  upgrades: { 1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }) },
   title: modelTitle,
 };
 

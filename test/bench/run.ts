@@ -5,7 +5,7 @@
  *
  *   npm run bench                      # the full run (~4 min on 2 CPUs)
  *   npm run bench -- --quick           # fewer rounds, directories up to 1,000 fixtures
- *   npm run bench -- --only chat,scale # sections: chat breakdown agent embeddings streaming scale recording install runners
+ *   npm run bench -- --only chat,scale # sections: chat breakdown agent embeddings streaming scale recording install runners review
  *   npm run bench -- --out /tmp/bench.md
  */
 import "./env"; // first: captures the platform fetch before nock patches it
@@ -20,12 +20,13 @@ import { log, muteRecordingNotices, removeTmpDirs } from "./env";
 import { machineLines } from "./machine";
 import { benchRecording, CONCURRENT } from "./recording";
 import { benchRunners, runnerOverhead, SUITE_TESTS } from "./runners";
+import { benchReview } from "./review";
 import { benchScale, childSummary, pairedStartupRatio } from "./scale";
 import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats";
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
-const SECTIONS = ["chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners"] as const;
+const SECTIONS = ["chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners", "review"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Fresh processes the full run measures section 1 in. */
@@ -285,13 +286,35 @@ async function main(): Promise<void> {
       ];
     });
 
+    await section("review", "9. Fixture review and upgrades: diff and migrate", async () => {
+      const r = benchReview({ fixtures: 10000, rounds: q ? 2 : 5, migrateSizes: q ? [1000] : [1000, 10000] });
+      const diffS = median(r.diffMs) / 1000;
+      targets.push({ what: `diff over ${r.fixtures.toLocaleString("en-US")} fixtures with ${r.changed} changed`, goal: "< 5 s", measured: diffS, pass: diffS < 5, note: "seconds" });
+      return [
+        `A git repository with ${r.fixtures.toLocaleString("en-US")} chat fixtures committed, then 50 prompt edits (old file removed, edited one written) and 50 in-place re-records.`,
+        `Found: ${r.found.changed} changed, ${r.found.rerecorded} re-recorded, ${r.found.added} added, ${r.found.removed} removed.`,
+        "",
+        table(
+          ["run", "time"],
+          [
+            [`diffFixtures in this process (median of ${r.diffMs.length})`, `${(median(r.diffMs) / 1000).toFixed(2)} s`],
+            ...(r.cliMs !== undefined ? [["`langchain-vcr diff --format markdown`, a child process (built CLI, one run)", `${(r.cliMs / 1000).toFixed(2)} s`]] : []),
+          ],
+        ),
+        "",
+        "`migrate` of 0.1.0 chat fixtures (read, upgrade, atomic write, remove the old file):",
+        "",
+        table(["fixtures", "time", "files per second"], r.migrate.map((m) => [m.fixtures.toLocaleString("en-US"), `${m.seconds.toFixed(2)} s`, Math.round(m.perSecond).toLocaleString("en-US")])),
+      ];
+    });
+
     if (targets.length) {
       out.push(
         "## Targets (issue #9)",
         "",
         table(
           ["target", "goal", "measured (median)", "met"],
-          targets.map((t) => [t.what, t.goal, Number.isFinite(t.measured) ? `${t.measured.toFixed(t.unit ? 1 : 2)}${t.unit ?? "×"}` : "–", t.pass ? "yes" : "**no**"]),
+          targets.map((t) => [t.what, t.goal, Number.isFinite(t.measured) ? `${t.measured.toFixed(t.unit ? 1 : 2)}${t.unit ?? (t.note === "seconds" ? " s" : "×")}` : "–", t.pass ? "yes" : "**no**"]),
         ),
         "",
       );
