@@ -146,9 +146,10 @@ describe("cli: langchain-vcr diff", function () {
     expect(text.stdout).to.contain("0 changed, 1 added, 1 removed, 2 re-recorded");
     // a stream is compared as its assembled answer, not chunk by chunk
     expect(text.stdout).to.contain(`re-recorded chat_stream gpt-4o-mini: "Stream a haiku"\n  cassettes/${streamed}\n  response text: [-echo: Stream a haiku-] {+Old pond, a frog jumps+}\n  response chunks: 7 → 8\n`);
-    expect(text.stdout).to.contain(`re-recorded chat gpt-4o-mini: "Which ocean is the largest?"\n  cassettes/${ocean}`);
+    // compared as the answer (text, tool calls, finish reason, usage), without ids or provider echoes
     expect(text.stdout).to.contain(
-      "  response generations[0].message.content: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n  response generations[0].text: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n",
+      `re-recorded chat gpt-4o-mini: "Which ocean is the largest?"\n  cassettes/${ocean}\n  response generations[0].text: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n` +
+        "  response generations[0].usage_metadata.output_tokens: 6 → 2\n  response generations[0].usage_metadata.total_tokens: 11 → 7\n\n",
     );
     expect(text.stdout).to.contain(`added    cassettes/${joke}`);
     expect(text.stdout).to.contain(`removed  cassettes/${prime}`);
