@@ -88,6 +88,8 @@ describe("cli: langchain-vcr diff", function () {
     expect(fromRoot.stdout).to.contain("  response generations[0].text: echo: What is the capital of [-France?-] {+Spain?+}");
     const sub = await cli(["diff", "../cassettes"], path.join(dir, "test"));
     expect(sub.stdout).to.equal(fromRoot.stdout);
+    // no test/cassettes: the default is the work tree's top-level cassettes
+    expect((await cli(["diff"], path.join(dir, "test"))).stdout).to.equal(fromRoot.stdout);
 
     const md = await cli(["diff", "--format", "markdown"], dir);
     expect(md.code).to.equal(0);
