@@ -71,7 +71,12 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
   const format = typeof args.flags.format === "string" ? args.flags.format : "text";
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format ${JSON.stringify(format)} is not one of ${FORMATS.join(", ")}`);
   const base = typeof args.flags.base === "string" ? args.flags.base : "HEAD";
-  const r = diffFixtures(resolveDir(io, args.positionals[0]), base);
+  let dir = resolveDir(io, args.positionals[0]);
+  if (args.positionals[0] === undefined && !fs.existsSync(dir)) {
+    // run from a subdirectory of the project: the default directory is the one at the work tree's top level
+    dir = path.join(workTreeOf(dir), path.basename(dir));
+  }
+  const r = diffFixtures(dir, base);
   const header = { dir: r.dir, base: r.base };
   io.out(format === "json" ? renderJson(r.report) : format === "markdown" ? renderMarkdown(r.report, header) : renderText(r.report, header));
   return 0;

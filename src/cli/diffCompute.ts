@@ -59,7 +59,7 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
     const a = good(base, "base", name);
     const b = good(work, "working tree", name);
     if (!a || !b || canonicalJson(a) === canonicalJson(b)) continue;
-    report.rerecorded.push({ file: work.label(name), kind: b.kind, title: titleOf(b), response: responseDiffs(upgradedParts(a).response, b.response) });
+    report.rerecorded.push({ file: work.label(name), kind: b.kind, title: titleOf(b), response: responseDiffs(b.kind, upgradedParts(a).response, b.response) });
   }
   const removed = namesOnly(base.files, work.files).flatMap((n) => entry(n, good(base, "base", n), true));
   const added = namesOnly(work.files, base.files).flatMap((n) => entry(n, good(work, "working tree", n), false));
@@ -71,7 +71,7 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
       kind: a.fixture.kind,
       title: titleOf(a.fixture),
       request: diffValues(r.request, a.request),
-      response: responseDiffs(r.response, a.fixture.response),
+      response: responseDiffs(a.fixture.kind, r.response, a.fixture.response),
     };
     if (r.fixture.schemaVersion < a.fixture.schemaVersion) change.migrated = true;
     report.changed.push(change);
@@ -142,10 +142,11 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   return out;
 }
 
-/** A response's differences, what a reviewer reads first first: the answer's text, then tool calls, then the rest, ids and token counts last. */
-function responseDiffs(before: unknown, after: unknown): VcrDifference[] {
+/** A response's differences, in its kind's `review` view, in reading order: the answer's text, tool calls, the rest, ids and token counts last. */
+function responseDiffs(kind: string, before: unknown, after: unknown): VcrDifference[] {
+  const view = kindSpec(kind)?.review ?? ((r: unknown) => r);
   const rank = (p: string) => (/(^|\.)(text|content)$|\.content\[\d+\]/.test(p) ? 0 : /tool_call|args/.test(p) ? 1 : /(^|\.)id$|usage|[Tt]oken/.test(p) ? 3 : 2);
-  return diffValues(before, after)
+  return diffValues(view(before), view(after))
     .map((d, i) => ({ d, i, r: rank(d.path) }))
     .sort((x, y) => x.r - y.r || x.i - y.i)
     .map((x) => x.d);

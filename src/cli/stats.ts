@@ -8,6 +8,7 @@ import type { ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
+import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { fixturesByTest, lastRun } from "./usedBy";
 
@@ -25,6 +26,8 @@ export interface FixtureStats {
   bytes: number;
   /** Files named like fixtures that cannot be read or whose envelope is damaged (see `langchain-vcr validate`). */
   unreadable: number;
+  /** Fixtures of an older schema version (never read until `langchain-vcr migrate`). */
+  older: number;
   byKind: Record<string, Tally>;
   byModel: Record<string, Tally>;
   largest: { file: string; bytes: number; kind: string; model?: string }[];
@@ -37,7 +40,7 @@ export interface FixtureStats {
 export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false): FixtureStats {
   const files = listFixtures(dir);
   // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
-  const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
+  const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, older: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
   const sized: FixtureStats["largest"] = [];
   for (const file of files) {
     const read = readFixtureFile(file);
@@ -47,6 +50,7 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
     }
     const f = read.fixture;
     if (!f) s.unreadable++; // damaged: counted under "(unreadable)"; validate says what is wrong
+    else if (f.schemaVersion < SCHEMA_VERSION) s.older++;
     const kind = f ? f.kind : "(unreadable)";
     const model = f && isRecord(f.request) && typeof f.request.model === "string" ? f.request.model : undefined;
     s.count++;
@@ -95,7 +99,8 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
       .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
       .map(([k, t]) => [k, String(t.count), formatBytes(t.bytes)]);
   const lines = [
-    `fixtures in ${display(io, dir)}: ${s.count} file(s), ${formatBytes(s.bytes)}` + (s.unreadable ? ` (${s.unreadable} unreadable: run langchain-vcr validate)` : ""),
+    `fixtures in ${display(io, dir)}: ${s.count} file(s), ${formatBytes(s.bytes)}` + (s.unreadable ? ` (${s.unreadable} unreadable: run langchain-vcr validate)` : "") +
+      (s.older ? ` (${s.older} of an older schema version, never read: run langchain-vcr migrate)` : ""),
   ];
   if (s.count > 0) {
     lines.push("by kind:", table(rows(s.byKind)), "by model:", table(rows(s.byModel)), `largest:`);

@@ -1,6 +1,6 @@
 /** The `chat` kind: one chat-model call through `cache: vcr.cache`; its response is the generations. */
 import { generationsProblem } from "../adapters/chat/generations";
-import { modelRender, modelTitle, renderGenerations } from "./model";
+import { modelRender, modelTitle, renderGenerations, reviewGenerations } from "./model";
 import { dropInertMembers } from "../canonical/inert";
 import type { KindSpec, Rec } from "./types";
 
@@ -11,5 +11,6 @@ export const chat: KindSpec = {
   render: modelRender("generations", renderGenerations),
   noteNearMiss: true,
   upgrades: { 1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }) },
+  review: reviewGenerations,
   title: modelTitle,
 };

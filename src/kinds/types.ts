@@ -34,6 +34,11 @@ export interface KindSpec {
    */
   toDisk?(response: unknown): unknown;
   fromDisk?(response: unknown): unknown;
+  /**
+   * The response as `diff` compares it, when its stored form is too fine-grained to review
+   * (a stream: the assembled text and tool calls rather than every chunk). Default: as stored.
+   */
+  review?(response: unknown): unknown;
   /** The one-line name of a fixture's request, for `diff` (e.g. the last user text, the tool name). */
   title(request: Rec): string;
 }

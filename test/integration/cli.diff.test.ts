@@ -88,6 +88,8 @@ describe("cli: langchain-vcr diff", function () {
     expect(fromRoot.stdout).to.contain("  response generations[0].text: echo: What is the capital of [-France?-] {+Spain?+}");
     const sub = await cli(["diff", "../cassettes"], path.join(dir, "test"));
     expect(sub.stdout).to.equal(fromRoot.stdout);
+    // no test/cassettes: the default is the work tree's top-level cassettes
+    expect((await cli(["diff"], path.join(dir, "test"))).stdout).to.equal(fromRoot.stdout);
 
     const md = await cli(["diff", "--format", "markdown"], dir);
     expect(md.code).to.equal(0);
@@ -122,7 +124,12 @@ describe("cli: langchain-vcr diff", function () {
     const ask = (vcr: Vcr, q: string) => openai(fake, vcr.cache).invoke([new HumanMessage(q)]);
     await ask(new Vcr({ dir: cassettes, mode: "record_or_replay" }), "Which ocean is the largest?");
     await ask(new Vcr({ dir: cassettes, mode: "record_or_replay" }), "Name one prime number.");
-    const [a, b] = fixtureFiles(cassettes);
+    const stream = async (vcr: Vcr) => {
+      for await (const _ of await openai(fake, vcr.cache).stream([new HumanMessage("Stream a haiku")])) void _;
+    };
+    await stream(new Vcr({ dir: cassettes, mode: "record_or_replay" }));
+    const streamed = fixtureFiles(cassettes).find((f) => fs.readFileSync(path.join(cassettes, f), "utf8").includes("chat_stream"))!;
+    const [a, b] = fixtureFiles(cassettes).filter((f) => f !== streamed);
     const which = (f: string) => (fs.readFileSync(path.join(cassettes, f), "utf8").includes("ocean") ? "ocean" : "prime");
     const ocean = which(a) === "ocean" ? a : b;
     const prime = ocean === a ? b : a;
@@ -130,16 +137,21 @@ describe("cli: langchain-vcr diff", function () {
     git(dir, "commit", "-qm", "fixtures");
     fake.enqueue({ content: "The Pacific." });
     await ask(new Vcr({ dir: cassettes, mode: "record_always" }), "Which ocean is the largest?");
+    fake.enqueue({ content: "Old pond, a frog jumps" });
+    await stream(new Vcr({ dir: cassettes, mode: "record_always" }));
     fs.rmSync(path.join(cassettes, prime));
     await ask(new Vcr({ dir: cassettes, mode: "record_or_replay" }), "Tell me a joke about penguins.");
-    const joke = fixtureFiles(cassettes).find((f) => f !== ocean)!;
+    const joke = fixtureFiles(cassettes).find((f) => f !== ocean && f !== streamed)!;
 
     const text = await cli(["diff"], dir);
     expect(text.code, text.stderr).to.equal(0);
-    expect(text.stdout).to.contain("0 changed, 1 added, 1 removed, 1 re-recorded");
-    expect(text.stdout).to.contain(`re-recorded chat gpt-4o-mini: "Which ocean is the largest?"\n  cassettes/${ocean}`);
+    expect(text.stdout).to.contain("0 changed, 1 added, 1 removed, 2 re-recorded");
+    // a stream is compared as its assembled answer, not chunk by chunk
+    expect(text.stdout).to.contain(`re-recorded chat_stream gpt-4o-mini: "Stream a haiku"\n  cassettes/${streamed}\n  response text: [-echo: Stream a haiku-] {+Old pond, a frog jumps+}\n  response chunks: 7 → 8\n`);
+    // compared as the answer (text, tool calls, finish reason, usage), without ids or provider echoes
     expect(text.stdout).to.contain(
-      "  response generations[0].message.content: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n  response generations[0].text: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n",
+      `re-recorded chat gpt-4o-mini: "Which ocean is the largest?"\n  cassettes/${ocean}\n  response generations[0].text: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n` +
+        "  response generations[0].usage_metadata.output_tokens: 6 → 2\n  response generations[0].usage_metadata.total_tokens: 11 → 7\n\n",
     );
     expect(text.stdout).to.contain(`added    cassettes/${joke}`);
     expect(text.stdout).to.contain(`removed  cassettes/${prime}`);
@@ -147,9 +159,9 @@ describe("cli: langchain-vcr diff", function () {
     expect(report.changed).to.deep.equal([]);
     expect(report.added).to.deep.equal([`cassettes/${joke}`]);
     expect(report.removed).to.deep.equal([`cassettes/${prime}`]);
-    expect(report.rerecorded).to.have.length(1);
-    expect(report.rerecorded[0].file).to.equal(`cassettes/${ocean}`);
-    expect(report.rerecorded[0].response).to.deep.include({ path: "generations[0].text", recorded: "echo: Which ocean is the largest?", requested: "The Pacific." });
+    expect(report.rerecorded).to.have.length(2);
+    const oceanEntry = report.rerecorded.find((x: { file: string }) => x.file === `cassettes/${ocean}`);
+    expect(oceanEntry.response).to.deep.include({ path: "generations[0].text", recorded: "echo: Which ocean is the largest?", requested: "The Pacific." });
   });
 
   it("reports a damaged base fixture and goes on; exits 2 outside git and on a bad --base or --format", async () => {

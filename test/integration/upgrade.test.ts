@@ -64,8 +64,12 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     expect(notes[0]).to.match(/the same request was recorded by an older langchain-vcr in .+[0-9a-f]{64}\.json, which is never read\.\n  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate /);
   });
 
-  it("validate reports each older fixture with the fix", async () => {
+  it("validate reports each older fixture with the fix; stats counts them and show says so", async () => {
     copySet(dir);
+    const stats = await cli(["stats", dir]);
+    expect(stats.stdout).to.contain("(7 of an older schema version, never read: run langchain-vcr migrate)");
+    const show = await cli(["show", path.join(dir, fixtureFiles(dir)[0])]);
+    expect(show.stdout).to.contain("  schema:   1, older than this langchain-vcr's 2: never read until you run npx langchain-vcr migrate\n");
     const problems = await validateFixtures(dir);
     expect(problems).to.have.length(7);
     for (const p of problems) expect(p.problem).to.match(/^was written by an older langchain-vcr \(schemaVersion 1; this one writes 2\), so no lookup reads it\. Upgrade it offline, with no model call: npx langchain-vcr migrate /);
