@@ -5,6 +5,7 @@ import { createAgent, tool } from "langchain";
 import * as path from "node:path";
 import { z } from "zod";
 import { Vcr, VcrConfigError, VcrMissError, withVcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { runChild } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai, openaiLlm, TEST_KEY } from "../helpers/models";
@@ -203,10 +204,10 @@ describe("chat record → replay through VcrCache", () => {
       return out.messages.map((m) => `${m.getType()}:${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
     };
     // each run is its own scope, as two tests would be: repeats of a tool call are counted per scope
-    const first = await withVcr({}, run);
+    const first = await inOwnTest({}, run);
     expect(vcr.stats().recorded).to.be.greaterThan(0);
     const before = vcr.stats();
-    const second = await withVcr({}, run);
+    const second = await inOwnTest({}, run);
     expect(fake.count()).to.equal(0);
     expect(second).to.deep.equal(first);
     expect(first[first.length - 1]).to.equal("ai:It shipped.");

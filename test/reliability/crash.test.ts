@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, VcrFixtureError, VcrMissError, withVcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { requestHash } from "../../src/canonical/json";
 import { TEMP_PREFIX } from "../../src/store/store";
 import { validateFixtures } from "../../src/validate";
@@ -46,7 +47,7 @@ async function expectLookups(dir: string, done: number, upTo: number): Promise<(
   const seen: ("hit" | "miss")[] = [];
   for (let i = 0; i <= upTo; i++) {
     // a scope per lookup: a repeat of one tool call inside one scope is a new, ordered request
-    const got = await withVcr({}, () => big.invoke({ i })).then(
+    const got = await inOwnTest({}, () => big.invoke({ i })).then(
       (v) => ({ v }),
       (e: unknown) => ({ e }),
     );
@@ -133,7 +134,7 @@ describe("reliability: crashes while writing fixtures", function () {
     // the next recording run records the interrupted fixture normally, next to the stale temp file
     const vcr = new Vcr({ dir: mid, mode: "record_or_replay", sizeWarningBytes: 0 });
     let runs = 0;
-    expect(await withVcr({}, () => bigTool(vcr, SIZE, () => runs++).invoke({ i: 2 }))).to.equal(bigResult(2, SIZE));
+    expect(await inOwnTest({}, () => bigTool(vcr, SIZE, () => runs++).invoke({ i: 2 }))).to.equal(bigResult(2, SIZE));
     expect(runs).to.equal(1);
     expect(fixtureFiles(mid)).to.include(fixture2);
     await expectOnlyTempProblems(mid);

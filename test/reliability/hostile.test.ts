@@ -15,6 +15,7 @@ import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { z } from "zod";
 import { Vcr, VcrFixtureError, VcrMissError, withVcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { validateFixtures } from "../../src/validate";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -249,7 +250,7 @@ describe("reliability: hostile and broken input", function () {
       expect(runs).to.equal(2);
 
       const [exportReplay, listReplay] = make(new Vcr({ dir, mode: "record_or_replay" }));
-      await withVcr({ mode: "replay_only" }, async () => {
+      await inOwnTest({ mode: "replay_only" }, async () => {
         const msg = (await exportReplay.invoke({ ...call, id: "call_other_7" })) as ToolMessage;
         expect(msg).to.be.instanceOf(ToolMessage);
         expect(msg.content).to.equal(report);

@@ -12,6 +12,7 @@ import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
 import { Vcr, withVcr } from "../../../src/index";
+import { inOwnTest } from "../../helpers/ownTest";
 import { startFakeProvider } from "../../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../../helpers/models";
 
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   // record once
   for (const p of PROMPTS) await chat.invoke([new HumanMessage(p)]);
   for (const t of TEXTS) await embeddings.embedQuery(t);
-  await withVcr({}, () => lookup.invoke({ id: "42" }));
+  await inOwnTest({}, () => lookup.invoke({ id: "42" }));
   const recordedCalls = fake.count();
   await fake.close();
 
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
         if (v.length === 0) throw new Error(`empty vector at ${i}`);
       } else {
         // a fresh scope per call: a repeat inside one scope is a new (ordered) tool request
-        const out = await withVcr({}, () => lookup.invoke({ id: "42" }));
+        const out = await inOwnTest({}, () => lookup.invoke({ id: "42" }));
         if (out !== "order 42 shipped") throw new Error(`wrong tool replay at ${i}: ${String(out)}`);
       }
       if (i % every === 0) checkpoints.push(await checkpoint(i));
