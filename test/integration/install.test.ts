@@ -20,7 +20,7 @@ import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, openaiLlm, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, readFixtures, tmpDir } from "../helpers/tmp";
-import { asNewRun } from "../helpers/newRun";
+import { inOwnTest } from "../helpers/ownTest";
 
 const WEATHER = { type: "function" as const, function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
 
@@ -183,7 +183,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(kinds()).to.deep.equal(["tool"]);
     undo.splice(0).forEach((u) => u());
     install(new Vcr({ dir, mode: "replay_only" }));
-    await asNewRun({}, async () => {
+    await inOwnTest({}, async () => {
       const again = await weather.invoke({ ...call, id: "call_b" });
       expect(again.content).to.equal(first.content);
       expect(again.tool_call_id).to.equal("call_b");
@@ -217,7 +217,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
       chat: (await openai(fake, vcr.cache).invoke("explicit")).text,
       stream: await drain(await openai(fake, vcr.cache).stream("explicit stream")),
       vector: await vcr.embeddings(embeddings()).embedQuery("explicit"),
-      tool: (await asNewRun({}, () => vcr.tool(weather).invoke(call("c1")))).content,
+      tool: (await inOwnTest({}, () => vcr.tool(weather).invoke(call("c1")))).content,
     });
     const installedWay = async (vcr: Vcr) => {
       const uninstall = vcr.install();
@@ -226,7 +226,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
           chat: (await openai(fake, undefined).invoke("explicit")).text,
           stream: await drain(await openai(fake, undefined).stream("explicit stream")),
           vector: await embeddings().embedQuery("explicit"),
-          tool: (await asNewRun({}, () => weather.invoke(call("c2")))).content,
+          tool: (await inOwnTest({}, () => weather.invoke(call("c2")))).content,
         };
       } finally {
         uninstall();
