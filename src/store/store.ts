@@ -9,6 +9,7 @@ import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
+import { kindSpec } from "../kinds";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
@@ -53,7 +54,7 @@ export class FixtureStore {
     // Checked once per store (one Vcr): what a run finds wrong is a file damaged before it
     // started; the files this process writes itself are right by construction.
     if (fixture.redacted !== true && !this.verified.has(hash)) {
-      const actual = requestHash(fixture.kind, fixture.request);
+      const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
       if (actual !== hash) {
         throw fixtureError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
       }
@@ -77,7 +78,7 @@ export class FixtureStore {
    */
   write(fixture: Fixture, overwrite: boolean): WriteResult {
     const file = this.fileFor(fixture.hash);
-    const text = formatFixture(fixture);
+    const text = formatFixture(onDiskForm(fixture));
     this.ensureDir();
     const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++tempCounter}`);
     try {
@@ -162,6 +163,12 @@ function isDirectory(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The fixture as its file holds it: the response in its kind's on-disk form. */
+export function onDiskForm(fixture: Fixture): Fixture {
+  const toDisk = kindSpec(fixture.kind)?.toDisk;
+  return toDisk ? { ...fixture, response: toDisk(fixture.response) } : fixture;
 }
 
 /** Parses and checks one fixture file's text. Never returns a damaged fixture. */
