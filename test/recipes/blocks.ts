@@ -105,3 +105,45 @@ export function recipes(blocks: MarkedBlock[] = allBlocks("recipe")): Map<Recipe
   }
   return out;
 }
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, "")
+    .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+    .replace(/ /g, "-");
+}
+
+export interface DocLink {
+  doc: string;
+  line: number;
+  target: string;
+}
+
+/** The relative links (`[text](target)`) of a markdown text, outside code blocks and code spans. */
+export function relativeLinks(markdown: string, doc: string): DocLink[] {
+  const out: DocLink[] = [];
+  let fenced = false;
+  markdown.split(/\r?\n/).forEach((text, i) => {
+    if (/^\s*(```|~~~)/.test(text)) fenced = !fenced;
+    if (fenced) return;
+    for (const m of text.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(m[1])) out.push({ doc, line: i + 1, target: m[1] });
+    }
+  });
+  return out;
+}
+
+/** The anchors of a markdown text's headings (outside code blocks). */
+export function anchors(markdown: string): Set<string> {
+  const out = new Set<string>();
+  let fenced = false;
+  for (const text of markdown.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(text)) fenced = !fenced;
+    const h = !fenced && /^#{1,6}\s+(.*)$/.exec(text);
+    if (h) out.add(headingAnchor(h[1]));
+  }
+  return out;
+}

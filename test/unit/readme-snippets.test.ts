@@ -6,14 +6,15 @@
  *   removed). The examples run in `npm test` (`npm run examples`), so every quoted line is run code;
  * - every `<!-- recipe … -->` block names a known recipe, and every recipe the README promises has
  *   its install/test commands and a test file (test/recipes/ builds and runs them: npm run test:recipes);
- * - every docs/ page is linked from the README.
+ * - every docs/ page is linked from the README, and every relative link of the docs reaches a file
+ *   (and a heading, when it names one).
  * Also: every region in every example is well formed (opened once, closed, names unique).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "chai";
 
-import { allBlocks, markedBlocks, recipes, RECIPES, ROOT } from "../recipes/blocks";
+import { allBlocks, anchors, documentationFiles, headingAnchor, markedBlocks, recipes, RECIPES, relativeLinks, ROOT } from "../recipes/blocks";
 
 const README = path.join(ROOT, "README.md");
 const EXAMPLES = path.join(ROOT, "examples");
@@ -152,5 +153,31 @@ describe("documentation recipes are complete, and every docs page is linked", ()
     expect(pages.length).to.be.greaterThan(5);
     const unlinked = pages.filter((p) => !readme.includes(`(docs/${p})`) && !readme.includes(`(docs/${p}#`));
     expect(unlinked, "docs pages the README does not link").to.deep.equal([]);
+  });
+
+  it("parses links and heading anchors (self-check)", () => {
+    expect(headingAnchor("`vcr.install()` or explicit adapters")).to.equal("vcrinstall-or-explicit-adapters");
+    expect(headingAnchor("Gotcha: a tool miss inside `createAgent`")).to.equal("gotcha-a-tool-miss-inside-createagent");
+    const md = ["# Title", "[a](docs/x.md#part) `[b](no.md)` [c](https://x.org)", "```", "[d](no.md)", "## Not a heading", "```"].join("\n");
+    expect(relativeLinks(md, "R.md")).to.deep.equal([{ doc: "R.md", line: 2, target: "docs/x.md#part" }]);
+    expect([...anchors(md)]).to.deep.equal(["title"]);
+  });
+
+  it("every relative link of the documentation reaches a file, and a heading when it names one", () => {
+    const broken: string[] = [];
+    let count = 0;
+    for (const doc of documentationFiles()) {
+      for (const link of relativeLinks(fs.readFileSync(path.join(ROOT, doc), "utf8"), doc)) {
+        count++;
+        const [file, anchor] = link.target.split("#");
+        const target = file ? path.join(ROOT, path.dirname(doc), file) : path.join(ROOT, doc);
+        if (!fs.existsSync(target)) broken.push(`${doc}:${link.line}: ${link.target} (no such file)`);
+        else if (anchor && target.endsWith(".md") && !anchors(fs.readFileSync(target, "utf8")).has(anchor)) {
+          broken.push(`${doc}:${link.line}: ${link.target} (no heading #${anchor} in ${path.relative(ROOT, target)})`);
+        }
+      }
+    }
+    expect(count).to.be.greaterThan(20);
+    expect(broken, "broken links").to.deep.equal([]);
   });
 });
