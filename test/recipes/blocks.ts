@@ -53,8 +53,16 @@ export function markedBlocks(markdown: string, doc: string, kind: "snippet" | "r
 /** The user documentation: README.md, CONTRIBUTING.md, docs/*.md and examples' README files, relative paths. */
 export function documentationFiles(): string[] {
   const docsDir = path.join(ROOT, "docs");
-  const pages = fs.existsSync(docsDir) ? fs.readdirSync(docsDir).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`) : [];
-  const exampleReadmes = fs.readdirSync(path.join(ROOT, "examples"), { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "README.md").map((f) => `examples/${f}`);
+  const pages = fs.existsSync(docsDir)
+    ? fs
+        .readdirSync(docsDir)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`)
+    : [];
+  const exampleReadmes = fs
+    .readdirSync(path.join(ROOT, "examples"), { recursive: true, encoding: "utf8" })
+    .filter((f) => path.basename(f) === "README.md")
+    .map((f) => `examples/${f}`);
   return ["README.md", "CONTRIBUTING.md", ...pages.sort(), ...exampleReadmes.sort()].filter((f) => fs.existsSync(path.join(ROOT, f)));
 }
 
@@ -93,7 +101,10 @@ export function recipes(blocks: MarkedBlock[] = allBlocks("recipe")): Map<Recipe
         r.files.set(file, b.code + "\n");
         continue;
       }
-      const lines = b.code.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+      const lines = b.code
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("#"));
       r.install = lines.filter((l) => /^npm (install|i)\b/.test(l));
       const rest = lines.filter((l) => !/^npm (install|i)\b/.test(l));
       if (r.install.length === 0 || rest.length !== 1 || lines.indexOf(rest[0]) < r.install.length) {

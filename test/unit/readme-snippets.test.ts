@@ -70,7 +70,8 @@ function firstDifference(expected: string, actual: string): string {
   const a = expected.split("\n");
   const b = actual.split("\n");
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1} of the snippet:\n    example: ${JSON.stringify(a[i] ?? "(none)")}\n    doc:     ${JSON.stringify(b[i] ?? "(none)")}`;
+    if (a[i] !== b[i])
+      return `line ${i + 1} of the snippet:\n    example: ${JSON.stringify(a[i] ?? "(none)")}\n    doc:     ${JSON.stringify(b[i] ?? "(none)")}`;
   }
   return "(no difference)";
 }
@@ -109,9 +110,7 @@ describe("documentation snippets are taken verbatim from the examples", () => {
       );
       expect(fs.existsSync(file), `${s.doc}:${s.line}: ${s.file} does not exist`).to.equal(true);
       const region = regions(fs.readFileSync(file, "utf8"), s.file).get(s.name);
-      expect(region, `${s.doc}:${s.line}: ${s.file} has no region "${s.name}" (mark it with // #region ${s.name} … // #endregion ${s.name})`).to.be.a(
-        "string",
-      );
+      expect(region, `${s.doc}:${s.line}: ${s.file} has no region "${s.name}" (mark it with // #region ${s.name} … // #endregion ${s.name})`).to.be.a("string");
       if (region !== s.code) {
         expect.fail(
           `${s.doc}:${s.line}: the code block differs from ${s.file}#${s.name} at ${firstDifference(region!, s.code)}\n` +
@@ -124,7 +123,17 @@ describe("documentation snippets are taken verbatim from the examples", () => {
 
 describe("documentation recipes are complete, and every docs page is linked", () => {
   it("parses recipe markers (self-check)", () => {
-    const md = ["<!-- recipe a-x,b-y: test/x.ts -->", "```ts", "x();", "```", "<!-- recipe a-x: shell -->", "```sh", "npm i -D langchain-vcr", "npx mocha", "```"].join("\n");
+    const md = [
+      "<!-- recipe a-x,b-y: test/x.ts -->",
+      "```ts",
+      "x();",
+      "```",
+      "<!-- recipe a-x: shell -->",
+      "```sh",
+      "npm i -D langchain-vcr",
+      "npx mocha",
+      "```",
+    ].join("\n");
     const blocks = markedBlocks(md, "doc.md", "recipe");
     expect(blocks.map((b) => b.marker)).to.deep.equal(["a-x,b-y: test/x.ts", "a-x: shell"]);
     expect(() => recipes(blocks)).to.throw('doc.md:1: unknown recipe "a-x"');
@@ -143,7 +152,10 @@ describe("documentation recipes are complete, and every docs page is linked", ()
       const r = all.get(id);
       expect(r, `no <!-- recipe ${id}: … --> block in README.md or docs/*.md`).to.not.equal(undefined);
       expect(r!.test, `recipe ${id} has no <!-- recipe ${id}: shell --> block`).to.not.equal("");
-      expect([...r!.files.keys()].some((f) => /^test\/.+\.(ts|js|mjs|cjs)$/.test(f)), `recipe ${id} has no test/… file`).to.equal(true);
+      expect(
+        [...r!.files.keys()].some((f) => /^test\/.+\.(ts|js|mjs|cjs)$/.test(f)),
+        `recipe ${id} has no test/… file`,
+      ).to.equal(true);
     });
   }
 
