@@ -1,0 +1,97 @@
+/**
+ * Audit probes: under vcr.install() in replay_only with an empty cassette dir, no path of a
+ * model with no cache reaches the provider — each fails (a VcrMissError) with 0 requests.
+ */
+import { expect } from "chai";
+import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { initChatModel } from "langchain/chat_models/universal";
+import { z } from "zod";
+import { Vcr } from "../../src/index";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { TEST_KEY } from "../helpers/models";
+import { fixtureFiles } from "../helpers/tmp";
+
+describe("vcr.install() under replay_only: no path reaches the provider", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  let uninstall: (() => void) | undefined;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+  beforeEach(() => (uninstall = new Vcr({ dir, mode: "replay_only" }).install()));
+  afterEach(() => uninstall?.());
+
+  const chat = (fields: Record<string, unknown> = {}) =>
+    new ChatOpenAI({ model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL }, ...fields });
+  const llm = (fields: Record<string, unknown> = {}) =>
+    new OpenAI({ model: "gpt-3.5-turbo-instruct", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL }, ...fields });
+
+  /** A ConfigurableModel whose model is chosen per call (`configurable: { model }`). */
+  const configurable = () =>
+    initChatModel("gpt-4o", {
+      modelProvider: "openai",
+      configurableFields: ["model"],
+      apiKey: TEST_KEY,
+      maxRetries: 0,
+      configuration: { baseURL: fake.openaiBaseURL },
+    });
+  async function drain(it: AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>): Promise<void> {
+    for await (const _ of await it) void _;
+  }
+  async function expectMiss(what: () => Promise<unknown>): Promise<void> {
+    let error: unknown;
+    try {
+      await what();
+    } catch (e) {
+      error = e;
+    }
+    expect(fake.count(), "requests to the fake").to.equal(0);
+    expect((error as Error | undefined)?.name, String(error)).to.equal("VcrMissError");
+    expect(fixtureFiles(dir)).to.have.length(0);
+  }
+
+  const cases: [string, () => Promise<unknown>][] = [
+    ["invoke of a model built with streaming: true", () => chat({ streaming: true }).invoke("hi")],
+    ["batch()", () => chat().batch(["a", "b"])],
+    [".stream()", () => drain(chat().stream("hi"))],
+    ["streamEvents v2", () => drain(chat().streamEvents("hi", { version: "v2" }))],
+    ["streamEvents, new protocol", () => drain((chat() as unknown as { streamEvents(i: string): AsyncIterable<unknown> }).streamEvents("hi"))],
+    [
+      "withStructuredOutput on the Responses API",
+      () =>
+        chat({ useResponsesApi: true })
+          .withStructuredOutput(z.object({ a: z.string() }))
+          .invoke("hi"),
+    ],
+    [".stream() on the Responses API", () => drain(chat({ useResponsesApi: true }).stream("hi"))],
+    ["an LLM's invoke()", () => llm().invoke("hi")],
+    ["an LLM's .stream()", () => drain(llm().stream("hi"))],
+    ["an LLM built with streaming: true", () => llm({ streaming: true }).invoke("hi")],
+    ["an LLM's batch()", () => llm().batch(["a", "b"])],
+    [
+      "a RunnableWithFallbacks",
+      () =>
+        chat()
+          .withFallbacks([chat({ model: "gpt-4o" })])
+          .invoke("hi"),
+    ],
+    [
+      "a RunnableWithFallbacks' .stream()",
+      () =>
+        drain(
+          chat()
+            .withFallbacks([chat({ model: "gpt-4o" })])
+            .stream("hi"),
+        ),
+    ],
+    ["initChatModel with configurable fields", async () => (await configurable()).invoke("hi", { configurable: { model: "gpt-4o-mini" } })],
+    ["initChatModel with configurable fields, .stream()", async () => drain((await configurable()).stream("hi", { configurable: { model: "gpt-4o-mini" } }))],
+    [
+      "embedQuery",
+      () =>
+        new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }).embedQuery(
+          "hi",
+        ),
+    ],
+  ];
+  for (const [name, run] of cases) it(`${name}: a VcrMissError, 0 requests, 0 fixtures`, () => expectMiss(run));
+});
