@@ -1,9 +1,13 @@
 /**
  * Audit probes: under vcr.install() in replay_only with an empty cassette dir, no path of a
- * model with no cache reaches the provider — each fails (a VcrMissError) with 0 requests.
+ * model with no cache reaches the provider, and no model-initiated tool call runs its body —
+ * each fails (a VcrMissError) with 0 requests.
  */
 import { expect } from "chai";
 import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { tool } from "@langchain/core/tools";
+import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { AIMessage } from "@langchain/core/messages";
 import { initChatModel } from "langchain/chat_models/universal";
 import { z } from "zod";
 import { Vcr } from "../../src/index";
@@ -93,5 +97,22 @@ describe("vcr.install() under replay_only: no path reaches the provider", () => 
         ),
     ],
   ];
+  let bodyRuns = 0;
+  const weather = tool(async ({ city }: { city: string }) => (bodyRuns++, `sunny in ${city}`), {
+    name: "get_weather",
+    description: "Weather.",
+    schema: z.object({ city: z.string() }),
+  });
+  const call = { type: "tool_call" as const, id: "call_1", name: "get_weather", args: { city: "Paris" } };
+  cases.push(
+    ["a model-initiated tool call (a ToolCall)", () => weather.invoke(call)],
+    [
+      // handleToolErrors: false, else ToolNode hands the VcrMissError to the model as a ToolMessage (docs/tools-and-agents.md)
+      "a tool call through LangGraph's ToolNode",
+      () => new ToolNode([weather], { handleToolErrors: false }).invoke({ messages: [new AIMessage({ content: "", tool_calls: [call] })] }),
+    ],
+  );
+  afterEach(() => expect(bodyRuns, "tool body runs").to.equal(0));
+
   for (const [name, run] of cases) it(`${name}: a VcrMissError, 0 requests, 0 fixtures`, () => expectMiss(run));
 });
