@@ -18,6 +18,7 @@
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself: its _load is replaced
 import Module = require("node:module");
 import { installedVcr } from "../internals/state";
 
@@ -102,7 +103,7 @@ function consider(value: unknown): void {
   else if (typeof value === "object" && value !== null) proto = Object.getPrototypeOf(value) as object;
   else return;
   if (proto === null) return;
-  const base = [...bases].find((b) => b.prototype.isPrototypeOf(proto));
+  const base = [...bases].find((b) => Object.prototype.isPrototypeOf.call(b.prototype, proto));
   if (!base) return;
   for (let p: object | null = proto; p && p !== base.prototype; p = Object.getPrototypeOf(p) as object | null) wrapPrototype(p);
 }
