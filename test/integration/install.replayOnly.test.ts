@@ -8,6 +8,8 @@ import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { AIMessage } from "@langchain/core/messages";
+import { MessagesAnnotation, StateGraph } from "@langchain/langgraph";
+import { createAgent } from "langchain";
 import { initChatModel } from "langchain/chat_models/universal";
 import { z } from "zod";
 import { Vcr } from "../../src/index";
@@ -113,6 +115,37 @@ describe("vcr.install() under replay_only: no path reaches the provider", () => 
     ],
   );
   afterEach(() => expect(bodyRuns, "tool body runs").to.equal(0));
+
+  // createAgent's string model reads the provider's address and key from the environment
+  const env = { OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY };
+  beforeEach(() => Object.assign(process.env, { OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: TEST_KEY }));
+  afterEach(() => {
+    for (const [k, v] of Object.entries(env))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  });
+  const hi = { messages: [{ role: "user", content: "hi" }] };
+  cases.push(
+    [
+      "createAgent with a string model, streamMode messages",
+      () => drain(createAgent({ model: "openai:gpt-4o-mini", tools: [weather] }).stream(hi, { streamMode: "messages" })),
+    ],
+    [
+      "createAgent with a string model, streamEvents v2",
+      () => drain(createAgent({ model: "openai:gpt-4o-mini", tools: [weather] }).streamEvents(hi, { version: "v2" })),
+    ],
+    [
+      "a LangGraph node's invoke() under streamMode messages",
+      () => {
+        const model = chat();
+        const graph = new StateGraph(MessagesAnnotation)
+          .addNode("answer", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+          .addEdge("__start__", "answer")
+          .compile();
+        return drain(graph.stream(hi, { streamMode: "messages" }) as Promise<AsyncIterable<unknown>>);
+      },
+    ],
+  );
 
   for (const [name, run] of cases) it(`${name}: a VcrMissError, 0 requests, 0 fixtures`, () => expectMiss(run));
 });
