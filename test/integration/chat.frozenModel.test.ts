@@ -6,10 +6,13 @@
  * any request — never a TypeError from langchain-vcr's internals, never a live call.
  */
 import { expect } from "chai";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import { ChatOpenAI } from "@langchain/openai";
 import { Vcr, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
-import { openai } from "../helpers/models";
+import { openai, TEST_KEY } from "../helpers/models";
 import { fixtureFiles } from "../helpers/tmp";
 
 describe("chat: a frozen model object", () => {
@@ -65,6 +68,24 @@ describe("chat: a frozen model object", () => {
     } finally {
       uninstall();
     }
+    expect(fake.count()).to.equal(0);
+    expect(fixtureFiles(dir)).to.have.length(0);
+  });
+
+  it("a frozen instance of a class overriding generate() without core's, with cache: vcr.cache: the overridden-generate VcrConfigError, 0 requests", async () => {
+    class RogueChat extends ChatOpenAI {
+      async generate(messages: BaseMessage[][]): Promise<{ generations: ChatResult["generations"][] }> {
+        const result = await this._generate(messages[0], {} as never);
+        return { generations: [result.generations] };
+      }
+    }
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const model = Object.freeze(
+      new RogueChat({ model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } }),
+    );
+    const error = await failure(() => model.invoke("frozen"));
+    expect(error.name).to.equal("VcrConfigError");
+    expect(error.message).to.match(/^langchain-vcr: RogueChat overrides generate\(\) without calling @langchain\/core's/);
     expect(fake.count()).to.equal(0);
     expect(fixtureFiles(dir)).to.have.length(0);
   });
