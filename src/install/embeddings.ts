@@ -3,7 +3,8 @@
  * its own class (core's `Embeddings` declares them abstract), and every instance sets its
  * fields in its constructor, so there is no base method to wrap and no construction to see.
  * What can be reached is the classes: while a Vcr is installed, every class that extends a
- * copy of core's `Embeddings` and is exported by a CommonJS module — loaded before
+ * copy of core's `Embeddings` and is exported by a CommonJS module (itself, or an instance
+ * of it) — loaded before
  * `install()` (found in `require.cache`) or after it (seen as `require` returns it) — gets
  * its own `embedQuery` / `embedDocuments` (and those of its parent classes) wrapped once.
  * A wrapped method of an instance, while a Vcr is installed, goes through
@@ -17,6 +18,7 @@
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself: its _load is replaced
 import Module = require("node:module");
 import { installedVcr } from "../internals/state";
 
@@ -94,10 +96,14 @@ export function scanExports(exports: unknown): void {
   }
 }
 
+/** A class (or an instance: `export const embeddings = new MyEmbeddings()` exports no class) that extends a copy of core's `Embeddings`. */
 function consider(value: unknown): void {
-  if (typeof value !== "function" || typeof value.prototype !== "object" || value.prototype === null) return;
-  const proto = value.prototype as object;
-  const base = [...bases].find((b) => b.prototype.isPrototypeOf(proto));
+  let proto: object;
+  if (typeof value === "function" && typeof value.prototype === "object" && value.prototype !== null) proto = value.prototype as object;
+  else if (typeof value === "object" && value !== null) proto = Object.getPrototypeOf(value) as object;
+  else return;
+  if (proto === null) return;
+  const base = [...bases].find((b) => Object.prototype.isPrototypeOf.call(b.prototype, proto));
   if (!base) return;
   for (let p: object | null = proto; p && p !== base.prototype; p = Object.getPrototypeOf(p) as object | null) wrapPrototype(p);
 }

@@ -17,7 +17,15 @@ export interface InstalledVcr {
 
 let broken: VcrConfigError | undefined;
 let esmCore = false;
-let installed: InstalledVcr | undefined;
+
+/**
+ * The installed Vcr lives in one slot per process, not per copy of this module: core's
+ * prototypes are patched once (by the first copy of langchain-vcr to load, when a process
+ * holds two installed versions over the one @langchain/core they share), and those patches
+ * must see an `install()` made through any copy — else its models would go live unrecorded.
+ */
+const INSTALLED = Symbol.for("langchain-vcr.installed.v1");
+const slot = globalThis as unknown as Record<symbol, InstalledVcr | undefined>;
 
 export function noteBrokenCore(error: VcrConfigError): void {
   broken ??= error;
@@ -29,11 +37,11 @@ export function assertCoreUsable(): void {
 }
 
 export function installedVcr(): InstalledVcr | undefined {
-  return installed;
+  return slot[INSTALLED];
 }
 
 export function setInstalledVcr(vcr: InstalledVcr | undefined): void {
-  installed = vcr;
+  slot[INSTALLED] = vcr;
 }
 
 /** Called when the ESM entry patched the ESM copy of core at import: the process loads LangChain as ES modules. */

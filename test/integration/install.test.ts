@@ -7,6 +7,7 @@
  * Every test uninstalls in afterEach: the mocha process is shared with other files.
  */
 import { expect } from "chai";
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself, whose _load the test compares
 import Module = require("node:module");
 import { InMemoryCache } from "@langchain/core/caches";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";

@@ -36,7 +36,7 @@ interface ReplayedGeneration {
 
 export class ModelCall {
   /** What this call's lookups receive as `llmKey` (see the file comment). */
-  readonly key = `langchain-vcr#${++callCount}`;
+  readonly key = `langchain-vcr#${++calls.count}`;
   /** Set by the stream adapter when the chat cache stands aside and the call is recorded as a stream. */
   streamed = false;
   private callOptions: unknown = {};
@@ -136,11 +136,21 @@ export class ModelCall {
   }
 }
 
-let callCount = 0;
-/** The call whose `generate()` is starting: set and cleared synchronously around core's code. */
-let starting: ModelCall | undefined;
-/** Calls whose `generate()` has taken its key and not settled, by key. */
-const open = new Map<string, ModelCall>();
+interface Calls {
+  count: number;
+  /** The call whose `generate()` is starting: set and cleared synchronously around core's code. */
+  starting: ModelCall | undefined;
+  /** Calls whose `generate()` has taken its key and not settled, by key. */
+  open: Map<string, ModelCall>;
+}
+/**
+ * One registry per process, not per copy of this module: with two installed copies of
+ * langchain-vcr over one @langchain/core, core is patched by the copy that loaded first, and
+ * the VcrCache of either copy must find the calls those patches capture.
+ */
+const CALLS = Symbol.for("langchain-vcr.modelCalls.v1");
+const calls: Calls = ((globalThis as unknown as Record<symbol, Calls | undefined>)[CALLS] ??= { count: 0, starting: undefined, open: new Map() });
+const open = calls.open;
 /**
  * Marks the call options of a call that takes its key, so the stream adapter can tell a
  * provider's own streaming inside `generate()` (ChatOllama always streams) from a user's
@@ -155,14 +165,14 @@ const CALL_OF_OPTIONS = Symbol("langchain-vcr.modelCall");
  * synchronously); the caller ends the call with `call.end()` when the promise settles.
  */
 export function runModelCall<T>(call: ModelCall, fn: () => Promise<T>): Promise<T> {
-  const outer = starting;
-  starting = call;
+  const outer = calls.starting;
+  calls.starting = call;
   try {
     return fn();
   } catch (e) {
     return Promise.reject(e);
   } finally {
-    starting = outer;
+    calls.starting = outer;
   }
 }
 
@@ -171,9 +181,9 @@ export function runModelCall<T>(call: ModelCall, fn: () => Promise<T>): Promise<
  * under its key, with the call options core separated — or undefined for any other call.
  */
 export function takeStartingCall(model: object, callOptions: unknown): ModelCall | undefined {
-  const call = starting;
+  const call = calls.starting;
   if (!call || call.model !== model) return undefined;
-  starting = undefined;
+  calls.starting = undefined;
   open.set(call.key, call);
   call.setOptions(callOptions);
   if (callOptions && typeof callOptions === "object" && Object.isExtensible(callOptions)) (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call.key;

@@ -114,6 +114,7 @@ function unlendableModelError(model: object): VcrConfigError {
   return new VcrConfigError(
     `langchain-vcr: vcr.install() cannot route a call of ${cls} through the Vcr: its \`cache\` field cannot be set (the model is frozen or sealed).\n` +
       `  The call was not made: without a cache, @langchain/core would send it to the provider unrecorded.\n` +
+      `  Nearest: a frozen model built with \`cache: vcr.cache\` is recorded and replayed (its invoke() and batch(); a native stream needs an unfrozen model).\n` +
       `  Fix it: build the model with \`cache: vcr.cache\`, or do not freeze it.`,
   );
 }
@@ -129,7 +130,7 @@ const TOKENS_SHADOWED = Symbol.for("langchain-vcr.tokens.shadowed");
  */
 function avoidTokenizerDownload(model: ModelInstance): void {
   if (Object.prototype.hasOwnProperty.call(model, TOKENS_SHADOWED)) return;
-  Object.defineProperty(model, TOKENS_SHADOWED, { value: true });
+  if (Object.isExtensible(model)) Object.defineProperty(model, TOKENS_SHADOWED, { value: true }); // a frozen model is looked at on every call
   shadowGetNumTokens(model);
   // ChatOpenAI delegates to inner models (`completions`, `responses`) that count on their own
   for (const value of Object.values(model)) {
@@ -141,7 +142,7 @@ function avoidTokenizerDownload(model: ModelInstance): void {
 }
 
 function shadowGetNumTokens(model: ModelInstance): void {
-  if (Object.prototype.hasOwnProperty.call(model, "getNumTokens")) return;
+  if (Object.prototype.hasOwnProperty.call(model, "getNumTokens") || !Object.isExtensible(model)) return;
   const original = model.getNumTokens;
   if (typeof original !== "function") return;
   Object.defineProperty(model, "getNumTokens", {
