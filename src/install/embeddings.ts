@@ -10,16 +10,19 @@
  * A wrapped method of an instance, while a Vcr is installed, goes through
  * `vcr.embeddings(instance)`: the same keys as an explicit wrapper.
  *
- * Left alone: a super call from a subclass's method (the instance's own, most derived
- * method already went through the Vcr), a wrapper holding `underlyingEmbeddings`
- * (`VcrEmbeddings`, `CacheBackedEmbeddings`: the embeddings inside are recorded), and the
- * live call a `VcrEmbeddings` makes to the embeddings it wraps (`liveEmbed`).
+ * Left alone: everything inside the live call a `VcrEmbeddings` makes to the embeddings it
+ * wraps (`liveEmbed`: a subclass's method calling `super.embedQuery()`, an `embedDocuments`
+ * built on `embedQuery`), and a wrapper holding `underlyingEmbeddings` (`VcrEmbeddings`,
+ * `CacheBackedEmbeddings`: the embeddings inside are recorded). A subclass whose own method
+ * was not wrapped (no module exports it) is recorded at the first wrapped method its call
+ * reaches (its `super` call), keyed on the arguments that call receives.
  *
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself: its _load is replaced
 import Module = require("node:module");
+import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
 
 type EmbedName = "embedQuery" | "embedDocuments";
@@ -39,9 +42,20 @@ export function noteEmbeddingsClass(base: { prototype: object }): void {
 
 /** Calls the integration's own `name` of `inner`, never the install hook (used by VcrEmbeddings for its live call). */
 export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Promise<T> {
-  const fn = (inner as Record<EmbedName, Embed>)[name];
-  return (originals.get(fn) ?? fn).call(inner, arg) as Promise<T>;
+  const from = recordedFrom.getStore();
+  const top = (inner as Record<EmbedName, Embed>)[name];
+  const fn = from && from.instance === inner && from.name === name ? from.original : (originals.get(top) ?? top);
+  return insideLiveCall.run(inner, () => fn.call(inner, arg)) as Promise<T>;
 }
+
+/** The instance whose live call (`liveEmbed`) is running here: its wrapped methods pass through. Entered only when recording. */
+const insideLiveCall = new AsyncLocalStorage<object>();
+/**
+ * A call recorded at a wrapped method that is not the instance's most derived one (an unwrapped
+ * subclass override reached it through `super`): its live call is that method's original, so the
+ * override's own work is not done twice.
+ */
+const recordedFrom = new AsyncLocalStorage<{ instance: object; name: EmbedName; original: Embed }>();
 
 type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
 const loader = Module as unknown as { _load: Load };
@@ -117,8 +131,9 @@ function wrapPrototype(proto: object): void {
     const original = own.value as Embed;
     const wrapped: Embed = function (this: object, arg: unknown) {
       const vcr = installedVcr();
-      if (!vcr || (this as Record<EmbedName, unknown>)[name] !== wrapped || isWrapper(this)) return original.call(this, arg);
-      return recorded(vcr, this)[name](arg as never);
+      if (!vcr || insideLiveCall.getStore() === this || isWrapper(this)) return original.call(this, arg);
+      const record = () => recorded(vcr, this)[name](arg as never);
+      return (this as Record<EmbedName, unknown>)[name] === wrapped ? record() : recordedFrom.run({ instance: this, name, original }, record);
     };
     originals.set(wrapped, original);
     Object.defineProperty(proto, name, { ...own, value: wrapped });
