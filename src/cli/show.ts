@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { VcrFixtureError } from "../errors";
 import { parseFixtureFile } from "../store/reader";
-import { damagedFixtureError } from "../store/store";
+import { fixtureFileError } from "../store/store";
 import { UsageError, type ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
@@ -24,7 +24,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
     return 0;
   }
   const read = parseFixtureFile(file, text);
-  if (read.problem !== undefined) throw damagedFixtureError(file, read.problem);
+  if (read.problem !== undefined) throw fixtureFileError(file, read.problem);
   io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRun(ledgerDirOf(args, io), io.cwd))]));
   return 0;
 }

@@ -1,5 +1,5 @@
 /** The errors the tools adapter throws: what happened; the facts; what is supported; the fix. */
-import { VcrConfigError, VcrFixtureError, VcrRecordError } from "../../errors";
+import { VcrConfigError, VcrRecordError } from "../../errors";
 import type { UnrecordableValue } from "./tagged";
 
 const SUPPORTED =
@@ -32,21 +32,6 @@ export function unkeyableArgsError(tool: string, bad: UnrecordableValue): VcrRec
       `  Fix it: pass plain data as the tool's arguments, or leave this tool unwrapped (don't pass it to vcr.tool()).`,
     ].join("\n"),
     { cause: bad },
-  );
-}
-
-/** The fixture's response is not one this adapter wrote. */
-export function malformedFixtureError(tool: string, file: string, cause: unknown): VcrFixtureError {
-  return new VcrFixtureError(
-    [
-      `langchain-vcr: the tool fixture ${file} has a response that cannot be replayed: ${(cause as Error)?.message ?? String(cause)}.`,
-      `  tool:    ${tool}`,
-      `  It was not treated as a miss and was not overwritten.`,
-      `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record ` +
-        `(LANGCHAIN_VCR_MODE=record_or_replay npm test).`,
-    ].join("\n"),
-    file,
-    { cause },
   );
 }
 
