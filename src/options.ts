@@ -2,9 +2,8 @@
 import * as path from "node:path";
 import type { Normalizer } from "./canonical/normalize";
 import { VcrConfigError } from "./errors";
-import type { VcrMode, VcrToolMode } from "./modes";
 import type { Redactor } from "./redact";
-import { checkMode, checkToolMode } from "./resolve";
+import { checkMode, checkToolMode, type VcrMode, type VcrToolMode } from "./modes";
 import { SECRET_PATTERN_NAMES } from "./secrets";
 
 export interface VcrOptions {

@@ -1,8 +1,7 @@
 /** The text of miss errors and near-miss notes: what happened, the facts, the nearest, the fix. */
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
-import type { VcrMode } from "../modes";
-import { MODE_ENV } from "../resolve";
+import { MODE_ENV, type VcrMode } from "../modes";
 import { formatValue, hintFor, looksEdited } from "./diff";
 
 const MAX_DIFFS = 8;

@@ -3,7 +3,7 @@
  * environment are valid. A config error is a message, not a stack trace, and it fails the run.
  */
 import { VcrConfigError } from "../errors";
-import { resolveMode, resolveToolMode } from "../resolve";
+import { resolveMode, resolveToolMode } from "../modes";
 
 /** Throws the VcrConfigError of a bad LANGCHAIN_VCR_MODE / LANGCHAIN_VCR_TOOL_MODE. */
 export function checkEnvironment(): void {

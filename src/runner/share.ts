@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { modeSource, resolveMode } from "../resolve";
+import { modeSource, resolveMode } from "../modes";
 import { newRunIds, parseEnvJson } from "./runIds";
 import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
 import { summaryLine, type Totals } from "./summary";
