@@ -1,7 +1,8 @@
 /**
  * The one sink for what langchain-vcr says outside an error. Each message is complete, with its
  * own "langchain-vcr: " prefix; the sink adds the line end.
- * - `warn`: something the user should act on (a large fixture); always on stderr.
+ * - `warn`: something the user should act on (a large fixture, a failed test's recordings removed,
+ *   a ledger that could not be written, a config error that stops the run); always on stderr.
  * - `note`: worth knowing, never wrong to miss (a near miss while recording); on stderr unless
  *   env LANGCHAIN_VCR_QUIET is set.
  * - `debug`: what happened, for `NODE_DEBUG=langchain-vcr`.

@@ -5,6 +5,7 @@
  */
 import type { Scope } from "../scope";
 import { restoreFailedTest } from "./cleanup";
+import { log } from "../log";
 
 export interface TestEnd {
   /** The note naming the live calls still in flight, if any (already written to stderr). */
@@ -15,7 +16,7 @@ export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
   if (!scope) return {};
   scope.ended = true;
   const liveNote = liveCallNote(scope);
-  if (liveNote) process.stderr.write(liveNote + "\n");
+  if (liveNote) log.warn(liveNote + "\n");
   if (failed) restoreFailedTest(scope);
   return { liveNote };
 }
