@@ -224,7 +224,7 @@ export class Recorder {
     if (limit <= 0 || bytes < limit || this.warnedSize.has(file)) return;
     this.warnedSize.add(file);
     log.warn(
-      `langchain-vcr: warning: fixture ${file} is ${bytes} bytes (sizeWarningBytes is ${limit}). ` +
+      `warning: fixture ${file} is ${bytes} bytes (sizeWarningBytes is ${limit}). ` +
         `It was written; large fixtures make reviews hard — consider a smaller prompt or response.`,
     );
   }

@@ -31,7 +31,7 @@ export function patchEsmCore(): void {
     core = quietly(() => Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile("@langchain/core", subpath)) as Record<string, unknown>)[name]])));
   } catch (e) {
     log.warn(
-      `langchain-vcr: note: vcr.install() could not load the ESM copy of @langchain/core (${(e as Error).message.split("\n")[0]}).\n` +
+      `note: vcr.install() could not load the ESM copy of @langchain/core (${(e as Error).message.split("\n")[0]}).\n` +
         `  Models that providers build from ES modules (initChatModel, createAgent with a "provider:model" string) are not recorded on this Node (${process.version}).\n` +
         `  Fix it: use Node 20.19 or later, or pass the model object itself: createAgent({ model: new ChatOpenAI({ …, cache: vcr.cache }) }).\n`,
     );

@@ -37,7 +37,7 @@ const share = joinRun();
 if (!share && !(process as unknown as Record<symbol, boolean>)[WARNED]) {
   (process as unknown as Record<symbol, boolean>)[WARNED] = true;
   log.warn(
-    `langchain-vcr: the jest setup file is loaded but not its reporter, so failed tests' recordings stay on disk and no summary or usage ledger is written.\n` +
+    `the jest setup file is loaded but not its reporter, so failed tests' recordings stay on disk and no summary or usage ledger is written.\n` +
       `  Fix: add it to jest.config: reporters: ["default", "langchain-vcr/jest/reporter"].\n`,
   );
 }

@@ -42,7 +42,7 @@ export function damage(at: DamagedAt): string | undefined {
 export function damagedFixtureError(at: DamagedAt, problem: string, facts: Record<string, string> = {}, cause?: unknown): VcrFixtureError {
   const scope = currentTest();
   const p = damagedParts(at.kind, at.file, problem, rerecordCommand(currentRunner(), scope?.filterTitle ?? scope?.title));
-  const lines = [`langchain-vcr: the ${at.kind} fixture ${at.file} ${p.what}.`, `  hash:     ${at.hash}`];
+  const lines = [`the ${at.kind} fixture ${at.file} ${p.what}.`, `  hash:     ${at.hash}`];
   if (scope?.title) lines.push(`  test:     ${scope.title}`);
   for (const [k, v] of Object.entries(facts)) lines.push(`  ${(k + ":").padEnd(9)} ${v}`);
   lines.push(

@@ -178,7 +178,7 @@ export class RunLedger {
     try {
       writeLedger(this.s.ledgerDir, this.record());
     } catch (e) {
-      log.warn(`langchain-vcr: could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}\n`);
+      log.warn(`could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}\n`);
     }
   }
 

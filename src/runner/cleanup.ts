@@ -16,7 +16,7 @@ export function restoreFailedTest(scope: Scope): { removed: string[]; restored: 
   }
   if (removed.length || restored.length) {
     log.warn(
-      `langchain-vcr: test "${scope.title}" failed: removed ${removed.length} fixture(s) it recorded` +
+      `test "${scope.title}" failed: removed ${removed.length} fixture(s) it recorded` +
         (restored.length ? ` and restored ${restored.length} it overwrote` : "") +
         `, so the next run records it again.\n`,
     );

@@ -2,7 +2,7 @@
  * The check every adapter makes before any test runs: the mode and tool mode from the
  * environment are valid. A config error is a message, not a stack trace, and it fails the run.
  */
-import { VcrConfigError } from "../errors";
+import { PREFIX, VcrConfigError } from "../errors";
 import { resolveMode, resolveToolMode } from "../modes";
 import { log } from "../log";
 
@@ -21,7 +21,8 @@ export function exitOnConfigError(check: () => void = checkEnvironment): void {
     check();
   } catch (e) {
     if (!(e instanceof VcrConfigError)) throw e;
-    log.warn(`${e.message}\n  The test run was stopped before any test ran.\n`);
+    // the error's message already begins with the prefix the sink adds
+    log.warn(`${e.message.slice(PREFIX.length)}\n  The test run was stopped before any test ran.\n`);
     process.exit(1);
   }
 }

@@ -46,7 +46,7 @@ export class FixtureStore {
         throw fixtureFileError(file, `is a symbolic link to ${target}, which does not exist`, e);
       }
       if (code === "ENOTDIR" && !isDirectory(this.dir)) return undefined;
-      throw new VcrFixtureError(`langchain-vcr: cannot read fixture ${file}: ${(e as Error).message}`, file, { cause: e });
+      throw new VcrFixtureError(`cannot read fixture ${file}: ${(e as Error).message}`, file, { cause: e });
     }
     const fixture = parseFixture(text, file, hash);
     // A copied or mis-merged file whose "hash" was set to its name holds another request's
@@ -107,7 +107,7 @@ export class FixtureStore {
     } catch (e) {
       fs.rmSync(tmp, { force: true });
       throw new VcrRecordError(
-        `langchain-vcr: could not write fixture ${file}: ${(e as Error).message}\n` +
+        `could not write fixture ${file}: ${(e as Error).message}\n` +
           `  The fixture directory must be a writable directory: ${this.dir}`,
         { cause: e },
       );
@@ -119,7 +119,7 @@ export class FixtureStore {
     try {
       makeDirs(this.dir);
     } catch (e) {
-      throw new VcrRecordError(`langchain-vcr: cannot create the fixture directory ${this.dir}: ${(e as Error).message}`, { cause: e });
+      throw new VcrRecordError(`cannot create the fixture directory ${this.dir}: ${(e as Error).message}`, { cause: e });
     }
     this.dirReady = true;
   }
@@ -196,7 +196,7 @@ export function restoreFixture(file: string, previous: Buffer | undefined): void
 /** The error for a fixture file that cannot be read as a fixture at all (its envelope); a damaged response is src/kinds/damaged.ts's. */
 export function fixtureFileError(file: string, problem: string, cause?: unknown): VcrFixtureError {
   return new VcrFixtureError(
-    `langchain-vcr: the fixture ${file} ${problem}.\n` +
+    `the fixture ${file} ${problem}.\n` +
       `  It was not treated as a miss and was not overwritten.\n` +
       `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record ` +
       `(LANGCHAIN_VCR_MODE=record_or_replay npm test).`,

@@ -66,7 +66,7 @@ function requireCall(llmKey: string): ModelCall {
   const call = modelCallForKey(llmKey);
   if (call) return call;
   throw new VcrConfigError(
-    "langchain-vcr: VcrCache was called by a model whose copy of @langchain/core langchain-vcr has not patched.\n" +
+    "VcrCache was called by a model whose copy of @langchain/core langchain-vcr has not patched.\n" +
       "  This happens when a test loads LangChain as ESM but langchain-vcr through require() (or the reverse),\n" +
       "  or when the project has two installed copies of @langchain/core, or two installed copies of langchain-vcr (the one\n" +
       "  that loaded first patched core, and this Vcr belongs to the other), or when code calls vcr.cache.lookup() itself\n" +

@@ -123,7 +123,7 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
           : await liveEmbed<number[][]>(inner, "embedDocuments", missing.map((e) => e.text));
       if (!Array.isArray(vectors) || vectors.length !== missing.length) {
         throw new VcrRecordError(
-          `langchain-vcr: ${describeEmbeddings(embeddingsIdentity(inner))} returned ` +
+          `${describeEmbeddings(embeddingsIdentity(inner))} returned ` +
             `${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${missing.length} texts; nothing can be recorded.\n` +
             `  Nothing was written and the call failed. The wrapped Embeddings must return one vector per text, in order.`,
         );

@@ -43,7 +43,7 @@ export function recordableResponse(vector: unknown, text: string, describe: stri
   const problem = vectorProblem(vector, request);
   if (problem) {
     throw new VcrRecordError(
-      `langchain-vcr: the embedding returned by ${describe} ${problem}; it cannot be recorded.\n` +
+      `the embedding returned by ${describe} ${problem}; it cannot be recorded.\n` +
         `  text: ${truncateText(text)}\n` +
         `  Nothing was written and the call failed. Check the wrapped Embeddings: it must return arrays of finite numbers (or base64 strings, when asked for).`,
     );

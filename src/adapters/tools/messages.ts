@@ -10,7 +10,7 @@ const SUPPORTED =
 export function unrecordableResultError(tool: string, bad: UnrecordableValue, facts: { file: string; args: unknown }): VcrRecordError {
   return new VcrRecordError(
     [
-      `langchain-vcr: tool ${JSON.stringify(tool)} returned a value that cannot be recorded faithfully: ${bad.what} at ${bad.path}.`,
+      `tool ${JSON.stringify(tool)} returned a value that cannot be recorded faithfully: ${bad.what} at ${bad.path}.`,
       `  tool:    ${tool}`,
       `  args:    ${short(facts.args)}`,
       `  fixture: ${facts.file} (not written)`,
@@ -26,7 +26,7 @@ export function unrecordableResultError(tool: string, bad: UnrecordableValue, fa
 export function unkeyableArgsError(tool: string, bad: UnrecordableValue): VcrRecordError {
   return new VcrRecordError(
     [
-      `langchain-vcr: tool ${JSON.stringify(tool)} was called with arguments that cannot be part of a fixture key: ${bad.what} at ${bad.path}.`,
+      `tool ${JSON.stringify(tool)} was called with arguments that cannot be part of a fixture key: ${bad.what} at ${bad.path}.`,
       `  tool:    ${tool}`,
       `  ${SUPPORTED}`,
       `  Fix it: pass plain data as the tool's arguments, or leave this tool unwrapped (don't pass it to vcr.tool()).`,
@@ -43,7 +43,7 @@ export function notAToolError(tool: unknown): VcrConfigError {
       : `${(tool as object).constructor?.name ?? "an object"}${typeof (tool as { name?: unknown }).name === "string" ? ` named ${JSON.stringify((tool as { name: string }).name)}` : ""}`;
   return new VcrConfigError(
     [
-      `langchain-vcr: vcr.tool() needs a LangChain tool (StructuredTool, DynamicStructuredTool, DynamicTool or the result of tool(...)); got ${what}.`,
+      `vcr.tool() needs a LangChain tool (StructuredTool, DynamicStructuredTool, DynamicTool or the result of tool(...)); got ${what}.`,
       `  It has no _call() method, which is where langchain-vcr replays the tool's body.`,
       `  Fix it: build the tool with tool(fn, { name, description, schema }) from "@langchain/core/tools" (a runnable.asTool() is not supported) and wrap that.`,
     ].join("\n"),
