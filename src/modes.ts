@@ -42,16 +42,12 @@ export const TOOL_MODE_ENV = "LANGCHAIN_VCR_TOOL_MODE";
 
 export function checkMode(value: unknown, where: string): VcrMode {
   if (isVcrMode(value)) return value;
-  throw new VcrConfigError(
-    `${JSON.stringify(value)} is not a valid mode (${where}). Valid modes are: ${VCR_MODES.join(", ")}.`,
-  );
+  throw new VcrConfigError(`${JSON.stringify(value)} is not a valid mode (${where}). Valid modes are: ${VCR_MODES.join(", ")}.`);
 }
 
 export function checkToolMode(value: unknown, where: string): VcrToolMode {
   if (isVcrToolMode(value)) return value;
-  throw new VcrConfigError(
-    `${JSON.stringify(value)} is not a valid tool mode (${where}). Valid tool modes are: ${VCR_TOOL_MODES.join(", ")}.`,
-  );
+  throw new VcrConfigError(`${JSON.stringify(value)} is not a valid tool mode (${where}). Valid tool modes are: ${VCR_TOOL_MODES.join(", ")}.`);
 }
 
 function isCi(): boolean {

@@ -71,7 +71,7 @@ function expectSameWords(kind: FixtureKind, problems: FixtureProblem[], e: unkno
   expect(problem).to.equal(`${what}, so replay refuses it (a ${kind} fixture's response is ${KINDS[kind].shape}). ${fix} npm test`);
   const lines = (e as Error).message.split("\n");
   expect(lines[0]).to.equal(`langchain-vcr: the ${kind} fixture ${file} ${what}, so replay refuses it.`);
-  expect(lines[1]).to.match(/^  hash: +[0-9a-f]{64}$/);
+  expect(lines[1]).to.match(/^ {2}hash: +[0-9a-f]{64}$/);
   expect(lines.find((l) => l.startsWith(`  A ${kind} fixture's response is ${KINDS[kind].shape}; `))).to.be.a("string");
   // at replay a test is running: the fix names the command that re-records just it
   expect(lines[lines.length - 1]).to.match(new RegExp(`^  ${fix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} npx mocha --grep .+$`));
