@@ -7,6 +7,14 @@
 /** What each of langchain-vcr's messages begins with. */
 export const PREFIX = "langchain-vcr: ";
 
+/**
+ * `text` with the prefix, exactly once. A text that has it already (a VcrError's message passed
+ * on, or a caller written before the prefix had an owner) is left as it is, never doubled.
+ */
+export function prefixed(text: string): string {
+  return text.startsWith(PREFIX) ? text : PREFIX + text;
+}
+
 const BRAND = Symbol.for("langchain-vcr.error");
 
 export type VcrErrorCode = "VCR_MISS" | "VCR_FIXTURE" | "VCR_CONFIG" | "VCR_SECRET" | "VCR_RECORD";
@@ -14,7 +22,7 @@ export type VcrErrorCode = "VCR_MISS" | "VCR_FIXTURE" | "VCR_CONFIG" | "VCR_SECR
 export class VcrError extends Error {
   readonly code: VcrErrorCode;
   constructor(code: VcrErrorCode, message: string, options?: { cause?: unknown }) {
-    super(PREFIX + message, options);
+    super(prefixed(message), options);
     this.name = new.target.name;
     this.code = code;
     Object.defineProperty(this, BRAND, { value: true });

@@ -2,7 +2,7 @@
  * The check every adapter makes before any test runs: the mode and tool mode from the
  * environment are valid. A config error is a message, not a stack trace, and it fails the run.
  */
-import { PREFIX, VcrConfigError } from "../errors";
+import { VcrConfigError } from "../errors";
 import { resolveMode, resolveToolMode } from "../modes";
 import { log } from "../log";
 
@@ -21,8 +21,7 @@ export function exitOnConfigError(check: () => void = checkEnvironment): void {
     check();
   } catch (e) {
     if (!(e instanceof VcrConfigError)) throw e;
-    // the error's message already begins with the prefix the sink adds
-    log.warn(`${e.message.slice(PREFIX.length)}\n  The test run was stopped before any test ran.\n`);
+    log.warn(`${e.message}\n  The test run was stopped before any test ran.\n`); // prefixed once: the sink never doubles it
     process.exit(1);
   }
 }

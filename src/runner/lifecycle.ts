@@ -16,19 +16,18 @@ export interface TestEnd {
 export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
   if (!scope) return {};
   scope.ended = true;
-  const note = liveCallNote(scope);
-  if (note) log.warn(note + "\n");
-  // the note is also appended to the test's error, where nothing adds the prefix
-  const liveNote = note && PREFIX + note;
+  // prefixed here: the note is also appended to the test's error, where nothing adds it
+  const liveNote = liveCallNote(scope);
+  if (liveNote) log.warn(liveNote + "\n");
   if (failed) restoreFailedTest(scope);
   return { liveNote };
 }
 
-/** What a test left in flight (without the "langchain-vcr: " prefix): model, hash, expected file, and what to do about a provider that does not answer. */
+/** What a test left in flight: model, hash, expected file, and what to do about a provider that does not answer. */
 export function liveCallNote(scope: Scope): string | undefined {
   if (scope.live.size === 0) return undefined;
   const lines = [
-    `test "${scope.title ?? "(unknown test)"}" ended while ${scope.live.size} live recording call(s) had not answered:`,
+    `${PREFIX}test "${scope.title ?? "(unknown test)"}" ended while ${scope.live.size} live recording call(s) had not answered:`,
   ];
   for (const c of scope.live.values()) {
     lines.push(`  - ${c.kind} request from ${c.describe}`, `    hash:     ${c.hash}`, `    expected: ${c.file}`);

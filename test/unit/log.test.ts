@@ -28,6 +28,9 @@ describe("log and errors: who adds the langchain-vcr: prefix", () => {
     expect(PREFIX).to.equal("langchain-vcr: ");
     expect(new VcrConfigError("options.dir must be a non-empty string.").message).to.equal("langchain-vcr: options.dir must be a non-empty string.");
     expect(new VcrFixtureError("the chat fixture f.json has no x.", "f.json").message).to.equal("langchain-vcr: the chat fixture f.json has no x.");
+    // a text that has it already (passed on, or typed by a caller written before the prefix had an owner) is not doubled
+    expect(new VcrConfigError("langchain-vcr: unknown option.").message).to.equal("langchain-vcr: unknown option.");
+    expect(captureStderr(() => log.warn("langchain-vcr: warning: big")).text).to.equal("langchain-vcr: warning: big\n");
   });
 
   it("warn and note write one prefixed line; note is silent under LANGCHAIN_VCR_QUIET, warn is not", () => {
