@@ -31,10 +31,33 @@ type Embed = (this: object, arg: unknown) => Promise<unknown>;
 const NAMES: readonly EmbedName[] = ["embedQuery", "embedDocuments"];
 /** `Embeddings` of each copy of core. */
 const bases = new Set<{ prototype: object }>();
-/** A wrapped method → the integration's own. */
-const originals = new WeakMap<Embed, Embed>();
 const scanned = new WeakSet<object>();
-const wrappedPrototypes = new WeakSet<object>();
+
+/**
+ * What every copy of this module in the process shares (two installed copies of langchain-vcr
+ * scan the same integration classes): a prototype is wrapped once, by whichever copy comes
+ * first, and a live call entered by either copy is seen by both copies' wrappers.
+ */
+interface Shared {
+  /** A wrapped method → the integration's own. */
+  originals: WeakMap<Embed, Embed>;
+  wrappedPrototypes: WeakSet<object>;
+  /** The instance whose live call (`liveEmbed`) is running here: its wrapped methods pass through. Entered only when recording. */
+  insideLiveCall: AsyncLocalStorage<object>;
+  /**
+   * A call recorded at a wrapped method that is not the instance's most derived one (an unwrapped
+   * subclass override reached it through `super`): its live call is that method's original, so the
+   * override's own work is not done twice.
+   */
+  recordedFrom: AsyncLocalStorage<{ instance: object; name: EmbedName; original: Embed }>;
+}
+const SHARED = Symbol.for("langchain-vcr.installEmbeddings.v1");
+const { originals, wrappedPrototypes, insideLiveCall, recordedFrom } = ((globalThis as unknown as Record<symbol, Shared | undefined>)[SHARED] ??= {
+  originals: new WeakMap(),
+  wrappedPrototypes: new WeakSet(),
+  insideLiveCall: new AsyncLocalStorage(),
+  recordedFrom: new AsyncLocalStorage(),
+});
 
 export function noteEmbeddingsClass(base: { prototype: object }): void {
   bases.add(base);
@@ -47,15 +70,6 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
   const fn = from && from.instance === inner && from.name === name ? from.original : (originals.get(top) ?? top);
   return insideLiveCall.run(inner, () => fn.call(inner, arg)) as Promise<T>;
 }
-
-/** The instance whose live call (`liveEmbed`) is running here: its wrapped methods pass through. Entered only when recording. */
-const insideLiveCall = new AsyncLocalStorage<object>();
-/**
- * A call recorded at a wrapped method that is not the instance's most derived one (an unwrapped
- * subclass override reached it through `super`): its live call is that method's original, so the
- * override's own work is not done twice.
- */
-const recordedFrom = new AsyncLocalStorage<{ instance: object; name: EmbedName; original: Embed }>();
 
 type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
 const loader = Module as unknown as { _load: Load };
