@@ -27,7 +27,8 @@ export interface MarkedBlock {
 }
 
 const SNIPPET = /^<!--\s*snippet:\s*(\S+?#\S+)\s*-->$/;
-const RECIPE = /^<!--\s*recipe\s+(\S+:\s*\S+)\s*-->$/;
+/** A recipe marker, optionally after the file's visible name: "`.mocharc.json`: <!-- recipe mocha-esm: .mocharc.json -->". */
+const RECIPE = /^(?:`([^`]+)`:?\s*)?<!--\s*recipe\s+(\S+:\s*\S+)\s*-->$/;
 
 /** Every marked block of one markdown text: markers of `kind`, each with the fenced block after it. */
 export function markedBlocks(markdown: string, doc: string, kind: "snippet" | "recipe"): MarkedBlock[] {
@@ -35,8 +36,13 @@ export function markedBlocks(markdown: string, doc: string, kind: "snippet" | "r
   const pattern = kind === "snippet" ? SNIPPET : RECIPE;
   const out: MarkedBlock[] = [];
   lines.forEach((text, i) => {
-    const m = pattern.exec(text.trim());
-    if (!m) return;
+    const found = pattern.exec(text.trim());
+    if (!found) return;
+    // a recipe marker's visible label, when it has one, must name the file the marker writes
+    const m = kind === "recipe" ? [found[0], found[2]] : found;
+    if (kind === "recipe" && found[1] !== undefined && found[1] !== found[2].split(/:\s*/)[1]) {
+      throw new Error(`${doc}:${i + 1}: the recipe block is labelled \`${found[1]}\` but writes ${found[2].split(/:\s*/)[1]}`);
+    }
     let j = i + 1;
     while (j < lines.length && lines[j].trim() === "") j++;
     const fence = /^(```+|~~~+)/.exec(lines[j] ?? "");

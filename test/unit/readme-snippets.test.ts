@@ -144,6 +144,11 @@ describe("documentation recipes are complete, and every docs page is linked", ()
     expect(parsed.get("jest")!.files.get("test/x.ts")).to.equal("x();\n");
     const twoTests = markedBlocks(md.replace(/a-x/g, "vitest").replace("b-y", "jest").replace("npx mocha", "npx mocha\nnpx vitest"), "doc.md", "recipe");
     expect(() => recipes(twoTests)).to.throw("exactly one test command");
+    const labelled = markedBlocks("`test/x.ts`: <!-- recipe vitest: test/x.ts -->\n```ts\nx();\n```", "doc.md", "recipe");
+    expect(labelled.map((b) => b.marker)).to.deep.equal(["vitest: test/x.ts"]);
+    expect(() => markedBlocks("`test/y.ts`: <!-- recipe vitest: test/x.ts -->\n```ts\nx();\n```", "doc.md", "recipe")).to.throw(
+      "labelled `test/y.ts` but writes test/x.ts",
+    );
   });
 
   const all = recipes();
