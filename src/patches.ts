@@ -11,7 +11,9 @@ import { installLlmStreamPatch, installStreamPatches, type StreamCore } from "./
 import { installToolPatch } from "./install/tools";
 import { noteEmbeddingsClass } from "./install/embeddings";
 import { missingInternal } from "./internals/check";
-import { noteBrokenCore } from "./internals/state";
+import { noteBrokenCore, noteEsmCore } from "./internals/state";
+import { isEsmBuild } from "./processWide";
+import { BaseChatModel as CommonJsBaseChatModel } from "@langchain/core/language_models/chat_models";
 
 /** The classes of one copy of @langchain/core. */
 export interface PatchableCore {
@@ -23,7 +25,14 @@ export interface PatchableCore {
   ChatGenerationChunk?: unknown;
 }
 
+/** Called by each entry at import for its copy of core (the ESM entry's is another copy than this module's). */
 export function installCorePatches(core: PatchableCore): void {
+  if (isEsmBuild() || core.BaseChatModel !== CommonJsBaseChatModel) noteEsmCore();
+  patchCoreCopy(core);
+}
+
+/** Checks every internal of one copy of core, then patches it (or keeps its error for `new Vcr()`). */
+export function patchCoreCopy(core: PatchableCore): void {
   const missing = missingInternal({ BaseChatModel: core.BaseChatModel, BaseLLM: core.BaseLLM, StructuredTool: core.StructuredTool });
   if (missing) return noteBrokenCore(missing);
   installModelPatches(core as never);

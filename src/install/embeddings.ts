@@ -17,19 +17,28 @@
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
-import Module = require("node:module");
+import Module from "node:module";
 import { installedVcr } from "../internals/state";
+import { processWide } from "../processWide";
 
 type EmbedName = "embedQuery" | "embedDocuments";
 type Embed = (this: object, arg: unknown) => Promise<unknown>;
 
 const NAMES: readonly EmbedName[] = ["embedQuery", "embedDocuments"];
-/** `Embeddings` of each copy of core. */
-const bases = new Set<{ prototype: object }>();
-/** A wrapped method → the integration's own. */
-const originals = new WeakMap<Embed, Embed>();
-const scanned = new WeakSet<object>();
-const wrappedPrototypes = new WeakSet<object>();
+type Wrapper = ReturnType<NonNullable<ReturnType<typeof installedVcr>>["embeddings"]>;
+type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
+/** One per process: the CommonJS and ESM builds of langchain-vcr share it. */
+const shared = processWide("install.embeddings.v1", () => ({
+  /** `Embeddings` of each copy of core. */
+  bases: new Set<{ prototype: object }>(),
+  /** A wrapped method → the integration's own. */
+  originals: new WeakMap<Embed, Embed>(),
+  scanned: new WeakSet<object>(),
+  wrappedPrototypes: new WeakSet<object>(),
+  hooked: undefined as Load | undefined,
+  byInstance: new WeakMap<object, { vcr: object; wrapper: Wrapper }>(),
+}));
+const { bases, originals, scanned, wrappedPrototypes, byInstance } = shared;
 
 export function noteEmbeddingsClass(base: { prototype: object }): void {
   bases.add(base);
@@ -41,15 +50,13 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
   return (originals.get(fn) ?? fn).call(inner, arg) as Promise<T>;
 }
 
-type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
 const loader = Module as unknown as { _load: Load; _cache?: Record<string, { exports?: unknown }> };
-let hooked: Load | undefined;
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and of every one required from now on. */
 export function startEmbeddingsHook(): void {
   for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
-  if (hooked) return;
-  const load = (hooked = loader._load);
+  if (shared.hooked) return;
+  const load = (shared.hooked = loader._load);
   loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
     const exports = load.call(this, request, parent, isMain);
     if (installedVcr()) scanExports(exports);
@@ -58,8 +65,8 @@ export function startEmbeddingsHook(): void {
 }
 
 export function stopEmbeddingsHook(): void {
-  if (hooked) loader._load = hooked;
-  hooked = undefined;
+  if (shared.hooked) loader._load = shared.hooked;
+  shared.hooked = undefined;
 }
 
 /**
@@ -106,7 +113,6 @@ function wrapPrototype(proto: object): void {
 }
 
 /** One VcrEmbeddings per instance and installed Vcr. */
-const byInstance = new WeakMap<object, { vcr: object; wrapper: ReturnType<NonNullable<ReturnType<typeof installedVcr>>["embeddings"]> }>();
 
 function recorded(vcr: NonNullable<ReturnType<typeof installedVcr>>, instance: object) {
   const known = byInstance.get(instance);

@@ -9,11 +9,13 @@ import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
+import { processWide } from "../processWide";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
-let tempCounter = 0;
+/** Temp file numbers, one sequence per process (both builds of langchain-vcr write here). */
+const temp = processWide("store.temp.v1", () => ({ counter: 0 }));
 
 export type WriteResult = { file: string; bytes: number; created: boolean; previous?: Buffer };
 
@@ -79,7 +81,7 @@ export class FixtureStore {
     const file = this.fileFor(fixture.hash);
     const text = formatFixture(fixture);
     this.ensureDir();
-    const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++tempCounter}`);
+    const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++temp.counter}`);
     try {
       fs.writeFileSync(tmp, text, { flag: "wx" });
       const previous = overwrite ? this.readBytes(fixture.hash) : undefined;
@@ -177,7 +179,7 @@ export function restoreFixture(file: string, previous: Buffer | undefined): void
     fs.rmSync(file, { force: true });
     return;
   }
-  const tmp = path.join(path.dirname(file), `${TEMP_PREFIX}restore-${process.pid}-${++tempCounter}`);
+  const tmp = path.join(path.dirname(file), `${TEMP_PREFIX}restore-${process.pid}-${++temp.counter}`);
   try {
     fs.writeFileSync(tmp, previous, { flag: "wx" });
     fs.renameSync(tmp, file);

@@ -12,6 +12,7 @@
  */
 import type { ModelLike } from "../../canonical/chat";
 import type { Lookup } from "../../recorder";
+import { processWide } from "../../processWide";
 
 export type ModelKind = "chat" | "llm";
 
@@ -36,7 +37,7 @@ interface ReplayedGeneration {
 
 export class ModelCall {
   /** What this call's lookups receive as `llmKey` (see the file comment). */
-  readonly key = `langchain-vcr#${++callCount}`;
+  readonly key = `langchain-vcr#${++calls.count}`;
   /** Set by the stream adapter when the chat cache stands aside and the call is recorded as a stream. */
   streamed = false;
   private callOptions: unknown = {};
@@ -100,7 +101,7 @@ export class ModelCall {
    * caller receives equals the recorded one).
    */
   end(result: unknown): void {
-    open.delete(this.key);
+    calls.open.delete(this.key);
     if (result === undefined) return;
     for (const e of this.entries) {
       const r = e.replayed;
@@ -136,11 +137,14 @@ export class ModelCall {
   }
 }
 
-let callCount = 0;
-/** The call whose `generate()` is starting: set and cleared synchronously around core's code. */
-let starting: ModelCall | undefined;
-/** Calls whose `generate()` has taken its key and not settled, by key. */
-const open = new Map<string, ModelCall>();
+/** One registry per process, shared by the CommonJS and ESM builds (keys are unique across both). */
+const calls = processWide("calls.v1", () => ({
+  count: 0,
+  /** The call whose `generate()` is starting: set and cleared synchronously around core's code. */
+  starting: undefined as ModelCall | undefined,
+  /** Calls whose `generate()` has taken its key and not settled, by key. */
+  open: new Map<string, ModelCall>(),
+}));
 /**
  * Marks the call options of a call that takes its key, so the stream adapter can tell a
  * provider's own streaming inside `generate()` (ChatOllama always streams) from a user's
@@ -148,21 +152,21 @@ const open = new Map<string, ModelCall>();
  * a symbol, so JSON and key lists do not see it. Its value is the call's key, not the call:
  * callbacks receive these options, and must not reach (or print, or keep alive) the model.
  */
-const CALL_OF_OPTIONS = Symbol("langchain-vcr.modelCall");
+const CALL_OF_OPTIONS = Symbol.for("langchain-vcr.modelCall");
 
 /**
  * Starts core's `generate()` with `call` as the call that starts (`fn` must reach core
  * synchronously); the caller ends the call with `call.end()` when the promise settles.
  */
 export function runModelCall<T>(call: ModelCall, fn: () => Promise<T>): Promise<T> {
-  const outer = starting;
-  starting = call;
+  const outer = calls.starting;
+  calls.starting = call;
   try {
     return fn();
   } catch (e) {
     return Promise.reject(e);
   } finally {
-    starting = outer;
+    calls.starting = outer;
   }
 }
 
@@ -171,10 +175,10 @@ export function runModelCall<T>(call: ModelCall, fn: () => Promise<T>): Promise<
  * under its key, with the call options core separated — or undefined for any other call.
  */
 export function takeStartingCall(model: object, callOptions: unknown): ModelCall | undefined {
-  const call = starting;
+  const call = calls.starting;
   if (!call || call.model !== model) return undefined;
-  starting = undefined;
-  open.set(call.key, call);
+  calls.starting = undefined;
+  calls.open.set(call.key, call);
   call.setOptions(callOptions);
   if (callOptions && typeof callOptions === "object" && Object.isExtensible(callOptions)) (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call.key;
   return call;
@@ -182,7 +186,7 @@ export function takeStartingCall(model: object, callOptions: unknown): ModelCall
 
 /** The running call a lookup or update belongs to, from the llmKey core passed. */
 export function modelCallForKey(llmKey: unknown): ModelCall | undefined {
-  return typeof llmKey === "string" ? open.get(llmKey) : undefined;
+  return typeof llmKey === "string" ? calls.open.get(llmKey) : undefined;
 }
 
 /** The running `generate()` call whose call options (or a copy of them) these are. */
