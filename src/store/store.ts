@@ -10,10 +10,13 @@ import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 import { processWide } from "../processWide";
+import { copyJson, ParsedFileCache, type FileStat } from "./parsedCache";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
+/** What replay parsed and checked, per file, until the file changes. */
+const PARSED = new ParsedFileCache<Fixture>();
 /** Temp file numbers, one sequence per process (both builds of langchain-vcr write here). */
 const temp = processWide("store.temp.v1", () => ({ counter: 0 }));
 
@@ -32,9 +35,21 @@ export class FixtureStore {
     return this.prefix + hash + ".json"; // dir is absolute and normalized; a hash needs no joining
   }
 
-  /** The fixture for `hash`, or undefined when there is none. A damaged file throws. */
+  /**
+   * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
+   * returns its own objects; an unchanged file is parsed and checked once (`parsedCache.ts`).
+   */
   read(hash: string): Fixture | undefined {
     const file = this.fileFor(hash);
+    const stat = statOf(file);
+    const kept = stat && PARSED.get(file, stat);
+    if (kept) return copyJson(kept);
+    const fixture = this.readFile(hash, file);
+    if (fixture && stat) PARSED.set(file, stat, copyJson(fixture));
+    return fixture;
+  }
+
+  private readFile(hash: string, file: string): Fixture | undefined {
     let text: string;
     try {
       text = fs.readFileSync(file, READ_UTF8);
@@ -167,6 +182,15 @@ function isDirectory(p: string): boolean {
 }
 
 /** Parses and checks one fixture file's text. Never returns a damaged fixture. */
+/** The file's stat, or undefined when it cannot be had (the read then says why). */
+function statOf(file: string): FileStat | undefined {
+  try {
+    return PARSED.stat(file);
+  } catch {
+    return undefined;
+  }
+}
+
 export function parseFixture(raw: string, file: string, expectedHash?: string): Fixture {
   const read = readFixtureText(raw, expectedHash);
   if ("problem" in read) throw fixtureError(file, read.problem, read.cause);
