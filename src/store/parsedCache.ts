@@ -3,8 +3,8 @@
  * costs one `stat` and a copy instead of a read, a parse and the checks. One per process,
  * keyed by file path (every Vcr on a directory shares it).
  *
- * Never stale: a file counts as unchanged only while its inode, size, mtime and ctime (in
- * nanoseconds) are all the same — a rewrite by rename (langchain-vcr's own writes, git)
+ * Never stale: a file counts as unchanged only while its inode, size, mtime and ctime (to
+ * the fraction of a microsecond Node's millisecond floats keep) are all the same — a rewrite by rename (langchain-vcr's own writes, git)
  * changes the inode; one in place changes the times. The stat is taken before the read, so a
  * change made while reading shows at the next stat. A file whose mtime is within
  * `RACY_MS` of the read is not kept (file times can be coarser than a tick: a rewrite of
@@ -15,19 +15,19 @@
  */
 import * as fs from "node:fs";
 
-const STAT = { bigint: true, throwIfNoEntry: false } as const;
+const STAT = { throwIfNoEntry: false } as const;
 const RACY_MS = 1000;
 const MAX_ENTRIES = 10_000;
 
 interface Entry<T> {
-  ino: bigint;
-  size: bigint;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
   value: T;
 }
 
-export type FileStat = fs.BigIntStats;
+export type FileStat = fs.Stats;
 
 export class ParsedFileCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -42,16 +42,16 @@ export class ParsedFileCache<T> {
   get(file: string, stat: FileStat): T | undefined {
     const e = this.entries.get(file);
     if (e === undefined) return undefined;
-    if (e.ino === stat.ino && e.size === stat.size && e.mtimeNs === stat.mtimeNs && e.ctimeNs === stat.ctimeNs) return e.value;
+    if (e.ino === stat.ino && e.size === stat.size && e.mtimeMs === stat.mtimeMs && e.ctimeMs === stat.ctimeMs) return e.value;
     this.entries.delete(file);
     return undefined;
   }
 
   /** Keeps `value`, parsed from `file` as it was at `stat` (taken before the read). */
   set(file: string, stat: FileStat, value: T): void {
-    if (Number(stat.mtimeNs / 1_000_000n) > Date.now() - RACY_MS) return;
+    if (stat.mtimeMs > Date.now() - RACY_MS) return;
     if (this.entries.size >= this.maxEntries && !this.entries.has(file)) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(file, { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs, value });
+    this.entries.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value });
   }
 
   delete(file: string): void {
