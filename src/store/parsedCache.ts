@@ -79,3 +79,12 @@ export function copyJson<T>(value: T): T {
   }
   return out as T;
 }
+
+/** Freezes a value parsed from JSON and everything in it: shared, it can be read, never changed. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -10,7 +10,7 @@ import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 import { processWide } from "../processWide";
-import { copyJson, ParsedFileCache, type FileStat } from "./parsedCache";
+import { copyJson, deepFreeze, ParsedFileCache, type FileStat } from "./parsedCache";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
@@ -37,15 +37,17 @@ export class FixtureStore {
 
   /**
    * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
-   * returns its own objects; an unchanged file is parsed and checked once (`parsedCache.ts`).
+   * returns its own response objects (its request is shared and frozen); an unchanged file is
+   * parsed and checked once (`parsedCache.ts`).
    */
   read(hash: string): Fixture | undefined {
     const file = this.fileFor(hash);
     const stat = statOf(file);
     const kept = stat && PARSED.get(file, stat);
-    if (kept) return copyJson(kept);
+    // the response is the caller's to keep and change; the request is only read (frozen in the cache)
+    if (kept) return { ...kept, response: copyJson(kept.response) };
     const fixture = this.readFile(hash, file);
-    if (fixture && stat) PARSED.set(file, stat, copyJson(fixture));
+    if (fixture && stat) PARSED.set(file, stat, { ...fixture, request: deepFreeze(copyJson(fixture.request)), response: copyJson(fixture.response) });
     return fixture;
   }
 

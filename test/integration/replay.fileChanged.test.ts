@@ -6,7 +6,11 @@ import { Vcr } from "../../src/index";
 import { runChild } from "../helpers/child";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
-import { openai } from "../helpers/models";
+import { OpenAIEmbeddings } from "@langchain/openai";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { openai, TEST_KEY } from "../helpers/models";
+import { asNewRun } from "../helpers/newRun";
 import { fixtureFiles } from "../helpers/tmp";
 
 const Q = "What is 2+2?";
@@ -107,5 +111,29 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     const next = await model.invoke(Q);
     expect(JSON.parse(JSON.stringify({ r: next.response_metadata, u: next.usage_metadata, k: next.additional_kwargs, c: next.content }))).to.deep.equal(pristine);
     expect(fake.count()).to.equal(1);
+  });
+
+  it("every kind replays from a kept fixture, twice, the same: chat, stream, embeddings, tool", async () => {
+    let toolRuns = 0;
+    const run = async (vcr: Vcr) => {
+      const model = openai(fake, vcr.cache);
+      const chat = (await model.invoke(Q)).content;
+      let streamed = "";
+      for await (const chunk of await model.stream("stream me")) streamed += chunk.content;
+      const emb = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }));
+      const vectors = [await emb.embedQuery("a query"), await emb.embedDocuments(["doc one", "doc two"])];
+      const lookup = vcr.tool(tool(async ({ q }: { q: string }) => (toolRuns++, `found ${q}`), { name: "lookup", description: "Looks up.", schema: z.object({ q: z.string() }) }));
+      const found = await lookup.invoke({ id: "call_1", name: "lookup", args: { q: "x" }, type: "tool_call" });
+      return JSON.stringify({ chat, streamed, vectors, found: found.content });
+    };
+    const recorded = await asNewRun({}, () => run(new Vcr({ dir, mode: "record_or_replay" })));
+    const requests = fake.count();
+    for (const f of fixtureFiles(dir)) fs.utimesSync(path.join(dir, f), OLD, OLD);
+    const replayVcr = new Vcr({ dir, mode: "replay_only" });
+    expect(await asNewRun({}, () => run(replayVcr))).to.equal(recorded); // read, parsed, kept
+    expect(await asNewRun({}, () => run(replayVcr))).to.equal(recorded); // from what was kept
+    expect(fake.count()).to.equal(requests);
+    expect(toolRuns).to.equal(1);
+    expect(replayVcr.stats().replayed).to.be.greaterThan(0);
   });
 });
