@@ -1,6 +1,7 @@
 /**
- * The README's ten-line example, run as a test: a chat model, embeddings and side-effecting
- * tools behind one `Vcr`, driven by a `createAgent` agent.
+ * The contract's ten-line example (quoted in examples/README.md), run as a test: a chat model,
+ * embeddings and side-effecting tools behind one `Vcr`, driven by a `createAgent` agent. The
+ * README's own example is a consumer project's test file, run by test/recipes/.
  */
 import { expect } from "chai";
 import { AIMessage } from "@langchain/core/messages";

@@ -208,7 +208,7 @@ export class Recorder {
     const nearest = this.nearest.find(base.kind, base.request, base.hash);
     const scope = currentTest();
     const test = scope?.title;
-    const message = missMessage({ ...base, describe, nearest, test, runner: currentRunner(), filterTitle: scope?.filterTitle });
+    const message = missMessage({ ...base, describe, nearest, test, runner: currentRunner(), filterTitle: scope?.filterTitle, older: this.nearest.older });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: base.request, nearest });
   }
 

@@ -1,9 +1,10 @@
 /**
  * Where per-run and per-test state lives. `withVcr` scopes use AsyncLocalStorage, so
- * concurrent scopes never see each other. The current test lives in a second
- * AsyncLocalStorage when the runner can put it there (vitest, node:test: concurrent tests
- * each see their own), else in one process-wide slot (mocha and jest run one test at a time
- * per process). All of it is kept on a global symbol so every copy of this package in the
+ * concurrent scopes never see each other. A test that runs concurrently with others (vitest
+ * `test.concurrent`, node:test `concurrency`) lives in a second AsyncLocalStorage; any other
+ * test in one process-wide slot, since the runner runs one such test at a time per process
+ * (a store costs every promise of the test a little once AsyncLocalStorage is in use, so
+ * sequential tests do without). All of it is kept on a global symbol so every copy of this package in the
  * process (ESM and CommonJS) shares it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -37,6 +38,8 @@ export class Scope {
   readonly live: Map<string, LiveCall>;
   /** The name the runner's name filter matches, when it is not `title` (node:test matches a test's own name). */
   filterTitle?: string;
+  /** The test has ended: a store of it that AsyncLocalStorage still carries into later code no longer counts. */
+  ended = false;
   /**
    * `shares`: a scope whose bookkeeping this one uses (a `withVcr` scope inside a test keeps
    * the test's call numbering and fixture list; only the override is its own).
@@ -90,7 +93,8 @@ export function currentOverride(): VcrOverride | undefined {
 
 /** The test that is running here, if any. */
 export function currentTest(): Scope | undefined {
-  return tests.getStore() ?? state.test;
+  const concurrent = tests.getStore();
+  return concurrent && !concurrent.ended ? concurrent : state.test;
 }
 
 export function runInScope<T>(scope: Scope, fn: () => T): T {
@@ -107,6 +111,16 @@ export function leaveTest(): Scope | undefined {
   const t = state.test;
   state.test = undefined;
   return t;
+}
+
+/** A test that runs alone starts: it takes the process-wide slot. */
+export function enterTestSlot(scope: Scope): void {
+  state.test = scope;
+}
+
+/** That test ends: the slot is freed (unless another test took it since). */
+export function leaveTestSlot(scope: Scope): void {
+  if (state.test === scope) state.test = undefined;
 }
 
 /** Runs `fn` as the test `scope` (its async continuations included): concurrent tests each see their own. */

@@ -11,6 +11,7 @@
  *   `responseProblem` in src/kinds/: validate and replay judge by the same function);
  * - unless it is marked `redacted`, re-hashing `{ kind, request }` gives its `hash` (a hand
  *   edit or a bad merge of `request` would otherwise never match again);
+ * - it is of the current schema version (an older one is never read: `migrate` upgrades it);
  * - no string in it looks like a credential (the recorder's secret patterns).
  * One bad file never stops the rest.
  */
@@ -19,7 +20,7 @@ import * as path from "node:path";
 import { requestHash } from "./canonical/json";
 import { kindSpec } from "./kinds";
 import { findSecret } from "./secrets";
-import { FIXTURE_FILE_RE } from "./store/fixture";
+import { FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem } from "./store/reader";
 import { TEMP_PREFIX } from "./store/store";
 
@@ -108,7 +109,7 @@ export function checkFixture(file: string, raw: string, allow: ReadonlySet<strin
     });
   }
   if (fixture.redacted !== true) {
-    const actual = requestHash(fixture.kind, fixture.request);
+    const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
     if (actual !== fixture.hash) {
       problems.push({
         file,
@@ -119,6 +120,7 @@ export function checkFixture(file: string, raw: string, allow: ReadonlySet<strin
       });
     }
   }
+  if (fixture.schemaVersion < SCHEMA_VERSION) problems.push({ file, problem: olderProblem(file, fixture.schemaVersion, fixture.redacted === true) });
   const secret = findSecret(fixture, [], allow);
   if (secret) {
     problems.push({
@@ -131,6 +133,14 @@ export function checkFixture(file: string, raw: string, allow: ReadonlySet<strin
 
 async function hashInside(file: string): Promise<string | undefined> {
   return (await readFixtureFileAsync(file)).fixture?.hash;
+}
+
+function olderProblem(file: string, version: number, redacted: boolean): string {
+  const what = `was written by an older langchain-vcr (schemaVersion ${version}; this one writes ${SCHEMA_VERSION}), so no lookup reads it. `;
+  if (redacted) {
+    return what + `It is redacted, so its new name cannot be computed offline: delete it and re-record it (LANGCHAIN_VCR_MODE=record_or_replay npm test)`;
+  }
+  return what + `Upgrade it offline, with no model call: npx langchain-vcr migrate ${JSON.stringify(path.dirname(file))}`;
 }
 
 function kindShape(kind: string): string {

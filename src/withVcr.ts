@@ -4,14 +4,16 @@
  * wrapping calls in `withVcr` changes their mode, never their keys.
  */
 import { checkMode, checkToolMode } from "./resolve";
-import { Scope, currentScope, runInScope, type VcrOverride } from "./scope";
+import { Scope, currentScope, currentTest, runInScope, type VcrOverride } from "./scope";
 
 export function withVcr<T>(override: VcrOverride, fn: () => T): T {
   if (override.mode !== undefined) checkMode(override.mode, "withVcr");
   if (override.toolMode !== undefined) checkToolMode(override.toolMode, "withVcr");
   const outer = currentScope();
   const merged: VcrOverride = { ...outer.override, ...stripUndefined(override) };
-  return runInScope(new Scope(outer.title, merged, outer), fn);
+  // the bookkeeping is the running test's (else the enclosing scope's, which ends at the process's)
+  const owner = currentTest() ?? outer;
+  return runInScope(new Scope(owner.title, merged, owner), fn);
 }
 
 function stripUndefined(o: VcrOverride): VcrOverride {

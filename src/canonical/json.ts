@@ -8,6 +8,7 @@
  */
 import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
+import { SCHEMA_VERSION } from "./version";
 
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortDeep(value));
@@ -43,7 +44,10 @@ export function sha256Hex(data: string | Uint8Array): string {
 /** `crypto.hash` (Node ≥ 20.12): one call, no Hash object. */
 const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array, enc: "hex") => string }).hash;
 
-/** The hash of a request: sha256 of the canonical serialization of `{ kind, request }`. */
-export function requestHash(kind: string, request: unknown): string {
-  return sha256Hex(canonicalJson({ kind, request }));
+/**
+ * The hash of a request under a schema version: sha256 of the canonical serialization of
+ * `{ kind, request, version }` (version 1, langchain-vcr 0.1.0, hashed `{ kind, request }`).
+ */
+export function requestHash(kind: string, request: unknown, version: number = SCHEMA_VERSION): string {
+  return sha256Hex(canonicalJson(version === 1 ? { kind, request } : { kind, request, version }));
 }

@@ -4,6 +4,7 @@
  * identity (keys, hosts, timeouts, retries, streaming flags) never enter the key.
  */
 import { withoutAbsent } from "./absent";
+import { dropInertMembers } from "./inert";
 import { defineMember, sortDeep } from "./json";
 
 /** Never part of the key: who asked, how it travelled, or how the answer was delivered. */
@@ -55,7 +56,7 @@ export function canonicalParams(invocation: Record<string, unknown>): Record<str
     const v = out[k];
     if (v !== null && (typeof v === "object" || (typeof v === "string" && SCHEMA_KEYS.has(k)))) defineMember(out, k, lfDeep(v, SCHEMA_KEYS.has(k)));
   }
-  return out;
+  return dropInertMembers(out);
 }
 
 function put(out: Record<string, unknown>, key: string, value: unknown): void {

@@ -9,8 +9,12 @@ export const USAGE = `Usage: langchain-vcr <command> [options]
 Commands:
   validate [dir] [--json]       check every fixture file; exit 1 on any problem
   prune [dir] [--dry-run]       remove fixtures no test used in the last complete run
-  stats [dir] [--json]          counts and bytes by kind and model, largest fixtures, unused count
+  stats [dir] [--json] [--by-test]
+                                counts and bytes by kind and model, largest fixtures, unused count
   show <hash|file> [--dir dir]  print one recorded exchange readably
+  migrate [dir] [--dry-run]     upgrade fixtures of an older schema version, offline
+  diff [dir] [--base ref] [--format text|markdown|json]
+                                what changed in dir since a git ref, for review
 
 dir defaults to "${D}". Run "langchain-vcr <command> --help" for a command's options.
 `;
@@ -43,15 +47,38 @@ Counts and bytes of the fixtures in dir (default "${D}") by kind and by model, t
 fixtures, and how many fixtures the last run (per its usage ledger) did not use.
 
   --json             print the same as JSON
+  --by-test          also list, per test of the last run, the fixtures it used
   --ledger-dir path  where the ledgers are (see prune --help)
+`,
+  migrate: `Usage: langchain-vcr migrate [dir] [--dry-run]
+
+Rewrites every fixture in dir (default "${D}") written by an older langchain-vcr to the
+current schema version and name, offline (no model call), and prints old → new. Each file is
+written atomically, then the old one removed; running it again changes nothing. A damaged,
+redacted or newer-than-known fixture is left byte for byte and listed (exit 1).
+
+  --dry-run  print what would be renamed; write nothing
+`,
+  diff: `Usage: langchain-vcr diff [dir] [--base <ref>] [--format text|markdown|json]
+
+Compares the fixtures in dir (default "${D}") between a git ref (default HEAD) and the
+working tree. A new fixture that is an edit of a removed one (the nearest request of the same
+kind) is one change: the request fields that differ, and how the response differs. The rest
+are listed as added, removed, or re-recorded in place. Reads the base with git plumbing (no
+checkout) and writes nothing. Exit 0 whatever it finds; 2 on a usage error or outside git.
+
+  --base ref       the git ref to compare with (default HEAD; in CI: origin/<base branch>)
+  --format f       text (default), markdown (for a pull-request comment) or json
 `,
   show: `Usage: langchain-vcr show <hash|file> [--dir dir] [--json]
 
 Prints one recorded exchange: kind, model, parameters, tools, the messages with their roles
-and tool calls, and the answer (or the vector summary, or the tool result). <hash> may be a
+and tool calls, and the answer (or the vector summary, or the tool result), and which tests
+used it in the last run (from the usage ledger). <hash> may be a
 unique prefix of a fixture's hash in dir (default "${D}").
 
-  --dir dir  the fixture directory to look the hash up in
-  --json     print the fixture file as it is
+  --dir dir          the fixture directory to look the hash up in
+  --json             print the fixture file as it is
+  --ledger-dir path  where the usage ledgers are, for the "used by:" line (see prune --help)
 `,
 };

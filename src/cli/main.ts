@@ -1,11 +1,13 @@
 /**
- * The `langchain-vcr` command: dispatches to validate / prune / stats / show. Exit codes:
+ * The `langchain-vcr` command: dispatches to validate / prune / stats / show / migrate / diff. Exit codes:
  * 0 success, 1 a problem found or an action refused, 2 a command line it cannot understand.
  */
 import { isVcrError } from "../errors";
 import { parseArgs, UsageError, type ArgSpec, type ParsedArgs } from "./args";
 import { COMMAND_USAGE, USAGE } from "./help";
 import type { Io } from "./io";
+import { diffCommand, diffSpec } from "./diff";
+import { migrateCommand, migrateSpec } from "./migrate";
 import { pruneCommand, pruneSpec } from "./prune";
 import { showCommand, showSpec } from "./show";
 import { statsCommand, statsSpec } from "./stats";
@@ -21,6 +23,8 @@ const COMMANDS: Record<string, Command> = {
   prune: { spec: pruneSpec, run: pruneCommand },
   stats: { spec: statsSpec, run: statsCommand },
   show: { spec: showSpec, run: showCommand },
+  migrate: { spec: migrateSpec, run: migrateCommand },
+  diff: { spec: diffSpec, run: diffCommand },
 };
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {

@@ -7,9 +7,11 @@ import { damagedFixtureError } from "../store/store";
 import { UsageError, type ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
+import { ledgerDirOf } from "./prune";
 import { renderFixture } from "./render";
+import { lastRun, usedByLine } from "./usedBy";
 
-export const showSpec = { booleans: ["json"], strings: ["dir"] } as const;
+export const showSpec = { booleans: ["json"], strings: ["dir", "ledger-dir"] } as const;
 
 export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   const target = args.positionals[0];
@@ -23,7 +25,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw damagedFixtureError(file, read.problem);
-  io.out(renderFixture(read.fixture, display(io, file)));
+  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRun(ledgerDirOf(args, io), io.cwd))]));
   return 0;
 }
 

@@ -8,9 +8,11 @@ import type { ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
+import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
+import { fixturesByTest, lastRun } from "./usedBy";
 
-export const statsSpec = { booleans: ["json"], strings: ["ledger-dir"] } as const;
+export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
 const LARGEST = 5;
 
 interface Tally {
@@ -24,17 +26,21 @@ export interface FixtureStats {
   bytes: number;
   /** Files named like fixtures that cannot be read or whose envelope is damaged (see `langchain-vcr validate`). */
   unreadable: number;
+  /** Fixtures of an older schema version (never read until `langchain-vcr migrate`). */
+  older: number;
   byKind: Record<string, Tally>;
   byModel: Record<string, Tally>;
   largest: { file: string; bytes: number; kind: string; model?: string }[];
   /** From the last run's ledgers; null when there is none. */
   unused: { count: number; runId: string; startedAt: string; complete: boolean; reasons: string[] } | null;
+  /** With `--by-test`: test title → the fixtures in `dir` it used in the last run (null: no ledger). */
+  byTest?: Record<string, string[]> | null;
 }
 
-export function collectStats(dir: string, ledgerDir: string, cwd: string): FixtureStats {
+export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false): FixtureStats {
   const files = listFixtures(dir);
   // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
-  const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
+  const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, older: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
   const sized: FixtureStats["largest"] = [];
   for (const file of files) {
     const read = readFixtureFile(file);
@@ -44,6 +50,7 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string): Fixtu
     }
     const f = read.fixture;
     if (!f) s.unreadable++; // damaged: counted under "(unreadable)"; validate says what is wrong
+    else if (f.schemaVersion < SCHEMA_VERSION) s.older++;
     const kind = f ? f.kind : "(unreadable)";
     const model = f && isRecord(f.request) && typeof f.request.model === "string" ? f.request.model : undefined;
     s.count++;
@@ -53,7 +60,11 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string): Fixtu
     sized.push({ file, bytes: read.bytes, kind, model });
   }
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
-  const verdict = lastRunVerdict(ledgerDir, cwd);
+  const verdict = lastRun(ledgerDir, cwd);
+  if (byTest) {
+    const inDir = new Set(files);
+    s.byTest = verdict ? Object.fromEntries([...fixturesByTest(verdict)].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))]).filter(([, fs]) => fs.length > 0)) : null;
+  }
   if (verdict) {
     s.unused = {
       count: files.filter((f) => !verdict.used.has(f)).length,
@@ -78,7 +89,7 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, args.positionals[0]);
-  const s = collectStats(dir, ledgerDirOf(args, io), io.cwd);
+  const s = collectStats(dir, ledgerDirOf(args, io), io.cwd, args.flags["by-test"] === true);
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
     return 0;
@@ -88,7 +99,8 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
       .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
       .map(([k, t]) => [k, String(t.count), formatBytes(t.bytes)]);
   const lines = [
-    `fixtures in ${display(io, dir)}: ${s.count} file(s), ${formatBytes(s.bytes)}` + (s.unreadable ? ` (${s.unreadable} unreadable: run langchain-vcr validate)` : ""),
+    `fixtures in ${display(io, dir)}: ${s.count} file(s), ${formatBytes(s.bytes)}` + (s.unreadable ? ` (${s.unreadable} unreadable: run langchain-vcr validate)` : "") +
+      (s.older ? ` (${s.older} of an older schema version, never read: run langchain-vcr migrate)` : ""),
   ];
   if (s.count > 0) {
     lines.push("by kind:", table(rows(s.byKind)), "by model:", table(rows(s.byModel)), `largest:`);
@@ -98,6 +110,11 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   else {
     const state = s.unused.complete ? "complete" : `partial: ${s.unused.reasons[0]}${s.unused.reasons.length > 1 ? ` (+${s.unused.reasons.length - 1} more)` : ""}`;
     lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, ${state})`);
+  }
+  if (s.byTest === null) lines.push("by test: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)");
+  else if (s.byTest) {
+    lines.push("by test (last run):");
+    for (const [t, fs] of Object.entries(s.byTest)) lines.push(`  ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `    ${display(io, f)}`));
   }
   io.out(lines.join("\n") + "\n");
   return 0;

@@ -44,3 +44,20 @@ export function formatValue(v: unknown, max = 120): string {
   const s = v === undefined ? "(absent)" : JSON.stringify(v);
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
 }
+
+/**
+ * Whether a changed text looks like an edit of the recorded one (a date, a word, a typo) rather
+ * than another text: the unchanged start and end together cover at least half of the longer.
+ * Non-text differences (a parameter, a tool) always count.
+ */
+export function looksEdited(d: { recorded?: unknown; requested?: unknown }): boolean {
+  const a = d.recorded;
+  const b = d.requested;
+  if (typeof a !== "string" || typeof b !== "string") return true;
+  const longest = Math.max(a.length, b.length);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return (start + end) * 2 >= longest;
+}

@@ -1,8 +1,9 @@
 /** The text of miss errors and near-miss notes: what happened, the facts, the nearest, the fix. */
+import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import type { VcrMode } from "../modes";
 import { MODE_ENV } from "../resolve";
-import { formatValue, hintFor } from "./diff";
+import { formatValue, hintFor, looksEdited } from "./diff";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -27,6 +28,8 @@ export function missMessage(m: {
   runner?: RerecordRunner;
   /** The name the runner's filter should match, when not the full title. */
   filterTitle?: string;
+  /** How many fixtures in the directory are of an older schema version (never read until migrated). */
+  older?: number;
 }): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
   const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
@@ -40,6 +43,13 @@ export function missMessage(m: {
   } else {
     lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
   }
+  if (m.older) {
+    const same = m.nearest && m.nearest.differences.length === 0 ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
+    lines.push(
+      `  ${m.older} fixture(s) in this directory were written by an older langchain-vcr and are never read${same}.`,
+      `  Upgrade them offline (no model call): npx langchain-vcr migrate ${JSON.stringify(path.dirname(m.file))}`,
+    );
+  }
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
@@ -50,13 +60,19 @@ export function missMessage(m: {
   return lines.join("\n");
 }
 
+/** A word for a POSIX shell: in double quotes when that is safe, else in single quotes. */
+function shellQuote(s: string): string {
+  if (/^[\w .,:/@%+=<>-]*$/.test(s)) return `"${s}"`;
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 export type RerecordRunner = "mocha" | "vitest" | "jest" | "node-test";
 
 /** How to run just this test again, in the running test runner's own words, with its title filled in. */
 export function rerecordHint(runner: RerecordRunner | undefined, title: string | undefined): string {
   // every runner takes the title as a regular expression
   const pattern = title === undefined ? "<test title>" : title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const quoted = JSON.stringify(pattern);
+  const quoted = shellQuote(pattern);
   switch (runner) {
     case "vitest":
     case "jest":
@@ -68,30 +84,20 @@ export function rerecordHint(runner: RerecordRunner | undefined, title: string |
   }
 }
 
-/**
- * Whether a changed text looks like an edit of the recorded one (a date, a word, a typo) rather
- * than another text: the unchanged start and end together cover at least half of the longer.
- * Non-text differences (a parameter, a tool) always count.
- */
-function looksEdited(d: { recorded?: unknown; requested?: unknown }): boolean {
-  const a = d.recorded;
-  const b = d.requested;
-  if (typeof a !== "string" || typeof b !== "string") return true;
-  const longest = Math.max(a.length, b.length);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  return (start + end) * 2 >= longest;
-}
-
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
 export function recordedNearMessage(
   rec: { kind: string; file: string },
   nearest: VcrNearest,
 ): string | undefined {
   const d = nearest.differences;
-  if (d.length === 0 || d.length > 3) return undefined;
+  if (d.length === 0) {
+    // the same request in another file: one written by an older langchain-vcr (a lookup never reads it)
+    return (
+      `langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the same request was recorded by an older langchain-vcr in ${nearest.file}, which is never read.\n` +
+      `  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate ${JSON.stringify(path.dirname(rec.file))}`
+    );
+  }
+  if (d.length > 3) return undefined;
   if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
   if (!d.every(looksEdited)) return undefined; // another question, not an edit of the recorded one
   const lines = [`langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];

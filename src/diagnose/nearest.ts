@@ -7,19 +7,25 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
-import { FIXTURE_FILE_RE } from "../store/fixture";
+import { FIXTURE_FILE_RE, SCHEMA_VERSION, type Fixture } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
+import { upgradedParts } from "../store/upgrade";
 import { diffValues } from "./diff";
 
 interface Indexed {
   kind: unknown;
   hash: string;
+  /** In the current version's form (an older fixture's request upgraded), so it compares with a new one. */
   request: unknown;
+  schemaVersion: number;
 }
 
 export class NearestIndex {
   /** File name → its kind and request (a damaged file is not kept: it may be fixed before the next scan). */
   private readonly seen = new Map<string, Indexed>();
+
+  /** Fixtures of an older schema version seen by the last `find` (never read by a lookup: `migrate` upgrades them). */
+  older = 0;
 
   constructor(private readonly dir: string) {}
 
@@ -32,10 +38,13 @@ export class NearestIndex {
     }
     if (names.length > maxEntries) return undefined;
     const candidates: NearestCandidate[] = [];
+    this.older = 0;
     for (const name of names) {
       if (!FIXTURE_FILE_RE.test(name) || name.startsWith(skipHash ?? "\0")) continue;
       const entry = this.entry(name);
-      if (entry) candidates.push({ ...entry, file: path.join(this.dir, name) });
+      if (!entry) continue;
+      if (entry.schemaVersion < SCHEMA_VERSION) this.older++;
+      candidates.push({ ...entry, file: path.join(this.dir, name) });
     }
     return nearestOf(kind, request, candidates);
   }
@@ -45,7 +54,7 @@ export class NearestIndex {
     if (e === undefined) {
       const f = readFixtureFile(path.join(this.dir, name)).fixture;
       if (!f) return undefined; // damaged files are validate's business, not the nearest-match's
-      e = { kind: f.kind, hash: f.hash, request: f.request };
+      e = { kind: f.kind, hash: f.hash, request: f.schemaVersion < SCHEMA_VERSION ? upgradedRequest(f) : f.request, schemaVersion: f.schemaVersion };
       this.seen.set(name, e);
     }
     return e;
@@ -73,6 +82,14 @@ export function nearestOf(kind: string, request: unknown, candidates: Iterable<N
     }
   }
   return best;
+}
+
+function upgradedRequest(f: Fixture): unknown {
+  try {
+    return upgradedParts(f).request;
+  } catch {
+    return f.request;
+  }
 }
 
 /** Fewer differing fields is nearer; a different model counts extra. */

@@ -3,7 +3,8 @@
  * its own class (core's `Embeddings` declares them abstract), and every instance sets its
  * fields in its constructor, so there is no base method to wrap and no construction to see.
  * What can be reached is the classes: while a Vcr is installed, every class that extends a
- * copy of core's `Embeddings` and is exported by a CommonJS module — loaded before
+ * copy of core's `Embeddings` and is exported by a CommonJS module (itself, or an instance
+ * of it) — loaded before
  * `install()` (found in `require.cache`) or after it (seen as `require` returns it) — gets
  * its own `embedQuery` / `embedDocuments` (and those of its parent classes) wrapped once.
  * A wrapped method of an instance, while a Vcr is installed, goes through
@@ -17,7 +18,7 @@
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
-import Module from "node:module";
+import Module from "node:module"; // the module object itself (its _load is replaced); also compiles as an ES module
 import { installedVcr } from "../internals/state";
 import { processWide } from "../processWide";
 
@@ -35,7 +36,9 @@ const shared = processWide("install.embeddings.v1", () => ({
   originals: new WeakMap<Embed, Embed>(),
   scanned: new WeakSet<object>(),
   wrappedPrototypes: new WeakSet<object>(),
-  hooked: undefined as Load | undefined,
+  /** Our wrapper of `Module._load` and the function it wraps, while it is in place. */
+  hook: undefined as { wrapper: Load; wrapped: Load } | undefined,
+  /** One VcrEmbeddings per instance and installed Vcr. */
   byInstance: new WeakMap<object, { vcr: object; wrapper: Wrapper }>(),
 }));
 const { bases, originals, scanned, wrappedPrototypes, byInstance } = shared;
@@ -50,23 +53,30 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
   return (originals.get(fn) ?? fn).call(inner, arg) as Promise<T>;
 }
 
-const loader = Module as unknown as { _load: Load; _cache?: Record<string, { exports?: unknown }> };
+const loader = Module as unknown as { _load: Load };
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and of every one required from now on. */
 export function startEmbeddingsHook(): void {
   for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
-  if (shared.hooked) return;
-  const load = (shared.hooked = loader._load);
-  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
-    const exports = load.call(this, request, parent, isMain);
+  if (shared.hook) return;
+  const wrapped = loader._load;
+  const wrapper: Load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
+    const exports = wrapped.call(this, request, parent, isMain);
     if (installedVcr()) scanExports(exports);
     return exports;
   };
+  loader._load = wrapper;
+  shared.hook = { wrapper, wrapped };
 }
 
+/**
+ * Takes the wrapper out again, unless something wrapped `Module._load` after us (a mocking
+ * library): then ours stays, idle (it scans only while a Vcr is installed), so theirs keeps working.
+ */
 export function stopEmbeddingsHook(): void {
-  if (shared.hooked) loader._load = shared.hooked;
-  shared.hooked = undefined;
+  if (!shared.hook || loader._load !== shared.hook.wrapper) return;
+  loader._load = shared.hook.wrapped;
+  shared.hook = undefined;
 }
 
 /**
@@ -77,20 +87,30 @@ export function stopEmbeddingsHook(): void {
 export function scanExports(exports: unknown): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
   scanned.add(exports as object);
-  consider(exports);
   let descriptors: PropertyDescriptor[];
   try {
+    consider(exports); // module.exports = SomeEmbeddings
     descriptors = Object.values(Object.getOwnPropertyDescriptors(exports));
   } catch {
     return; // a Proxy that refuses: not a module of ours
   }
-  for (const d of descriptors) if ("value" in d) consider(d.value);
+  for (const d of descriptors) {
+    try {
+      if ("value" in d) consider(d.value);
+    } catch {
+      // a Proxy whose traps throw: not a class of ours
+    }
+  }
 }
 
+/** A class (or an instance: `export const embeddings = new MyEmbeddings()` exports no class) that extends a copy of core's `Embeddings`. */
 function consider(value: unknown): void {
-  if (typeof value !== "function" || typeof value.prototype !== "object" || value.prototype === null) return;
-  const proto = value.prototype as object;
-  const base = [...bases].find((b) => b.prototype.isPrototypeOf(proto));
+  let proto: object;
+  if (typeof value === "function" && typeof value.prototype === "object" && value.prototype !== null) proto = value.prototype as object;
+  else if (typeof value === "object" && value !== null) proto = Object.getPrototypeOf(value) as object;
+  else return;
+  if (proto === null) return;
+  const base = [...bases].find((b) => Object.prototype.isPrototypeOf.call(b.prototype, proto));
   if (!base) return;
   for (let p: object | null = proto; p && p !== base.prototype; p = Object.getPrototypeOf(p) as object | null) wrapPrototype(p);
 }
@@ -112,7 +132,6 @@ function wrapPrototype(proto: object): void {
   }
 }
 
-/** One VcrEmbeddings per instance and installed Vcr. */
 
 function recorded(vcr: NonNullable<ReturnType<typeof installedVcr>>, instance: object) {
   const known = byInstance.get(instance);

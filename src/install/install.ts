@@ -11,7 +11,7 @@ import { installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/s
 import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
 import { patchEsmCore } from "./esmCore";
 import { wrapKnownIntegrations } from "./integrations";
-import { esmCoreLoadedByEntry } from "../internals/state";
+import { assertCoreUsable, esmCoreLoadedByEntry } from "../internals/state";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -22,6 +22,7 @@ export function installVcr(vcr: Installable): () => void {
   if (current) throw alreadyInstalledError(vcr, current);
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   patchEsmCore();
+  assertCoreUsable(); // an ESM copy that lacks an internal is not patched: its models would go live, so nothing is installed
   setInstalledVcr(vcr);
   if (esmProcess) wrapKnownIntegrations("esm");
   else if (process.env.JEST_WORKER_ID !== undefined) wrapKnownIntegrations("cjs"); // jest's registry is no require.cache

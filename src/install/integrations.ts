@@ -31,6 +31,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
       continue; // not installed
     }
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- through the runner's registry, or require() of an ES module
       scanExports(quietly(() => require(target) as unknown));
     } catch {
       // not loadable this way (an older Node, top-level await): not reached, as documented

@@ -20,8 +20,16 @@ export interface InstalledVcr {
 const state = processWide("internals.v1", () => ({
   broken: undefined as VcrConfigError | undefined,
   esmCore: false,
-  installed: undefined as InstalledVcr | undefined,
 }));
+
+/**
+ * The installed Vcr lives in one slot per process, not per copy of this module: core's
+ * prototypes are patched once (by the first copy of langchain-vcr to load, when a process
+ * holds two installed versions over the one @langchain/core they share), and those patches
+ * must see an `install()` made through any copy — else its models would go live unrecorded.
+ */
+const INSTALLED = Symbol.for("langchain-vcr.installed.v1");
+const slot = globalThis as unknown as Record<symbol, InstalledVcr | undefined>;
 
 export function noteBrokenCore(error: VcrConfigError): void {
   state.broken ??= error;
@@ -33,11 +41,11 @@ export function assertCoreUsable(): void {
 }
 
 export function installedVcr(): InstalledVcr | undefined {
-  return state.installed;
+  return slot[INSTALLED];
 }
 
 export function setInstalledVcr(vcr: InstalledVcr | undefined): void {
-  state.installed = vcr;
+  slot[INSTALLED] = vcr;
 }
 
 /** Called when the ESM entry patched the ESM copy of core at import: the process loads LangChain as ES modules. */

@@ -9,6 +9,7 @@
  */
 import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
+import { filesUsingOnly } from "../runner/onlyScan";
 import { finishRun, startRun, unitReport, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
@@ -45,7 +46,7 @@ interface AggregatedLike {
 class LangchainVcrJestReporter {
   private readonly share: RunShare;
   private readonly failed: string[] = [];
-  private skipped = 0;
+  private readonly files: string[] = [];
 
   constructor(private readonly globalConfig: JestGlobalConfig = {}) {
     exitOnConfigError();
@@ -54,7 +55,7 @@ class LangchainVcrJestReporter {
 
   onTestResult(_test: unknown, result: TestFileResult): void {
     const failed = result.testResults.filter((t) => t.status === "failed");
-    this.skipped += result.testResults.filter((t) => t.status === "skipped" || t.status === "focused").length;
+    this.files.push(result.testFilePath);
     for (const t of failed) this.failed.push(t.fullName);
     if (failed.length === 0) return;
     const report = unitReport(this.share, result.testFilePath);
@@ -72,7 +73,8 @@ class LangchainVcrJestReporter {
     if (c.onlyChanged || c.lastCommit || c.changedSince) reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");
     if (c.findRelatedTests) reasons.push("--findRelatedTests ran only the tests related to the given sources");
     if (c.watch || c.watchAll) reasons.push("watch mode runs are never complete");
-    if (!c.testNamePattern && this.skipped) reasons.push(`${this.skipped} test(s) were skipped by .only in another test`);
+    const focused = filesUsingOnly(this.files);
+    if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);
     if (results.numRuntimeErrorTestSuites) reasons.push(`${results.numRuntimeErrorTestSuites} test file(s) failed to run`);
     // jest sets results.success only after the reporters have run
     const exitCode = results.numFailedTests || results.numFailedTestSuites || results.numRuntimeErrorTestSuites ? 1 : 0;

@@ -1,7 +1,8 @@
 /** The `chat` kind: one chat-model call through `cache: vcr.cache`; its response is the generations. */
 import { generationsProblem } from "../adapters/chat/generations";
-import { modelRender, modelTitle, renderGenerations } from "./model";
-import type { KindSpec } from "./types";
+import { modelRender, modelTitle, renderGenerations, reviewGenerations } from "./model";
+import { dropInertMembers } from "../canonical/inert";
+import type { KindSpec, Rec } from "./types";
 
 export const chat: KindSpec = {
   name: "chat",
@@ -9,5 +10,7 @@ export const chat: KindSpec = {
   responseProblem: generationsProblem,
   render: modelRender("generations", renderGenerations),
   noteNearMiss: true,
+  upgrades: { 1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }) },
+  review: reviewGenerations,
   title: modelTitle,
 };

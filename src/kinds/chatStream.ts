@@ -1,5 +1,7 @@
 /** The `chat_stream` kind: one streamed chat-model call; its response is the provider's chunks. */
-import { streamResponseProblem } from "../adapters/stream/chunks";
+import { streamResponseProblem, type StreamResponse } from "../adapters/stream/chunks";
+import { compactStream, expandStream } from "../adapters/stream/compact";
+import { dropInertMembers } from "../canonical/inert";
 import { modelRender, modelTitle } from "./model";
 import { contentText, isRec, joinText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
@@ -9,15 +11,20 @@ export const chatStream: KindSpec = {
   shape: `{ "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }`,
   responseProblem: streamResponseProblem,
   render: modelRender("chunks", renderStream),
+  toDisk: (response) => compactStream(response as StreamResponse),
+  fromDisk: expandStream,
   noteNearMiss: true,
+  upgrades: { 1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }) },
+  review: reviewStream,
   title: modelTitle,
 };
 
-function renderStream(chunks: unknown[], out: string[]): void {
+/** What a stream's chunks add up to: the answer's text, its tool calls, the last usage. */
+function assemble(chunks: unknown[]): { text: string; calls: { name: string; args: string; id?: string }[]; whole: Rec[]; usage?: Rec } {
   let text = "";
   const calls = new Map<string, { name: string; args: string; id?: string }>();
   const whole: Rec[] = [];
-  let usage: string | undefined;
+  let usage: Rec | undefined;
   for (const raw of chunks) {
     const c = isRec(raw) ? raw : {};
     const m = isRec(c.message) ? c.message : {};
@@ -28,10 +35,28 @@ function renderStream(chunks: unknown[], out: string[]): void {
       calls.set(key, { name: prev.name + String(t.name ?? ""), args: prev.args + String(t.args ?? ""), id: prev.id ?? (t.id as string | undefined) });
     }
     if (!Array.isArray(m.tool_call_chunks)) whole.push(...((Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]));
-    if (isRec(m.usage_metadata)) usage = usageText(m.usage_metadata);
+    if (isRec(m.usage_metadata)) usage = m.usage_metadata;
   }
-  out.push(joinText("  [assistant]", text));
-  for (const c of calls.values()) out.push(`    → ${c.name}(${c.args})${c.id ? ` [${c.id}]` : ""}`);
-  for (const c of whole) out.push(`    → ${toolCall(c)}`);
+  return { text, calls: [...calls.values()], whole, usage };
+}
+
+function renderStream(chunks: unknown[], out: string[]): void {
+  const a = assemble(chunks);
+  const usage = a.usage && usageText(a.usage);
+  out.push(joinText("  [assistant]", a.text));
+  for (const c of a.calls) out.push(`    → ${c.name}(${c.args})${c.id ? ` [${c.id}]` : ""}`);
+  for (const c of a.whole) out.push(`    → ${toolCall(c)}`);
   out.push(`    (${chunks.length} chunk(s)${usage ? `; ${usage}` : ""})`);
+}
+
+/** A stream's response for review: the assembled answer, not chunk-by-chunk noise. */
+function reviewStream(response: unknown): unknown {
+  const chunks = isRec(response) && Array.isArray(response.chunks) ? response.chunks : undefined;
+  if (!chunks) return response;
+  const a = assemble(chunks);
+  const out: Rec = { text: a.text, chunks: chunks.length };
+  if (a.calls.length) out.tool_calls = a.calls;
+  if (a.whole.length) out.whole_tool_calls = a.whole;
+  if (a.usage) out.usage_metadata = a.usage;
+  return out;
 }

@@ -67,3 +67,23 @@ export function modelTitle(req: Rec): string {
 function roleOf(type: string): string {
   return type === "ai" || type === "AIMessageChunk" ? "assistant" : type;
 }
+
+/** Chat/LLM generations for review (`diff`): each answer's text, tool calls, finish reason and usage; no ids or provider echoes. */
+export function reviewGenerations(response: unknown): unknown {
+  const gens = isRec(response) && Array.isArray(response.generations) ? response.generations : undefined;
+  if (!gens) return response;
+  return {
+    generations: gens.map((raw) => {
+      const g = isRec(raw) ? raw : {};
+      const m = isRec(g.message) ? g.message : {};
+      const info = isRec(g.generationInfo) ? g.generationInfo : {};
+      const meta = isRec(m.response_metadata) ? m.response_metadata : {};
+      const out: Rec = { text: g.text };
+      if (Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls.map((c) => (isRec(c) ? { name: c.name, args: c.args } : c));
+      const finish = info.finish_reason ?? meta.finish_reason ?? info.done_reason ?? meta.done_reason;
+      if (finish !== undefined) out.finish_reason = finish;
+      if (isRec(m.usage_metadata)) out.usage_metadata = m.usage_metadata;
+      return out;
+    }),
+  };
+}

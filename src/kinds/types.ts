@@ -21,6 +21,24 @@ export interface KindSpec {
    * note (a changed prompt usually is a mistake; a new embedding text or tool argument is routine).
    */
   readonly noteNearMiss: boolean;
+  /**
+   * How a fixture of an older schema version becomes the next one: `upgrades[v]` turns a
+   * version-v request and response into version v+1's (offline: `langchain-vcr migrate`).
+   * A missing step means nothing of this kind changed at that version (only its hash).
+   */
+  readonly upgrades?: Readonly<Record<number, (fixture: { request: unknown; response: unknown }) => { request: unknown; response: unknown }>>;
+  /**
+   * The on-disk form of a response, when it differs from what the adapters record and replay
+   * (a `chat_stream` stores what repeats on every chunk once). `fromDisk(toDisk(r))` must give
+   * `r` back exactly; `fromDisk` returns what it cannot read unchanged, for `responseProblem` to report.
+   */
+  toDisk?(response: unknown): unknown;
+  fromDisk?(response: unknown): unknown;
+  /**
+   * The response as `diff` compares it, when its stored form is too fine-grained to review
+   * (a stream: the assembled text and tool calls rather than every chunk). Default: as stored.
+   */
+  review?(response: unknown): unknown;
   /** The one-line name of a fixture's request, for `diff` (e.g. the last user text, the tool name). */
   title(request: Rec): string;
 }

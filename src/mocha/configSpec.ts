@@ -1,7 +1,9 @@
 /**
  * The spec files the mocha config names, read with mocha's own option loader (the copy of
  * mocha that is running). When mocha re-spawns itself for `"node-option"`, it puts these on
- * the child's command line; they are the configured suite, not files a user picked.
+ * the child's command line; they are the configured suite, not files a user picked. (A config
+ * named with `--config` is not passed on to the re-spawned process, so there only the default
+ * .mocharc / package.json is read: a run under another config stays partial, the safe side.)
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,7 +18,9 @@ export function configuredSpec(argv: readonly string[]): string[] {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { loadOptions } = require(file) as { loadOptions(argv: string[]): { _?: unknown[]; spec?: unknown } };
-    const opts = loadOptions(configArgs(argv));
+    // the re-spawned process gets the merged options with --no-config: read the config the parent found by default
+    const respawned = path.basename(script) === "cli.js" && path.basename(path.dirname(script)) === "cli";
+    const opts = loadOptions(respawned ? [] : configArgs(argv));
     const spec = [...(opts._ ?? []), ...(Array.isArray(opts.spec) ? opts.spec : opts.spec !== undefined ? [opts.spec] : [])];
     return spec.map(String);
   } catch {

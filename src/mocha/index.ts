@@ -47,7 +47,9 @@ export const mochaHooks = {
   },
   afterAll(this: HookContextLike): void {
     for (const f of usage.used) ledger?.use(f);
+    for (const [f, titles] of usage.usedBy) for (const t of titles) ledger?.use(f, t);
     usage.used.clear();
+    usage.usedBy.clear();
     ledger?.flush(this);
     const { role, mainId } = runRole();
     if (role === "worker") saveWorkerTotals(mainId, usage.totals, usage.dirs, usage.modes); // the main process prints the run's line

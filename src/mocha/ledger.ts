@@ -101,6 +101,7 @@ export function runRole(): { role: "main" | "worker"; mainId: string } {
 
 export class RunLedger {
   private readonly used = new Set<string>();
+  private readonly usedBy = new Map<string, Set<string>>();
   private readonly specFiles = new Set<string>();
   private readonly reasons: string[] = [];
   private failures: string[] = [];
@@ -114,9 +115,14 @@ export class RunLedger {
     return (state.current ??= new RunLedger(state));
   }
 
-  /** A fixture file this process replayed or recorded. */
-  use(file: string): void {
-    this.used.add(relativeToRoot(this.s.root, file));
+  /** A fixture file this process replayed or recorded, and the test that did (for `show`'s "used by"). */
+  use(file: string, test?: string): void {
+    const rel = relativeToRoot(this.s.root, file);
+    this.used.add(rel);
+    if (test === undefined) return;
+    const titles = this.usedBy.get(rel) ?? new Set<string>();
+    titles.add(test);
+    this.usedBy.set(rel, titles);
   }
 
   /** A test failed: the run is partial (`title` names it in the reason). */
@@ -163,6 +169,7 @@ export class RunLedger {
       partial,
       specFiles: [...this.specFiles].sort(),
       used: [...this.used].sort(),
+      usedBy: Object.fromEntries([...this.usedBy].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([f, t]) => [f, [...t].sort()])),
     };
   }
 

@@ -14,7 +14,7 @@
  * own summary line and no ledger is written.
  */
 import * as path from "node:path";
-import { setRunner } from "../scope";
+import { leaveTestSlot, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { finishRun, joinRun, startRun, Unit } from "../runner/share";
@@ -51,6 +51,7 @@ function testProcess(): void {
     const scope = scopeOfContext(t as object);
     if (!scope) return;
     const failed = t.passed === false;
+    leaveTestSlot(scope);
     endTest(scope, failed);
     if (failed) unit.markFailed(scope.title ?? t.name ?? "(unknown test)");
   });

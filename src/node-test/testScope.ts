@@ -4,16 +4,19 @@
  * declared), so the one place that can is the call of the body itself: node:test calls it
  * through `AsyncResource.prototype.runInAsyncScope` on the Test object. This module wraps that
  * method (in the test processes only) so the body of every `test()`/`it()` runs inside its own
- * test scope — concurrent tests included — and remembers the scope by the test's context, which
+ * test scope — in AsyncLocalStorage when its siblings may run at the same time (`concurrency`),
+ * else in the process-wide slot — and remembers the scope by the test's context, which
  * node:test also hands to `afterEach`.
  */
 import { AsyncResource } from "node:async_hooks";
-import { Scope, runAsTest } from "../scope";
+import { Scope, enterTestSlot, runAsTest } from "../scope";
 
 interface TestLike {
   name?: string;
   fn?: unknown;
   parent?: TestLike;
+  /** how many of its subtests may run at once (Infinity for `concurrency: true`) */
+  concurrency?: number;
   constructor: { name: string };
 }
 
@@ -33,11 +36,17 @@ export function installTestScopes(): void {
   const original = proto.runInAsyncScope;
   proto[PATCHED] = original;
   proto.runInAsyncScope = function (this: TestLike, fn: unknown, thisArg: unknown, ...args: unknown[]) {
-    const isTestBody = typeof fn === "function" && this && this.fn === fn && this.constructor?.name === "Test" && thisArg !== null && typeof thisArg === "object";
+    const isTestBody =
+      typeof fn === "function" && this && this.fn === fn && this.constructor?.name === "Test" && this.parent !== undefined && thisArg !== null && typeof thisArg === "object";
     if (!isTestBody) return original.call(this, fn, thisArg, ...args);
     const scope = new Scope(fullTitle(this));
     scope.filterTitle = this.name;
     byContext.set(thisArg as object, scope);
+    if ((this.parent?.concurrency ?? 1) <= 1) {
+      // runs alone: the process-wide slot, no AsyncLocalStorage store (afterEach frees it)
+      enterTestSlot(scope);
+      return original.call(this, fn, thisArg, ...args);
+    }
     const body = fn as (...a: unknown[]) => unknown;
     return original.call(this, function (this: unknown, ...a: unknown[]) {
       return runAsTest(scope, () => body.apply(this, a));

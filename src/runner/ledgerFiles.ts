@@ -51,6 +51,8 @@ export interface LedgerRecord {
   specFiles: string[];
   /** Fixture files read or written in this process. */
   used: string[];
+  /** Fixture file → the full titles of the tests that used it (absent in ledgers of older versions). */
+  usedBy?: Record<string, string[]>;
 }
 
 export function defaultLedgerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
@@ -165,6 +167,8 @@ export interface RunVerdict {
   reasons: string[];
   /** Fixture files used, absolute (resolved against `root`). */
   used: Set<string>;
+  /** Absolute fixture file → the full titles of the tests that used it. */
+  usedBy: Map<string, Set<string>>;
   /** Ledger files the verdict was made from. */
   files: string[];
   processes: number;
@@ -223,12 +227,22 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
 
   const used = new Set<string>();
   for (const l of records) for (const u of l.used) used.add(path.resolve(root, u));
+  const usedBy = new Map<string, Set<string>>();
+  for (const l of records) {
+    for (const [u, titles] of Object.entries(l.usedBy ?? {})) {
+      const file = path.resolve(root, u);
+      const set = usedBy.get(file) ?? new Set<string>();
+      for (const t of Array.isArray(titles) ? titles : []) set.add(String(t));
+      usedBy.set(file, set);
+    }
+  }
   return {
     runId,
     startedAt: records.map((l) => l.startedAt).sort()[0] ?? latest[0].startedAt,
     complete: reasons.length === 0,
     reasons,
     used,
+    usedBy,
     files: records.map((l) => l.file).sort(),
     processes: records.length,
     shards,

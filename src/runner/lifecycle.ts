@@ -13,6 +13,7 @@ export interface TestEnd {
 
 export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
   if (!scope) return {};
+  scope.ended = true;
   const liveNote = liveCallNote(scope);
   if (liveNote) process.stderr.write(liveNote + "\n");
   if (failed) restoreFailedTest(scope);

@@ -37,6 +37,7 @@ export interface UnitReport {
   totals?: Totals;
   dirs?: string[];
   used?: string[];
+  usedBy?: Record<string, string[]>;
   modes?: string[];
   failed?: string[];
   /** Runner-specific extras (jest: what each test recorded, for the reporter to undo). */
@@ -101,6 +102,7 @@ export class Unit {
       totals: u.totals,
       dirs: [...u.dirs],
       used: [...u.used],
+      usedBy: u.usedByRecord(),
       modes: [...u.modes],
       failed: this.failed,
       extra: this.extra,
@@ -137,7 +139,7 @@ export interface RunEnd {
 /** The main process: adds up every unit's report, prints the summary line, writes the run's ledger. */
 export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord; line: string } {
   const total = new Usage();
-  if (end.local) total.add(end.local);
+  if (end.local) total.add({ ...end.local, usedBy: end.local.usedByRecord() });
   const failed = [...(end.failed ?? [])];
   const unfinished: string[] = [];
   const reasons = [...end.reasons];
@@ -146,7 +148,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
       unfinished.push(r.unit);
       continue;
     }
-    total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, modes: r.modes });
+    total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
   }
   if (unfinished.length) {
@@ -170,6 +172,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     partial: reasons,
     specFiles: [],
     used: [...total.used].map((f) => relativeToRoot(share.root, f)).sort(),
+    usedBy: total.usedByRecord((f) => relativeToRoot(share.root, f)),
   };
   try {
     removeOldRuns(ledgerDir);

@@ -1,16 +1,19 @@
 /**
  * What one test process did with fixtures: the summary counts, the fixture directories, the
- * fixture files used (for the ledger) and the modes in force. Listening starts with `start()`,
+ * fixture files used and the tests that used each (for the ledger: prune, `show`'s "used by"), and
+ * the modes in force. Listening starts with `start()`,
  * never on import.
  */
 import * as path from "node:path";
-import { onScopeEvent } from "../scope";
+import { currentTest, onScopeEvent } from "../scope";
 import { emptyTotals, type Totals } from "./summary";
 
 export class Usage {
   totals: Totals = emptyTotals();
   readonly dirs = new Set<string>();
   readonly used = new Set<string>();
+  /** Fixture file → the titles of the tests that used it. */
+  readonly usedBy = new Map<string, Set<string>>();
   readonly modes = new Set<string>();
   private off: (() => void) | undefined;
 
@@ -19,6 +22,8 @@ export class Usage {
       if (e.type === "used") {
         this.dirs.add(path.dirname(e.file));
         this.used.add(e.file);
+        const title = currentTest()?.title;
+        if (title !== undefined) this.useBy(e.file, [title]);
       } else {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);
@@ -33,10 +38,22 @@ export class Usage {
   }
 
   /** Adds another process's usage to this one. */
-  add(other: { totals: Totals; dirs: Iterable<string>; used?: Iterable<string>; modes?: Iterable<string> }): void {
+  add(other: { totals: Totals; dirs: Iterable<string>; used?: Iterable<string>; usedBy?: Record<string, string[]>; modes?: Iterable<string> }): void {
     for (const k of Object.keys(this.totals) as (keyof Totals)[]) this.totals[k] += Number(other.totals[k]) || 0;
     for (const d of other.dirs) this.dirs.add(d);
     for (const u of other.used ?? []) this.used.add(u);
     for (const m of other.modes ?? []) this.modes.add(m);
+    for (const [file, titles] of Object.entries(other.usedBy ?? {})) this.useBy(file, titles);
+  }
+
+  /** `usedBy` as JSON: file → sorted titles, keyed relative to `root` when given. */
+  usedByRecord(rel: (file: string) => string = (f) => f): Record<string, string[]> {
+    return Object.fromEntries([...this.usedBy].map(([f, t]) => [rel(f), [...t].sort()] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  }
+
+  private useBy(file: string, titles: Iterable<string>): void {
+    const set = this.usedBy.get(file) ?? new Set<string>();
+    for (const t of titles) set.add(t);
+    this.usedBy.set(file, set);
   }
 }

@@ -1,13 +1,14 @@
 /** The fixture envelope: its type, its current schema version, and the check every read applies. */
-import { FIXTURE_KINDS, type FixtureKind } from "../kinds";
+import { SCHEMA_VERSION } from "../canonical/version";
+import { FIXTURE_KINDS, kindSpec, type FixtureKind } from "../kinds";
 
 export { FIXTURE_KINDS, type FixtureKind };
-export const SCHEMA_VERSION = 1;
+export { SCHEMA_VERSION } from "../canonical/version";
 
 export interface Fixture<Req = unknown, Res = unknown> {
   schemaVersion: number;
   kind: FixtureKind;
-  /** sha256 hex of the canonical serialization of `{ kind, request }`; also the file name. */
+  /** sha256 hex of the canonical serialization of `{ kind, request, version }` (`requestHash`); also the file name. */
   hash: string;
   recordedAt: string;
   /** Set when a redactor changed what was written: `request` no longer re-hashes to `hash`. */
@@ -19,7 +20,8 @@ export interface Fixture<Req = unknown, Res = unknown> {
 export const HASH_RE = /^[0-9a-f]{64}$/;
 
 /**
- * One fixture file's text, parsed and its envelope checked: the fixture, or what is wrong.
+ * One fixture file's text, parsed and its envelope checked: the fixture (its response in the
+ * form adapters use: its kind's `fromDisk`), or what is wrong.
  * Shared by every replay (which throws the problem) and by `validate` (which lists it).
  */
 export function readFixtureText(raw: string, expectedHash?: string): { fixture: Fixture } | { problem: string; cause?: unknown } {
@@ -32,7 +34,11 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
     return { problem: `is not valid JSON (${(e as Error).message}); a merge conflict or a truncated write?`, cause: e };
   }
   const problem = envelopeProblem(value, expectedHash);
-  return problem ? { problem } : { fixture: value as Fixture };
+  if (problem) return { problem };
+  const fixture = value as Fixture;
+  const fromDisk = kindSpec(fixture.kind)?.fromDisk;
+  if (fromDisk) fixture.response = fromDisk(fixture.response);
+  return { fixture };
 }
 
 /** A file's text without the UTF-8 byte-order mark some Windows editors add. */

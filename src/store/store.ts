@@ -9,6 +9,7 @@ import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
+import { kindSpec } from "../kinds";
 import { processWide } from "../processWide";
 import { copyJson, deepFreeze, ParsedFileCache, type FileStat } from "./parsedCache";
 
@@ -72,7 +73,7 @@ export class FixtureStore {
     // Checked once per store (one Vcr): what a run finds wrong is a file damaged before it
     // started; the files this process writes itself are right by construction.
     if (fixture.redacted !== true && !this.verified.has(hash)) {
-      const actual = requestHash(fixture.kind, fixture.request);
+      const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
       if (actual !== hash) {
         throw fixtureError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
       }
@@ -96,7 +97,7 @@ export class FixtureStore {
    */
   write(fixture: Fixture, overwrite: boolean): WriteResult {
     const file = this.fileFor(fixture.hash);
-    const text = formatFixture(fixture);
+    const text = formatFixture(onDiskForm(fixture));
     this.ensureDir();
     const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++temp.counter}`);
     try {
@@ -183,7 +184,12 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** Parses and checks one fixture file's text. Never returns a damaged fixture. */
+/** The fixture as its file holds it: the response in its kind's on-disk form. */
+export function onDiskForm(fixture: Fixture): Fixture {
+  const toDisk = kindSpec(fixture.kind)?.toDisk;
+  return toDisk ? { ...fixture, response: toDisk(fixture.response) } : fixture;
+}
+
 /** The file's stat, or undefined when it cannot be had (the read then says why). */
 function statOf(file: string): FileStat | undefined {
   try {
@@ -193,6 +199,7 @@ function statOf(file: string): FileStat | undefined {
   }
 }
 
+/** Parses and checks one fixture file's text. Never returns a damaged fixture. */
 export function parseFixture(raw: string, file: string, expectedHash?: string): Fixture {
   const read = readFixtureText(raw, expectedHash);
   if ("problem" in read) throw fixtureError(file, read.problem, read.cause);

@@ -5,16 +5,12 @@
  * partial: `-t`, `.only`, test files left out (named files, `--changed`, `related`), watch
  * mode, and `--shard` (a declared shard, merged with its siblings by `prune`).
  */
+import { filesUsingOnly } from "../runner/onlyScan";
 import { finishRun, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 
-interface TestCaseLike {
-  fullName?: string;
-  options?: { mode?: string };
-}
 interface TestModuleLike {
   moduleId: string;
-  children?: { allTests(): Iterable<TestCaseLike> };
 }
 interface VitestLike {
   config: {
@@ -44,8 +40,8 @@ export class LangchainVcrVitestReporter {
     if (config.watch) reasons.push("watch mode runs only what changed, never the whole suite");
     if (config.changed) reasons.push("--changed ran only the test files related to changed files");
     if (config.related && (!Array.isArray(config.related) || config.related.length)) reasons.push("related ran only the test files related to the given sources");
-    const focused = modules.filter((m) => [...(m.children?.allTests() ?? [])].some((t) => t.options?.mode === "only"));
-    if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.map((m) => m.moduleId).join(", ")}`);
+    const focused = filesUsingOnly(modules.map((m) => m.moduleId));
+    if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);
     const shard: Shard | undefined = config.shard ? { index: config.shard.index, total: config.shard.count } : undefined;
     if (!shard) reasons.push(...(await this.filesLeftOut(modules)));
     if (errors.length) reasons.push(`${errors.length} unhandled error(s) during the run`);

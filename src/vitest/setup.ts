@@ -1,18 +1,20 @@
 /**
  * The setup file the langchain-vcr vitest plugin adds (dist/esm/vitest-setup.mjs imports
  * vitest's hooks and hands them to `installVitestHooks`). It runs in each test file's
- * process: the current test goes into AsyncLocalStorage from a synchronous `beforeEach`
- * (which reaches the test body, `test.concurrent` included), and `onTestFinished` on the
+ * process: a concurrent test goes into AsyncLocalStorage from a synchronous `beforeEach`
+ * (which reaches the test body, `test.concurrent` included), any other test into the
+ * process-wide slot (vitest runs one such test at a time per worker), and `onTestFinished` on the
  * test's own context ends it: cleanup when it failed, the live call it left in flight named
  * in its error. The file's usage goes to the main process in a report (../runner/share.ts).
  */
-import { Scope, enterTestContext, setRunner } from "../scope";
+import { Scope, enterTestContext, enterTestSlot, leaveTestSlot, setRunner } from "../scope";
 import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 
 interface VitestTask {
   name: string;
+  concurrent?: boolean;
   type?: string;
   suite?: VitestTask;
   file?: { filepath?: string; name?: string };
@@ -49,9 +51,13 @@ export function installVitestHooks(hooks: VitestHooks): void {
     unit ??= new Unit(joinRun(), ctx.task.file?.filepath ?? ctx.task.file?.name ?? "(unknown file)");
     const title = vitestTitle(ctx.task);
     const scope = new Scope(title);
-    enterTestContext(scope);
+    // a concurrent test needs its own AsyncLocalStorage store; one that runs alone takes the slot
+    const concurrent = ctx.task.concurrent === true;
+    if (concurrent) enterTestContext(scope);
+    else enterTestSlot(scope);
     const current = unit;
     ctx.onTestFinished?.((done) => {
+      leaveTestSlot(scope);
       const failed = done.task.result?.state === "fail";
       const { liveNote } = endTest(scope, failed);
       const first = done.task.result?.errors?.[0];

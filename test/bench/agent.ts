@@ -1,12 +1,13 @@
 /**
  * Section 2 — agent replay: a two-turn `createAgent` (model → tool → model) with one tool
  * wrapped by `vcr.tools`, replayed from fixtures, against the same agent live on the
- * loopback fake (the tool body runs, two HTTP requests per run). Each run is its own
- * `withVcr` scope, as each mocha test is: repeated tool calls replay in recorded order per scope.
+ * loopback fake (the tool body runs, two HTTP requests per run). Each run is a
+ * test of its own (inOwnTest), as each mocha test is: repeated tool calls replay in recorded order per test.
  */
 import { createAgent, tool } from "langchain";
 import { z } from "zod";
-import { Vcr, withVcr } from "../../src/index";
+import { Vcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { chatModel, expectRequests, tmpDir } from "./env";
 import { compare, type Measured } from "./harness";
@@ -34,10 +35,10 @@ export async function benchAgent(opts: { rounds: number; warmup: number }): Prom
 
     // Record once, then check a replay is complete: no request, no tool body run.
     script(fake);
-    const recorded = await withVcr({}, () => replayAgent.invoke(ask));
+    const recorded = await inOwnTest({}, () => replayAgent.invoke(ask));
     const answer = lastText(recorded.messages);
     if (fake.count() !== 2 || bodyRuns !== 1) throw new Error(`bench: agent recording made ${fake.count()} requests, ${bodyRuns} tool runs`);
-    const replayed = await withVcr({}, () => replayAgent.invoke(ask));
+    const replayed = await inOwnTest({}, () => replayAgent.invoke(ask));
     if (lastText(replayed.messages) !== answer || fake.count() !== 2 || bodyRuns !== 1) {
       throw new Error(`bench: agent replay is not complete (${fake.count()} requests, ${bodyRuns} tool runs)`);
     }
@@ -45,7 +46,7 @@ export async function benchAgent(opts: { rounds: number; warmup: number }): Prom
     let liveRuns = 0;
     const results = await compare(
       [
-        { name: "createAgent, 2 model turns + 1 tool, replayed", run: () => withVcr({}, () => replayAgent.invoke(ask)), batch: 4 },
+        { name: "createAgent, 2 model turns + 1 tool, replayed", run: () => inOwnTest({}, () => replayAgent.invoke(ask)), batch: 4 },
         {
           name: "createAgent, same, live on the loopback fake",
           run: async () => {

@@ -5,7 +5,7 @@
  *
  *   npm run bench                      # the full run (~4 min on 2 CPUs)
  *   npm run bench -- --quick           # fewer rounds, directories up to 1,000 fixtures
- *   npm run bench -- --only esm,suite  # sections: import esm suite chat breakdown agent embeddings streaming scale recording install
+ *   npm run bench -- --only esm,suite  # sections: import esm suite chat breakdown agent embeddings streaming scale recording install runners review
  *   npm run bench -- --out /tmp/bench.md
  */
 import "./env"; // first: captures the platform fetch before nock patches it
@@ -18,16 +18,18 @@ import { benchEmbeddings, EMBED_DIMS, EMBED_TEXTS } from "./embeddings";
 import { benchInstall } from "./install";
 import { benchHotPathEsm } from "./hotPathEsm";
 import { benchImportCost, importMedian } from "./importCost";
-import { benchSuite, SUITE_FILES, SUITE_TESTS } from "./suite";
+import { benchSuite, SUITE_FILES, SUITE_TESTS as WHOLE_SUITE_TESTS } from "./suite";
 import { log, muteRecordingNotices, removeTmpDirs } from "./env";
 import { machineLines } from "./machine";
 import { benchRecording, CONCURRENT } from "./recording";
+import { benchRunners, runnerOverhead, SUITE_TESTS } from "./runners";
+import { benchReview } from "./review";
 import { benchScale, childSummary, pairedStartupRatio } from "./scale";
 import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats";
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
-const SECTIONS = ["import", "esm", "suite", "chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install"] as const;
+const SECTIONS = ["import", "esm", "suite", "chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners", "review"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Fresh processes the full run measures section 1 in. */
@@ -68,8 +70,8 @@ interface Target {
   measured: number;
   pass: boolean;
   note?: string;
-  /** How `measured` prints: a ratio (default) or milliseconds. */
-  unit?: "ms";
+  /** how `measured` is printed (default "×", a ratio) */
+  unit?: string;
 }
 
 const ratioOf = (rows: Measured[], a: string, b: string, q = median): number => {
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
     await section("import", "A. Import cost over @langchain/core (packed build, fresh processes)", async () => {
       const r = benchImportCost({ processes: q ? 3 : 9 });
       const rows = r.rows.map((row) => ({ row, m: importMedian(row) }));
-      for (const { row, m } of rows) targets.push({ what: `Import: ${row.system} entry, added over @langchain/core`, goal: "≤ 20 ms", measured: m.added, pass: m.added <= 20, unit: "ms" });
+      for (const { row, m } of rows) targets.push({ what: `Import: ${row.system} entry, added over @langchain/core`, goal: "≤ 20 ms", measured: m.added, pass: m.added <= 20, unit: " ms" });
       return [
         `Method: a consumer project with langchain-vcr unpacked from \`npm pack\` (${r.tarball}); ${r.rows[0].addedMs.length} fresh Node processes per module system,`,
         "ESM and CommonJS alternating (one more of each first, not counted, to warm the disk cache). Each process loads the seven",
@@ -138,11 +140,11 @@ async function main(): Promise<void> {
       ];
     });
 
-    await section("suite", `C. Whole suite: ${SUITE_TESTS.toLocaleString("en-US")} replayed tests over ${SUITE_FILES} files, mocha and vitest`, async () => {
+    await section("suite", `C. Whole suite: ${WHOLE_SUITE_TESTS.toLocaleString("en-US")} replayed tests over ${SUITE_FILES} files, mocha and vitest`, async () => {
       const rounds = q ? 1 : 2;
       const results = await benchSuite({ rounds });
       const lines = [
-        `Method: a generated suite in a consumer of the packed build: ${SUITE_FILES} test files of ${SUITE_TESTS / SUITE_FILES} tests, each test one invoke of a real ChatOpenAI`,
+        `Method: a generated suite in a consumer of the packed build: ${SUITE_FILES} test files of ${WHOLE_SUITE_TESTS / SUITE_FILES} tests, each test one invoke of a real ChatOpenAI`,
         "with its own question. Contenders: langchain-vcr replaying (`replay_only`, the runner's plugin loaded as documented: mocha",
         "`--require langchain-vcr/mocha` with CommonJS spec files, vitest `plugins: [langchainVcr()]` with ESM test files); the same suite with",
         "an InMemoryCache per file pre-filled in its before-all hook (no plugin); the same suite making live calls to the loopback fake (no",
@@ -320,13 +322,60 @@ async function main(): Promise<void> {
       ];
     });
 
+    await section("runners", `8. Runner adapters: a suite of ${SUITE_TESTS.toLocaleString("en-US")} replayed tests with the plugin vs without`, async () => {
+      const rows = await benchRunners({ rounds: q ? 2 : 5 });
+      const lines = rows.map((r) => {
+        const o = runnerOverhead(r);
+        targets.push(
+          { what: `${r.runner} adapter: suite time with vs without`, goal: "≤ 1.05×", measured: o.ratio, pass: o.ratio <= 1.05 },
+          { what: `${r.runner} adapter: per-test cost`, goal: "≤ 50 µs", measured: o.perTestUs, pass: o.perTestUs <= 50, unit: " µs" },
+        );
+        return [
+          r.runner,
+          `${median(r.withoutMs).toFixed(0)} ms`,
+          `${median(r.withMs).toFixed(0)} ms`,
+          fmtRatio(o.ratio),
+          `${o.perTestUs.toFixed(1)} µs`,
+          `${(median(r.wallWithoutMs) / 1000).toFixed(2)} s / ${(median(r.wallWithMs) / 1000).toFixed(2)} s`,
+        ];
+      });
+      return [
+        `Each runner in a child process on the built package; each test one replayed ChatOpenAI invoke; ${q ? 2 : 5} rounds, the two variants alternating first.`,
+        "Suite time is measured inside the test process (first test start → last test end), so process start-up is not in it.",
+        "",
+        table(["runner", "suite without", "suite with", "ratio", "per test", "whole process without / with"], lines),
+      ];
+    });
+
+    await section("review", "9. Fixture review and upgrades: diff and migrate", async () => {
+      const r = benchReview({ fixtures: 10000, rounds: q ? 2 : 5, migrateSizes: q ? [1000] : [1000, 10000] });
+      const diffS = median(r.diffMs) / 1000;
+      targets.push({ what: `diff over ${r.fixtures.toLocaleString("en-US")} fixtures with ${r.changed} changed`, goal: "< 5 s", measured: diffS, pass: diffS < 5, note: "seconds" });
+      return [
+        `A git repository with ${r.fixtures.toLocaleString("en-US")} chat fixtures committed, then 50 prompt edits (old file removed, edited one written) and 50 in-place re-records.`,
+        `Found: ${r.found.changed} changed, ${r.found.rerecorded} re-recorded, ${r.found.added} added, ${r.found.removed} removed.`,
+        "",
+        table(
+          ["run", "time"],
+          [
+            [`diffFixtures in this process (median of ${r.diffMs.length})`, `${(median(r.diffMs) / 1000).toFixed(2)} s`],
+            ...(r.cliMs !== undefined ? [["`langchain-vcr diff --format markdown`, a child process (built CLI, one run)", `${(r.cliMs / 1000).toFixed(2)} s`]] : []),
+          ],
+        ),
+        "",
+        "`migrate` of 0.1.0 chat fixtures (read, upgrade, atomic write, remove the old file):",
+        "",
+        table(["fixtures", "time", "files per second"], r.migrate.map((m) => [m.fixtures.toLocaleString("en-US"), `${m.seconds.toFixed(2)} s`, Math.round(m.perSecond).toLocaleString("en-US")])),
+      ];
+    });
+
     if (targets.length) {
       out.push(
         "## Targets (issues #9 and #19)",
         "",
         table(
           ["target", "goal", "measured (median)", "met"],
-          targets.map((t) => [t.what, t.goal, !Number.isFinite(t.measured) ? "–" : t.unit === "ms" ? `${t.measured.toFixed(1)} ms` : `${t.measured.toFixed(2)}×`, t.pass ? "yes" : "**no**"]),
+          targets.map((t) => [t.what, t.goal, Number.isFinite(t.measured) ? `${t.measured.toFixed(t.unit ? 1 : 2)}${t.unit ?? (t.note === "seconds" ? " s" : "×")}` : "–", t.pass ? "yes" : "**no**"]),
         ),
         "",
       );

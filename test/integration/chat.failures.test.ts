@@ -1,5 +1,6 @@
 /** Chat calls that go wrong: a damaged fixture fails clearly and never goes live; an aborted call records nothing. */
 import { expect } from "chai";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
@@ -22,7 +23,7 @@ describe("chat: damaged fixtures and aborted calls", () => {
     const request = chatRequest(openai(fake, vcr.cache), [new HumanMessage("damaged")], {}, identity);
     const hash = requestHash("chat", request);
     const file = path.join(dir, `${hash}.json`);
-    fs.writeFileSync(file, JSON.stringify({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generation: [] } }));
+    fs.writeFileSync(file, JSON.stringify({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "x", request, response: { generation: [] } }));
     const err = await openai(fake, vcr.cache)
       .invoke("damaged")
       .catch((e) => e);

@@ -4,12 +4,12 @@ import { HumanMessage } from "@langchain/core/messages";
 import { createAgent, tool } from "langchain";
 import * as path from "node:path";
 import { z } from "zod";
-import { Vcr, VcrConfigError, VcrMissError } from "../../src/index";
+import { Vcr, VcrConfigError, VcrMissError, withVcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { runChild } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai, openaiLlm, TEST_KEY } from "../helpers/models";
 import { allBytes, fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
-import { asNewRun } from "../helpers/newRun";
 
 describe("chat record → replay through VcrCache", () => {
   let fake: FakeProvider;
@@ -71,9 +71,9 @@ describe("chat record → replay through VcrCache", () => {
     const live = await collect(await openaiLlm(fake, vcr.cache).stream("stream a completion"));
     expect(live).to.deep.equal(["echo: stream a completion"]);
     expect(fake.count()).to.equal(1);
-    const replayed = await asNewRun({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("stream a completion")));
+    const replayed = await withVcr({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("stream a completion")));
     expect(replayed).to.deep.equal(live);
-    const events = await asNewRun({ mode: "replay_only" }, async () => {
+    const events = await withVcr({ mode: "replay_only" }, async () => {
       const names: string[] = [];
       for await (const ev of openaiLlm(fake, vcr.cache).streamEvents("stream a completion", { version: "v2" })) names.push(ev.event);
       return names;
@@ -81,7 +81,7 @@ describe("chat record → replay through VcrCache", () => {
     expect(events).to.include("on_llm_end");
     expect(fake.count()).to.equal(1);
     expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["llm"]);
-    const miss = await asNewRun({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("never recorded"))).catch((e: unknown) => e);
+    const miss = await withVcr({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("never recorded"))).catch((e: unknown) => e);
     expect(miss).to.be.instanceOf(VcrMissError);
     expect(fake.count()).to.equal(1);
   });
@@ -204,10 +204,10 @@ describe("chat record → replay through VcrCache", () => {
       return out.messages.map((m) => `${m.getType()}:${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
     };
     // each run is its own scope, as two tests would be: repeats of a tool call are counted per scope
-    const first = await asNewRun({}, run);
+    const first = await inOwnTest({}, run);
     expect(vcr.stats().recorded).to.be.greaterThan(0);
     const before = vcr.stats();
-    const second = await asNewRun({}, run);
+    const second = await inOwnTest({}, run);
     expect(fake.count()).to.equal(0);
     expect(second).to.deep.equal(first);
     expect(first[first.length - 1]).to.equal("ai:It shipped.");

@@ -1,5 +1,6 @@
 /** `langchain-vcr stats` on hostile fixture contents. */
 import { expect } from "chai";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "../../src/canonical/json";
@@ -17,7 +18,7 @@ describe("cli: stats", () => {
     const hash = requestHash("chat", request);
     fs.writeFileSync(
       path.join(dir, `${hash}.json`),
-      formatFixture({ schemaVersion: 1, kind: "chat", hash, recordedAt: "x", request, response: { generations: [] } }),
+      formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "x", request, response: { generations: [] } }),
     );
     const stats = collectStats(dir, path.join(dir, "no-ledgers"), dir);
     expect(stats.byModel["__proto__"].count).to.equal(1);

@@ -3,7 +3,6 @@
  * ts-node), on fixtures recorded by the real LangChain clients against the loopback fake.
  */
 import { expect } from "chai";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
@@ -16,32 +15,13 @@ import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/store";
 import { builtBin } from "../helpers/built";
+import { cli } from "../helpers/cliRun";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BIN = builtBin();
+builtBin(); // fails at load, with the fix, when dist/ is missing
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** Runs the CLI in a child process. */
-function cli(args: string[], cwd: string = ROOT, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", TS_NODE_PROJECT: path.join(ROOT, "tsconfig.json"), ...env };
-  for (const k of Object.keys(childEnv)) if (k.startsWith("LANGCHAIN_VCR_") && !(k in env)) delete childEnv[k];
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, env: childEnv }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
 
 function writeFixture(dir: string, kind: string, request: unknown, response: unknown): string {
   const hash = requestHash(kind, request);
@@ -204,7 +184,7 @@ describe("langchain-vcr CLI (child process)", function () {
   describe("show", () => {
     it("renders a chat exchange found by hash prefix: model, messages with roles, answer and usage", async () => {
       const hash = path.basename(recorded.capital, ".json");
-      const r = await cli(["show", hash.slice(0, 10), "--dir", dir]);
+      const r = await cli(["show", hash.slice(0, 10), "--dir", dir, "--ledger-dir", path.join(dir, "no-ledgers")]);
       expect(r.stderr).to.equal("");
       expect(r.code).to.equal(0);
       expect(r.stdout).to.equal(
@@ -213,6 +193,7 @@ describe("langchain-vcr CLI (child process)", function () {
           `  kind:     chat`,
           `  hash:     ${hash}`,
           `  recorded: ${JSON.parse(fs.readFileSync(recorded.capital, "utf8")).recordedAt}`,
+          `  used by:  unknown (no usage ledger: run the suite with the langchain-vcr/mocha plugin)`,
           `  model:    gpt-4o-mini`,
           `messages:`,
           `  [user] What is the capital of France?`,

@@ -5,6 +5,7 @@
  * the on-disk format, and CacheBackedEmbeddings on top.
  */
 import { expect } from "chai";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -74,7 +75,7 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
     const [name] = fixtureFiles(dir);
     const text = fs.readFileSync(path.join(dir, name), "utf8");
     const fixture = JSON.parse(text) as Fixture;
-    expect(fixture).to.include({ schemaVersion: 1, kind: "embedding" });
+    expect(fixture).to.include({ schemaVersion: SCHEMA_VERSION, kind: "embedding" });
     expect(fixture.request).to.deep.equal({
       provider: "openai",
       model: "text-embedding-3-small",

@@ -7,18 +7,21 @@
  * Every test uninstalls in afterEach: the mocha process is shared with other files.
  */
 import { expect } from "chai";
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself, whose _load the test compares
+import Module = require("node:module");
 import { InMemoryCache } from "@langchain/core/caches";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { createAgent } from "langchain";
 import { z } from "zod";
 import { Vcr, VcrConfigError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, openaiLlm, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, readFixtures, tmpDir } from "../helpers/tmp";
-import { asNewRun } from "../helpers/newRun";
+import { inOwnTest } from "../helpers/ownTest";
 
 const WEATHER = { type: "function" as const, function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
 
@@ -65,6 +68,30 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     install(b);
   });
 
+  it("uninstall() puts Module._load back, unless something wrapped it after install() (then that wrapper stays in place)", () => {
+    const loader = Module as unknown as { _load: unknown };
+    const before = loader._load;
+    const vcr = new Vcr({ dir });
+    vcr.install()();
+    expect(loader._load).to.equal(before);
+    const uninstall = vcr.install();
+    undo.push(uninstall);
+    const ours = loader._load;
+    expect(ours).not.to.equal(before);
+    const later = function (this: unknown, ...args: unknown[]) {
+      return (ours as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    loader._load = later;
+    try {
+      uninstall();
+      expect(loader._load).to.equal(later);
+    } finally {
+      loader._load = ours; // the "mocking library" goes away; the next uninstall() takes ours out
+    }
+    vcr.install()();
+    expect(loader._load).to.equal(before);
+  });
+
   it("models built before install(), their bindTools/withConfig/withStructuredOutput copies, streams and an LLM record; a new installed Vcr replays them with 0 requests", async () => {
     const model = openai(fake, undefined);
     const llm = openaiLlm(fake, undefined);
@@ -87,6 +114,34 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(await run()).to.deep.equal(recorded);
     expect(fake.count()).to.equal(6);
     expect(replay.stats()).to.deep.equal({ replayed: 6, recorded: 0, bypassed: 0, missed: 0 });
+  });
+
+  it("createAgent with a string model and a responseFormat (Responses API, json_schema): the structured response replays with 0 requests", async () => {
+    const saved = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+    process.env.OPENAI_BASE_URL = fake.openaiBaseURL;
+    process.env.OPENAI_API_KEY = TEST_KEY;
+    try {
+      const ask = async (mode: "record_or_replay" | "replay_only") => {
+        const vcr = new Vcr({ dir, mode });
+        const uninstall = vcr.install();
+        try {
+          const agent = createAgent({ model: "openai:gpt-4o-mini", tools: [], responseFormat: z.object({ city: z.string(), temperature: z.number() }) });
+          return (await agent.invoke({ messages: [{ role: "user", content: "Weather in Paris, as JSON." }] })).structuredResponse;
+        } finally {
+          uninstall();
+        }
+      };
+      const recorded = await ask("record_or_replay");
+      expect(recorded).to.deep.equal({ city: "x", temperature: 1 });
+      expect(fake.requests.map((r) => [r.path, r.body?.text?.format?.type])).to.deep.equal([["/v1/responses", "json_schema"]]);
+      expect(await ask("replay_only")).to.deep.equal(recorded);
+      expect(fake.count()).to.equal(1);
+    } finally {
+      for (const [k, v] of [["OPENAI_BASE_URL", saved.url], ["OPENAI_API_KEY", saved.key]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   it("a model with its own BaseCache (InMemoryCache) is left alone: it calls the provider once and writes nothing", async () => {
@@ -129,7 +184,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(kinds()).to.deep.equal(["tool"]);
     undo.splice(0).forEach((u) => u());
     install(new Vcr({ dir, mode: "replay_only" }));
-    await asNewRun({}, async () => {
+    await inOwnTest({}, async () => {
       const again = await weather.invoke({ ...call, id: "call_b" });
       expect(again.content).to.equal(first.content);
       expect(again.tool_call_id).to.equal("call_b");
@@ -163,7 +218,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
       chat: (await openai(fake, vcr.cache).invoke("explicit")).text,
       stream: await drain(await openai(fake, vcr.cache).stream("explicit stream")),
       vector: await vcr.embeddings(embeddings()).embedQuery("explicit"),
-      tool: (await asNewRun({}, () => vcr.tool(weather).invoke(call("c1")))).content,
+      tool: (await inOwnTest({}, () => vcr.tool(weather).invoke(call("c1")))).content,
     });
     const installedWay = async (vcr: Vcr) => {
       const uninstall = vcr.install();
@@ -172,7 +227,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
           chat: (await openai(fake, undefined).invoke("explicit")).text,
           stream: await drain(await openai(fake, undefined).stream("explicit stream")),
           vector: await embeddings().embedQuery("explicit"),
-          tool: (await asNewRun({}, () => weather.invoke(call("c2")))).content,
+          tool: (await inOwnTest({}, () => weather.invoke(call("c2")))).content,
         };
       } finally {
         uninstall();

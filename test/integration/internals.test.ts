@@ -14,6 +14,7 @@ import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { INTERNALS, internalName } from "../../src/internals/table";
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a package.json, read at run time
 const CORE_VERSION = (require("@langchain/core/package.json") as { version: string }).version;
 const RANGE = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies["@langchain/core"];
 

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import { HumanMessage } from "@langchain/core/messages";
-import { Vcr, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, type Fixture } from "../../src/index";
+import { Vcr, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, SCHEMA_VERSION, type Fixture } from "../../src/index";
 import { findSecret } from "../../src/secrets";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
@@ -131,7 +131,7 @@ describe("redactors", () => {
     const files = fixtureFiles(dir);
     expect(files).to.have.length(3);
     for (const [i, f] of readFixtures(dir).entries()) {
-      expect([`${f.hash}.json`, f.kind, f.schemaVersion, f.redacted, f.request.user]).to.deep.equal([files[i], "chat", 1, true, "<redacted>"]);
+      expect([`${f.hash}.json`, f.kind, f.schemaVersion, f.redacted, f.request.user]).to.deep.equal([files[i], "chat", SCHEMA_VERSION, true, "<redacted>"]);
     }
   });
 

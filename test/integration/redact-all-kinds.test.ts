@@ -2,12 +2,12 @@ import { expect } from "chai";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
-import { Vcr, type Fixture } from "../../src/index";
+import { Vcr, withVcr, type Fixture } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
 import { allBytes, readFixtures } from "../helpers/tmp";
-import { asNewRun } from "../helpers/newRun";
 
 /** One redactor, every kind: the customer id never reaches disk, and every fixture still replays. */
 describe("a redactor covers chat, stream, embedding and tool fixtures alike", () => {
@@ -37,7 +37,7 @@ describe("a redactor covers chat, stream, embedding and tool fixtures alike", ()
       return { chat: chat.text, streamed, vector, toolResult };
     };
 
-    const live = await asNewRun({ mode: "record_or_replay" }, () => run(new Vcr({ dir, redactors: [maskCustomer] })));
+    const live = await inOwnTest({ mode: "record_or_replay" }, () => run(new Vcr({ dir, redactors: [maskCustomer] })));
     expect(live.chat).to.equal(`echo: Summarize ${ID}`); // the caller always gets the real answer
     expect(live.toolResult).to.equal(`account of ${ID}: 3 open invoices`);
     const fixtures = readFixtures(dir);
@@ -47,7 +47,7 @@ describe("a redactor covers chat, stream, embedding and tool fixtures alike", ()
     expect(allBytes(dir)).to.include("CUST-XXXX");
 
     const requests = fake.count();
-    const replay = await asNewRun({ mode: "replay_only" }, () => run(new Vcr({ dir, redactors: [maskCustomer] })));
+    const replay = await inOwnTest({ mode: "replay_only" }, () => run(new Vcr({ dir, redactors: [maskCustomer] })));
     expect(fake.count()).to.equal(requests);
     expect(bodyRuns).to.equal(1);
     expect(replay.vector).to.deep.equal(live.vector);

@@ -10,7 +10,7 @@ import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { openai, TEST_KEY } from "../helpers/models";
-import { asNewRun } from "../helpers/newRun";
+import { inOwnTest } from "../helpers/ownTest";
 import { fixtureFiles } from "../helpers/tmp";
 
 const Q = "What is 2+2?";
@@ -126,12 +126,12 @@ describe("replay keeps a parsed fixture until its file changes", function () {
       const found = await lookup.invoke({ id: "call_1", name: "lookup", args: { q: "x" }, type: "tool_call" });
       return JSON.stringify({ chat, streamed, vectors, found: found.content });
     };
-    const recorded = await asNewRun({}, () => run(new Vcr({ dir, mode: "record_or_replay" })));
+    const recorded = await inOwnTest({}, () => run(new Vcr({ dir, mode: "record_or_replay" })));
     const requests = fake.count();
     for (const f of fixtureFiles(dir)) fs.utimesSync(path.join(dir, f), OLD, OLD);
     const replayVcr = new Vcr({ dir, mode: "replay_only" });
-    expect(await asNewRun({}, () => run(replayVcr))).to.equal(recorded); // read, parsed, kept
-    expect(await asNewRun({}, () => run(replayVcr))).to.equal(recorded); // from what was kept
+    expect(await inOwnTest({}, () => run(replayVcr))).to.equal(recorded); // read, parsed, kept
+    expect(await inOwnTest({}, () => run(replayVcr))).to.equal(recorded); // from what was kept
     expect(fake.count()).to.equal(requests);
     expect(toolRuns).to.equal(1);
     expect(replayVcr.stats().replayed).to.be.greaterThan(0);

@@ -15,9 +15,14 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { z } from "zod";
-import { Vcr, VcrMissError } from "../../src/index";
+import { Vcr, VcrMissError, withVcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
+
+/** Runs `fn` as a test of its own, as a runner plugin would: tool-call numbering starts at 1 (withVcr keeps the enclosing test's). */
+function asOwnTest<T>(title: string, fn: () => T): T {
+  return inOwnTest({}, fn, title);
+}
 import { diffValues } from "../../src/diagnose/diff";
-import { asNewRun } from "../helpers/newRun";
 
 // ---------------------------------------------------------------------------------------------
 // Shared by parent and child: the tools, the agent, the scenarios.
@@ -112,8 +117,8 @@ async function childMain(): Promise<void> {
   for (const step of steps) {
     const vcr = new Vcr({ dir: process.env.FIXTURE_DIR });
     try {
-      const report = await asNewRun(step.toolMode ? { toolMode: step.toolMode } : {}, () =>
-        runScenario(step.scenario, vcr, process.env.BASE_URL!, process.env.SIDE_FILE!),
+      const report = await asOwnTest(`step ${step.scenario}`, () =>
+        withVcr(step.toolMode ? { toolMode: step.toolMode } : {}, () => runScenario(step.scenario, vcr, process.env.BASE_URL!, process.env.SIDE_FILE!)),
       );
       results.push({ ...report, stats: { ...vcr.stats() }, sideLines: countLines(process.env.SIDE_FILE!) });
     } catch (e) {
@@ -158,11 +163,11 @@ function describeAgentTests(): void {
     }
   }
 
-  /** Records one scenario in this process (record_or_replay), in its own withVcr scope. */
+  /** Records one scenario in this process (record_or_replay), as a test of its own. */
   function record(fake: FakeProvider, dir: string, sideFile: string, scenario: Scenario): Promise<Report> {
     script(fake, scenario);
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    return asNewRun({}, () => runScenario(scenario, vcr, fake.openaiBaseURL, sideFile));
+    return asOwnTest(`record ${scenario}`, () => runScenario(scenario, vcr, fake.openaiBaseURL, sideFile));
   }
 
   /** Replays steps in ONE new process (replay_only from env), against the still-running fake so any request is counted. */
@@ -301,7 +306,7 @@ function describeAgentTests(): void {
         const first = await record(fake, dir, sideFile, "refund");
         const files = fixtureFiles(dir);
         const before = fake.count();
-        const second = await record(fake, dir, sideFile, "refund"); // record_or_replay again, fresh withVcr scope
+        const second = await record(fake, dir, sideFile, "refund"); // record_or_replay again, as another test
         expect(fake.count() - before).to.equal(0);
         expect(second.runs.issue_refund).to.equal(0);
         expect(second.answer).to.equal(first.answer);
@@ -315,7 +320,7 @@ function describeAgentTests(): void {
         const before = fake.count();
         const vcr = new Vcr({ dir, mode: "replay_only" });
         for (let i = 0; i < 2; i++) {
-          const r = await asNewRun({ toolMode: "execute" }, () => runScenario("refund", vcr, fake.openaiBaseURL, sideFile));
+          const r = await asOwnTest(`execute ${i}`, () => withVcr({ toolMode: "execute" }, () => runScenario("refund", vcr, fake.openaiBaseURL, sideFile)));
           expect(r.runs.issue_refund).to.equal(1);
           expect(r.answer).to.equal(rec.answer);
         }
@@ -332,7 +337,7 @@ function describeAgentTests(): void {
         script(fake, "refund");
         const chatVcr = new Vcr({ dir: tmpDir("vcr-tools-chat-"), mode: "record_or_replay" });
         const toolVcr = new Vcr({ dir, mode: "replay_only" });
-        const r = await asNewRun({}, () => runScenario("refund", chatVcr, fake.openaiBaseURL, sideFile, toolVcr));
+        const r = await asOwnTest("replay with current ids", () => runScenario("refund", chatVcr, fake.openaiBaseURL, sideFile, toolVcr));
         expect(r.runs.issue_refund).to.equal(0);
         expect(r.callIds).to.deep.equal(["call_fake_3"]);
         expect(r.toolMessages.map((m) => m.tool_call_id)).to.deep.equal(["call_fake_3"]);
@@ -347,7 +352,7 @@ function describeAgentTests(): void {
         const vcr = new Vcr({ dir, mode: "replay_only" });
         const before = fake.count();
         let runs: Runs | undefined;
-        const err = await asNewRun({}, async () => {
+        const err = await asOwnTest("unrecorded tool", async () => {
           const built = buildAgent(vcr, fake.openaiBaseURL, sideFile);
           runs = built.runs;
           return built.agent.invoke({ messages: [{ role: "user", content: PROMPTS.refund }] });

@@ -53,8 +53,16 @@ export function markedBlocks(markdown: string, doc: string, kind: "snippet" | "r
 /** The user documentation: README.md, CONTRIBUTING.md, docs/*.md and examples' README files, relative paths. */
 export function documentationFiles(): string[] {
   const docsDir = path.join(ROOT, "docs");
-  const pages = fs.existsSync(docsDir) ? fs.readdirSync(docsDir).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`) : [];
-  const exampleReadmes = fs.readdirSync(path.join(ROOT, "examples"), { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "README.md").map((f) => `examples/${f}`);
+  const pages = fs.existsSync(docsDir)
+    ? fs
+        .readdirSync(docsDir)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`)
+    : [];
+  const exampleReadmes = fs
+    .readdirSync(path.join(ROOT, "examples"), { recursive: true, encoding: "utf8" })
+    .filter((f) => path.basename(f) === "README.md")
+    .map((f) => `examples/${f}`);
   return ["README.md", "CONTRIBUTING.md", ...pages.sort(), ...exampleReadmes.sort()].filter((f) => fs.existsSync(path.join(ROOT, f)));
 }
 
@@ -93,7 +101,10 @@ export function recipes(blocks: MarkedBlock[] = allBlocks("recipe")): Map<Recipe
         r.files.set(file, b.code + "\n");
         continue;
       }
-      const lines = b.code.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+      const lines = b.code
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("#"));
       r.install = lines.filter((l) => /^npm (install|i)\b/.test(l));
       const rest = lines.filter((l) => !/^npm (install|i)\b/.test(l));
       if (r.install.length === 0 || rest.length !== 1 || lines.indexOf(rest[0]) < r.install.length) {
@@ -102,6 +113,48 @@ export function recipes(blocks: MarkedBlock[] = allBlocks("recipe")): Map<Recipe
       if (!r.install.some((l) => /\slangchain-vcr(\s|$)/.test(l))) throw new Error(`${where}: recipe ${id} never installs langchain-vcr`);
       r.test = rest[0];
     }
+  }
+  return out;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, "")
+    .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+    .replace(/ /g, "-");
+}
+
+export interface DocLink {
+  doc: string;
+  line: number;
+  target: string;
+}
+
+/** The relative links (`[text](target)`) of a markdown text, outside code blocks and code spans. */
+export function relativeLinks(markdown: string, doc: string): DocLink[] {
+  const out: DocLink[] = [];
+  let fenced = false;
+  markdown.split(/\r?\n/).forEach((text, i) => {
+    if (/^\s*(```|~~~)/.test(text)) fenced = !fenced;
+    if (fenced) return;
+    for (const m of text.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(m[1])) out.push({ doc, line: i + 1, target: m[1] });
+    }
+  });
+  return out;
+}
+
+/** The anchors of a markdown text's headings (outside code blocks). */
+export function anchors(markdown: string): Set<string> {
+  const out = new Set<string>();
+  let fenced = false;
+  for (const text of markdown.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(text)) fenced = !fenced;
+    const h = !fenced && /^#{1,6}\s+(.*)$/.exec(text);
+    if (h) out.add(headingAnchor(h[1]));
   }
   return out;
 }

@@ -10,7 +10,8 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
-import { Vcr, VcrFixtureError, VcrMissError } from "../../src/index";
+import { Vcr, VcrFixtureError, VcrMissError, withVcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { requestHash } from "../../src/canonical/json";
 import { TEMP_PREFIX } from "../../src/store/store";
 import { validateFixtures } from "../../src/validate";
@@ -20,7 +21,6 @@ import { openai } from "../helpers/models";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { bigResult, bigTool } from "./scripts/bigTool";
 import { runScript, spawnScript } from "./scripts/compiled";
-import { asNewRun } from "../helpers/newRun";
 
 const SIZE = 2_000_000;
 const TEMP_PROBLEM = "is a temporary file left by an interrupted fixture write; delete it";
@@ -47,7 +47,7 @@ async function expectLookups(dir: string, done: number, upTo: number): Promise<(
   const seen: ("hit" | "miss")[] = [];
   for (let i = 0; i <= upTo; i++) {
     // a scope per lookup: a repeat of one tool call inside one scope is a new, ordered request
-    const got = await asNewRun({}, () => big.invoke({ i })).then(
+    const got = await inOwnTest({}, () => big.invoke({ i })).then(
       (v) => ({ v }),
       (e: unknown) => ({ e }),
     );
@@ -134,7 +134,7 @@ describe("reliability: crashes while writing fixtures", function () {
     // the next recording run records the interrupted fixture normally, next to the stale temp file
     const vcr = new Vcr({ dir: mid, mode: "record_or_replay", sizeWarningBytes: 0 });
     let runs = 0;
-    expect(await asNewRun({}, () => bigTool(vcr, SIZE, () => runs++).invoke({ i: 2 }))).to.equal(bigResult(2, SIZE));
+    expect(await inOwnTest({}, () => bigTool(vcr, SIZE, () => runs++).invoke({ i: 2 }))).to.equal(bigResult(2, SIZE));
     expect(runs).to.equal(1);
     expect(fixtureFiles(mid)).to.include(fixture2);
     await expectOnlyTempProblems(mid);
@@ -156,9 +156,9 @@ describe("reliability: crashes while writing fixtures", function () {
       fs.writeFileSync(path.join(dir, `${TEMP_PREFIX}${"f".repeat(16)}-99999-2`), Buffer.from([0xff, 0x00, 0x7b]));
       fake.reset();
 
-      const replayed = await asNewRun({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke([new HumanMessage("recorded question")]));
+      const replayed = await withVcr({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke([new HumanMessage("recorded question")]));
       expect(replayed.content).to.equal("echo: recorded question");
-      const miss = await asNewRun({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke([new HumanMessage("recorded questions")])).catch((e) => e);
+      const miss = await withVcr({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke([new HumanMessage("recorded questions")])).catch((e) => e);
       expect(miss).to.be.instanceOf(VcrMissError);
       expect(miss.nearest.file).to.equal(path.join(dir, recorded)); // the nearest search skips temp files too
       expect(miss.message).not.to.include(TEMP_PREFIX);

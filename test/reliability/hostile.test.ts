@@ -14,14 +14,14 @@ import * as path from "node:path";
 import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { z } from "zod";
-import { Vcr, VcrFixtureError, VcrMissError } from "../../src/index";
+import { Vcr, VcrFixtureError, VcrMissError, withVcr } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { validateFixtures } from "../../src/validate";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { fixtureFiles, tmpDir } from "../helpers/tmp";
 import { ok, runScript } from "./scripts/compiled";
 import { asciiJson } from "./scripts/replayPrompts";
-import { asNewRun } from "../helpers/newRun";
 
 const MB = 1024 * 1024;
 const digest = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
@@ -42,7 +42,7 @@ describe("reliability: hostile and broken input", function () {
   }
 
   const replay = (question: string, dirOverride = dir) =>
-    asNewRun({ mode: "replay_only" }, () => openai(fake, new Vcr({ dir: dirOverride }).cache).invoke([new HumanMessage(question)]));
+    withVcr({ mode: "replay_only" }, () => openai(fake, new Vcr({ dir: dirOverride }).cache).invoke([new HumanMessage(question)]));
 
   describe("a 50 MB fixture", () => {
     it("replays correctly when valid, and validate accepts it", async () => {
@@ -76,7 +76,7 @@ describe("reliability: hostile and broken input", function () {
 
         for (const mode of ["replay_only", "record_or_replay"] as const) {
           const started = Date.now();
-          const err = await asNewRun({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("the big broken one")])).catch((e) => e);
+          const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("the big broken one")])).catch((e) => e);
           expect(Date.now() - started, mode).to.be.below(20000); // a hang guard, not a speed test
           expect(err, mode).to.be.instanceOf(VcrFixtureError);
           expect(err.file).to.equal(file);
@@ -114,7 +114,7 @@ describe("reliability: hostile and broken input", function () {
       fs.renameSync(file, elsewhere);
       fs.symlinkSync(elsewhere, file);
       const before = digest(elsewhere);
-      await asNewRun({ mode: "record_always" }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("linked and re-recorded")]));
+      await withVcr({ mode: "record_always" }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("linked and re-recorded")]));
       expect(fs.lstatSync(file).isSymbolicLink()).to.equal(false);
       expect(digest(elsewhere)).to.equal(before);
       expect(await validateFixtures(dir)).to.deep.equal([]);
@@ -127,7 +127,7 @@ describe("reliability: hostile and broken input", function () {
       fs.symlinkSync(gone, file);
       fake.reset();
       for (const mode of ["replay_only", "record_or_replay"] as const) {
-        const err = await asNewRun({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("dangling question")])).catch((e) => e);
+        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("dangling question")])).catch((e) => e);
         expect(err, mode).to.be.instanceOf(VcrFixtureError);
         expect(err.file).to.equal(file);
         expect(err.message).to.include(`is a symbolic link to ${gone}, which does not exist`);
@@ -147,7 +147,7 @@ describe("reliability: hostile and broken input", function () {
       const before = digest(fileA);
       fake.reset();
       for (const mode of ["replay_only", "record_or_replay"] as const) {
-        const err = await asNewRun({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("question A")])).catch((e) => e);
+        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("question A")])).catch((e) => e);
         expect(err, mode).to.be.instanceOf(VcrFixtureError);
         expect(err.file).to.equal(fileA);
         expect(err.message).to.include(`has "hash" ${path.basename(fileB, ".json")} but its file name says ${path.basename(fileA, ".json")}`);
@@ -250,7 +250,7 @@ describe("reliability: hostile and broken input", function () {
       expect(runs).to.equal(2);
 
       const [exportReplay, listReplay] = make(new Vcr({ dir, mode: "record_or_replay" }));
-      await asNewRun({ mode: "replay_only" }, async () => {
+      await inOwnTest({ mode: "replay_only" }, async () => {
         const msg = (await exportReplay.invoke({ ...call, id: "call_other_7" })) as ToolMessage;
         expect(msg).to.be.instanceOf(ToolMessage);
         expect(msg.content).to.equal(report);

@@ -2,12 +2,15 @@
 import * as path from "node:path";
 import { ROOT } from "../helpers/built";
 import { DASH_T, describeParity } from "./helpers/parity";
+import { agentAndLookupsCjs } from "./helpers/project";
 
 describeParity({
   name: "langchain-vcr/jest (jest 30)",
-  command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci"],
+  // two workers, so the two test files run in two processes
+  command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--maxWorkers=2"],
   ...DASH_T,
   concurrent: false,
+  onlyFile: { name: "test/c.test.cjs", text: `test("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {
     "jest.config.cjs": [
       `module.exports = {`,
@@ -26,17 +29,6 @@ describeParity({
       `describe("hang", () => { (process.env.HANG_URL ? test : test.skip)("times out", () => hang("hang times out"), 1500); });`,
       ``,
     ].join("\n"),
-    "test/b.test.cjs": [
-      `const { askAgent, lookupTwice } = require("../scenario.cjs");`,
-      `describe("agent", () => {`,
-      `  test("refund once", () => askAgent("agent refund once"));`,
-      `  test("refund again", () => askAgent("agent refund again"));`,
-      `});`,
-      `describe("lookups", () => {`,
-      `  test("first", () => lookupTwice("first"));`,
-      `  test("second", () => lookupTwice("second"));`,
-      `});`,
-      ``,
-    ].join("\n"),
+    "test/b.test.cjs": agentAndLookupsCjs("test"),
   },
 });

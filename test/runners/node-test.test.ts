@@ -2,7 +2,34 @@
  * langchain-vcr/node-test in a user's project: `node --require langchain-vcr/node-test --test`
  * on Node 20, one ESM and one CommonJS test file (each in its own child process).
  */
+import { expect } from "chai";
+import { startFakeProvider } from "../helpers/fakeProvider";
+import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
+import { FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
+
+const FILES: Record<string, string> = {
+  "test/a.test.mjs": [
+    `import { describe, it } from "node:test";`,
+    `import { askChat, hang } from "../scenario.mjs";`,
+    `describe("chat", () => { it("asks", () => askChat("chat > asks")); });`,
+    `describe("hang", () => { it("times out", { timeout: 1500, skip: !process.env.HANG_URL }, () => hang("hang > times out")); });`,
+    ``,
+  ].join("\n"),
+  "test/b.test.cjs": [
+    `const { describe, it } = require("node:test");`,
+    `const { askAgent, lookupTwice } = require("../scenario.cjs");`,
+    `describe("agent", () => {`,
+    `  it("refund once", () => askAgent("agent refund once"));`,
+    `  it("refund again", () => askAgent("agent refund again"));`,
+    `});`,
+    `describe("concurrent", { concurrency: true }, () => {`,
+    `  it("c1", () => lookupTwice("c1"));`,
+    `  it("c2", () => lookupTwice("c2"));`,
+    `});`,
+    ``,
+  ].join("\n"),
+};
 
 describeParity({
   name: "langchain-vcr/node-test (node --test)",
@@ -16,26 +43,26 @@ describeParity({
   hint: `add --test-name-pattern "asks" to the node --test command to record just this test`,
   concurrent: true,
   filterReason: `--test-name-pattern "chat" selected only some tests`,
-  files: {
-    "test/a.test.mjs": [
-      `import { describe, it } from "node:test";`,
-      `import { askChat, hang } from "../scenario.mjs";`,
-      `describe("chat", () => { it("asks", () => askChat("chat > asks")); });`,
-      `describe("hang", () => { it("times out", { timeout: 1500, skip: !process.env.HANG_URL }, () => hang("hang > times out")); });`,
-      ``,
-    ].join("\n"),
-    "test/b.test.cjs": [
-      `const { describe, it } = require("node:test");`,
-      `const { askAgent, lookupTwice } = require("../scenario.cjs");`,
-      `describe("agent", () => {`,
-      `  it("refund once", () => askAgent("agent refund once"));`,
-      `  it("refund again", () => askAgent("agent refund again"));`,
-      `});`,
-      `describe("concurrent", { concurrency: true }, () => {`,
-      `  it("c1", () => lookupTwice("c1"));`,
-      `  it("c2", () => lookupTwice("c2"));`,
-      `});`,
-      ``,
-    ].join("\n"),
-  },
+  files: FILES,
+});
+
+describe("langchain-vcr/node-test loaded with --import (test processes only)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("scopes and records in each test file, prints one summary line per file, and leaves prune refusing", async () => {
+    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
+    try {
+      const p = makeProject(FILES);
+      const out = await p.run(["--import", "langchain-vcr/node-test", "--test"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      expect(p.sideLines().filter((l) => l.startsWith("refund "))).to.have.length(1); // per-test scope in the test processes
+      expect(summaryLines(out)).to.have.length(2); // one per test file: no runner process to add them up
+      const prune = await p.cli(["prune", FIXTURES]);
+      expect(prune.status).to.equal(1);
+      expect(prune.stderr).to.include("loaded with --import");
+    } finally {
+      await fake.close();
+    }
+  });
 });

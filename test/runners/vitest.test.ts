@@ -8,6 +8,7 @@ describeParity({
   command: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run"],
   ...DASH_T,
   concurrent: true,
+  onlyFile: { name: "test/c.test.mjs", text: `import { test } from "vitest";\ntest("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {
     "vitest.config.mjs": [
       `import langchainVcr from "langchain-vcr/vitest";`,

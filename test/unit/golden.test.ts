@@ -10,13 +10,14 @@ import * as path from "node:path";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { z } from "zod";
-import { canonicalJson, requestHash } from "../../src/canonical/json";
+import { canonicalJson, requestHash, sha256Hex } from "../../src/canonical/json";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
 import { Vcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai } from "../helpers/models";
-import { fixtureFiles } from "../helpers/tmp";
+import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const GOLDEN = path.join(__dirname, "../golden");
 
@@ -27,10 +28,17 @@ describe("golden: canonical serialization and hashes", () => {
     expect(canonicalJson({ 10: 1, 9: 2, b: 3, a: 4, "01": 5 })).to.equal('{"9":2,"10":1,"01":5,"a":4,"b":3}');
   });
 
-  it("requestHash is sha256 of the canonical { kind, request }", () => {
-    expect(requestHash("chat", { model: "m", messages: [{ role: "user", content: "hi" }] })).to.equal(
+  it("schema version 1 (0.1.0): requestHash is sha256 of the canonical { kind, request }", () => {
+    expect(requestHash("chat", { model: "m", messages: [{ role: "user", content: "hi" }] }, 1)).to.equal(
       "c2a62fb006018daecec317316c5d8408eb8b85577bad3f463b00815de4fa3e0a",
     );
+  });
+
+  it("schema version 2: requestHash is sha256 of the canonical { kind, request, version: 2 }", () => {
+    expect(SCHEMA_VERSION).to.equal(2);
+    const request = { model: "m", messages: [{ role: "user", content: "hi" }] };
+    expect(requestHash("chat", request)).to.equal(sha256Hex('{"kind":"chat","request":{"messages":[{"content":"hi","role":"user"}],"model":"m"},"version":2}'));
+    expect(requestHash("chat", request)).to.equal("41288cbd299016824376bfc17bc1e6ea51270dcbf6deed64769d1b91fc11c372");
   });
 });
 
@@ -48,7 +56,9 @@ describe("golden: hashes of real requests", () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     await openai(fake, vcr.cache, { model: "llama3.2", temperature: 0 }).invoke([new SystemMessage("Be brief."), new HumanMessage("What is the capital of France?")]);
     await ollama(fake, vcr.cache, { model: "llama3.2", temperature: 0 }).invoke([new SystemMessage("Be brief."), new HumanMessage("What is the capital of France?")]);
-    expect(only()).to.equal("4fa68bd3da262ca8c533ec535ed42d6fb5e9405006634450b7d2a0e3c3bbd80d");
+    expect(only()).to.equal("ebb7ddfac1ddfcddef645f7f8198854526f82476fd162a188fca893309f91d89");
+    // no inert value in this request: its version-1 hash is the 0.1.0 one
+    expect(requestHash("chat", readFixtures(dir)[0].request, 1)).to.equal("4fa68bd3da262ca8c533ec535ed42d6fb5e9405006634450b7d2a0e3c3bbd80d");
   });
 
   it("a tool conversation with tools bound", async () => {
@@ -61,11 +71,29 @@ describe("golden: hashes of real requests", () => {
         new AIMessage({ content: "", tool_calls: [{ id: "call_live_1", name: "lookup_order", args: { orderId: "42" }, type: "tool_call" }] }),
         new ToolMessage({ content: "shipped", tool_call_id: "call_live_1" }),
       ]);
-    expect(only()).to.equal("5b61106bc49051012d912e4a5d21412ece6289889514a2d8bef10eb6e3e44938");
+    // 0.1.0 filed it as 5b61106bc49051012d912e4a5d21412ece6289889514a2d8bef10eb6e3e44938, with zod 4's "$schema" in the key
+    expect(only()).to.equal("035d850492e6c5e4e28342c377ac26191354a0566b9704648fdf79f63ec71d35");
+    expect(JSON.stringify(readFixtures(dir)[0].request)).to.not.contain("$schema");
   });
 });
 
 describe("golden: the fixture file format", () => {
+  it("version 1 (0.1.0) fixtures: formatted exactly like test/golden/v1/", () => {
+    const request = { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: "Say hi\nin two lines" }] };
+    const fixture = {
+      response: { generations: [{ text: "hi", message: { type: "ai", content: "hi", usage_metadata: { total_tokens: 3, input_tokens: 2, output_tokens: 1 } } }] },
+      request,
+      recordedAt: "2026-11-30T00:00:00.000Z",
+      hash: requestHash("chat", request, 1),
+      kind: "chat",
+      schemaVersion: 1,
+    };
+    expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "v1/chat-fixture.json"), "utf8"));
+    const eRequest = { provider: "openai", model: "text-embedding-3-small", input_type: "document", text: "hello" };
+    const eFixture = { schemaVersion: 1, kind: "embedding", hash: requestHash("embedding", eRequest, 1), recordedAt: "2026-11-30T00:00:00.000Z", request: eRequest, response: { vector: [0.125, -0.5, 1, 0.1] } };
+    expect(formatFixture(eFixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "v1/embedding-fixture.json"), "utf8"));
+  });
+
   it("formats a fixture exactly like test/golden/chat-fixture.json", () => {
     const request = { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: "Say hi\nin two lines" }] };
     const fixture = {
@@ -74,14 +102,14 @@ describe("golden: the fixture file format", () => {
       recordedAt: "2026-11-30T00:00:00.000Z",
       hash: requestHash("chat", request),
       kind: "chat",
-      schemaVersion: 1,
+      schemaVersion: 2,
     };
     expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "chat-fixture.json"), "utf8"));
   });
 
   it("puts a vector on one line", () => {
     const request = { provider: "openai", model: "text-embedding-3-small", input_type: "document", text: "hello" };
-    const fixture = { schemaVersion: 1, kind: "embedding", hash: requestHash("embedding", request), recordedAt: "2026-11-30T00:00:00.000Z", request, response: { vector: [0.125, -0.5, 1, 0.1] } };
+    const fixture = { schemaVersion: 2, kind: "embedding", hash: requestHash("embedding", request), recordedAt: "2026-11-30T00:00:00.000Z", request, response: { vector: [0.125, -0.5, 1, 0.1] } };
     expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "embedding-fixture.json"), "utf8"));
   });
 });

@@ -127,14 +127,14 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     expect(inner.calls).to.equal(1);
   });
 
-  it("a chat_stream fixture whose chunks lost their text: validate reports it and replay refuses it", async () => {
+  it("a chat_stream fixture whose chunk text is a number: validate reports it and replay refuses it", async () => {
     const stream = async (vcr: Vcr) => {
       let text = "";
       for await (const c of await openai(fake, vcr.cache).stream([new HumanMessage("stream me")])) text += c.content;
       return text;
     };
     await stream(new Vcr({ dir, mode: "record_or_replay" }));
-    damageResponse(dir, { chunks: [{ message: {} }] });
+    damageResponse(dir, { chunks: [{ text: 5 }] });
     const problems = await validateFixtures(dir);
     expect(problems).to.have.length(1);
     expect(problems[0].problem).to.match(/chunks\[0\]/);

@@ -6,14 +6,15 @@
  *   removed). The examples run in `npm test` (`npm run examples`), so every quoted line is run code;
  * - every `<!-- recipe … -->` block names a known recipe, and every recipe the README promises has
  *   its install/test commands and a test file (test/recipes/ builds and runs them: npm run test:recipes);
- * - every docs/ page is linked from the README.
+ * - every docs/ page is linked from the README, and every relative link of the docs reaches a file
+ *   (and a heading, when it names one).
  * Also: every region in every example is well formed (opened once, closed, names unique).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "chai";
 
-import { allBlocks, markedBlocks, recipes, RECIPES, ROOT } from "../recipes/blocks";
+import { allBlocks, anchors, documentationFiles, headingAnchor, markedBlocks, recipes, RECIPES, relativeLinks, ROOT } from "../recipes/blocks";
 
 const README = path.join(ROOT, "README.md");
 const EXAMPLES = path.join(ROOT, "examples");
@@ -69,7 +70,8 @@ function firstDifference(expected: string, actual: string): string {
   const a = expected.split("\n");
   const b = actual.split("\n");
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1} of the snippet:\n    example: ${JSON.stringify(a[i] ?? "(none)")}\n    doc:     ${JSON.stringify(b[i] ?? "(none)")}`;
+    if (a[i] !== b[i])
+      return `line ${i + 1} of the snippet:\n    example: ${JSON.stringify(a[i] ?? "(none)")}\n    doc:     ${JSON.stringify(b[i] ?? "(none)")}`;
   }
   return "(no difference)";
 }
@@ -108,9 +110,7 @@ describe("documentation snippets are taken verbatim from the examples", () => {
       );
       expect(fs.existsSync(file), `${s.doc}:${s.line}: ${s.file} does not exist`).to.equal(true);
       const region = regions(fs.readFileSync(file, "utf8"), s.file).get(s.name);
-      expect(region, `${s.doc}:${s.line}: ${s.file} has no region "${s.name}" (mark it with // #region ${s.name} … // #endregion ${s.name})`).to.be.a(
-        "string",
-      );
+      expect(region, `${s.doc}:${s.line}: ${s.file} has no region "${s.name}" (mark it with // #region ${s.name} … // #endregion ${s.name})`).to.be.a("string");
       if (region !== s.code) {
         expect.fail(
           `${s.doc}:${s.line}: the code block differs from ${s.file}#${s.name} at ${firstDifference(region!, s.code)}\n` +
@@ -123,7 +123,17 @@ describe("documentation snippets are taken verbatim from the examples", () => {
 
 describe("documentation recipes are complete, and every docs page is linked", () => {
   it("parses recipe markers (self-check)", () => {
-    const md = ["<!-- recipe a-x,b-y: test/x.ts -->", "```ts", "x();", "```", "<!-- recipe a-x: shell -->", "```sh", "npm i -D langchain-vcr", "npx mocha", "```"].join("\n");
+    const md = [
+      "<!-- recipe a-x,b-y: test/x.ts -->",
+      "```ts",
+      "x();",
+      "```",
+      "<!-- recipe a-x: shell -->",
+      "```sh",
+      "npm i -D langchain-vcr",
+      "npx mocha",
+      "```",
+    ].join("\n");
     const blocks = markedBlocks(md, "doc.md", "recipe");
     expect(blocks.map((b) => b.marker)).to.deep.equal(["a-x,b-y: test/x.ts", "a-x: shell"]);
     expect(() => recipes(blocks)).to.throw('doc.md:1: unknown recipe "a-x"');
@@ -142,7 +152,10 @@ describe("documentation recipes are complete, and every docs page is linked", ()
       const r = all.get(id);
       expect(r, `no <!-- recipe ${id}: … --> block in README.md or docs/*.md`).to.not.equal(undefined);
       expect(r!.test, `recipe ${id} has no <!-- recipe ${id}: shell --> block`).to.not.equal("");
-      expect([...r!.files.keys()].some((f) => /^test\/.+\.(ts|js|mjs|cjs)$/.test(f)), `recipe ${id} has no test/… file`).to.equal(true);
+      expect(
+        [...r!.files.keys()].some((f) => /^test\/.+\.(ts|js|mjs|cjs)$/.test(f)),
+        `recipe ${id} has no test/… file`,
+      ).to.equal(true);
     });
   }
 
@@ -152,5 +165,31 @@ describe("documentation recipes are complete, and every docs page is linked", ()
     expect(pages.length).to.be.greaterThan(5);
     const unlinked = pages.filter((p) => !readme.includes(`(docs/${p})`) && !readme.includes(`(docs/${p}#`));
     expect(unlinked, "docs pages the README does not link").to.deep.equal([]);
+  });
+
+  it("parses links and heading anchors (self-check)", () => {
+    expect(headingAnchor("`vcr.install()` or explicit adapters")).to.equal("vcrinstall-or-explicit-adapters");
+    expect(headingAnchor("Gotcha: a tool miss inside `createAgent`")).to.equal("gotcha-a-tool-miss-inside-createagent");
+    const md = ["# Title", "[a](docs/x.md#part) `[b](no.md)` [c](https://x.org)", "```", "[d](no.md)", "## Not a heading", "```"].join("\n");
+    expect(relativeLinks(md, "R.md")).to.deep.equal([{ doc: "R.md", line: 2, target: "docs/x.md#part" }]);
+    expect([...anchors(md)]).to.deep.equal(["title"]);
+  });
+
+  it("every relative link of the documentation reaches a file, and a heading when it names one", () => {
+    const broken: string[] = [];
+    let count = 0;
+    for (const doc of documentationFiles()) {
+      for (const link of relativeLinks(fs.readFileSync(path.join(ROOT, doc), "utf8"), doc)) {
+        count++;
+        const [file, anchor] = link.target.split("#");
+        const target = file ? path.join(ROOT, path.dirname(doc), file) : path.join(ROOT, doc);
+        if (!fs.existsSync(target)) broken.push(`${doc}:${link.line}: ${link.target} (no such file)`);
+        else if (anchor && target.endsWith(".md") && !anchors(fs.readFileSync(target, "utf8")).has(anchor)) {
+          broken.push(`${doc}:${link.line}: ${link.target} (no heading #${anchor} in ${path.relative(ROOT, target)})`);
+        }
+      }
+    }
+    expect(count).to.be.greaterThan(20);
+    expect(broken, "broken links").to.deep.equal([]);
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "../../src/canonical/json";
@@ -9,7 +10,7 @@ import type { Fixture } from "../../src/store/fixture";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 function fixture(request: unknown = { messages: [{ role: "user", content: "hi" }], model: "m" }): Fixture {
-  return { schemaVersion: 1, kind: "chat", hash: requestHash("chat", request), recordedAt: "2026-01-01T00:00:00.000Z", request, response: { generations: [] } };
+  return { schemaVersion: SCHEMA_VERSION, kind: "chat", hash: requestHash("chat", request), recordedAt: "2026-01-01T00:00:00.000Z", request, response: { generations: [] } };
 }
 
 describe("FixtureStore", () => {
@@ -48,7 +49,7 @@ describe("FixtureStore", () => {
     binary: () => Buffer.from([0, 159, 146, 150, 255, 1]),
     "a JSON array": () => "[]",
     "the wrong hash": (f) => JSON.stringify({ ...f, hash: "0".repeat(64) }),
-    "a newer schemaVersion": (f) => JSON.stringify({ ...f, schemaVersion: 2 }),
+    "a newer schemaVersion": (f) => JSON.stringify({ ...f, schemaVersion: SCHEMA_VERSION + 1 }),
     "an unknown kind": (f) => JSON.stringify({ ...f, kind: "video" }),
     "no response": (f) => JSON.stringify({ ...f, response: undefined }),
   };
@@ -75,8 +76,8 @@ describe("FixtureStore", () => {
   it("the newer-schema error says to upgrade", () => {
     const store = new FixtureStore(tmpDir());
     const f = fixture();
-    fs.writeFileSync(store.fileFor(f.hash), JSON.stringify({ ...f, schemaVersion: 2 }));
-    expect(() => store.read(f.hash)).to.throw(/schemaVersion 2, newer than this langchain-vcr understands \(1\): upgrade langchain-vcr/);
+    fs.writeFileSync(store.fileFor(f.hash), JSON.stringify({ ...f, schemaVersion: 3 }));
+    expect(() => store.read(f.hash)).to.throw(/schemaVersion 3, newer than this langchain-vcr understands \(2\): upgrade langchain-vcr/);
   });
 
   it("a fixture saved with a UTF-8 BOM (a Windows editor) still replays and validates", async () => {

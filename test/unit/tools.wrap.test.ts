@@ -6,7 +6,6 @@
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { ToolMessage } from "@langchain/core/messages";
@@ -16,7 +15,7 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { Command } from "@langchain/langgraph";
 import { z } from "zod";
 import { Vcr, VcrMissError, VcrRecordError, VcrFixtureError, isVcrError } from "../../src/index";
-import { asNewRun } from "../helpers/newRun";
+import { inOwnTest } from "../helpers/ownTest";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const call = (name: string, args: unknown, id = "call_now") => ({ type: "tool_call" as const, id, name, args: args as Record<string, unknown> });
@@ -152,7 +151,7 @@ describe("tools: vcr.tool() wrapper", () => {
       const { t, runs } = counted(() => "shipped");
       const wrapped = vcr.tool(t);
       await wrapped.invoke(call("get_status", { orderId: "1" }), { callbacks: [new Spy()] });
-      await asNewRun({ mode: "replay_only" }, () => wrapped.invoke(call("get_status", { orderId: "1" }), { callbacks: [new Spy()] }));
+      await inOwnTest({ mode: "replay_only" }, () => wrapped.invoke(call("get_status", { orderId: "1" }), { callbacks: [new Spy()] }));
       expect(events).to.deep.equal(["start", "end", "start", "end"]);
       expect(runs.n).to.equal(1);
     });
@@ -191,8 +190,8 @@ describe("tools: vcr.tool() wrapper", () => {
       expect(out).to.equal("customer a@b.co full=false");
       expect(original.calls).to.equal(1);
       expect(Object.prototype.hasOwnProperty.call(wrapped, "calls")).to.equal(false);
-      // A new run starts counting repeats again: this is call 1 again, replayed.
-      expect(await asNewRun({}, () => wrapped.invoke({ email: "a@b.co" }))).to.equal(out);
+      // A new test starts counting repeats again: this is call 1 again, replayed.
+      expect(await inOwnTest({}, () => wrapped.invoke({ email: "a@b.co" }))).to.equal(out);
       expect(original.calls).to.equal(1);
     });
 
@@ -215,7 +214,7 @@ describe("tools: vcr.tool() wrapper", () => {
       expect(fx.request).to.deep.equal({ tool: "lookup_customer", args: { email: "a@b.co", full: false } });
       expect(JSON.stringify(fx)).to.not.include("call_A");
       // Another id, explicit default, other key order: the same fixture, replayed.
-      const msg = (await asNewRun({}, () => wrapped.invoke(call("lookup_customer", { full: false, email: "a@b.co" }, "call_B")))) as ToolMessage;
+      const msg = (await inOwnTest({}, () => wrapped.invoke(call("lookup_customer", { full: false, email: "a@b.co" }, "call_B")))) as ToolMessage;
       expect(original.calls).to.equal(1);
       expect(msg.tool_call_id).to.equal("call_B");
       expect(fixtureFiles(dir)).to.have.length(1);
@@ -228,7 +227,7 @@ describe("tools: vcr.tool() wrapper", () => {
       for (let i = 0; i < 3; i++) live.push(await wrapped.invoke({ orderId: "7" }));
       expect(live).to.deep.equal(["pending", "pending", "shipped"]);
       expect(readFixtures(dir).map((f) => f.request.call)).to.have.members([undefined, 2, 3]);
-      const replayed = await asNewRun({ mode: "replay_only" }, async () => {
+      const replayed = await inOwnTest({ mode: "replay_only" }, async () => {
         const out: string[] = [];
         for (let i = 0; i < 3; i++) out.push(await wrapped.invoke({ orderId: "7" }));
         return out;
@@ -236,7 +235,7 @@ describe("tools: vcr.tool() wrapper", () => {
       expect(replayed).to.deep.equal(live);
       expect(runs.n).to.equal(3);
       // A fourth call in that scope was never recorded.
-      const err = await asNewRun({ mode: "replay_only" }, async () => {
+      const err = await inOwnTest({ mode: "replay_only" }, async () => {
         for (let i = 0; i < 3; i++) await wrapped.invoke({ orderId: "7" });
         return wrapped.invoke({ orderId: "7" }).catch((e) => e);
       });
@@ -275,7 +274,7 @@ describe("tools: vcr.tool() wrapper", () => {
   describe("modes", () => {
     it("replay_only: an unrecorded call is a VcrMissError; the body never runs; nothing is written", async () => {
       const { t, runs } = counted(() => "x");
-      const err = await asNewRun({ mode: "replay_only" }, () => vcr.tool(t).invoke(call("get_status", { orderId: "9" }))).catch((e) => e);
+      const err = await inOwnTest({ mode: "replay_only" }, () => vcr.tool(t).invoke(call("get_status", { orderId: "9" }))).catch((e) => e);
       expect(err).to.be.instanceOf(VcrMissError);
       expect(err.kind).to.equal("tool");
       expect(err.request).to.deep.equal({ tool: "get_status", args: { orderId: "9" } });
@@ -288,7 +287,7 @@ describe("tools: vcr.tool() wrapper", () => {
     it("bypass: the body runs every time and nothing is written", async () => {
       const { t, runs } = counted(() => "x");
       const w = vcr.tool(t);
-      await asNewRun({ mode: "bypass" }, async () => {
+      await inOwnTest({ mode: "bypass" }, async () => {
         await w.invoke({ orderId: "1" });
         await w.invoke({ orderId: "1" });
       });
@@ -301,10 +300,10 @@ describe("tools: vcr.tool() wrapper", () => {
       const { t, runs } = counted((_a, n) => `v${n}`);
       const w = vcr.tool(t);
       await w.invoke({ orderId: "1" });
-      expect(await asNewRun({ mode: "record_always" }, () => w.invoke({ orderId: "1" }))).to.equal("v2");
+      expect(await inOwnTest({ mode: "record_always" }, () => w.invoke({ orderId: "1" }))).to.equal("v2");
       expect(runs.n).to.equal(2);
       expect(readFixtures(dir).map((f) => f.response)).to.deep.equal([{ result: "v2" }]);
-      expect(await asNewRun({}, () => w.invoke({ orderId: "1" }))).to.equal("v2");
+      expect(await inOwnTest({}, () => w.invoke({ orderId: "1" }))).to.equal("v2");
       expect(runs.n).to.equal(2);
     });
 
@@ -312,14 +311,14 @@ describe("tools: vcr.tool() wrapper", () => {
       const { t, runs } = counted((_a, n) => `v${n}`);
       const w = vcr.tool(t);
       await w.invoke({ orderId: "1" }); // recorded v1
-      const out = await asNewRun({ toolMode: "execute" }, () => w.invoke({ orderId: "1" }));
+      const out = await inOwnTest({ toolMode: "execute" }, () => w.invoke({ orderId: "1" }));
       expect(out).to.equal("v2");
       expect(readFixtures(dir).map((f) => f.response)).to.deep.equal([{ result: "v1" }]); // record_or_replay writes new only
-      const offline = await asNewRun({ mode: "replay_only", toolMode: "execute" }, () => w.invoke({ orderId: "2" }));
+      const offline = await inOwnTest({ mode: "replay_only", toolMode: "execute" }, () => w.invoke({ orderId: "2" }));
       expect(offline).to.equal("v3"); // no fixture, no miss: execute never reads
       expect(fixtureFiles(dir)).to.have.length(1);
-      await asNewRun({ mode: "record_always", toolMode: "execute" }, () => w.invoke({ orderId: "1" }));
-      // (each run counts repeats from 1, so these are all "call 1" of orderId 1)
+      await inOwnTest({ mode: "record_always", toolMode: "execute" }, () => w.invoke({ orderId: "1" }));
+      // (each withVcr scope counts repeats from 1, so these are all "call 1" of orderId 1)
       expect(readFixtures(dir).map((f) => f.response)).to.deep.equal([{ result: "v4" }]);
       expect(runs.n).to.equal(4);
     });
@@ -328,13 +327,13 @@ describe("tools: vcr.tool() wrapper", () => {
       const { t, runs } = counted((_a, n) => `v${n}`);
       const execVcr = new Vcr({ dir, mode: "record_or_replay", toolMode: "execute" });
       const w = execVcr.tool(t);
-      const once = () => asNewRun({}, () => w.invoke({ orderId: "1" })); // a fresh scope: always "call 1"
+      const once = () => inOwnTest({}, () => w.invoke({ orderId: "1" })); // a fresh scope: always "call 1"
       await once();
       await once();
       expect(runs.n).to.equal(2); // options.toolMode execute
       await withEnv("LANGCHAIN_VCR_TOOL_MODE", "replay", async () => {
         expect(await once()).to.equal("v1"); // env beats options: replayed
-        expect(await asNewRun({ toolMode: "execute" }, () => w.invoke({ orderId: "1" }))).to.equal("v3"); // withVcr beats env
+        expect(await inOwnTest({ toolMode: "execute" }, () => w.invoke({ orderId: "1" }))).to.equal("v3"); // withVcr beats env
       });
       expect(runs.n).to.equal(3);
     });
@@ -345,7 +344,7 @@ describe("tools: vcr.tool() wrapper", () => {
       const { t, runs } = counted(make, fields);
       const w = vcr.tool(t);
       const live = await w.invoke(call("get_status", args, "call_rec"));
-      const replayed = await asNewRun({ mode: "replay_only" }, () => w.invoke(call("get_status", args, "call_new")));
+      const replayed = await inOwnTest({ mode: "replay_only" }, () => w.invoke(call("get_status", args, "call_new")));
       expect(runs.n, "body runs").to.equal(1);
       return { live: live as ToolMessage, replayed: replayed as ToolMessage, fixture: readFixtures(dir)[0] };
     }
@@ -389,7 +388,7 @@ describe("tools: vcr.tool() wrapper", () => {
       const { t, runs } = counted(() => value);
       const w = vcr.tool(t);
       const live = await w.invoke({ orderId: "1" });
-      const replayed = await asNewRun({ mode: "replay_only" }, () => w.invoke({ orderId: "1" }));
+      const replayed = await inOwnTest({ mode: "replay_only" }, () => w.invoke({ orderId: "1" }));
       expect(live).to.equal(value);
       expect(replayed).to.deep.equal(value);
       expect(Object.keys(replayed)).to.deep.equal(Object.keys(value));
@@ -425,7 +424,7 @@ describe("tools: vcr.tool() wrapper", () => {
       );
       const w = vcr.tool(t);
       const live = await w.invoke({ q: "x" }, { callbacks: [new Events()] });
-      const replayed = await asNewRun({ mode: "replay_only" }, () => w.invoke({ q: "x" }, { callbacks: [new Events()] }));
+      const replayed = await inOwnTest({ mode: "replay_only" }, () => w.invoke({ q: "x" }, { callbacks: [new Events()] }));
       expect([live, replayed]).to.deep.equal(["done x", "done x"]);
       expect(seen).to.deep.equal([{ progress: 50 }, { progress: 100, at: new Date(5) }, { progress: 50 }, { progress: 100, at: new Date(5) }]);
       expect(runs).to.equal(1);
@@ -450,7 +449,7 @@ describe("tools: vcr.tool() wrapper", () => {
       const live = await w.invoke(call("get_status", { orderId: "1" })).catch((e) => e);
       expect(live).to.equal(original);
       expect(readFixtures(dir)[0].response).to.deep.equal({ error: { name: "PaymentDeclined", message: "card declined for order", code: "E_DECLINED" } });
-      const replayed = await asNewRun({ mode: "replay_only" }, () => w.invoke(call("get_status", { orderId: "1" }))).catch((e) => e);
+      const replayed = await inOwnTest({ mode: "replay_only" }, () => w.invoke(call("get_status", { orderId: "1" }))).catch((e) => e);
       expect(runs.n).to.equal(1);
       expect(replayed).to.be.instanceOf(Error);
       expect(replayed.name).to.equal("PaymentDeclined");
@@ -469,7 +468,7 @@ describe("tools: vcr.tool() wrapper", () => {
         }, { name: `t${i}`, description: "d", schema: z.object({}) });
         const w = vcr.tool(t);
         await w.invoke({}).catch(() => undefined);
-        const r = await asNewRun({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
+        const r = await inOwnTest({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
         expect(r.name).to.equal(e.name);
         expect(r.constructor.name).to.equal(e.constructor.name);
         expect(r.message).to.equal(e.message);
@@ -483,7 +482,7 @@ describe("tools: vcr.tool() wrapper", () => {
       }, { name: "outer", description: "d", schema: z.object({}) });
       const w = vcr.tool(t);
       await w.invoke({}).catch(() => undefined);
-      const r = await asNewRun({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
+      const r = await inOwnTest({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
       expect(r).to.be.instanceOf(ToolInputParsingException);
       expect(r.message).to.equal("inner tool got bad input");
       expect(r.output).to.equal('{"x":1}');
@@ -495,7 +494,7 @@ describe("tools: vcr.tool() wrapper", () => {
       }, { name: "weird", description: "d", schema: z.object({}) });
       const w = vcr.tool(t);
       await w.invoke({}).catch(() => undefined);
-      const r = await asNewRun({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
+      const r = await inOwnTest({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
       expect(r).to.deep.equal({ code: 42 });
     });
 
@@ -540,14 +539,14 @@ describe("tools: vcr.tool() wrapper", () => {
         expect(err.message).to.include(path.join(dir, "")).and.include("(not written)").and.include("Fix it:");
         expect(runs.n).to.equal(1);
         expect(fixtureFiles(dir)).to.have.length(0);
-        const miss = await asNewRun({ mode: "replay_only" }, () => w.invoke({ orderId: "1" })).catch((e) => e);
+        const miss = await inOwnTest({ mode: "replay_only" }, () => w.invoke({ orderId: "1" })).catch((e) => e);
         expect(miss).to.be.instanceOf(VcrMissError);
       });
     }
 
     it("…but under bypass nothing is written, so nothing is refused", async () => {
       const { t } = counted(() => ({ cb: () => 1 }));
-      const out = await asNewRun({ mode: "bypass" }, () => vcr.tool(t).invoke({ orderId: "1" }));
+      const out = await inOwnTest({ mode: "bypass" }, () => vcr.tool(t).invoke({ orderId: "1" }));
       expect(typeof (out as { cb: unknown }).cb).to.equal("function");
     });
 
@@ -559,7 +558,7 @@ describe("tools: vcr.tool() wrapper", () => {
       const fx = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
       fx.response = { result: { $vcr: "Temporal" } };
       fs.writeFileSync(path.join(dir, file), JSON.stringify(fx));
-      const err = await asNewRun({}, () => w.invoke({ orderId: "1" })).catch((e) => e);
+      const err = await inOwnTest({}, () => w.invoke({ orderId: "1" })).catch((e) => e);
       expect(err).to.be.instanceOf(VcrFixtureError);
       expect(err.message).to.include(file).and.include('unknown tag "Temporal"').and.include("git checkout --");
       expect(runs.n).to.equal(1);
@@ -570,5 +569,5 @@ describe("tools: vcr.tool() wrapper", () => {
 /** A directory shared by the tests of one describe block, created on first use. */
 function tmpDirOnce(): () => string {
   let d: string | undefined;
-  return () => (d ??= fs.mkdtempSync(path.join(os.tmpdir(), "vcr-tools-shared-")));
+  return () => (d ??= fs.mkdtempSync(path.join(require("node:os").tmpdir(), "vcr-tools-shared-")));
 }

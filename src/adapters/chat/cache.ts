@@ -69,9 +69,11 @@ function requireCall(llmKey: string): ModelCall {
   throw new VcrConfigError(
     "langchain-vcr: VcrCache was called by a model whose copy of @langchain/core langchain-vcr has not patched.\n" +
       "  This happens when a test loads LangChain as ESM but langchain-vcr through require() (or the reverse),\n" +
-      "  or when the project has two installed copies of @langchain/core, or when code calls vcr.cache.lookup() itself\n" +
+      "  or when the project has two installed copies of @langchain/core, or two installed copies of langchain-vcr (the one\n" +
+      "  that loaded first patched core, and this Vcr belongs to the other), or when code calls vcr.cache.lookup() itself\n" +
       "  (the cache only answers the generate() of a model it was passed to as `cache:`).\n" +
-      "  Fix it: import langchain-vcr the same way you import @langchain/*, and run `npm ls @langchain/core` to check for duplicates.",
+      "  Fix it: import langchain-vcr the same way you import @langchain/*, and run `npm ls @langchain/core langchain-vcr` to check for duplicates\n" +
+      "  (`npm dedupe` leaves one copy of each).",
   );
 }
 

@@ -12,7 +12,6 @@
  */
 import type { ModelLike } from "../../canonical/chat";
 import type { Lookup } from "../../recorder";
-import { processWide } from "../../processWide";
 
 export type ModelKind = "chat" | "llm";
 
@@ -101,7 +100,7 @@ export class ModelCall {
    * caller receives equals the recorded one).
    */
   end(result: unknown): void {
-    calls.open.delete(this.key);
+    open.delete(this.key);
     if (result === undefined) return;
     for (const e of this.entries) {
       const r = e.replayed;
@@ -137,14 +136,21 @@ export class ModelCall {
   }
 }
 
-/** One registry per process, shared by the CommonJS and ESM builds (keys are unique across both). */
-const calls = processWide("calls.v1", () => ({
-  count: 0,
+interface Calls {
+  count: number;
   /** The call whose `generate()` is starting: set and cleared synchronously around core's code. */
-  starting: undefined as ModelCall | undefined,
+  starting: ModelCall | undefined;
   /** Calls whose `generate()` has taken its key and not settled, by key. */
-  open: new Map<string, ModelCall>(),
-}));
+  open: Map<string, ModelCall>;
+}
+/**
+ * One registry per process, not per copy of this module: with two installed copies of
+ * langchain-vcr over one @langchain/core, core is patched by the copy that loaded first, and
+ * the VcrCache of either copy must find the calls those patches capture.
+ */
+const CALLS = Symbol.for("langchain-vcr.modelCalls.v1");
+const calls: Calls = ((globalThis as unknown as Record<symbol, Calls | undefined>)[CALLS] ??= { count: 0, starting: undefined, open: new Map() });
+const open = calls.open;
 /**
  * Marks the call options of a call that takes its key, so the stream adapter can tell a
  * provider's own streaming inside `generate()` (ChatOllama always streams) from a user's
@@ -178,7 +184,7 @@ export function takeStartingCall(model: object, callOptions: unknown): ModelCall
   const call = calls.starting;
   if (!call || call.model !== model) return undefined;
   calls.starting = undefined;
-  calls.open.set(call.key, call);
+  open.set(call.key, call);
   call.setOptions(callOptions);
   if (callOptions && typeof callOptions === "object" && Object.isExtensible(callOptions)) (callOptions as Record<symbol, unknown>)[CALL_OF_OPTIONS] = call.key;
   return call;
@@ -186,7 +192,7 @@ export function takeStartingCall(model: object, callOptions: unknown): ModelCall
 
 /** The running call a lookup or update belongs to, from the llmKey core passed. */
 export function modelCallForKey(llmKey: unknown): ModelCall | undefined {
-  return typeof llmKey === "string" ? calls.open.get(llmKey) : undefined;
+  return typeof llmKey === "string" ? open.get(llmKey) : undefined;
 }
 
 /** The running `generate()` call whose call options (or a copy of them) these are. */

@@ -38,22 +38,25 @@ type Method = (this: ModelInstance, ...args: unknown[]) => unknown;
 export function patchInvokeGuard(proto: object, coreGenerate: unknown): void {
   patchOnce<Invoke>(proto, "invoke", PATCHED, (original) =>
     function (this: ModelInstance, input: unknown, options?: unknown) {
-      if (this.generate !== coreGenerate && vcrCacheOf(this)) gate(this);
+      if (this.generate !== coreGenerate && vcrCacheOf(this) && !gate(this)) return Promise.reject(overriddenGenerateError(this));
       return original.call(this, input, options);
     },
   );
 }
 
-function gate(model: ModelInstance): void {
-  if (Object.prototype.hasOwnProperty.call(model, GATED)) return;
+/** Shadows the instance's `_generate` with the gate, once; false when the instance cannot take it (frozen). */
+function gate(model: ModelInstance): boolean {
+  if (Object.prototype.hasOwnProperty.call(model, GATED)) return true;
+  if (!Object.isExtensible(model)) return false;
   Object.defineProperty(model, GATED, { value: true });
   const provider = model._generate as Method | undefined;
-  if (typeof provider !== "function") return;
+  if (typeof provider !== "function") return true;
   defineMethod(model, "_generate", function (this: ModelInstance, ...args: unknown[]) {
     const cache = vcrCacheOf(this) as { recorder?: { mode(): string } } | undefined;
     if (cache && !inCore.has(this) && cache.recorder?.mode() !== "bypass") return Promise.reject(overriddenGenerateError(this));
     return provider.apply(this, args);
   });
+  return true;
 }
 
 function overriddenGenerateError(model: object): VcrConfigError {

@@ -1,13 +1,14 @@
 /**
- * The one patch langchain-vcr applies to LangChain: `generate()` of `BaseChatModel` and
- * `BaseLLM` captures the full request (a `ModelCall`, see `call.ts`), when — and only when —
- * the model's `cache` is a `VcrCache`. Every other model runs the original code untouched.
+ * The chat patch: `generate()` of `BaseChatModel` and `BaseLLM` captures the full request (a
+ * `ModelCall`, see `call.ts`) when — and only when — a VcrCache answers the model: its own
+ * `cache`, or, under `vcr.install()`, the installed one for a model with no cache
+ * (`vcrCacheOf.ts`). Every other model runs the original code untouched.
  * Patching the base class (not the model instance) survives `bindTools`, `withConfig` and
  * `withStructuredOutput`, which rebuild models from their fields.
  *
  * Each copy of @langchain/core in a process (its ESM and its CommonJS build) has its own
  * classes: the CommonJS entry of langchain-vcr patches the CommonJS copy, the ESM entry
- * patches both.
+ * patches both, and `vcr.install()` patches the ESM copy from a CommonJS process too.
  */
 import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
 import { VcrConfigError } from "../../errors";
@@ -15,8 +16,6 @@ import { patchOnce } from "../../internals/patchOnce";
 import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type ModelKind } from "./call";
 import { enterCoreGenerate, patchInvokeGuard } from "./override";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
-
-export { isVcrCache, brandVcrCache, vcrCacheOf } from "./vcrCacheOf";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
 
@@ -115,6 +114,7 @@ function unlendableModelError(model: object): VcrConfigError {
   return new VcrConfigError(
     `langchain-vcr: vcr.install() cannot route a call of ${cls} through the Vcr: its \`cache\` field cannot be set (the model is frozen or sealed).\n` +
       `  The call was not made: without a cache, @langchain/core would send it to the provider unrecorded.\n` +
+      `  Nearest: a frozen model built with \`cache: vcr.cache\` is recorded and replayed (its invoke() and batch(); a native stream needs an unfrozen model).\n` +
       `  Fix it: build the model with \`cache: vcr.cache\`, or do not freeze it.`,
   );
 }
@@ -130,7 +130,7 @@ const TOKENS_SHADOWED = Symbol.for("langchain-vcr.tokens.shadowed");
  */
 function avoidTokenizerDownload(model: ModelInstance): void {
   if (Object.prototype.hasOwnProperty.call(model, TOKENS_SHADOWED)) return;
-  Object.defineProperty(model, TOKENS_SHADOWED, { value: true });
+  if (Object.isExtensible(model)) Object.defineProperty(model, TOKENS_SHADOWED, { value: true }); // a frozen model is looked at on every call
   shadowGetNumTokens(model);
   // ChatOpenAI delegates to inner models (`completions`, `responses`) that count on their own
   for (const value of Object.values(model)) {
@@ -142,7 +142,7 @@ function avoidTokenizerDownload(model: ModelInstance): void {
 }
 
 function shadowGetNumTokens(model: ModelInstance): void {
-  if (Object.prototype.hasOwnProperty.call(model, "getNumTokens")) return;
+  if (Object.prototype.hasOwnProperty.call(model, "getNumTokens") || !Object.isExtensible(model)) return;
   const original = model.getNumTokens;
   if (typeof original !== "function") return;
   Object.defineProperty(model, "getNumTokens", {

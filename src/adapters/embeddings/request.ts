@@ -109,6 +109,9 @@ export function embeddingsIdentity(outer: object): EmbeddingsIdentity {
   if (deployment !== undefined) options.deployment = deployment;
   const requestOptions = ollamaRequestOptions(fields.requestOptions);
   if (requestOptions !== undefined) options.requestOptions = requestOptions;
+  // BedrockEmbeddings merges `modelParameters` into every request body (Titan v2 `dimensions`, `normalize`)
+  const modelParameters = plainObject(fields.modelParameters);
+  if (modelParameters !== undefined) options.modelParameters = modelParameters;
 
   const identity: EmbeddingsIdentity = { provider, className, options };
   if (model !== undefined) identity.model = model;
@@ -165,6 +168,17 @@ function plainValue(v: unknown): unknown {
   if (typeof v === "number") return Number.isFinite(v) ? v : undefined;
   if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) return [...v];
   return undefined;
+}
+
+/** An object of plain values (see plainValue), or undefined when it has none. */
+function plainObject(v: unknown): Record<string, unknown> | undefined {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(v)) {
+    const plain = plainValue(value);
+    if (plain !== undefined) out[k] = plain;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 function ollamaRequestOptions(v: unknown): Record<string, unknown> | undefined {

@@ -25,9 +25,10 @@
  * installed on its first streamed call.
  */
 import { AIMessageChunk } from "@langchain/core/messages";
+import { VcrConfigError } from "../../errors";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { isVcrCache, vcrCacheOf } from "../chat/vcrCacheOf";
-import { patchOnce } from "../../internals/patchOnce";
+import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ChunkClasses } from "./chunks";
 import { generateWillStream, markStreamed, vcrHandlesStream } from "./route";
 import { vcrStream, type StreamChunks, type StreamModel } from "./session";
@@ -71,6 +72,8 @@ interface GenerateCachedArgs {
 
 interface Installed {
   nativeChunks: boolean;
+  /** The instance could not take the shadows (frozen or sealed): its provider's stream would bypass the Vcr. */
+  unshadowable?: boolean;
 }
 
 /** Patches one copy of core; `src/internals/check.ts` has verified every method used here exists. */
@@ -85,7 +88,8 @@ export function installStreamPatches(core: StreamCore): void {
 
   const beforeCore = (original: Method): Method =>
     function (this: StreamModel, ...args: unknown[]) {
-      if (vcrCacheOf(this)) install(this);
+      const cache = vcrCacheOf(this) as { recorder?: { mode(): string } } | undefined;
+      if (cache && install(this).unshadowable && cache.recorder?.mode() !== "bypass") throw unshadowableModelError(this);
       return original.apply(this, args);
     };
   patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore);
@@ -95,8 +99,9 @@ export function installStreamPatches(core: StreamCore): void {
     function (this: StreamModel, ...args: unknown[]) {
       const a = args[0] as GenerateCachedArgs | undefined;
       if (a && isVcrCache(a.cache) && Array.isArray(a.messages)) {
-        const { nativeChunks } = install(this);
-        if (generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this, a.llmStringKey)) {
+        const { nativeChunks, unshadowable } = install(this);
+        // an instance without the shadows: the chat cache keys the call (a chat fixture; its tokens stream from the provider while recording)
+        if (!unshadowable && generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this, a.llmStringKey)) {
           return Promise.resolve({ generations: [], missingPromptIndices: a.messages.map((_, i) => i), startedRunManagers: undefined });
         }
       }
@@ -110,17 +115,18 @@ function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events
   if (existing) return existing;
   const chunks = model._streamResponseChunks as StreamChunks;
   const installed: Installed = { nativeChunks: typeof chunks === "function" && chunks !== base.chunks };
+  if (!Object.isExtensible(model)) return installed.nativeChunks ? { ...installed, unshadowable: true } : installed;
   Object.defineProperty(model, INSTALLED, { value: installed });
   if (!installed.nativeChunks) return installed; // core answers .stream() with invoke(): the chat cache keys it
 
-  shadow(model, "_streamResponseChunks", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
+  defineMethod(model, "_streamResponseChunks", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
     if (!vcrHandlesStream(this, options)) return chunks.call(this, messages, options, runManager);
     return vcrStream(classes, this, chunks, messages, options, runManager as RunManagerLike | undefined);
   });
 
   const events = model._streamChatModelEvents as EventsMethod;
   if (typeof events === "function" && events !== base.events) {
-    shadow(model, "_streamChatModelEvents", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
+    defineMethod(model, "_streamChatModelEvents", function (this: StreamModel, messages: unknown[], options: unknown, runManager?: unknown) {
       if (!vcrHandlesStream(this, options)) return events.call(this, messages, options, runManager);
       return base.events.call(this, messages, options, runManager);
     });
@@ -128,6 +134,12 @@ function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events
   return installed;
 }
 
-function shadow(model: object, name: string, fn: (...args: never[]) => unknown): void {
-  Object.defineProperty(model, name, { value: fn, writable: true, configurable: true, enumerable: false });
+function unshadowableModelError(model: object): VcrConfigError {
+  const cls = (model.constructor as { name?: string })?.name ?? "model";
+  return new VcrConfigError(
+    `langchain-vcr: cannot record or replay a stream of ${cls}: the model object is frozen or sealed, so its provider's stream cannot be routed through the Vcr.\n` +
+      `  The call was not made: ${cls} streams natively, and langchain-vcr records a stream by shadowing _streamResponseChunks on the model object.\n` +
+      `  Nearest: invoke() and batch() of the same frozen model, given \`cache: vcr.cache\`, are recorded and replayed.\n` +
+      `  Fix it: do not freeze the model (Object.freeze / Object.seal), or keep this stream live on purpose inside withVcr({ mode: "bypass" }, …).`,
+  );
 }

@@ -12,6 +12,7 @@ import { ChatOpenAI } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
 import { Vcr, withVcr } from "../../../src/index";
+import { inOwnTest } from "../../helpers/ownTest";
 
 export const PROMPTS = Array.from({ length: 12 }, (_, i) => `overlap question ${i}`);
 export const TEXTS = Array.from({ length: 8 }, (_, i) => `overlap text ${i}`);
@@ -75,7 +76,7 @@ export function workload(p: number, fakeUrl: string, dir: string): Workload {
     async tools() {
       // each call in its own scope: a repeat inside one scope would be a new, ordered request
       await inBatches(rotate(TOOL_IDS, p), 4, async (id) => {
-        const out = await withVcr({}, () => status.invoke({ id }));
+        const out = await inOwnTest({}, () => status.invoke({ id }));
         if (out !== `order ${id}: shipped`) throw new Error(`participant ${p}: wrong tool result for ${id}: ${String(out)}`);
       });
     },

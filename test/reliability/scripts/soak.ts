@@ -11,10 +11,10 @@ import { HumanMessage } from "@langchain/core/messages";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
-import { Vcr } from "../../../src/index";
+import { Vcr, withVcr } from "../../../src/index";
+import { inOwnTest } from "../../helpers/ownTest";
 import { startFakeProvider } from "../../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../../helpers/models";
-import { asNewRun } from "../../helpers/newRun";
 
 const PROMPTS = Array.from({ length: 8 }, (_, i) => `soak question number ${i}`);
 const TEXTS = Array.from({ length: 4 }, (_, i) => `soak text ${i}`);
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   // record once
   for (const p of PROMPTS) await chat.invoke([new HumanMessage(p)]);
   for (const t of TEXTS) await embeddings.embedQuery(t);
-  await asNewRun({}, () => lookup.invoke({ id: "42" }));
+  await inOwnTest({}, () => lookup.invoke({ id: "42" }));
   const recordedCalls = fake.count();
   await fake.close();
 
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const every = Math.max(1, Math.floor(total / 10));
   const checkpoints: Checkpoint[] = [await checkpoint(0)];
   const started = Date.now();
-  await asNewRun({ mode: "replay_only" }, async () => {
+  await withVcr({ mode: "replay_only" }, async () => {
     for (let i = 1; i <= total; i++) {
       const k = i % 16;
       if (k < 12) {
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
         if (v.length === 0) throw new Error(`empty vector at ${i}`);
       } else {
         // a fresh scope per call: a repeat inside one scope is a new (ordered) tool request
-        const out = await asNewRun({}, () => lookup.invoke({ id: "42" }));
+        const out = await inOwnTest({}, () => lookup.invoke({ id: "42" }));
         if (out !== "order 42 shipped") throw new Error(`wrong tool replay at ${i}: ${String(out)}`);
       }
       if (i % every === 0) checkpoints.push(await checkpoint(i));

@@ -22,6 +22,8 @@ export interface RunnerSpec {
   /** arguments that select tests by name (a regular expression) */
   filter(pattern: string): string[];
   shard(index: number, total: number): string[];
+  /** environment a shard needs besides its arguments (mocha declares shards in LANGCHAIN_VCR_SHARD) */
+  shardEnv?(index: number, total: number): NodeJS.ProcessEnv;
   /** the pattern that selects the chat test, and the one that selects it and the hanging test */
   chatOnly: string;
   chatAndHang: string;
@@ -30,6 +32,10 @@ export interface RunnerSpec {
   hangTitle: string;
   /** the re-record hint a miss in the chat test gives */
   hint: string;
+  /** a test file that focuses one test with `.only` (runners that honour it without a flag) */
+  onlyFile?: { name: string; text: string };
+  /** the project needs its own copy of mocha */
+  mocha?: boolean;
   /** the project's concurrent tests run concurrently (vitest, node:test) */
   concurrent: boolean;
   /** a runner-specific reason a filtered run is partial, as prune prints it */
@@ -60,7 +66,7 @@ export function describeParity(spec: RunnerSpec): void {
 
     before(async () => {
       fake = await startFakeProvider({ answers: REFUND_ANSWERS });
-      p = makeProject(spec.files);
+      p = makeProject(spec.files, { mocha: spec.mocha });
       recordRun = await run([], { LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(recordRun.status, recordRun.stdout + recordRun.stderr).to.equal(0);
     });
@@ -113,10 +119,27 @@ export function describeParity(spec: RunnerSpec): void {
       expect(p.fixtures()).to.deep.equal(all);
     });
 
+    if (spec.onlyFile) {
+      it("a .only in one test file makes prune refuse", async () => {
+        const only = spec.onlyFile!;
+        const file = path.join(p.dir, only.name);
+        fs.writeFileSync(file, only.text);
+        try {
+          const out = await run([]);
+          expect(out.status, out.stdout + out.stderr).to.equal(0);
+        } finally {
+          fs.rmSync(file);
+        }
+        const prune = await p.cli(["prune", FIXTURES]);
+        expect(prune.status).to.equal(1);
+        expect(prune.stderr).to.include(".only selected exclusive tests in").and.include(only.name);
+      });
+    }
+
     it("a shard pair sharing LANGCHAIN_VCR_RUN_ID is one complete run: prune removes exactly the unused fixture", async () => {
       const runId = `shards-${Date.now()}`;
       for (const i of [1, 2]) {
-        const out = await run(spec.shard(i, 2), { LANGCHAIN_VCR_RUN_ID: runId });
+        const out = await run(spec.shard(i, 2), { LANGCHAIN_VCR_RUN_ID: runId, ...spec.shardEnv?.(i, 2) });
         expect(out.status, out.stdout + out.stderr).to.equal(0);
       }
       const used = p.fixtures().filter((f) => f !== keptByFilteredRun);
@@ -140,7 +163,7 @@ export function describeParity(spec: RunnerSpec): void {
       try {
         const out = await run(spec.filter(spec.chatAndHang), { MISS: "1", HANG_URL: hanging.url });
         const text = out.stdout + out.stderr;
-        expect(out.status).to.equal(1);
+        expect(out.status).to.not.equal(0); // mocha exits with the number of failures
         expect(text).to.include(`test:     ${spec.chatTitle}`);
         expect(text).to.include(spec.hint);
         expect(text).to.include(`test "${spec.hangTitle}" ended while 1 live recording call(s) had not answered`);

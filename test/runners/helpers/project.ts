@@ -14,6 +14,21 @@ import { fixtureFiles, tmpDir } from "../../helpers/tmp";
 /** Packages the consumer project needs, linked from this repository's node_modules. */
 const LINKED = ["@langchain", "langchain", "zod", "vitest", "jest", "@jest", "uuid"];
 
+/**
+ * mocha is copied, not linked: it imports `--require` names from its own directory, which for a
+ * link would be this repository's node_modules (where langchain-vcr is not installed). Its
+ * dependencies are linked next to it.
+ */
+function installMocha(nm: string): void {
+  const from = path.join(ROOT, "node_modules/mocha");
+  fs.cpSync(from, path.join(nm, "mocha"), { recursive: true });
+  const deps = Object.keys((JSON.parse(fs.readFileSync(path.join(from, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
+  for (const d of deps) {
+    const target = path.join(nm, d);
+    if (!fs.existsSync(target)) fs.symlinkSync(path.join(ROOT, "node_modules", d), target, "dir");
+  }
+}
+
 export const FIXTURES = "cassettes";
 
 /** The questions the scenario asks; the fake answers `echo: <question>` unless canned. */
@@ -23,7 +38,8 @@ export const REFUND_ANSWERS = [
 ];
 
 const SCENARIO_BODY = `
-const vcr = new Vcr({ dir: "cassettes" });
+// built at the top of the module, as users do (a bad LANGCHAIN_VCR_MODE must still fail cleanly)
+const vcr = new Vcr({ dir: "cassettes", mode: process.env.VCR_OPTION_MODE || undefined });
 const side = (line) => fs.appendFileSync(process.env.SIDE_FILE, line + "\\n");
 
 function model(baseURL = process.env.FAKE_URL) {
@@ -94,6 +110,22 @@ function scenario(esm: boolean): string {
   return [...head, SCENARIO_BODY, tail, ""].join("\n");
 }
 
+/** The agent and lookup tests of a CommonJS test file (jest, mocha), with the runner's `it`/`test`. */
+export function agentAndLookupsCjs(it: "it" | "test"): string {
+  return [
+    `const { askAgent, lookupTwice } = require("../scenario.cjs");`,
+    `describe("agent", () => {`,
+    `  ${it}("refund once", () => askAgent("agent refund once"));`,
+    `  ${it}("refund again", () => askAgent("agent refund again"));`,
+    `});`,
+    `describe("lookups", () => {`,
+    `  ${it}("first", () => lookupTwice("first"));`,
+    `  ${it}("second", () => lookupTwice("second"));`,
+    `});`,
+    ``,
+  ].join("\n");
+}
+
 export interface Project {
   dir: string;
   side: string;
@@ -105,7 +137,7 @@ export interface Project {
   cli(args: string[]): Promise<ChildResult>;
 }
 
-export function makeProject(files: Record<string, string>): Project {
+export function makeProject(files: Record<string, string>, options: { mocha?: boolean } = {}): Project {
   builtBin(); // the built package, as users get it
   const dir = tmpDir("vcr-runner-");
   const nm = path.join(dir, "node_modules");
@@ -115,6 +147,7 @@ export function makeProject(files: Record<string, string>): Project {
     const from = path.join(ROOT, "node_modules", name);
     if (fs.existsSync(from)) fs.symlinkSync(from, path.join(nm, name), "dir");
   }
+  if (options.mocha) installMocha(nm);
   fs.writeFileSync(path.join(dir, "scenario.mjs"), scenario(true));
   fs.writeFileSync(path.join(dir, "scenario.cjs"), scenario(false));
   for (const [name, text] of Object.entries(files)) {

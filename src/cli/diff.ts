@@ -1,0 +1,91 @@
+/**
+ * `langchain-vcr diff [dir] [--base <ref>] [--format text|markdown|json]`: what changed in a
+ * fixture directory between a git ref (default HEAD) and the working tree, for review. Reads
+ * the base with git plumbing only (no checkout), reads only the files whose blob differs,
+ * writes nothing, and exits 0 whatever it finds (it reports; it does not judge); 2 on a
+ * usage error or outside a git work tree. Damaged fixtures on either side are listed.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { FIXTURE_FILE_RE } from "../store/fixture";
+import { parseFixtureFile, readFixtureFile, type FixtureFile } from "../store/reader";
+import { UsageError, type ParsedArgs } from "./args";
+import { computeDiff, type DiffReport } from "./diffCompute";
+import { blobId, blobsAt, DiffUsageError, readBlobs, resolveRef, workTreeOf } from "./diffGit";
+import { renderJson, renderMarkdown, renderText } from "./diffRender";
+import { resolveDir } from "./fixtureDir";
+import type { Io } from "./io";
+
+export const diffSpec = { strings: ["base", "format"] } as const;
+const FORMATS = ["text", "markdown", "json"] as const;
+
+export interface DiffResult {
+  report: DiffReport;
+  /** The directory relative to the work tree's top level, with "/" separators. */
+  dir: string;
+  base: string;
+}
+
+export function diffFixtures(dirArg: string, base: string): DiffResult {
+  if (fs.existsSync(dirArg) && !fs.statSync(dirArg).isDirectory()) throw new DiffUsageError(`${dirArg} is not a directory (pass the fixture directory)`);
+  const top = workTreeOf(dirArg);
+  const dir = fs.existsSync(dirArg) ? fs.realpathSync(dirArg) : path.join(fs.realpathSync(path.dirname(dirArg)), path.basename(dirArg));
+  const rel = path.relative(top, dir);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) throw new DiffUsageError(`${dirArg} is not inside the git work tree ${top}`);
+  const commit = resolveRef(top, base);
+  const relPosix = rel.split(path.sep).join("/");
+  const label = (name: string) => (relPosix ? `${relPosix}/${name}` : name);
+
+  const baseBlobs = new Map([...blobsAt(top, commit, rel)].filter(([n]) => FIXTURE_FILE_RE.test(n)));
+  const workNames = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => FIXTURE_FILE_RE.test(n)) : [];
+  const baseFiles = new Map<string, FixtureFile>();
+  const workFiles = new Map<string, FixtureFile>();
+  const sameName: string[] = [];
+  const wanted = new Map<string, string>(); // blob id → name, for the base files to read
+  for (const name of workNames) {
+    const id = baseBlobs.get(name);
+    const file = path.join(dir, name);
+    if (id === undefined) {
+      workFiles.set(name, readFixtureFile(file));
+      continue;
+    }
+    const bytes = readBytes(file);
+    if (bytes && blobId(bytes, id.length === 64 ? "sha256" : "sha1") === id) continue; // unchanged
+    workFiles.set(name, bytes ? parseFixtureFile(label(name), bytes.toString("utf8")) : readFixtureFile(file));
+    sameName.push(name);
+    wanted.set(id, name);
+  }
+  const workSet = new Set(workNames);
+  for (const [name, id] of baseBlobs) if (!workSet.has(name)) wanted.set(id, name);
+  const blobs = readBlobs(top, [...wanted.keys()]);
+  for (const [id, name] of wanted) {
+    const bytes = blobs.get(id);
+    baseFiles.set(name, bytes ? parseFixtureFile(label(name), bytes.toString("utf8")) : { file: label(name), bytes: 0, problem: "cannot be read from git" });
+  }
+  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort());
+  return { report, dir: relPosix || ".", base };
+}
+
+export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
+  if (args.positionals.length > 1) throw new UsageError("diff takes at most one [dir]");
+  const format = typeof args.flags.format === "string" ? args.flags.format : "text";
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format ${JSON.stringify(format)} is not one of ${FORMATS.join(", ")}`);
+  const base = typeof args.flags.base === "string" ? args.flags.base : "HEAD";
+  let dir = resolveDir(io, args.positionals[0]);
+  if (args.positionals[0] === undefined && !fs.existsSync(dir)) {
+    // run from a subdirectory of the project: the default directory is the one at the work tree's top level
+    dir = path.join(workTreeOf(dir), path.basename(dir));
+  }
+  const r = diffFixtures(dir, base);
+  const header = { dir: r.dir, base: r.base };
+  io.out(format === "json" ? renderJson(r.report) : format === "markdown" ? renderMarkdown(r.report, header) : renderText(r.report, header));
+  return 0;
+}
+
+function readBytes(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The review of a fixture directory between two states (`langchain-vcr diff`): a new fixture
+ * that is an edit of a removed one — the removed request of the same kind nearest to it, as
+ * the miss diagnostics find it — is one change with its request and response differences; a
+ * fixture migrated from an older schema version is paired the same way (its request, upgraded,
+ * is equal); the rest are added, removed, or re-recorded in place (same name, other content).
+ */
+import { canonicalJson } from "../canonical/json";
+import { diffValues, looksEdited } from "../diagnose/diff";
+import { nearestOf } from "../diagnose/nearest";
+import type { VcrDifference } from "../errors";
+import { kindSpec } from "../kinds";
+import type { Fixture } from "../store/fixture";
+import type { FixtureFile } from "../store/reader";
+import { upgradedParts } from "../store/upgrade";
+
+export interface DiffChange {
+  before: string;
+  after: string;
+  kind: string;
+  /** A one-line name of the request (its kind's `title`). */
+  title: string;
+  request: VcrDifference[];
+  response: VcrDifference[];
+  /** The removed fixture was of an older schema version (a `migrate`). */
+  migrated?: true;
+}
+
+export interface DiffReport {
+  changed: DiffChange[];
+  added: string[];
+  removed: string[];
+  rerecorded: { file: string; kind: string; title: string; response: VcrDifference[] }[];
+  /** Fixtures that could not be read on either side: reported, never fatal. */
+  damaged: { file: string; side: "base" | "working tree"; problem: string }[];
+}
+
+/** An edit changes few fields, and a changed text keeps much of the recorded one. */
+const MAX_EDIT_DIFFERENCES = 3;
+/** Past this many comparisons, the remaining new and removed fixtures are listed unpaired. */
+const MAX_COMPARISONS = 4_000_000;
+
+interface Side {
+  /** File name → its read (only the names that differ between the sides). */
+  files: Map<string, FixtureFile>;
+  /** The file name as the report shows it. */
+  label(name: string): string;
+}
+
+export function computeDiff(base: Side, work: Side, sameName: readonly string[]): DiffReport {
+  const report: DiffReport = { changed: [], added: [], removed: [], rerecorded: [], damaged: [] };
+  const good = (side: Side, which: "base" | "working tree", name: string): Fixture | undefined => {
+    const f = side.files.get(name);
+    if (f?.fixture) return f.fixture;
+    if (f) report.damaged.push({ file: side.label(name), side: which, problem: f.problem ?? "cannot be read" });
+    return undefined;
+  };
+  for (const name of sameName) {
+    const a = good(base, "base", name);
+    const b = good(work, "working tree", name);
+    if (!a || !b || canonicalJson(a) === canonicalJson(b)) continue;
+    report.rerecorded.push({ file: work.label(name), kind: b.kind, title: titleOf(b), response: responseDiffs(b.kind, upgradedParts(a).response, b.response) });
+  }
+  const removed = namesOnly(base.files, work.files).flatMap((n) => entry(n, good(base, "base", n), true));
+  const added = namesOnly(work.files, base.files).flatMap((n) => entry(n, good(work, "working tree", n), false));
+  const pairs = pair(added, removed);
+  for (const [a, r] of pairs) {
+    const change: DiffChange = {
+      before: base.label(r.name),
+      after: work.label(a.name),
+      kind: a.fixture.kind,
+      title: titleOf(a.fixture),
+      request: diffValues(r.request, a.request),
+      response: responseDiffs(a.fixture.kind, r.response, a.fixture.response),
+    };
+    if (r.fixture.schemaVersion < a.fixture.schemaVersion) change.migrated = true;
+    report.changed.push(change);
+  }
+  const pairedA = new Set(pairs.map(([a]) => a.name));
+  const pairedR = new Set(pairs.map(([, r]) => r.name));
+  report.added = added.filter((a) => !pairedA.has(a.name)).map((a) => work.label(a.name));
+  report.removed = removed.filter((r) => !pairedR.has(r.name)).map((r) => base.label(r.name));
+  report.changed.sort((x, y) => (x.after < y.after ? -1 : 1));
+  return report;
+}
+
+interface Entry {
+  name: string;
+  fixture: Fixture;
+  /** In the current version's form. */
+  request: unknown;
+  response: unknown;
+}
+
+function entry(name: string, fixture: Fixture | undefined, upgrade: boolean): Entry[] {
+  if (!fixture) return [];
+  const parts = upgrade ? upgradedParts(fixture) : fixture;
+  return [{ name, fixture, request: parts.request, response: parts.response }];
+}
+
+function namesOnly(a: Map<string, FixtureFile>, b: Map<string, FixtureFile>): string[] {
+  return [...a.keys()].filter((n) => !b.has(n)).sort();
+}
+
+/** Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, each fixture in one pair at most. */
+function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
+  const out: [Entry, Entry][] = [];
+  const byRequest = new Map<string, Entry[]>();
+  for (const r of removed) {
+    const key = r.fixture.kind + "\0" + canonicalJson(r.request);
+    byRequest.set(key, [...(byRequest.get(key) ?? []), r]);
+  }
+  const usedR = new Set<Entry>();
+  const rest: Entry[] = [];
+  for (const a of added) {
+    const r = byRequest.get(a.fixture.kind + "\0" + canonicalJson(a.request))?.find((x) => !usedR.has(x));
+    if (r) {
+      usedR.add(r);
+      out.push([a, r]);
+    } else rest.push(a);
+  }
+  const open = removed.filter((r) => !usedR.has(r));
+  if (rest.length * open.length > MAX_COMPARISONS) return out;
+  const candidates: { a: Entry; r: Entry; score: number }[] = [];
+  for (const a of rest) {
+    for (const r of open) {
+      const near = nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }]);
+      if (!near) continue;
+      const d = near.differences;
+      if (d.length === 0 || d.length > MAX_EDIT_DIFFERENCES || !d.every(looksEdited)) continue;
+      candidates.push({ a, r, score: d.length });
+    }
+  }
+  candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : 1));
+  const usedA = new Set<Entry>();
+  for (const c of candidates) {
+    if (usedA.has(c.a) || usedR.has(c.r)) continue;
+    usedA.add(c.a);
+    usedR.add(c.r);
+    out.push([c.a, c.r]);
+  }
+  return out;
+}
+
+/** A response's differences, in its kind's `review` view, in reading order: the answer's text, tool calls, the rest, ids and token counts last. */
+function responseDiffs(kind: string, before: unknown, after: unknown): VcrDifference[] {
+  const view = kindSpec(kind)?.review ?? ((r: unknown) => r);
+  const rank = (p: string) => (/(^|\.)(text|content)$|\.content\[\d+\]/.test(p) ? 0 : /tool_call|args/.test(p) ? 1 : /(^|\.)id$|usage|[Tt]oken/.test(p) ? 3 : 2);
+  return diffValues(view(before), view(after))
+    .map((d, i) => ({ d, i, r: rank(d.path) }))
+    .sort((x, y) => x.r - y.r || x.i - y.i)
+    .map((x) => x.d);
+}
+
+function titleOf(f: Fixture): string {
+  const spec = kindSpec(f.kind);
+  const req = f.request !== null && typeof f.request === "object" && !Array.isArray(f.request) ? (f.request as Record<string, unknown>) : {};
+  return spec ? spec.title(req) : f.kind;
+}

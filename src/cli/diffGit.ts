@@ -1,0 +1,89 @@
+/**
+ * What `langchain-vcr diff` reads from git, with git's own plumbing only (no checkout, no
+ * temporary work tree): the work tree's top level, a ref's fixture files (`git ls-tree`)
+ * and their bytes (`git cat-file --batch`). Blob ids let unchanged files be skipped unread.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { UsageError } from "./args";
+
+const MAX_BUFFER = 1024 * 1024 * 1024;
+
+/** A command line or a place `diff` cannot work with (exit 2). */
+export class DiffUsageError extends UsageError {}
+
+function git(cwd: string, args: string[]): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: MAX_BUFFER, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** The top level of the git work tree holding `dir` (its nearest existing ancestor when `dir` is gone). */
+export function workTreeOf(dir: string): string {
+  let probe = dir;
+  while (!isDirectory(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
+  try {
+    const top = git(probe, ["rev-parse", "--show-toplevel"]).trim();
+    if (top) return fs.realpathSync(top);
+  } catch {
+    // not a work tree, or no git: reported below
+  }
+  throw new DiffUsageError(
+    `${dir} is not inside a git work tree, so there is no base to compare with.\n` +
+      `  Run it inside a git checkout (cd into your project), or pass the fixture directory of one: langchain-vcr diff path/to/cassettes`,
+  );
+}
+
+/** The commit a ref names; a usage error when it names none. */
+export function resolveRef(top: string, ref: string): string {
+  try {
+    return git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
+  } catch {
+    throw new DiffUsageError(`--base ${JSON.stringify(ref)} is not a commit in ${top} (try HEAD, main, origin/main or a commit hash; in CI fetch the base branch first)`);
+  }
+}
+
+/** File name → blob id of the files directly in `rel` (a directory relative to `top`) at `commit`. */
+export function blobsAt(top: string, commit: string, rel: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const spec = rel === "" ? "." : rel.split(path.sep).join("/") + "/";
+  const listing = git(top, ["ls-tree", "-z", "--full-tree", commit, "--", spec]);
+  for (const entry of listing.split("\0")) {
+    const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+    if (m) out.set(path.posix.basename(m[2]), m[1]);
+  }
+  return out;
+}
+
+/** The bytes of each blob, read in one `git cat-file --batch`. */
+export function readBlobs(top: string, ids: readonly string[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  if (ids.length === 0) return out;
+  const r = spawnSync("git", ["cat-file", "--batch"], { cwd: top, input: ids.join("\n") + "\n", maxBuffer: MAX_BUFFER });
+  if (r.status !== 0) throw new Error(`git cat-file --batch failed: ${String(r.stderr)}`);
+  const buf = r.stdout;
+  let at = 0;
+  while (at < buf.length) {
+    const nl = buf.indexOf(0x0a, at);
+    const header = buf.subarray(at, nl).toString("utf8").split(" ");
+    at = nl + 1;
+    if (header[1] !== "blob") continue; // "<id> missing"
+    const size = Number(header[2]);
+    out.set(header[0], buf.subarray(at, at + size));
+    at += size + 1;
+  }
+  return out;
+}
+
+/** The blob id git would give these bytes. */
+export function blobId(bytes: Buffer, algorithm: "sha1" | "sha256"): string {
+  return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The three outputs of `langchain-vcr diff`: text for a terminal, markdown for a pull-request
+ * comment (a short table, then the changed texts as the changed words in context), and JSON
+ * (`{ changed, added, removed, rerecorded, damaged }`, differences as in `VcrMissError.nearest`).
+ */
+import type { VcrDifference } from "../errors";
+import { formatValue } from "../diagnose/diff";
+import type { DiffReport } from "./diffCompute";
+
+const MAX_DIFFS = 8;
+const CONTEXT_WORDS = 6;
+
+export interface DiffHeader {
+  dir: string;
+  base: string;
+}
+
+export function renderJson(r: DiffReport): string {
+  const diffs = (d: VcrDifference[]) => d.map((x) => ({ path: x.path, recorded: x.recorded, requested: x.requested }));
+  const out = {
+    changed: r.changed.map((c) => ({ before: c.before, after: c.after, kind: c.kind, request: diffs(c.request), response: diffs(c.response), ...(c.migrated ? { migrated: true } : {}) })),
+    added: r.added,
+    removed: r.removed,
+    rerecorded: r.rerecorded.map((x) => ({ file: x.file, kind: x.kind, response: diffs(x.response) })),
+    damaged: r.damaged,
+  };
+  return JSON.stringify(out, null, 2) + "\n";
+}
+
+export function renderText(r: DiffReport, h: DiffHeader): string {
+  const lines = [`langchain-vcr diff: ${h.dir} (${h.base} → working tree): ${summary(r)}`];
+  for (const c of r.changed.filter((x) => !x.migrated)) {
+    lines.push("", `changed ${c.kind} ${c.title}`, `  ${c.before} → ${c.after}`);
+    lines.push(...section("request", c.request, false), ...section("response", c.response, false));
+  }
+  const migrated = r.changed.filter((x) => x.migrated);
+  if (migrated.length) lines.push("", `migrated from an older schema version (langchain-vcr migrate):`);
+  for (const c of migrated) lines.push(`  ${c.before} → ${c.after}${c.request.length + c.response.length ? ` (${[...c.request, ...c.response].length} difference(s) beyond the upgrade)` : ""}`);
+  for (const x of r.rerecorded) lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`, ...section("response", x.response, false));
+  for (const f of r.added) lines.push(`added    ${f}`);
+  for (const f of r.removed) lines.push(`removed  ${f}`);
+  for (const d of r.damaged) lines.push(`damaged  ${d.file} (${d.side}): ${d.problem}`);
+  return lines.join("\n") + "\n";
+}
+
+export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
+  const lines = [`### langchain-vcr: fixtures in \`${h.dir}\``, "", `${summary(r)} (against \`${h.base}\`).`];
+  const rows: string[][] = [
+    ...r.changed.map((c) => [c.migrated ? "migrated" : "changed", c.kind, cell(c.title), `${code(c.request.map((d) => d.path).join(", ") || "—")}`, `${code(short(c.before))} → ${code(short(c.after))}`]),
+    ...r.rerecorded.map((x) => ["re-recorded", x.kind, cell(x.title), "—", code(short(x.file))]),
+    ...r.added.map((f) => ["added", "", "", "", code(short(f))]),
+    ...r.removed.map((f) => ["removed", "", "", "", code(short(f))]),
+    ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
+  ];
+  if (rows.length) {
+    lines.push("", "| | kind | request | changed fields | fixture |", "|---|---|---|---|---|", ...rows.map((row) => `| ${row.join(" | ")} |`));
+  }
+  for (const c of r.changed.filter((x) => !x.migrated)) {
+    lines.push("", `**${c.kind}** ${cell(c.title)}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
+  }
+  for (const x of r.rerecorded) lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("response", x.response, true));
+  return lines.join("\n") + "\n";
+}
+
+function summary(r: DiffReport): string {
+  const n = (count: number, what: string) => `${count} ${what}`;
+  const migrated = r.changed.filter((c) => c.migrated).length;
+  return [n(r.changed.length - migrated, "changed"), n(r.added.length, "added"), n(r.removed.length, "removed"), n(r.rerecorded.length, "re-recorded")]
+    .concat(migrated ? [n(migrated, "migrated")] : [])
+    .concat(r.damaged.length ? [n(r.damaged.length, "damaged")] : [])
+    .join(", ");
+}
+
+function section(label: string, diffs: VcrDifference[], markdown: boolean): string[] {
+  if (diffs.length === 0) return markdown ? [] : [`  ${label}: same`];
+  const lines = diffs.slice(0, MAX_DIFFS).map((d) => (markdown ? `- ${label} \`${d.path}\`: ${change(d, true)}` : `  ${label} ${d.path}: ${change(d, false)}`));
+  if (diffs.length > MAX_DIFFS) lines.push(markdown ? `- … and ${diffs.length - MAX_DIFFS} more` : `  … and ${diffs.length - MAX_DIFFS} more`);
+  return lines;
+}
+
+/** A difference: a changed text as its changed words in context, any other value as old → new. */
+function change(d: VcrDifference, markdown: boolean): string {
+  if (typeof d.recorded === "string" && typeof d.requested === "string") return wordChange(d.recorded, d.requested, markdown);
+  return markdown ? `${code(formatValue(d.recorded))} → ${code(formatValue(d.requested))}` : `${formatValue(d.recorded)} → ${formatValue(d.requested)}`;
+}
+
+/** The words that changed between two texts, with a few unchanged words either side. */
+export function wordChange(before: string, after: string, markdown: boolean): string {
+  const a = before.split(/(\s+)/);
+  const b = after.split(/(\s+)/);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const words = (parts: string[]) => parts.filter((p) => p.trim() !== "");
+  const pre = words(a.slice(0, start));
+  const post = words(a.slice(a.length - end));
+  const gone = a.slice(start, a.length - end).join("").trim();
+  const came = b.slice(start, b.length - end).join("").trim();
+  const head = (pre.length > CONTEXT_WORDS ? "… " : "") + pre.slice(-CONTEXT_WORDS).join(" ");
+  const tail = post.slice(0, CONTEXT_WORDS).join(" ") + (post.length > CONTEXT_WORDS ? " …" : "");
+  const esc = (s: string) => (markdown ? escapeMd(s) : s);
+  const del = gone ? (markdown ? `~~${esc(gone)}~~` : `[-${gone}-]`) : "";
+  const ins = came ? (markdown ? `**${esc(came)}**` : `{+${came}+}`) : "";
+  return [esc(head), [del, ins].filter(Boolean).join(" "), esc(tail)].filter(Boolean).join(" ").replace(/\n/g, " ");
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/([\\`*_~[\]|<>#$])/g, "\\$1");
+}
+
+function cell(s: string): string {
+  return escapeMd(s).replace(/\n/g, " ");
+}
+
+function code(s: string): string {
+  return "`" + s.replace(/`/g, "'") + "`";
+}
+
+/** A fixture path's file name with its hash shortened, for the table. */
+function short(file: string): string {
+  return file.replace(/([0-9a-f]{12})[0-9a-f]{52}\.json$/, "$1….json");
+}
+

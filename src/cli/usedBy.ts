@@ -1,0 +1,24 @@
+/** Which tests used a fixture, from the usage ledger of the last run (`show`'s "used by:", `stats --by-test`). */
+import { lastRunVerdict, type RunVerdict } from "../runner/ledgerFiles";
+
+export function lastRun(ledgerDir: string, cwd: string): RunVerdict | undefined {
+  return lastRunVerdict(ledgerDir, cwd);
+}
+
+/** The `used by:` line for one fixture file (absolute path). */
+export function usedByLine(file: string, run: RunVerdict | undefined): string {
+  const label = "  used by:  ";
+  if (!run) return `${label}unknown (no usage ledger: run the suite with the langchain-vcr/mocha plugin)`;
+  const titles = [...(run.usedBy.get(file) ?? [])].sort();
+  if (titles.length) return label + titles.map((t) => JSON.stringify(t)).join(", ") + `  (run ${run.runId})`;
+  if (run.used.has(file)) return `${label}the last run (${run.runId}); its ledger does not name tests`;
+  return `${label}no test in the last run (${run.runId}${run.complete ? "" : ", partial"})`;
+}
+
+/** Test title → the fixture files it used (absolute), sorted. */
+export function fixturesByTest(run: RunVerdict): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [file, titles] of run.usedBy) for (const t of titles) out.set(t, [...(out.get(t) ?? []), file]);
+  for (const files of out.values()) files.sort();
+  return new Map([...out].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}

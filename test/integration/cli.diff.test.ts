@@ -1,0 +1,192 @@
+/**
+ * `langchain-vcr diff` as users run it: the built CLI in a child process, in a temporary git
+ * repository whose fixtures were recorded by real clients against the loopback fake (the
+ * prompt-edit case by mocha with the langchain-vcr/mocha plugin, then `prune`).
+ */
+import { expect } from "chai";
+import { execFile, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { HumanMessage } from "@langchain/core/messages";
+import { Vcr } from "../../src/index";
+import { ROOT } from "../helpers/built";
+import { cli } from "../helpers/cliRun";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+import { fixtureFiles, tmpDir } from "../helpers/tmp";
+
+const MOCHA = path.join(ROOT, "node_modules/mocha/bin/mocha.js");
+const PLUGIN = path.join(ROOT, "dist/cjs/mocha/index.js");
+const LIBRARY = path.join(ROOT, "dist/cjs/index.js");
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+}
+
+function repo(): string {
+  const dir = tmpDir("vcr-diff-");
+  git(dir, "init", "-q");
+  return dir;
+}
+
+/** One spec file whose tests each ask the fake one question through ChatOpenAI with vcr.cache. */
+function writeSpec(dir: string, questions: Record<string, string>): void {
+  fs.mkdirSync(path.join(dir, "test"), { recursive: true });
+  fs.writeFileSync(path.join(dir, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+  const tests = Object.entries(questions).map(([title, q]) => `  it(${JSON.stringify(title)}, () => ask(${JSON.stringify(q)}));`);
+  fs.writeFileSync(
+    path.join(dir, "test/ask.spec.js"),
+    [
+      `const { Vcr } = require(${JSON.stringify(LIBRARY)});`,
+      `const { ChatOpenAI } = require(${JSON.stringify(require.resolve("@langchain/openai"))});`,
+      `const vcr = new Vcr({ dir: "cassettes" });`,
+      `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q);`,
+      `describe("ask", () => {`,
+      ...tests,
+      `});`,
+      ``,
+    ].join("\n"),
+  );
+}
+
+function mocha(dir: string, fake: FakeProvider): Promise<number> {
+  const env: NodeJS.ProcessEnv = { ...process.env, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", LANGCHAIN_VCR_QUIET: "1" };
+  delete env.LANGCHAIN_VCR_LEDGER_DIR;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MOCHA, "--require", PLUGIN], { cwd: dir, env, timeout: 60000 }, (err) =>
+      resolve(err ? Number(err.code ?? 1) : 0),
+    );
+  });
+}
+
+describe("cli: langchain-vcr diff", function () {
+  this.timeout(90000);
+  let fake: FakeProvider;
+  useFakeAndDir((f) => (fake = f));
+
+  it("a one-word prompt edit plus prune is one paired change, in text, markdown and JSON", async () => {
+    const dir = repo();
+    writeSpec(dir, { capital: "What is the capital of France?", prime: "Name one prime number." });
+    expect(await mocha(dir, fake)).to.equal(0);
+    const [france] = fixtureFiles(path.join(dir, "cassettes")).filter((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes("France"));
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "fixtures");
+    writeSpec(dir, { capital: "What is the capital of Spain?", prime: "Name one prime number." });
+    expect(await mocha(dir, fake)).to.equal(0);
+    const pruned = await cli(["prune"], dir);
+    expect(pruned.code, pruned.stderr).to.equal(0);
+    expect(pruned.stdout).to.contain(`removed cassettes/${france}`);
+    const [spain] = fixtureFiles(path.join(dir, "cassettes")).filter((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes("Spain"));
+    const status = git(dir, "status", "--porcelain");
+
+    const fromRoot = await cli(["diff"], dir);
+    expect(fromRoot.code, fromRoot.stderr).to.equal(0);
+    expect(fromRoot.stdout).to.contain("langchain-vcr diff: cassettes (HEAD → working tree): 1 changed, 0 added, 0 removed, 0 re-recorded");
+    expect(fromRoot.stdout).to.contain(`  cassettes/${france} → cassettes/${spain}`);
+    expect(fromRoot.stdout).to.contain("  request messages[0].content: What is the capital of [-France?-] {+Spain?+}");
+    expect(fromRoot.stdout).to.contain("  response generations[0].text: echo: What is the capital of [-France?-] {+Spain?+}");
+    const sub = await cli(["diff", "../cassettes"], path.join(dir, "test"));
+    expect(sub.stdout).to.equal(fromRoot.stdout);
+    // no test/cassettes: the default is the work tree's top-level cassettes
+    expect((await cli(["diff"], path.join(dir, "test"))).stdout).to.equal(fromRoot.stdout);
+
+    const md = await cli(["diff", "--format", "markdown"], dir);
+    expect(md.code).to.equal(0);
+    expect(md.stdout).to.contain("| | kind | request | changed fields | fixture |");
+    expect(md.stdout).to.match(/\| changed \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content` \| `cassettes\/[0-9a-f]{12}….json` → `cassettes\/[0-9a-f]{12}….json` \|/);
+    expect(md.stdout).to.contain("- request `messages[0].content`: What is the capital of ~~France?~~ **Spain?**");
+
+    const js = await cli(["diff", "cassettes", "--format=json"], dir);
+    const report = JSON.parse(js.stdout);
+    expect(report.added).to.deep.equal([]);
+    expect(report.removed).to.deep.equal([]);
+    expect(report.rerecorded).to.deep.equal([]);
+    expect(report.changed).to.have.length(1);
+    expect(report.changed[0]).to.deep.include({ before: `cassettes/${france}`, after: `cassettes/${spain}` });
+    expect(report.changed[0].request).to.deep.equal([{ path: "messages[0].content", recorded: "What is the capital of France?", requested: "What is the capital of Spain?" }]);
+    expect(report.changed[0].response.map((d: { path: string }) => d.path)).to.include("generations[0].text");
+    expect(git(dir, "status", "--porcelain")).to.equal(status); // diff wrote nothing
+
+    // the test behind a changed fixture, from the ledger of the mocha run
+    const show = await cli(["show", spain.slice(0, 12)], dir);
+    expect(show.code, show.stderr).to.equal(0);
+    expect(show.stdout).to.match(/^  used by: {2}"ask capital" {2}\(run \S+\)$/m);
+    const stats = await cli(["stats", "--by-test"], dir);
+    expect(stats.stdout).to.contain(`by test (last run):\n  ask capital: 1 fixture(s)\n    cassettes/${spain}\n  ask prime: 1 fixture(s)\n`);
+    const statsJson = JSON.parse((await cli(["stats", "--by-test", "--json"], dir)).stdout);
+    expect(Object.keys(statsJson.byTest)).to.deep.equal(["ask capital", "ask prime"]);
+  });
+
+  it("an in-place re-record shows the response difference; a new and a removed fixture are listed as such", async () => {
+    const dir = repo();
+    const cassettes = path.join(dir, "cassettes");
+    const ask = (vcr: Vcr, q: string) => openai(fake, vcr.cache).invoke([new HumanMessage(q)]);
+    await ask(new Vcr({ dir: cassettes, mode: "record_or_replay" }), "Which ocean is the largest?");
+    await ask(new Vcr({ dir: cassettes, mode: "record_or_replay" }), "Name one prime number.");
+    const stream = async (vcr: Vcr) => {
+      for await (const _ of await openai(fake, vcr.cache).stream([new HumanMessage("Stream a haiku")])) void _;
+    };
+    await stream(new Vcr({ dir: cassettes, mode: "record_or_replay" }));
+    const streamed = fixtureFiles(cassettes).find((f) => fs.readFileSync(path.join(cassettes, f), "utf8").includes("chat_stream"))!;
+    const [a, b] = fixtureFiles(cassettes).filter((f) => f !== streamed);
+    const which = (f: string) => (fs.readFileSync(path.join(cassettes, f), "utf8").includes("ocean") ? "ocean" : "prime");
+    const ocean = which(a) === "ocean" ? a : b;
+    const prime = ocean === a ? b : a;
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "fixtures");
+    fake.enqueue({ content: "The Pacific." });
+    await ask(new Vcr({ dir: cassettes, mode: "record_always" }), "Which ocean is the largest?");
+    fake.enqueue({ content: "Old pond, a frog jumps" });
+    await stream(new Vcr({ dir: cassettes, mode: "record_always" }));
+    fs.rmSync(path.join(cassettes, prime));
+    await ask(new Vcr({ dir: cassettes, mode: "record_or_replay" }), "Tell me a joke about penguins.");
+    const joke = fixtureFiles(cassettes).find((f) => f !== ocean && f !== streamed)!;
+
+    const text = await cli(["diff"], dir);
+    expect(text.code, text.stderr).to.equal(0);
+    expect(text.stdout).to.contain("0 changed, 1 added, 1 removed, 2 re-recorded");
+    // a stream is compared as its assembled answer, not chunk by chunk
+    expect(text.stdout).to.contain(`re-recorded chat_stream gpt-4o-mini: "Stream a haiku"\n  cassettes/${streamed}\n  response text: [-echo: Stream a haiku-] {+Old pond, a frog jumps+}\n  response chunks: 7 → 8\n`);
+    // compared as the answer (text, tool calls, finish reason, usage), without ids or provider echoes
+    expect(text.stdout).to.contain(
+      `re-recorded chat gpt-4o-mini: "Which ocean is the largest?"\n  cassettes/${ocean}\n  response generations[0].text: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n` +
+        "  response generations[0].usage_metadata.output_tokens: 6 → 2\n  response generations[0].usage_metadata.total_tokens: 11 → 7\n\n",
+    );
+    expect(text.stdout).to.contain(`added    cassettes/${joke}`);
+    expect(text.stdout).to.contain(`removed  cassettes/${prime}`);
+    const report = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
+    expect(report.changed).to.deep.equal([]);
+    expect(report.added).to.deep.equal([`cassettes/${joke}`]);
+    expect(report.removed).to.deep.equal([`cassettes/${prime}`]);
+    expect(report.rerecorded).to.have.length(2);
+    const oceanEntry = report.rerecorded.find((x: { file: string }) => x.file === `cassettes/${ocean}`);
+    expect(oceanEntry.response).to.deep.include({ path: "generations[0].text", recorded: "echo: Which ocean is the largest?", requested: "The Pacific." });
+  });
+
+  it("reports a damaged base fixture and goes on; exits 2 outside git and on a bad --base or --format", async () => {
+    const dir = repo();
+    const cassettes = path.join(dir, "cassettes");
+    fs.mkdirSync(cassettes);
+    const broken = "a".repeat(64) + ".json";
+    fs.writeFileSync(path.join(cassettes, broken), '{ "schemaVersion": 2, <<<<<<< HEAD');
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "broken");
+    fs.rmSync(path.join(cassettes, broken));
+    await openai(fake, new Vcr({ dir: cassettes, mode: "record_or_replay" }).cache).invoke([new HumanMessage("hi")]);
+    const run = await cli(["diff"], dir);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.contain("0 changed, 1 added, 0 removed, 0 re-recorded, 1 damaged");
+    expect(run.stdout).to.contain(`damaged  cassettes/${broken} (base): is not valid JSON`);
+
+    const outside = tmpDir("vcr-nogit-");
+    const noGit = await cli(["diff"], outside, { GIT_CEILING_DIRECTORIES: path.dirname(outside) });
+    expect(noGit.code).to.equal(2);
+    expect(noGit.stderr).to.contain(`langchain-vcr diff: ${path.join(outside, "cassettes")} is not inside a git work tree, so there is no base to compare with.`);
+    expect((await cli(["diff", "--base", "no-such-branch"], dir)).code).to.equal(2);
+    expect((await cli(["diff", "--format", "html"], dir)).code).to.equal(2);
+    const onFile = await cli(["diff", path.join("cassettes", fixtureFiles(cassettes)[0])], dir);
+    expect(onFile.code).to.equal(2);
+    expect(onFile.stderr).to.contain("is not a directory (pass the fixture directory)");
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * langchain-vcr/mocha in a user's project, through the same parity table as the other runners:
+ * `.mocharc.json` with `"node-option"` (mocha re-spawns itself with the config's spec on argv,
+ * which must still count as a complete run), CommonJS spec files; shards are spec files named
+ * on the command line with LANGCHAIN_VCR_SHARD.
+ */
+import { expect } from "chai";
+import * as path from "node:path";
+import { startFakeProvider } from "../helpers/fakeProvider";
+import { removeTmpDirs } from "../helpers/tmp";
+import { describeParity } from "./helpers/parity";
+import { agentAndLookupsCjs, makeProject, summaryLines } from "./helpers/project";
+
+/** the project's own copy (see makeProject) */
+const MOCHA = "node_modules/mocha/bin/mocha.js";
+
+const FILES = {
+  ".mocharc.json": JSON.stringify({ spec: ["test/*.spec.cjs"], require: ["langchain-vcr/mocha"], "node-option": ["no-warnings"], timeout: 20000 }),
+  "test/a.spec.cjs": [
+    `const { askChat, hang } = require("../scenario.cjs");`,
+    `describe("chat", () => { it("asks", () => askChat("chat asks")); });`,
+    `describe("hang", () => { (process.env.HANG_URL ? it : it.skip)("times out", function () { this.timeout(1500); return hang("hang times out"); }); });`,
+    ``,
+  ].join("\n"),
+  "test/b.spec.cjs": agentAndLookupsCjs("it"),
+};
+
+describeParity({
+  name: "langchain-vcr/mocha (mocha 12, .mocharc with node-option)",
+  command: [MOCHA],
+  filter: (pattern) => ["--grep", pattern],
+  shard: (i) => [i === 1 ? "test/a.spec.cjs" : "test/b.spec.cjs"],
+  shardEnv: (i, n) => ({ LANGCHAIN_VCR_SHARD: `${i}/${n}` }),
+  chatOnly: "chat",
+  chatAndHang: "chat asks|hang",
+  chatTitle: "chat asks",
+  hangTitle: "hang times out",
+  hint: `add -- --grep "chat asks" to record just this test`,
+  concurrent: false,
+  mocha: true,
+  filterReason: `--grep "chat" selected only some tests`,
+  files: FILES,
+});
+
+describe("langchain-vcr/mocha: the summary names the mode in force", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("a Vcr built with mode: record_always says so, not only the environment's default", async () => {
+    const fake = await startFakeProvider();
+    try {
+      const p = makeProject(FILES, { mocha: true });
+      const out = await p.run([MOCHA, "--grep", "chat"], { FAKE_URL: fake.openaiBaseURL, VCR_OPTION_MODE: "record_always" });
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      expect(summaryLines(out)).to.deep.equal([
+        `langchain-vcr: 0 replayed, 1 recorded, 0 bypassed, 0 missed — mode record_always (set in code; default says record_or_replay), fixtures: ${path.join(p.dir, "cassettes")}`,
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+});

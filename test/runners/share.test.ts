@@ -1,0 +1,77 @@
+/**
+ * How the main process of vitest, jest and node:test adds up its test files' reports: a report
+ * still unfinished (a worker killed mid-file) or unreadable makes the run partial, so prune
+ * never deletes a fixture that worker may have used; finished reports merge.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { lastRunVerdict, LEDGER_DIR_ENV } from "../../src/runner/ledgerFiles";
+import { finishRun, startRun, Unit, type RunShare } from "../../src/runner/share";
+import { emit } from "../../src/scope";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+describe("the run share: test files' reports added up by the main process", () => {
+  let ledgers: string;
+  let share: RunShare;
+  const lines: string[] = [];
+  const finish = (failed: string[] = []) => finishRun(share, { reasons: [], failed, exitCode: 0, print: (l) => lines.push(l) });
+
+  beforeEach(() => {
+    ledgers = tmpDir("vcr-share-ledgers-");
+    process.env[LEDGER_DIR_ENV] = ledgers;
+    share = startRun("vitest", {}); // a fresh env object: this process's own env is left alone
+    lines.length = 0;
+  });
+  afterEach(() => {
+    delete process.env[LEDGER_DIR_ENV];
+    fs.rmSync(share.dir, { recursive: true, force: true });
+    removeTmpDirs();
+  });
+
+  it("merges finished reports: counts, fixtures used, one summary line; the run is complete", () => {
+    const a = new Unit(share, "test/a.test.mjs");
+    emit({ type: "used", hash: "h1", file: path.join(process.cwd(), "cassettes/h1.json") });
+    emit({ type: "replayed", kind: "chat", mode: "replay_only" });
+    a.finish();
+    const b = new Unit(share, "test/b.test.mjs");
+    emit({ type: "used", hash: "h2", file: path.join(process.cwd(), "cassettes/h2.json") });
+    emit({ type: "replayed", kind: "tool", mode: "replay_only" });
+    b.finish();
+    const { record } = finish();
+    expect(record.partial).to.deep.equal([]);
+    expect(record.used).to.deep.equal(["cassettes/h1.json", "cassettes/h2.json"]);
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/^langchain-vcr: 2 replayed, 0 recorded, 0 bypassed, 0 missed — mode replay_only/);
+    expect(lastRunVerdict(ledgers)?.complete).to.equal(true);
+    expect(fs.existsSync(share.dir)).to.equal(false); // the exchange directory is removed
+  });
+
+  it("a test file whose report is still unfinished (its worker was killed) makes the run partial", () => {
+    new Unit(share, "test/a.test.mjs").finish();
+    const killed = new Unit(share, "test/killed.test.mjs"); // started, never finished
+    emit({ type: "used", hash: "h3", file: path.join(process.cwd(), "cassettes/h3.json") });
+    killed.usage.stop();
+    const { record } = finish();
+    expect(record.partial).to.have.length(1);
+    expect(record.partial[0]).to.include("1 test file(s) stopped before they finished").and.include("test/killed.test.mjs");
+    const verdict = lastRunVerdict(ledgers);
+    expect(verdict?.complete).to.equal(false);
+  });
+
+  it("a half-written report makes the run partial, naming the file", () => {
+    new Unit(share, "test/a.test.mjs").finish();
+    fs.writeFileSync(path.join(share.dir, "999-1-abcd.json"), '{"unit": "test/b.test.mjs", "done": tr');
+    const { record } = finish();
+    expect(record.partial.join("\n")).to.include("999-1-abcd.json is unreadable");
+    expect(lastRunVerdict(ledgers)?.complete).to.equal(false);
+  });
+
+  it("failed tests reported by the units or the main process make the run partial", () => {
+    const a = new Unit(share, "test/a.test.mjs");
+    a.markFailed("chat asks");
+    a.finish();
+    const { record } = finish(["agent refunds"]);
+    expect(record.partial).to.deep.equal(['2 test(s) failed (first: "agent refunds")']);
+  });
+});
