@@ -28,6 +28,11 @@ execFileSync(
   { stdio: "inherit" },
 );
 writeFileSync(join(esm, "package.json"), JSON.stringify({ type: "module" }) + "\n");
+// the one flag that tells the two builds apart (src/processWide.ts)
+const flagFile = join(esm, "processWide.js");
+const flagged = readFileSync(flagFile, "utf8").replace("const ESM_BUILD = false;", "const ESM_BUILD = true;");
+if (!flagged.includes("const ESM_BUILD = true;")) throw new Error(`build: no "const ESM_BUILD = false;" in ${flagFile}`);
+writeFileSync(flagFile, flagged);
 for (const file of readdirSync(esm, { recursive: true }).map((f) => join(esm, f)).filter((f) => f.endsWith(".js"))) {
   writeFileSync(file, esmShims(fullSpecifiers(file, readFileSync(file, "utf8"), ".js")));
 }

@@ -11,7 +11,14 @@ export function processWide<T extends object>(name: string, init: () => T): T {
   return (g[Symbol.for(`langchain-vcr.${name}`)] ??= init());
 }
 
-/** True in the ESM build (an ES module has no `module`), false in the CommonJS one. */
+/**
+ * False in the CommonJS build; scripts/build.mjs sets it to true in the ESM build. (A runtime
+ * test such as `typeof module` would not do: vitest runs ES modules it transforms with
+ * `module`, `require` and `exports` defined.)
+ */
+const ESM_BUILD = false;
+
+/** True in the ESM build, false in the CommonJS one. */
 export function isEsmBuild(): boolean {
-  return typeof module === "undefined";
+  return ESM_BUILD;
 }

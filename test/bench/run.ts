@@ -5,7 +5,7 @@
  *
  *   npm run bench                      # the full run (~4 min on 2 CPUs)
  *   npm run bench -- --quick           # fewer rounds, directories up to 1,000 fixtures
- *   npm run bench -- --only esm,suite  # sections: import esm suite chat breakdown agent embeddings streaming scale recording install runners review
+ *   npm run bench -- --only esm,suite  # sections: import esm memory suite chat breakdown agent embeddings streaming scale recording install runners review
  *   npm run bench -- --out /tmp/bench.md
  */
 import "./env"; // first: captures the platform fetch before nock patches it
@@ -18,6 +18,7 @@ import { benchEmbeddings, EMBED_DIMS, EMBED_TEXTS } from "./embeddings";
 import { benchInstall } from "./install";
 import { benchHotPathEsm } from "./hotPathEsm";
 import { benchImportCost, importMedian } from "./importCost";
+import { benchMemory } from "./memory";
 import { benchSuite, SUITE_FILES, SUITE_TESTS as WHOLE_SUITE_TESTS } from "./suite";
 import { log, muteRecordingNotices, removeTmpDirs } from "./env";
 import { machineLines } from "./machine";
@@ -29,7 +30,7 @@ import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
-const SECTIONS = ["import", "esm", "suite", "chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners", "review"] as const;
+const SECTIONS = ["import", "esm", "memory", "suite", "chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners", "review"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Fresh processes the full run measures section 1 in. */
@@ -137,6 +138,24 @@ async function main(): Promise<void> {
         "",
         `Median ratio per process — VcrCache / InMemoryCache: ${perRun("VcrCache", "InMemoryCache").map(fmtRatio).join(", ")} (median ${fmtRatio(vsMemory)});`,
         `LocalFileCache / InMemoryCache: ${perRun("LocalFileCache", "InMemoryCache").map(fmtRatio).join(", ")}. Checked: 0 provider requests while timing.`,
+      ];
+    });
+
+    await section("memory", "B2. Memory over 100,000 replays of 1,000 distinct fixtures", async () => {
+      const fixtures = 1000;
+      const replays = q ? 20000 : 100000;
+      const readings = await benchMemory({ fixtures, replays });
+      const mib = (b: number) => `${(b / (1 << 20)).toFixed(1)} MiB`;
+      const growth = readings[readings.length - 1].heapUsed - readings[0].heapUsed;
+      targets.push({ what: `Memory: heap growth from 10,000 to ${replays.toLocaleString("en-US")} replays`, goal: "flat (≤ 2 MiB)", measured: growth / (1 << 20), pass: growth <= 2 << 20, unit: " MiB" });
+      return [
+        `Method: one fresh process of an ESM consumer of the packed build (\`--expose-gc\`): ${fixtures.toLocaleString("en-US")} distinct chat fixtures recorded against the`,
+        `loopback fake and dated an hour back, then replayed ${replays.toLocaleString("en-US")} times round-robin by one real ChatOpenAI with a VcrCache; heapUsed after a`,
+        "full GC every 10,000 replays.",
+        "",
+        table(["replays", "heapUsed after GC"], readings.map((r) => [r.replays.toLocaleString("en-US"), mib(r.heapUsed)])),
+        "",
+        `Growth from the first reading to the last: ${mib(growth)}.`,
       ];
     });
 
