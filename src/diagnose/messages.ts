@@ -54,8 +54,8 @@ export function missMessage(m: {
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
   lines.push(
-    `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${MODE_ENV}=record_or_replay npm test` +
-      ` (${rerecordHint(m.runner, m.filterTitle ?? m.test)}), then review and commit the new fixture.`,
+    `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test)}` +
+      `, then review and commit the new fixture.`,
   );
   return lines.join("\n");
 }
@@ -68,19 +68,24 @@ function shellQuote(s: string): string {
 
 export type RerecordRunner = "mocha" | "vitest" | "jest" | "node-test";
 
-/** How to run just this test again, in the running test runner's own words, with its title filled in. */
-export function rerecordHint(runner: RerecordRunner | undefined, title: string | undefined): string {
+/**
+ * The command that records just this test again, in the running test runner's own words, with its
+ * title filled in. Without a runner plugin nothing names the test: the suite's own command.
+ */
+export function rerecordCommand(runner: RerecordRunner | undefined, title: string | undefined): string {
+  const env = `${MODE_ENV}=record_or_replay`;
+  if (title === undefined) return `${env} npm test`;
   // every runner takes the title as a regular expression
-  const pattern = title === undefined ? "<test title>" : title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const quoted = shellQuote(pattern);
+  const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   switch (runner) {
     case "vitest":
+      return `${env} npx vitest run -t ${quoted}`;
     case "jest":
-      return `add -- -t ${quoted} to record just this test`;
+      return `${env} npx jest -t ${quoted}`;
     case "node-test":
-      return `add --test-name-pattern ${quoted} to the node --test command to record just this test`;
+      return `${env} node --require langchain-vcr/node-test --test --test-name-pattern ${quoted}`;
     default:
-      return `add -- --grep ${quoted} to record just this test`;
+      return `${env} npx mocha --grep ${quoted}`;
   }
 }
 

@@ -10,38 +10,53 @@
  * A wrapped method of an instance, while a Vcr is installed, goes through
  * `vcr.embeddings(instance)`: the same keys as an explicit wrapper.
  *
- * Left alone: a super call from a subclass's method (the instance's own, most derived
- * method already went through the Vcr), a wrapper holding `underlyingEmbeddings`
- * (`VcrEmbeddings`, `CacheBackedEmbeddings`: the embeddings inside are recorded), and the
- * live call a `VcrEmbeddings` makes to the embeddings it wraps (`liveEmbed`).
+ * Left alone: everything inside the live call a `VcrEmbeddings` makes to the embeddings it
+ * wraps (`liveEmbed`: a subclass's method calling `super.embedQuery()`, an `embedDocuments`
+ * built on `embedQuery`), and a wrapper holding `underlyingEmbeddings` (`VcrEmbeddings`,
+ * `CacheBackedEmbeddings`: the embeddings inside are recorded). A subclass whose own method
+ * was not wrapped (no module exports it) is recorded at the first wrapped method its call
+ * reaches (its `super` call), keyed on the arguments that call receives.
  *
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
 import Module from "node:module"; // the module object itself (its _load is replaced); also compiles as an ES module
+import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
-import { processWide } from "../processWide";
 
 type EmbedName = "embedQuery" | "embedDocuments";
 type Embed = (this: object, arg: unknown) => Promise<unknown>;
 
 const NAMES: readonly EmbedName[] = ["embedQuery", "embedDocuments"];
-type Wrapper = ReturnType<NonNullable<ReturnType<typeof installedVcr>>["embeddings"]>;
-type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
-/** One per process: the CommonJS and ESM builds of langchain-vcr share it. */
-const shared = processWide("install.embeddings.v1", () => ({
-  /** `Embeddings` of each copy of core. */
-  bases: new Set<{ prototype: object }>(),
+/** `Embeddings` of each copy of core. */
+const bases = new Set<{ prototype: object }>();
+const scanned = new WeakSet<object>();
+
+/**
+ * What every copy of this module in the process shares (two installed copies of langchain-vcr
+ * scan the same integration classes): a prototype is wrapped once, by whichever copy comes
+ * first, and a live call entered by either copy is seen by both copies' wrappers.
+ */
+interface Shared {
   /** A wrapped method → the integration's own. */
-  originals: new WeakMap<Embed, Embed>(),
-  scanned: new WeakSet<object>(),
-  wrappedPrototypes: new WeakSet<object>(),
-  /** Our wrapper of `Module._load` and the function it wraps, while it is in place. */
-  hook: undefined as { wrapper: Load; wrapped: Load } | undefined,
-  /** One VcrEmbeddings per instance and installed Vcr. */
-  byInstance: new WeakMap<object, { vcr: object; wrapper: Wrapper }>(),
-}));
-const { bases, originals, scanned, wrappedPrototypes, byInstance } = shared;
+  originals: WeakMap<Embed, Embed>;
+  wrappedPrototypes: WeakSet<object>;
+  /** The instance whose live call (`liveEmbed`) is running here: its wrapped methods pass through. Entered only when recording. */
+  insideLiveCall: AsyncLocalStorage<object>;
+  /**
+   * A call recorded at a wrapped method that is not the instance's most derived one (an unwrapped
+   * subclass override reached it through `super`): its live call is that method's original, so the
+   * override's own work is not done twice.
+   */
+  recordedFrom: AsyncLocalStorage<{ instance: object; name: EmbedName; original: Embed }>;
+}
+const SHARED = Symbol.for("langchain-vcr.installEmbeddings.v1");
+const { originals, wrappedPrototypes, insideLiveCall, recordedFrom } = ((globalThis as unknown as Record<symbol, Shared | undefined>)[SHARED] ??= {
+  originals: new WeakMap(),
+  wrappedPrototypes: new WeakSet(),
+  insideLiveCall: new AsyncLocalStorage(),
+  recordedFrom: new AsyncLocalStorage(),
+});
 
 export function noteEmbeddingsClass(base: { prototype: object }): void {
   bases.add(base);
@@ -49,16 +64,21 @@ export function noteEmbeddingsClass(base: { prototype: object }): void {
 
 /** Calls the integration's own `name` of `inner`, never the install hook (used by VcrEmbeddings for its live call). */
 export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Promise<T> {
-  const fn = (inner as Record<EmbedName, Embed>)[name];
-  return (originals.get(fn) ?? fn).call(inner, arg) as Promise<T>;
+  const from = recordedFrom.getStore();
+  const top = (inner as Record<EmbedName, Embed>)[name];
+  const fn = from && from.instance === inner && from.name === name ? from.original : (originals.get(top) ?? top);
+  return insideLiveCall.run(inner, () => fn.call(inner, arg)) as Promise<T>;
 }
 
+type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
 const loader = Module as unknown as { _load: Load };
+/** Our wrapper of `Module._load` and the function it wraps, while it is in place. */
+let hook: { wrapper: Load; wrapped: Load } | undefined;
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and of every one required from now on. */
 export function startEmbeddingsHook(): void {
   for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
-  if (shared.hook) return;
+  if (hook) return;
   const wrapped = loader._load;
   const wrapper: Load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
     const exports = wrapped.call(this, request, parent, isMain);
@@ -66,7 +86,7 @@ export function startEmbeddingsHook(): void {
     return exports;
   };
   loader._load = wrapper;
-  shared.hook = { wrapper, wrapped };
+  hook = { wrapper, wrapped };
 }
 
 /**
@@ -74,9 +94,9 @@ export function startEmbeddingsHook(): void {
  * library): then ours stays, idle (it scans only while a Vcr is installed), so theirs keeps working.
  */
 export function stopEmbeddingsHook(): void {
-  if (!shared.hook || loader._load !== shared.hook.wrapper) return;
-  loader._load = shared.hook.wrapped;
-  shared.hook = undefined;
+  if (!hook || loader._load !== hook.wrapper) return;
+  loader._load = hook.wrapped;
+  hook = undefined;
 }
 
 /**
@@ -124,14 +144,17 @@ function wrapPrototype(proto: object): void {
     const original = own.value as Embed;
     const wrapped: Embed = function (this: object, arg: unknown) {
       const vcr = installedVcr();
-      if (!vcr || (this as Record<EmbedName, unknown>)[name] !== wrapped || isWrapper(this)) return original.call(this, arg);
-      return recorded(vcr, this)[name](arg as never);
+      if (!vcr || insideLiveCall.getStore() === this || isWrapper(this)) return original.call(this, arg);
+      const record = () => recorded(vcr, this)[name](arg as never);
+      return (this as Record<EmbedName, unknown>)[name] === wrapped ? record() : recordedFrom.run({ instance: this, name, original }, record);
     };
     originals.set(wrapped, original);
     Object.defineProperty(proto, name, { ...own, value: wrapped });
   }
 }
 
+/** One VcrEmbeddings per instance and installed Vcr. */
+const byInstance = new WeakMap<object, { vcr: object; wrapper: ReturnType<NonNullable<ReturnType<typeof installedVcr>>["embeddings"]> }>();
 
 function recorded(vcr: NonNullable<ReturnType<typeof installedVcr>>, instance: object) {
   const known = byInstance.get(instance);

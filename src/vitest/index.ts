@@ -23,13 +23,16 @@ interface UserConfig {
   test?: { reporters?: unknown };
 }
 
+/** One reporter per process: vitest may resolve the config (and call this plugin's hook) more than once. */
+let reporter: LangchainVcrVitestReporter | undefined;
+
 export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
   exitOnConfigError(() => checkOptions(options));
   return {
     name: "langchain-vcr",
     config(user: UserConfig) {
       exitOnConfigError();
-      const reporter = new LangchainVcrVitestReporter(startRun("vitest"));
+      reporter ??= new LangchainVcrVitestReporter(startRun("vitest"));
       // vite merges arrays by concatenation: with no reporters configured, keep vitest's default one
       const reporters = user.test?.reporters === undefined ? ["default", reporter] : [reporter];
       return { test: { setupFiles: [VITEST_SETUP_FILE], reporters } };

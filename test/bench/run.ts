@@ -355,14 +355,16 @@ async function main(): Promise<void> {
           `${median(r.withMs).toFixed(0)} ms`,
           fmtRatio(o.ratio),
           `${o.perTestUs.toFixed(1)} µs`,
+          `${median(r.emptyMs).toFixed(0)} ms (${o.emptyPerTestUs.toFixed(1)} µs)`,
           `${(median(r.wallWithoutMs) / 1000).toFixed(2)} s / ${(median(r.wallWithMs) / 1000).toFixed(2)} s`,
         ];
       });
       return [
-        `Each runner in a child process on the built package; each test one replayed ChatOpenAI invoke; ${q ? 2 : 5} rounds, the two variants alternating first.`,
+        `Each runner in a child process on the built package; each test one replayed ChatOpenAI invoke; ${q ? 2 : 5} rounds, the variants' order rotated every round.`,
         "Suite time is measured inside the test process (first test start → last test end), so process start-up is not in it.",
+        "\"empty hooks\": the same runner with a do-nothing plugin that registers the hooks langchain-vcr uses, empty — the runner's own price for per-test hooks.",
         "",
-        table(["runner", "suite without", "suite with", "ratio", "per test", "whole process without / with"], lines),
+        table(["runner", "suite without", "suite with", "ratio", "per test", "empty hooks (per test)", "whole process without / with"], lines),
       ];
     });
 

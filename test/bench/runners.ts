@@ -4,7 +4,8 @@
  * as users install it) with the adapter and without it, interleaved round by round. Timed
  * inside the test process, from the first test's start to the last test's end, so process
  * start-up (which varies by ±15 % on a shared machine) is not in the comparison; the whole
- * process's wall time is reported beside it.
+ * process's wall time is reported beside it. A third variant adds a do-nothing plugin with the
+ * same hooks (empty): the runner's own price for any per-test hook.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -41,15 +42,22 @@ interface RunnerBench {
   mocha?: boolean;
   with: string[];
   without: string[];
+  /** the same runner with a do-nothing plugin of the same shape (the hooks langchain-vcr adds, empty): what any such plugin costs */
+  empty: string[];
 }
 
 const RUNNERS: RunnerBench[] = [
   {
     name: "mocha",
     mocha: true,
-    files: { "test/suite.spec.cjs": suiteFile("", "after", "it", false), ".mocharc.json": JSON.stringify({ spec: ["test/suite.spec.cjs"] }) },
+    files: {
+      "test/suite.spec.cjs": suiteFile("", "after", "it", false),
+      ".mocharc.json": JSON.stringify({ spec: ["test/suite.spec.cjs"] }),
+      "empty-hooks.cjs": `exports.mochaHooks = { beforeEach() {}, afterEach() {} };\n`,
+    },
     with: ["node_modules/mocha/bin/mocha.js", "--require", "langchain-vcr/mocha", "--reporter", "dot"],
     without: ["node_modules/mocha/bin/mocha.js", "--reporter", "dot"],
+    empty: ["node_modules/mocha/bin/mocha.js", "--require", "./empty-hooks.cjs", "--reporter", "dot"],
   },
   {
     name: "vitest",
@@ -57,9 +65,12 @@ const RUNNERS: RunnerBench[] = [
       "test/suite.test.mjs": suiteFile(`import { afterAll, test } from "vitest";`, "afterAll", "test", true),
       "with.config.mjs": `import langchainVcr from "langchain-vcr/vitest";\nexport default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], reporters: ["dot"] } };\n`,
       "without.config.mjs": `export default { test: { include: ["test/*.test.mjs"], reporters: ["dot"] } };\n`,
+      "empty.config.mjs": `export default { test: { include: ["test/*.test.mjs"], reporters: ["dot"], setupFiles: ["./empty-setup.mjs"] } };\n`,
+      "empty-setup.mjs": `import { beforeEach } from "vitest";\nbeforeEach((ctx) => { ctx.onTestFinished(() => {}); });\n`,
     },
     with: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "with.config.mjs"],
     without: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "without.config.mjs"],
+    empty: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "empty.config.mjs"],
   },
   {
     name: "jest",
@@ -68,15 +79,22 @@ const RUNNERS: RunnerBench[] = [
       "test/suite.test.cjs": suiteFile("", "afterAll", "test", false),
       "with.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/*.test.cjs"], setupFilesAfterEnv: ["langchain-vcr/jest"], reporters: ["summary", "langchain-vcr/jest/reporter"] };\n`,
       "without.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/*.test.cjs"], reporters: ["summary"] };\n`,
+      "empty.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/*.test.cjs"], setupFilesAfterEnv: ["./empty-setup.cjs"], reporters: ["summary"] };\n`,
+      "empty-setup.cjs": `beforeEach(() => {});\nafterEach(() => {});\n`,
     },
     with: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--config=./with.config.cjs"],
     without: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--config=./without.config.cjs"],
+    empty: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--config=./empty.config.cjs"],
   },
   {
     name: "node:test",
-    files: { "test/suite.test.mjs": suiteFile(`import { after, test } from "node:test";`, "after", "test", true) },
+    files: {
+      "test/suite.test.mjs": suiteFile(`import { after, test } from "node:test";`, "after", "test", true),
+      "empty-hooks.cjs": `if (process.env.NODE_TEST_CONTEXT) require("node:test").afterEach(() => {});\n`,
+    },
     with: ["--require", "langchain-vcr/node-test", "--test", "--test-reporter=dot"],
     without: ["--test", "--test-reporter=dot"],
+    empty: ["--require", "./empty-hooks.cjs", "--test", "--test-reporter=dot"],
   },
 ];
 
@@ -84,6 +102,7 @@ export interface RunnerRow {
   runner: string;
   withMs: number[];
   withoutMs: number[];
+  emptyMs: number[];
   wallWithMs: number[];
   wallWithoutMs: number[];
 }
@@ -108,13 +127,15 @@ export async function benchRunners(options: { rounds: number; only?: (name: stri
       await timed(p, r.with, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       if (p.fixtures().length !== 1) throw new Error(`bench: ${r.name}: expected 1 fixture, found ${p.fixtures().length}`);
       const env = { FAKE_URL: "http://127.0.0.1:9/v1", LANGCHAIN_VCR_MODE: "replay_only" };
-      const row: RunnerRow = { runner: r.name, withMs: [], withoutMs: [], wallWithMs: [], wallWithoutMs: [] };
+      const row: RunnerRow = { runner: r.name, withMs: [], withoutMs: [], emptyMs: [], wallWithMs: [], wallWithoutMs: [] };
+      const variants = ["with", "without", "empty"] as const;
       for (let round = 0; round < options.rounds; round++) {
-        const order = round % 2 === 0 ? (["with", "without"] as const) : (["without", "with"] as const);
-        for (const which of order) {
+        for (let k = 0; k < variants.length; k++) {
+          const which = variants[(k + round) % variants.length]; // rotate the order every round
           const t = await timed(p, r[which], env);
-          (which === "with" ? row.withMs : row.withoutMs).push(t.suiteMs);
-          (which === "with" ? row.wallWithMs : row.wallWithoutMs).push(t.wallMs);
+          ({ with: row.withMs, without: row.withoutMs, empty: row.emptyMs })[which].push(t.suiteMs);
+          if (which === "with") row.wallWithMs.push(t.wallMs);
+          if (which === "without") row.wallWithoutMs.push(t.wallMs);
         }
       }
       rows.push(row);
@@ -126,9 +147,9 @@ export async function benchRunners(options: { rounds: number; only?: (name: stri
   return rows;
 }
 
-/** Median suite time with the adapter over without, and the median per-test difference in µs. */
-export function runnerOverhead(row: RunnerRow): { ratio: number; perTestUs: number } {
+/** Median suite time with the adapter over without, the median per-test difference in µs, and the same for the do-nothing plugin. */
+export function runnerOverhead(row: RunnerRow): { ratio: number; perTestUs: number; emptyPerTestUs: number } {
   const w = median(row.withMs);
   const wo = median(row.withoutMs);
-  return { ratio: w / wo, perTestUs: ((w - wo) * 1000) / SUITE_TESTS };
+  return { ratio: w / wo, perTestUs: ((w - wo) * 1000) / SUITE_TESTS, emptyPerTestUs: ((median(row.emptyMs) - wo) * 1000) / SUITE_TESTS };
 }

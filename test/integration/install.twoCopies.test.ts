@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { Vcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
-import { openai } from "../helpers/models";
+import { OpenAIEmbeddings } from "@langchain/openai";
+import { openai, TEST_KEY } from "../helpers/models";
 import { fixtureFiles } from "../helpers/tmp";
 
 const SRC = path.resolve(__dirname, "../../src") + path.sep;
@@ -64,6 +65,29 @@ describe("vcr.install() from a second copy of langchain-vcr in the process", () 
     const replayed = await openai(fake, new Vcr({ dir, mode: "replay_only" }).cache).invoke("hi");
     expect(fake.count(), "requests on replay").to.equal(0);
     expect(replayed.content).to.equal(recorded);
+  });
+
+  it("embeddings whose class both copies scanned: recorded once through one copy's install(), replayed through the other's with 0 requests", async () => {
+    const embeddings = () =>
+      new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } });
+    new Vcr({ dir }).install()(); // this copy wraps the class it finds
+    const other = secondCopy();
+    let uninstall = new other.Vcr({ dir, mode: "record_or_replay" }).install(); // the other copy finds it too
+    let recorded: number[];
+    try {
+      recorded = await embeddings().embedQuery("hello");
+    } finally {
+      uninstall();
+    }
+    expect(fake.count()).to.equal(1);
+    expect(fixtureFiles(dir)).to.have.length(1);
+    uninstall = new Vcr({ dir, mode: "replay_only" }).install();
+    try {
+      expect(await embeddings().embedQuery("hello")).to.deep.equal(recorded);
+    } finally {
+      uninstall();
+    }
+    expect(fake.count()).to.equal(1);
   });
 
   it("a second install() from either copy is a VcrConfigError: one Vcr at a time in the process", () => {

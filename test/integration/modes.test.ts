@@ -42,7 +42,7 @@ describe("modes", () => {
     expect(err.message).to.include("mode replay_only never calls the real model");
     expect(err.message).to.include(path.join(dir, `${err.hash}.json`));
     expect(err.message).to.include('"content":"unrecorded question"');
-    expect(err.message).to.include("LANGCHAIN_VCR_MODE=record_or_replay npm test");
+    expect(err.message).to.include("To record it, run the test with the real provider configured: LANGCHAIN_VCR_MODE=record_or_replay npx mocha --grep ");
     expect(fake.count()).to.equal(0);
     expect(fixtureFiles(dir)).to.have.length(0);
     expect(vcr.stats()).to.deep.equal({ replayed: 0, recorded: 0, bypassed: 0, missed: 1 });

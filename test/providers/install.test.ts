@@ -1,11 +1,12 @@
 /**
- * vcr.install() with each provider's real clients (built with no cache, embeddings unwrapped)
- * under replay_only and no fixtures: invoke, .stream() and the embeddings each fail with a
- * VcrMissError and make 0 requests to the provider's fake.
+ * vcr.install() with each provider's real clients (built with no cache, embeddings unwrapped):
+ * under replay_only and no fixtures, invoke, .stream() and the embeddings each fail with a
+ * VcrMissError and make 0 requests to the provider's fake; recorded under install(), they
+ * replay with 0 requests, and no credential the clients hold is on disk.
  */
 import { expect } from "chai";
 import { Vcr } from "../../src/index";
-import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { allBytes, fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake } from "./fakes/base";
 import type { ProviderSpec } from "./spec";
 import { spec as anthropic } from "./specs/anthropic";
@@ -26,10 +27,12 @@ async function missOf(run: () => Promise<unknown>): Promise<string | undefined> 
 for (const spec of [anthropic, google, bedrock, groq, mistral] as ProviderSpec[]) {
   describe(`${spec.name}: vcr.install() under replay_only`, () => {
     let fake: Fake;
+    let dir: string;
     let uninstall: () => void;
     beforeEach(async () => {
       fake = await spec.start();
-      uninstall = new Vcr({ dir: tmpDir(), mode: "replay_only" }).install();
+      dir = tmpDir();
+      uninstall = new Vcr({ dir, mode: "replay_only" }).install();
     });
     afterEach(async () => {
       uninstall();
@@ -56,5 +59,22 @@ for (const spec of [anthropic, google, bedrock, groq, mistral] as ProviderSpec[]
         expect(fake.count()).to.equal(0);
       });
     }
+
+    it("recorded under install() (invoke, embeddings), then replayed with 0 requests; no credential the clients hold on disk", async () => {
+      uninstall();
+      uninstall = new Vcr({ dir, mode: "record_or_replay" }).install();
+      const answer = (await spec.chat(fake.url, undefined).invoke("hi")).content;
+      const vectors = spec.embeddings ? await spec.embeddings(fake.url).embedQuery("hi") : [];
+      const requests = fake.count();
+      expect(requests).to.equal(spec.embeddings ? 2 : 1);
+      expect(fixtureFiles(dir)).to.have.length(requests);
+      uninstall();
+      uninstall = new Vcr({ dir, mode: "replay_only" }).install();
+      expect((await spec.chat(fake.url, undefined).invoke("hi")).content).to.deep.equal(answer);
+      if (spec.embeddings) expect(await spec.embeddings(fake.url).embedQuery("hi")).to.deep.equal(vectors);
+      expect(fake.count()).to.equal(requests);
+      const bytes = allBytes(dir);
+      for (const c of spec.credentials) expect(bytes).not.to.include(c);
+    });
   });
 }

@@ -35,7 +35,7 @@ describeParity({
   chatAndHang: "chat asks|hang",
   chatTitle: "chat asks",
   hangTitle: "hang times out",
-  hint: `add -- --grep "chat asks" to record just this test`,
+  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx mocha --grep "chat asks"`,
   concurrent: false,
   mocha: true,
   filterReason: `--grep "chat" selected only some tests`,

@@ -40,7 +40,7 @@ describeParity({
   chatAndHang: "asks|times out",
   chatTitle: "chat > asks",
   hangTitle: "hang > times out",
-  hint: `add --test-name-pattern "asks" to the node --test command to record just this test`,
+  hint: `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --test --test-name-pattern "asks"`,
   concurrent: true,
   filterReason: `--test-name-pattern "chat" selected only some tests`,
   files: FILES,

@@ -7,6 +7,7 @@ describeParity({
   name: "langchain-vcr/vitest (vitest 4)",
   command: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run"],
   ...DASH_T,
+  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "chat asks"`,
   concurrent: true,
   onlyFile: { name: "test/c.test.mjs", text: `import { test } from "vitest";\ntest("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {

@@ -43,14 +43,13 @@ export interface RunnerSpec {
 }
 
 /** The name filter, shards and titles of vitest and jest, which spell them the same way. */
-export const DASH_T: Pick<RunnerSpec, "filter" | "shard" | "chatOnly" | "chatAndHang" | "chatTitle" | "hangTitle" | "hint" | "filterReason"> = {
+export const DASH_T: Pick<RunnerSpec, "filter" | "shard" | "chatOnly" | "chatAndHang" | "chatTitle" | "hangTitle" | "filterReason"> = {
   filter: (pattern) => ["-t", pattern],
   shard: (i, n) => [`--shard=${i}/${n}`],
   chatOnly: "chat",
   chatAndHang: "chat asks|hang",
   chatTitle: "chat asks",
   hangTitle: "hang times out",
-  hint: `add -- -t "chat asks" to record just this test`,
   filterReason: `-t "chat" selected only some tests`,
 };
 
