@@ -41,7 +41,7 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     expect(fake.count()).to.equal(1);
     expect(under(r.cjsFiles, path.join(ROOT, "dist/cjs"))).to.deep.equal([]);
     expect(r.cjsFiles.filter((f) => f.startsWith(CORE))).to.deep.equal([]);
-    expect(under(r.esmFiles, path.join(ROOT, "dist/esm"))).to.include(path.join(ROOT, "dist/esm/index.js"));
+    expect(under(r.esmFiles, path.join(ROOT, "dist/esm"))).to.include(path.join(ROOT, "dist/esm/bundle/index.js"));
     expect(r.esmFiles).to.include(path.join(CORE, "language_models/chat_models.js"));
   });
 
