@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { InMemoryCache } from "@langchain/core/caches";
 import { HumanMessage } from "@langchain/core/messages";
 import { createAgent, tool } from "langchain";
@@ -39,7 +40,7 @@ describe("chat record → replay through VcrCache", () => {
     expect(vcr.stats()).to.deep.equal({ replayed: 1, recorded: 1, bypassed: 0, missed: 0 });
     expect(fixtureFiles(dir)).to.have.length(1);
     const [fx] = readFixtures(dir);
-    expect(fx).to.include({ schemaVersion: 1, kind: "chat" });
+    expect(fx).to.include({ schemaVersion: SCHEMA_VERSION, kind: "chat" });
     expect(fx.request).to.deep.equal({ model: "gpt-4o-mini", messages: [{ role: "user", content: "What is 2+2?" }] });
   });
 
@@ -133,8 +134,8 @@ describe("chat record → replay through VcrCache", () => {
       {
         name: "get_weather",
         description: "Weather for a city",
+        // schema version 2: the "$schema" dialect URI the provider received is not part of the key
         parameters: {
-          $schema: "https://json-schema.org/draft/2020-12/schema",
           additionalProperties: false,
           properties: { city: { type: "string" } },
           required: ["city"],
