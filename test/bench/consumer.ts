@@ -39,7 +39,9 @@ export function consumer(): Consumer {
   ensureBuilt();
   const dir = tmpDir("consumer");
   const packs = tmpDir("pack");
-  const [info] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", packs], { cwd: ROOT, encoding: "utf8" })) as { filename: string }[];
+  const [info] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", packs], { cwd: ROOT, encoding: "utf8" })) as {
+    filename: string;
+  }[];
   const nm = path.join(dir, "node_modules");
   const own = path.join(nm, "langchain-vcr");
   fs.mkdirSync(own, { recursive: true });

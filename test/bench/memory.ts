@@ -43,7 +43,16 @@ export async function benchMemory(opts: { fixtures: number; replays: number }): 
   const script = c.write("memory.mjs", CHILD);
   const fake = await startFakeProvider();
   try {
-    const env = { ...process.env, FAKE_URL: fake.openaiBaseURL, VCR_DIR: tmpDir("memory"), FIXTURES: String(opts.fixtures), REPLAYS: String(opts.replays), LANGCHAIN_VCR_MODE: "", LANGCHAIN_VCR_QUIET: "1", CI: "" };
+    const env = {
+      ...process.env,
+      FAKE_URL: fake.openaiBaseURL,
+      VCR_DIR: tmpDir("memory"),
+      FIXTURES: String(opts.fixtures),
+      REPLAYS: String(opts.replays),
+      LANGCHAIN_VCR_MODE: "",
+      LANGCHAIN_VCR_QUIET: "1",
+      CI: "",
+    };
     const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", script], { cwd: c.dir, env, timeout: 600000, maxBuffer: 16 << 20 });
     if (fake.count() !== opts.fixtures) throw new Error(`bench: the memory run made ${fake.count()} provider requests (${opts.fixtures} recordings expected)`);
     return JSON.parse(stdout.trim().split("\n").pop()!) as MemoryReading[];

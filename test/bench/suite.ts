@@ -113,7 +113,15 @@ export function writeSuite(): { dir: string; fixtures: string; runners: Runner[]
     fixtures: path.join(c.dir, "suite-fixtures"),
     runners: [
       // mocha resolves --require from its own (linked) directory: the plugin is named by path, the consumer's copy
-      { name: "mocha", args: (v) => [mochaBin, "--no-config", ...(v === "vcr" ? ["--require", path.join(nm, "langchain-vcr/dist/cjs/mocha/index.js")] : []), "suite/mocha/*.test.cjs"] },
+      {
+        name: "mocha",
+        args: (v) => [
+          mochaBin,
+          "--no-config",
+          ...(v === "vcr" ? ["--require", path.join(nm, "langchain-vcr/dist/cjs/mocha/index.js")] : []),
+          "suite/mocha/*.test.cjs",
+        ],
+      },
       { name: "vitest", args: (v) => [vitestBin, "run", "--config", v === "vcr" ? "vitest.vcr.config.mjs" : "vitest.plain.config.mjs"] },
     ],
   };
@@ -142,15 +150,28 @@ export async function benchSuite(opts: { rounds: number }): Promise<SuiteResult[
     const base = (variant: Variant, mode: string): NodeJS.ProcessEnv => {
       const env: NodeJS.ProcessEnv = { ...process.env };
       for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k.startsWith("VITEST")) delete env[k];
-      return { ...env, SUITE_VARIANT: variant, SUITE_FIXTURES: suite.fixtures, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: mode, LANGCHAIN_VCR_QUIET: "1", CI: "", NO_COLOR: "1" };
+      return {
+        ...env,
+        SUITE_VARIANT: variant,
+        SUITE_FIXTURES: suite.fixtures,
+        FAKE_URL: fake.openaiBaseURL,
+        LANGCHAIN_VCR_MODE: mode,
+        LANGCHAIN_VCR_QUIET: "1",
+        CI: "",
+        NO_COLOR: "1",
+      };
     };
     log(`bench: suite: recording ${SUITE_TESTS} fixtures ...`);
     await runSuite(suite.dir, suite.runners[0].args("vcr"), base("vcr", "record_or_replay"));
     const files = fs.readdirSync(suite.fixtures).filter((f) => f.endsWith(".json"));
-    if (files.length !== SUITE_TESTS || fake.count() !== SUITE_TESTS) throw new Error(`bench: the suite recorded ${files.length} fixtures with ${fake.count()} requests`);
+    if (files.length !== SUITE_TESTS || fake.count() !== SUITE_TESTS)
+      throw new Error(`bench: the suite recorded ${files.length} fixtures with ${fake.count()} requests`);
     const past = Date.now() / 1000 - 3600;
     for (const f of files) fs.utimesSync(path.join(suite.fixtures, f), past, past);
-    const results: SuiteResult[] = suite.runners.map((r) => ({ runner: r.name, rows: VARIANTS.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })) }));
+    const results: SuiteResult[] = suite.runners.map((r) => ({
+      runner: r.name,
+      rows: VARIANTS.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),
+    }));
     for (let round = 0; round < opts.rounds; round++) {
       for (const [ri, runner] of suite.runners.entries()) {
         for (let k = 0; k < VARIANTS.length; k++) {

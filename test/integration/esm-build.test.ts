@@ -22,7 +22,11 @@ async function runLoaded(script: string, fake: FakeProvider, dir: string) {
   });
   expect(out.status, out.stderr).to.equal(0);
   const result = JSON.parse(out.stdout.trim().split("\n").pop()!) as { a: string; b: string; stats: object; cjsFiles: string[] };
-  const esmFiles = fs.readFileSync(log, "utf8").split("\n").filter((u) => u.startsWith("file:")).map((u) => new URL(u).pathname);
+  const esmFiles = fs
+    .readFileSync(log, "utf8")
+    .split("\n")
+    .filter((u) => u.startsWith("file:"))
+    .map((u) => new URL(u).pathname);
   return { ...result, esmFiles };
 }
 
@@ -71,6 +75,8 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     expect(readFixtures(dir).map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
     expect(out.stderr).to.include('test "a user\'s ESM suite fails after recording" failed: removed 2 fixture(s) it recorded');
     const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
-    expect(summary).to.deep.equal([`langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; default says record_or_replay), fixtures: ${dir}`]);
+    expect(summary).to.deep.equal([
+      `langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; default says record_or_replay), fixtures: ${dir}`,
+    ]);
   });
 });

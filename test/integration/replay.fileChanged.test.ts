@@ -34,11 +34,15 @@ async function readsOf(file: string, fn: () => Promise<unknown>): Promise<number
 
 /** Another process rewrites `file`: `how` is the JS it runs with `f` (the path) and `text` (the new contents). */
 async function rewriteElsewhere(file: string, text: string, how: string): Promise<void> {
-  const out = await runChild(process.execPath, ["-e", `const fs = require("node:fs"); const f = process.argv[1]; const text = process.argv[2]; ${how}`, file, text], {
-    cwd: path.dirname(file),
-    env: process.env,
-    timeoutMs: 20000,
-  });
+  const out = await runChild(
+    process.execPath,
+    ["-e", `const fs = require("node:fs"); const f = process.argv[1]; const text = process.argv[2]; ${how}`, file, text],
+    {
+      cwd: path.dirname(file),
+      env: process.env,
+      timeoutMs: 20000,
+    },
+  );
   expect(out.status, out.stderr).to.equal(0);
 }
 
@@ -109,7 +113,9 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     (first.additional_kwargs as Record<string, unknown>).mutated = [1];
     first.content = "mutated";
     const next = await model.invoke(Q);
-    expect(JSON.parse(JSON.stringify({ r: next.response_metadata, u: next.usage_metadata, k: next.additional_kwargs, c: next.content }))).to.deep.equal(pristine);
+    expect(JSON.parse(JSON.stringify({ r: next.response_metadata, u: next.usage_metadata, k: next.additional_kwargs, c: next.content }))).to.deep.equal(
+      pristine,
+    );
     expect(fake.count()).to.equal(1);
   });
 
@@ -120,9 +126,13 @@ describe("replay keeps a parsed fixture until its file changes", function () {
       const chat = (await model.invoke(Q)).content;
       let streamed = "";
       for await (const chunk of await model.stream("stream me")) streamed += chunk.content;
-      const emb = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }));
+      const emb = vcr.embeddings(
+        new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }),
+      );
       const vectors = [await emb.embedQuery("a query"), await emb.embedDocuments(["doc one", "doc two"])];
-      const lookup = vcr.tool(tool(async ({ q }: { q: string }) => (toolRuns++, `found ${q}`), { name: "lookup", description: "Looks up.", schema: z.object({ q: z.string() }) }));
+      const lookup = vcr.tool(
+        tool(async ({ q }: { q: string }) => (toolRuns++, `found ${q}`), { name: "lookup", description: "Looks up.", schema: z.object({ q: z.string() }) }),
+      );
       const found = await lookup.invoke({ id: "call_1", name: "lookup", args: { q: "x" }, type: "tool_call" });
       return JSON.stringify({ chat, streamed, vectors, found: found.content });
     };
