@@ -1,7 +1,19 @@
 /**
  * Errors thrown by langchain-vcr. Every error has a stable `code`; messages follow
  * one shape: what happened, the facts, the nearest recorded thing, the command that fixes it.
+ * Every message begins with `PREFIX`, which `VcrError` adds: no thrower types it.
  */
+
+/** What each of langchain-vcr's messages begins with. */
+export const PREFIX = "langchain-vcr: ";
+
+/**
+ * `text` with the prefix, exactly once. A text that has it already (a VcrError's message passed
+ * on, or a caller written before the prefix had an owner) is left as it is, never doubled.
+ */
+export function prefixed(text: string): string {
+  return text.startsWith(PREFIX) ? text : PREFIX + text;
+}
 
 const BRAND = Symbol.for("langchain-vcr.error");
 
@@ -10,7 +22,7 @@ export type VcrErrorCode = "VCR_MISS" | "VCR_FIXTURE" | "VCR_CONFIG" | "VCR_SECR
 export class VcrError extends Error {
   readonly code: VcrErrorCode;
   constructor(code: VcrErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(prefixed(message), options);
     this.name = new.target.name;
     this.code = code;
     Object.defineProperty(this, BRAND, { value: true });

@@ -1,4 +1,9 @@
-/** The record/replay modes, as data: the one table that says what each mode does. */
+/**
+ * The record/replay modes: the one table that says what each mode does (as data), and which
+ * mode is in force for a call, highest first: scoped override (`withVcr`) > env > options > CI default.
+ */
+import { VcrConfigError } from "./errors";
+import { currentOverride } from "./scope";
 
 export const VCR_MODES = ["record_or_replay", "replay_only", "record_always", "bypass"] as const;
 export type VcrMode = (typeof VCR_MODES)[number];
@@ -28,4 +33,53 @@ export function isVcrMode(v: unknown): v is VcrMode {
 
 export function isVcrToolMode(v: unknown): v is VcrToolMode {
   return typeof v === "string" && (VCR_TOOL_MODES as readonly string[]).includes(v);
+}
+
+// Resolution: scoped override > env > options > CI default.
+
+export const MODE_ENV = "LANGCHAIN_VCR_MODE";
+export const TOOL_MODE_ENV = "LANGCHAIN_VCR_TOOL_MODE";
+
+export function checkMode(value: unknown, where: string): VcrMode {
+  if (isVcrMode(value)) return value;
+  throw new VcrConfigError(`${JSON.stringify(value)} is not a valid mode (${where}). Valid modes are: ${VCR_MODES.join(", ")}.`);
+}
+
+export function checkToolMode(value: unknown, where: string): VcrToolMode {
+  if (isVcrToolMode(value)) return value;
+  throw new VcrConfigError(`${JSON.stringify(value)} is not a valid tool mode (${where}). Valid tool modes are: ${VCR_TOOL_MODES.join(", ")}.`);
+}
+
+function isCi(): boolean {
+  const ci = process.env.CI;
+  return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
+}
+
+export function defaultMode(): VcrMode {
+  return isCi() ? "replay_only" : "record_or_replay";
+}
+
+/** The mode in force for a call made here, for a Vcr whose `options.mode` is `optionMode`. */
+export function resolveMode(optionMode?: VcrMode): VcrMode {
+  const scoped = currentOverride()?.mode;
+  if (scoped !== undefined) return scoped;
+  const env = process.env[MODE_ENV];
+  if (env !== undefined && env !== "") return checkMode(env, `env ${MODE_ENV}`);
+  return optionMode ?? defaultMode();
+}
+
+export function resolveToolMode(optionToolMode?: VcrToolMode): VcrToolMode {
+  const scoped = currentOverride()?.toolMode;
+  if (scoped !== undefined) return scoped;
+  const env = process.env[TOOL_MODE_ENV];
+  if (env !== undefined && env !== "") return checkToolMode(env, `env ${TOOL_MODE_ENV}`);
+  return optionToolMode ?? "replay";
+}
+
+/** Where the mode in force came from, for summaries and error messages. */
+export function modeSource(optionMode?: VcrMode): string {
+  if (currentOverride()?.mode !== undefined) return "withVcr";
+  if (process.env[MODE_ENV]) return `env ${MODE_ENV}`;
+  if (optionMode !== undefined) return "options.mode";
+  return isCi() ? "default (CI is set)" : "default";
 }

@@ -9,12 +9,12 @@ import type { Normalizer } from "./canonical/normalize";
 export type { Normalizer } from "./canonical/normalize";
 
 function regex(pattern: RegExp | string, placeholder: string): Normalizer {
-  if (typeof placeholder !== "string") throw new VcrConfigError("langchain-vcr: normalizers.regex needs a string placeholder.");
+  if (typeof placeholder !== "string") throw new VcrConfigError("normalizers.regex needs a string placeholder.");
   let re: RegExp;
   try {
     re = typeof pattern === "string" ? new RegExp(pattern, "g") : new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : pattern.flags + "g");
   } catch (e) {
-    throw new VcrConfigError(`langchain-vcr: normalizers.regex got an invalid pattern ${JSON.stringify(String(pattern))}: ${(e as Error).message}`);
+    throw new VcrConfigError(`normalizers.regex got an invalid pattern ${JSON.stringify(String(pattern))}: ${(e as Error).message}`);
   }
   const fn: Normalizer = (text) => text.replace(re, () => placeholder);
   Object.defineProperty(fn, "name", { value: `regex(${re})` });

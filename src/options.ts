@@ -2,9 +2,8 @@
 import * as path from "node:path";
 import type { Normalizer } from "./canonical/normalize";
 import { VcrConfigError } from "./errors";
-import type { VcrMode, VcrToolMode } from "./modes";
 import type { Redactor } from "./redact";
-import { checkMode, checkToolMode } from "./resolve";
+import { checkMode, checkToolMode, type VcrMode, type VcrToolMode } from "./modes";
 import { SECRET_PATTERN_NAMES } from "./secrets";
 
 export interface VcrOptions {
@@ -46,30 +45,30 @@ export interface ResolvedOptions {
 const KNOWN = new Set(["dir", "mode", "toolMode", "normalizers", "redactors", "sizeWarningBytes", "allowSecretPatterns"]);
 
 export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
-  if (options === null || typeof options !== "object") throw new VcrConfigError("langchain-vcr: new Vcr(options) takes an options object.");
+  if (options === null || typeof options !== "object") throw new VcrConfigError("new Vcr(options) takes an options object.");
   for (const k of Object.keys(options)) {
-    if (!KNOWN.has(k)) throw new VcrConfigError(`langchain-vcr: unknown option "${k}". Valid options are: ${[...KNOWN].join(", ")}.`);
+    if (!KNOWN.has(k)) throw new VcrConfigError(`unknown option "${k}". Valid options are: ${[...KNOWN].join(", ")}.`);
   }
   const dir = options.dir ?? DEFAULTS.dir;
-  if (typeof dir !== "string" || dir === "") throw new VcrConfigError(`langchain-vcr: options.dir must be a non-empty string (got ${JSON.stringify(dir)}).`);
+  if (typeof dir !== "string" || dir === "") throw new VcrConfigError(`options.dir must be a non-empty string (got ${JSON.stringify(dir)}).`);
   const fnList = <T>(name: string, v: unknown, fallback: readonly T[]): T[] => {
     if (v === undefined) return [...fallback];
     if (!Array.isArray(v) || v.some((f) => typeof f !== "function")) {
-      throw new VcrConfigError(`langchain-vcr: options.${name} must be an array of functions.`);
+      throw new VcrConfigError(`options.${name} must be an array of functions.`);
     }
     return [...v] as T[];
   };
   const size = options.sizeWarningBytes ?? DEFAULTS.sizeWarningBytes;
   if (typeof size !== "number" || !Number.isFinite(size) || size < 0) {
-    throw new VcrConfigError(`langchain-vcr: options.sizeWarningBytes must be a number ≥ 0 (0 disables; got ${JSON.stringify(size)}).`);
+    throw new VcrConfigError(`options.sizeWarningBytes must be a number ≥ 0 (0 disables; got ${JSON.stringify(size)}).`);
   }
   const allow = options.allowSecretPatterns ?? DEFAULTS.allowSecretPatterns;
   if (!Array.isArray(allow) || allow.some((p) => typeof p !== "string")) {
-    throw new VcrConfigError(`langchain-vcr: options.allowSecretPatterns must be an array of pattern names (${SECRET_PATTERN_NAMES.join(", ")}).`);
+    throw new VcrConfigError(`options.allowSecretPatterns must be an array of pattern names (${SECRET_PATTERN_NAMES.join(", ")}).`);
   }
   for (const p of allow) {
     if (!SECRET_PATTERN_NAMES.includes(p)) {
-      throw new VcrConfigError(`langchain-vcr: ${JSON.stringify(p)} is not a secret pattern name. Valid names are: ${SECRET_PATTERN_NAMES.join(", ")}.`);
+      throw new VcrConfigError(`${JSON.stringify(p)} is not a secret pattern name. Valid names are: ${SECRET_PATTERN_NAMES.join(", ")}.`);
     }
   }
   return {

@@ -10,9 +10,8 @@ import { KINDS } from "./kinds";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
 import { VcrMissError } from "./errors";
 import { log } from "./log";
-import { MODE_POLICY, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
+import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, type Redactor } from "./redact";
-import { resolveMode, resolveToolMode } from "./resolve";
 import { currentRunner, currentTest, emit, type Scope } from "./scope";
 import { findSecret, secretError } from "./secrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
@@ -225,7 +224,7 @@ export class Recorder {
     if (limit <= 0 || bytes < limit || this.warnedSize.has(file)) return;
     this.warnedSize.add(file);
     log.warn(
-      `langchain-vcr: warning: fixture ${file} is ${bytes} bytes (sizeWarningBytes is ${limit}). ` +
+      `warning: fixture ${file} is ${bytes} bytes (sizeWarningBytes is ${limit}). ` +
         `It was written; large fixtures make reviews hard — consider a smaller prompt or response.`,
     );
   }

@@ -26,7 +26,7 @@ export function applyRedactors(fixture: Fixture, redactors: readonly Redactor[])
       out = redact(structuredClone(current)) ?? current;
     } catch (e) {
       throw new VcrRecordError(
-        `langchain-vcr: ${name} threw while preparing ${fixture.kind} fixture ${fixture.hash}: ${(e as Error)?.message ?? e}\n` +
+        `${name} threw while preparing ${fixture.kind} fixture ${fixture.hash}: ${(e as Error)?.message ?? e}\n` +
           `  Nothing was written and the call failed. Fix the redactor in options.redactors.`,
         { cause: e },
       );
@@ -34,7 +34,7 @@ export function applyRedactors(fixture: Fixture, redactors: readonly Redactor[])
     if (typeof out !== "object" || out === null || Array.isArray(out)) {
       const got = Array.isArray(out) ? "an array" : `a ${typeof out}`;
       throw new VcrRecordError(
-        `langchain-vcr: ${name} returned ${got}, not a fixture object, while preparing ${fixture.kind} fixture ${fixture.hash}.\n` +
+        `${name} returned ${got}, not a fixture object, while preparing ${fixture.kind} fixture ${fixture.hash}.\n` +
           `  A redactor takes the fixture and returns it (or a changed copy, or nothing to keep it as is).\n` +
           `  Nothing was written and the call failed. Fix the redactor in options.redactors.`,
       );

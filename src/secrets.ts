@@ -58,7 +58,7 @@ export function secretError(hit: SecretHit, file: string): VcrSecretError {
       ? "It holds the API key of the model client itself."
       : `It matches the credential pattern "${hit.pattern}".`;
   return new VcrSecretError(
-    `langchain-vcr: refused to write ${file}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
+    `refused to write ${file}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
       `  Nothing was written; the call failed so the secret cannot reach the repository.\n` +
       `  Fix it: keep the secret out of the prompt, or add a redactor (options.redactors) that masks it` +
       (hit.pattern === "client_api_key" ? "." : `, or, if it is a harmless test value, allow the pattern: new Vcr({ allowSecretPatterns: ["${hit.pattern}"] }).`),

@@ -18,7 +18,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
-import { kindSpec } from "./kinds";
+import { damagedProblem } from "./kinds/damaged";
 import { findSecret } from "./secrets";
 import { FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem } from "./store/reader";
@@ -101,12 +101,7 @@ export function checkFixture(file: string, raw: string, allow: ReadonlySet<strin
   const problems: FixtureProblem[] = [];
   const bad = responseProblem(fixture);
   if (bad) {
-    problems.push({
-      file,
-      problem:
-        `${bad}, so replay refuses it (a ${fixture.kind} fixture's response is ${kindShape(fixture.kind)}). ` +
-        `Restore it from git, or delete it and re-record (LANGCHAIN_VCR_MODE=record_or_replay npm test)`,
-    });
+    problems.push({ file, problem: damagedProblem(fixture.kind, file, bad) });
   }
   if (fixture.redacted !== true) {
     const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
@@ -141,8 +136,4 @@ function olderProblem(file: string, version: number, redacted: boolean): string 
     return what + `It is redacted, so its new name cannot be computed offline: delete it and re-record it (LANGCHAIN_VCR_MODE=record_or_replay npm test)`;
   }
   return what + `Upgrade it offline, with no model call: npx langchain-vcr migrate ${JSON.stringify(path.dirname(file))}`;
-}
-
-function kindShape(kind: string): string {
-  return kindSpec(kind)?.shape ?? "unknown";
 }

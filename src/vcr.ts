@@ -7,8 +7,7 @@ import { VcrEmbeddings } from "./adapters/embeddings/vcrEmbeddings";
 import { wrapTool } from "./adapters/tools/index";
 import { resolveOptions, type VcrOptions } from "./options";
 import { Recorder, type VcrStats } from "./recorder";
-import { resolveMode, resolveToolMode } from "./resolve";
-import type { VcrMode, VcrToolMode } from "./modes";
+import { resolveMode, resolveToolMode, type VcrMode, type VcrToolMode } from "./modes";
 import { installVcr } from "./install/install";
 import { assertCoreUsable } from "./internals/state";
 

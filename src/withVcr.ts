@@ -3,7 +3,7 @@
  * The scope keeps the enclosing test's bookkeeping (tool-call numbering, fixtures written):
  * wrapping calls in `withVcr` changes their mode, never their keys.
  */
-import { checkMode, checkToolMode } from "./resolve";
+import { checkMode, checkToolMode } from "./modes";
 import { Scope, currentScope, currentTest, runInScope, type VcrOverride } from "./scope";
 
 export function withVcr<T>(override: VcrOverride, fn: () => T): T {

@@ -18,7 +18,7 @@ export function listFixtures(dir: string): string[] {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new VcrConfigError(
-      `langchain-vcr: the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
+      `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
         `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr stats ${DEFAULTS.dir}`,
     );
   }

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { VcrFixtureError } from "../errors";
 import { parseFixtureFile } from "../store/reader";
-import { damagedFixtureError } from "../store/store";
+import { fixtureFileError } from "../store/store";
 import { UsageError, type ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
@@ -24,7 +24,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
     return 0;
   }
   const read = parseFixtureFile(file, text);
-  if (read.problem !== undefined) throw damagedFixtureError(file, read.problem);
+  if (read.problem !== undefined) throw fixtureFileError(file, read.problem);
   io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRun(ledgerDirOf(args, io), io.cwd))]));
   return 0;
 }
@@ -35,7 +35,7 @@ function locate(io: Io, target: string, dir: string): string {
   if ((target.includes("/") || target.includes(path.sep) || target.endsWith(".json")) && isFile(asPath)) return asPath;
   const hash = target.toLowerCase().replace(/\.json$/, "");
   if (!/^[0-9a-f]{4,64}$/.test(hash)) {
-    throw new VcrFixtureError(`langchain-vcr: ${JSON.stringify(target)} is neither a fixture file nor a hash (at least 4 hex digits).`, asPath);
+    throw new VcrFixtureError(`${JSON.stringify(target)} is neither a fixture file nor a hash (at least 4 hex digits).`, asPath);
   }
   const exact = path.join(dir, hash + ".json");
   if (hash.length === 64 && isFile(exact)) return exact;
@@ -43,13 +43,13 @@ function locate(io: Io, target: string, dir: string): string {
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     throw new VcrFixtureError(
-      `langchain-vcr: no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` +
+      `no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` +
         `  Pass the fixture directory with --dir, or a file path.`,
       exact,
     );
   }
   throw new VcrFixtureError(
-    `langchain-vcr: ${matches.length} fixtures in ${display(io, dir)} start with ${hash}; give more digits:\n` +
+    `${matches.length} fixtures in ${display(io, dir)} start with ${hash}; give more digits:\n` +
       matches.slice(0, 10).map((m) => `  ${path.basename(m)}\n`).join(""),
     exact,
   );

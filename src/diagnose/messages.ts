@@ -1,8 +1,7 @@
-/** The text of miss errors and near-miss notes: what happened, the facts, the nearest, the fix. */
+/** The text of miss errors and near-miss notes (VcrMissError and the log sink add the "langchain-vcr: " prefix): what happened, the facts, the nearest, the fix. */
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
-import type { VcrMode } from "../modes";
-import { MODE_ENV } from "../resolve";
+import { MODE_ENV, type VcrMode } from "../modes";
 import { formatValue, hintFor, looksEdited } from "./diff";
 
 const MAX_DIFFS = 8;
@@ -32,7 +31,7 @@ export function missMessage(m: {
   older?: number;
 }): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
-  const lines = [`langchain-vcr: no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
+  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
   if (m.test) lines.push(`  test:     ${m.test}`);
   lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
   if (m.nearest) {
@@ -98,14 +97,14 @@ export function recordedNearMessage(
   if (d.length === 0) {
     // the same request in another file: one written by an older langchain-vcr (a lookup never reads it)
     return (
-      `langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the same request was recorded by an older langchain-vcr in ${nearest.file}, which is never read.\n` +
+      `recorded a new ${rec.kind} fixture ${rec.file}; the same request was recorded by an older langchain-vcr in ${nearest.file}, which is never read.\n` +
       `  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate ${JSON.stringify(path.dirname(rec.file))}`
     );
   }
   if (d.length > 3) return undefined;
   if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
   if (!d.every(looksEdited)) return undefined; // another question, not an edit of the recorded one
-  const lines = [`langchain-vcr: recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
+  const lines = [`recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
   lines.push(...formatDifferences(nearest));
   const hint = hintFor(nearest.differences);
   if (hint) lines.push(`  hint: ${hint}`);

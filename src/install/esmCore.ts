@@ -10,6 +10,7 @@
 import * as path from "node:path";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
+import { log } from "../log";
 
 const FILES: readonly [keyof PatchableCore, string][] = [
   ["BaseChatModel", "./language_models/chat_models"],
@@ -30,8 +31,8 @@ export function patchEsmCore(): void {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- require() of an ES module, synchronously (see the file comment)
     core = quietly(() => Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile("@langchain/core", subpath)) as Record<string, unknown>)[name]])));
   } catch (e) {
-    process.stderr.write(
-      `langchain-vcr: note: vcr.install() could not load the ESM copy of @langchain/core (${(e as Error).message.split("\n")[0]}).\n` +
+    log.warn(
+      `note: vcr.install() could not load the ESM copy of @langchain/core (${(e as Error).message.split("\n")[0]}).\n` +
         `  Models that providers build from ES modules (initChatModel, createAgent with a "provider:model" string) are not recorded on this Node (${process.version}).\n` +
         `  Fix it: use Node 20.19 or later, or pass the model object itself: createAgent({ model: new ChatOpenAI({ …, cache: vcr.cache }) }).\n`,
     );

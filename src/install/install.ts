@@ -37,7 +37,7 @@ export function installVcr(vcr: Installable): () => void {
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {
   const which = current.cache === vcr.cache ? "this Vcr is installed already" : `another Vcr is installed (dir ${current.dir})`;
   return new VcrConfigError(
-    `langchain-vcr: vcr.install() was called while ${which}.\n` +
+    `vcr.install() was called while ${which}.\n` +
       `  This Vcr: dir ${vcr.dir}. One Vcr at a time can be the default for models, embeddings and tools that have none of their own.\n` +
       `  Nearest: explicit wiring (\`cache: vcr.cache\`, \`vcr.embeddings()\`, \`vcr.tools()\`) works for any number of Vcrs at once.\n` +
       `  Fix it: call the function the first install() returned before installing again:\n` +

@@ -31,7 +31,7 @@ export function missingError(where: string, use: string): VcrConfigError {
   const version = installedCoreVersion();
   const range = supportedCoreRange();
   return new VcrConfigError(
-    `langchain-vcr: cannot work with this @langchain/core: it has no ${where}.\n` +
+    `cannot work with this @langchain/core: it has no ${where}.\n` +
       `  installed @langchain/core: ${version}; langchain-vcr supports @langchain/core ${range}.\n` +
       `  langchain-vcr uses ${where} to ${use}; without it a call could reach the provider unrecorded, so no Vcr can be created.\n` +
       `  Fix it: run \`npm ls @langchain/core\` and install a supported version: npm install @langchain/core@"${range}"`,

@@ -4,6 +4,7 @@
  * must exist: `check.ts` has verified every listed internal before any patch runs, so a
  * missing one here is a bug in the table, not a silent skip.
  */
+import { PREFIX } from "../errors";
 
 /** Defines `obj[name] = fn` as a class method is defined (writable, configurable, not enumerable). */
 export function defineMethod(obj: object, name: PropertyKey, fn: unknown): void {
@@ -14,7 +15,7 @@ export function defineMethod(obj: object, name: PropertyKey, fn: unknown): void 
 export function patchOnce<F extends (...args: never[]) => unknown>(proto: object, name: string, marker: symbol, wrap: (original: F) => F): void {
   if (Object.prototype.hasOwnProperty.call(proto, marker)) return;
   const original = (proto as Record<string, unknown>)[name];
-  if (typeof original !== "function") throw new Error(`langchain-vcr: internal error: ${name} is not in src/internals/table.ts`);
+  if (typeof original !== "function") throw new Error(`${PREFIX}internal error: ${name} is not in src/internals/table.ts`);
   defineMethod(proto, name, wrap(original as F));
   Object.defineProperty(proto, marker, { value: original });
 }

@@ -11,6 +11,7 @@ import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 import { journalEntry } from "./journal";
+import { log } from "../log";
 
 interface JestGlobals {
   beforeEach(fn: () => void): void;
@@ -35,8 +36,8 @@ const { beforeEach, afterEach, afterAll, expect } = jestGlobals();
 const share = joinRun();
 if (!share && !(process as unknown as Record<symbol, boolean>)[WARNED]) {
   (process as unknown as Record<symbol, boolean>)[WARNED] = true;
-  process.stderr.write(
-    `langchain-vcr: the jest setup file is loaded but not its reporter, so failed tests' recordings stay on disk and no summary or usage ledger is written.\n` +
+  log.warn(
+    `the jest setup file is loaded but not its reporter, so failed tests' recordings stay on disk and no summary or usage ledger is written.\n` +
       `  Fix: add it to jest.config: reporters: ["default", "langchain-vcr/jest/reporter"].\n`,
   );
 }

@@ -1,6 +1,5 @@
 /** The `embedding` kind: one text's vector through `vcr.embeddings(...)`. */
-import { replayVector } from "../adapters/embeddings/vectors";
-import type { Fixture } from "../store/fixture";
+import { embeddingResponseProblem } from "../adapters/embeddings/vectors";
 import { indent, json } from "./text";
 import type { KindSpec } from "./types";
 
@@ -9,16 +8,7 @@ const REQUEST_FIELDS = ["provider", "model", "dimensions", "input_type"];
 export const embedding: KindSpec = {
   name: "embedding",
   shape: `{ "vector": [numbers] }`,
-  responseProblem(response) {
-    // judged by replay's own code, so validate can never pass what replay refuses
-    try {
-      replayVector({ hash: "", response } as Fixture, "");
-      return undefined;
-    } catch (e) {
-      const line = String((e as Error).message).split("\n")[0];
-      return line.replace(/^langchain-vcr: embedding fixture\s+/, "").replace(/\.$/, "");
-    }
-  },
+  responseProblem: embeddingResponseProblem,
   render(req, res, raw, out) {
     for (const k of REQUEST_FIELDS) if (req[k] !== undefined) out.push(`  ${(k + ":").padEnd(9)} ${String(req[k])}`);
     for (const k of Object.keys(req).filter((k) => ![...REQUEST_FIELDS, "text"].includes(k))) out.push(`  ${k}: ${JSON.stringify(req[k])}`);

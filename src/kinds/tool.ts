@@ -3,6 +3,11 @@ import { decodeResponse } from "../adapters/tools/outcome";
 import { contentText, indent, isRec, json } from "./text";
 import type { KindSpec } from "./types";
 
+/** The problem of a tool response `decodeResponse` refused with `e`. */
+export function toolProblem(e: unknown): string {
+  return `has a "response" replay cannot use: ${(e as Error)?.message ?? String(e)}`;
+}
+
 export const tool: KindSpec = {
   name: "tool",
   shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" }, optionally with "events"`,
@@ -12,7 +17,7 @@ export const tool: KindSpec = {
       decodeResponse(response, undefined);
       return undefined;
     } catch (e) {
-      return `has a "response" replay cannot use: ${(e as Error).message}`;
+      return toolProblem(e);
     }
   },
   render(req, res, raw, out) {

@@ -12,8 +12,13 @@ export interface KindSpec {
   readonly name: string;
   /** What a well-formed `response` holds, for messages about a damaged fixture. */
   readonly shape: string;
-  /** What is wrong with a `response` read from disk, or undefined when replay can use it. */
-  responseProblem(response: unknown): string | undefined;
+  /**
+   * What is wrong with a `response` read from disk, as a predicate of the file ("has no ..."),
+   * or undefined when replay can use it. `request` is the fixture's own (an embedding's base64
+   * vector is valid only when its request asks for one). Replay and `validate` both call it,
+   * and both word the result with one builder (./damaged.ts).
+   */
+  responseProblem(response: unknown, request?: unknown): string | undefined;
   /** `show`'s lines for the request and the answer (after the envelope lines). */
   render(request: Rec, response: Rec, rawResponse: unknown, out: string[]): void;
   /**

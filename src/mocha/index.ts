@@ -8,7 +8,7 @@
  * the usage ledger `prune` relies on, and prints one summary line for the run (under
  * --parallel too).
  */
-import { modeSource } from "../resolve";
+import { modeSource } from "../modes";
 import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";

@@ -14,6 +14,7 @@
 import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
 import { configuredSpec } from "./configSpec";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
+import { log } from "../log";
 
 /** The parts of mocha's Suite and Test the ledger reads (public fields of mocha 10–12). */
 interface TestLike {
@@ -177,7 +178,7 @@ export class RunLedger {
     try {
       writeLedger(this.s.ledgerDir, this.record());
     } catch (e) {
-      process.stderr.write(`langchain-vcr: could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}\n`);
+      log.warn(`could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}\n`);
     }
   }
 

@@ -1,6 +1,7 @@
 /** After a failed test: delete the fixtures it created and put back the ones it overwrote. */
 import type { Scope } from "../scope";
 import { restoreFixture } from "../store/store";
+import { log } from "../log";
 
 export function restoreFailedTest(scope: Scope): { removed: string[]; restored: string[] } {
   const removed: string[] = [];
@@ -14,8 +15,8 @@ export function restoreFailedTest(scope: Scope): { removed: string[]; restored: 
     restored.push(file);
   }
   if (removed.length || restored.length) {
-    process.stderr.write(
-      `langchain-vcr: test "${scope.title}" failed: removed ${removed.length} fixture(s) it recorded` +
+    log.warn(
+      `test "${scope.title}" failed: removed ${removed.length} fixture(s) it recorded` +
         (restored.length ? ` and restored ${restored.length} it overwrote` : "") +
         `, so the next run records it again.\n`,
     );

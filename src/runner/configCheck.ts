@@ -3,7 +3,8 @@
  * environment are valid. A config error is a message, not a stack trace, and it fails the run.
  */
 import { VcrConfigError } from "../errors";
-import { resolveMode, resolveToolMode } from "../resolve";
+import { resolveMode, resolveToolMode } from "../modes";
+import { log } from "../log";
 
 /** Throws the VcrConfigError of a bad LANGCHAIN_VCR_MODE / LANGCHAIN_VCR_TOOL_MODE. */
 export function checkEnvironment(): void {
@@ -20,7 +21,7 @@ export function exitOnConfigError(check: () => void = checkEnvironment): void {
     check();
   } catch (e) {
     if (!(e instanceof VcrConfigError)) throw e;
-    process.stderr.write(`${e.message}\n  The test run was stopped before any test ran.\n`);
+    log.warn(`${e.message}\n  The test run was stopped before any test ran.\n`); // prefixed once: the sink never doubles it
     process.exit(1);
   }
 }

@@ -4,7 +4,9 @@
  * which call that was.
  */
 import type { Scope } from "../scope";
+import { PREFIX } from "../errors";
 import { restoreFailedTest } from "./cleanup";
+import { log } from "../log";
 
 export interface TestEnd {
   /** The note naming the live calls still in flight, if any (already written to stderr). */
@@ -14,8 +16,9 @@ export interface TestEnd {
 export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
   if (!scope) return {};
   scope.ended = true;
+  // prefixed here: the note is also appended to the test's error, where nothing adds it
   const liveNote = liveCallNote(scope);
-  if (liveNote) process.stderr.write(liveNote + "\n");
+  if (liveNote) log.warn(liveNote + "\n");
   if (failed) restoreFailedTest(scope);
   return { liveNote };
 }
@@ -24,7 +27,7 @@ export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
 export function liveCallNote(scope: Scope): string | undefined {
   if (scope.live.size === 0) return undefined;
   const lines = [
-    `langchain-vcr: test "${scope.title ?? "(unknown test)"}" ended while ${scope.live.size} live recording call(s) had not answered:`,
+    `${PREFIX}test "${scope.title ?? "(unknown test)"}" ended while ${scope.live.size} live recording call(s) had not answered:`,
   ];
   for (const c of scope.live.values()) {
     lines.push(`  - ${c.kind} request from ${c.describe}`, `    hash:     ${c.hash}`, `    expected: ${c.file}`);

@@ -12,11 +12,12 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { modeSource, resolveMode } from "../resolve";
+import { modeSource, resolveMode } from "../modes";
 import { newRunIds, parseEnvJson } from "./runIds";
 import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
 import { summaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
+import { log } from "../log";
 
 export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
 
@@ -117,7 +118,7 @@ export class Unit {
       fs.writeFileSync(tmp, JSON.stringify(report));
       fs.renameSync(tmp, this.file);
     } catch (e) {
-      process.stderr.write(`langchain-vcr: could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}\n`);
+      log.warn(`could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}\n`);
     }
   }
 }
@@ -178,7 +179,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);
   } catch (e) {
-    process.stderr.write(`langchain-vcr: could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}\n`);
+    log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}\n`);
   }
   fs.rmSync(share.dir, { recursive: true, force: true });
   const mode = modeInForce(total.modes);

@@ -53,5 +53,5 @@ export async function readFixtureFileAsync(file: string): Promise<FixtureFile> {
  * applies before using it — or undefined when replay can use it.
  */
 export function responseProblem(fixture: Fixture): string | undefined {
-  return kindSpec(fixture.kind)?.responseProblem(fixture.response);
+  return kindSpec(fixture.kind)?.responseProblem(fixture.response, fixture.request);
 }

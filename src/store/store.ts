@@ -62,10 +62,10 @@ export class FixtureStore {
         // a dangling symlink is a damaged fixture, not a miss: recording would not replace it
         const target = symlinkTarget(file);
         if (target === undefined) return undefined;
-        throw fixtureError(file, `is a symbolic link to ${target}, which does not exist`, e);
+        throw fixtureFileError(file, `is a symbolic link to ${target}, which does not exist`, e);
       }
       if (code === "ENOTDIR" && !isDirectory(this.dir)) return undefined;
-      throw new VcrFixtureError(`langchain-vcr: cannot read fixture ${file}: ${(e as Error).message}`, file, { cause: e });
+      throw new VcrFixtureError(`cannot read fixture ${file}: ${(e as Error).message}`, file, { cause: e });
     }
     const fixture = parseFixture(text, file, hash);
     // A copied or mis-merged file whose "hash" was set to its name holds another request's
@@ -75,7 +75,7 @@ export class FixtureStore {
     if (fixture.redacted !== true && !this.verified.has(hash)) {
       const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
       if (actual !== hash) {
-        throw fixtureError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
+        throw fixtureFileError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
       }
       this.verified.add(hash);
     }
@@ -126,7 +126,7 @@ export class FixtureStore {
     } catch (e) {
       fs.rmSync(tmp, { force: true });
       throw new VcrRecordError(
-        `langchain-vcr: could not write fixture ${file}: ${(e as Error).message}\n` +
+        `could not write fixture ${file}: ${(e as Error).message}\n` +
           `  The fixture directory must be a writable directory: ${this.dir}`,
         { cause: e },
       );
@@ -138,7 +138,7 @@ export class FixtureStore {
     try {
       makeDirs(this.dir);
     } catch (e) {
-      throw new VcrRecordError(`langchain-vcr: cannot create the fixture directory ${this.dir}: ${(e as Error).message}`, { cause: e });
+      throw new VcrRecordError(`cannot create the fixture directory ${this.dir}: ${(e as Error).message}`, { cause: e });
     }
     this.dirReady = true;
   }
@@ -202,7 +202,7 @@ function statOf(file: string): FileStat | undefined {
 /** Parses and checks one fixture file's text. Never returns a damaged fixture. */
 export function parseFixture(raw: string, file: string, expectedHash?: string): Fixture {
   const read = readFixtureText(raw, expectedHash);
-  if ("problem" in read) throw fixtureError(file, read.problem, read.cause);
+  if ("problem" in read) throw fixtureFileError(file, read.problem, read.cause);
   return read.fixture;
 }
 
@@ -221,14 +221,10 @@ export function restoreFixture(file: string, previous: Buffer | undefined): void
   }
 }
 
-/** The error for a fixture that parses but whose content an adapter cannot replay. */
-export function damagedFixtureError(file: string, problem: string): VcrFixtureError {
-  return fixtureError(file, problem);
-}
-
-function fixtureError(file: string, problem: string, cause?: unknown): VcrFixtureError {
+/** The error for a fixture file that cannot be read as a fixture at all (its envelope); a damaged response is src/kinds/damaged.ts's. */
+export function fixtureFileError(file: string, problem: string, cause?: unknown): VcrFixtureError {
   return new VcrFixtureError(
-    `langchain-vcr: the fixture ${file} ${problem}.\n` +
+    `the fixture ${file} ${problem}.\n` +
       `  It was not treated as a miss and was not overwritten.\n` +
       `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record ` +
       `(LANGCHAIN_VCR_MODE=record_or_replay npm test).`,

@@ -42,12 +42,12 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
 
 function checkOptions(options: unknown): void {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new VcrConfigError(`langchain-vcr: langchainVcr() takes an options object; it got ${JSON.stringify(options)}. Call it as langchainVcr().`);
+    throw new VcrConfigError(`langchainVcr() takes an options object; it got ${JSON.stringify(options)}. Call it as langchainVcr().`);
   }
   const unknown = Object.keys(options).filter((k) => !KNOWN_OPTIONS.includes(k));
   if (unknown.length) {
     throw new VcrConfigError(
-      `langchain-vcr: langchainVcr() has no option ${unknown.map((k) => JSON.stringify(k)).join(", ")}. ` +
+      `langchainVcr() has no option ${unknown.map((k) => JSON.stringify(k)).join(", ")}. ` +
         `It takes no options yet (valid: ${KNOWN_OPTIONS.length ? KNOWN_OPTIONS.join(", ") : "none"}). Call it as langchainVcr().`,
     );
   }

@@ -157,7 +157,7 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
       expect(err).to.be.instanceOf(VcrFixtureError);
       expect(err.code).to.equal("VCR_FIXTURE");
       expect(err.message.split("\n")[0]).to.equal(
-        `langchain-vcr: embedding fixture ${file} has a response.vector that is a string, but the request does not ask for base64 vectors (no "base64" in request.options).`,
+        `langchain-vcr: the embedding fixture ${file} has a "response.vector" that is a string, but the request does not ask for base64 vectors (no "base64" in request.options), so replay refuses it.`,
       );
     }
     expect(fake.count()).to.equal(0);

@@ -174,7 +174,8 @@ describe("stream: recording and replay in one process", () => {
     expect(vcr.stats().missed).to.equal(1);
   });
 
-  it("a chat_stream fixture whose response is damaged fails with VcrFixtureError naming the file and the fix, before any chunk", async () => {
+  it("a chat_stream fixture whose response is damaged fails with VcrFixtureError naming the file and the fix, before any chunk", async function () {
+    const title = this.test!.fullTitle(); // the message names the test and the command that re-records just it
     await collect(await openai(fake, vcr.cache).stream("to be damaged"));
     const [file] = fixtureFiles(dir);
     const full = path.join(dir, file);
@@ -192,10 +193,14 @@ describe("stream: recording and replay in one process", () => {
     expect(error).to.be.instanceOf(VcrFixtureError);
     expect((error as VcrFixtureError).file).to.equal(full);
     expect((error as Error).message).to.equal(
-      `langchain-vcr: the chat_stream fixture ${full} cannot be replayed: its "response" has no "chunks" array.\n` +
-        `  hash: ${fx.hash}\n` +
-        `  A chat_stream fixture holds { "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }; this one was edited or written by something else.\n` +
-        `  Fix it: delete the file and record it again: rm ${full} && LANGCHAIN_VCR_MODE=record_or_replay npm test`,
+      `langchain-vcr: the chat_stream fixture ${full} has no "response.chunks" array, so replay refuses it.\n` +
+        `  hash:     ${fx.hash}\n` +
+        `  test:     ${title}\n` +
+        `  A chat_stream fixture's response is { "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }; ` +
+        `this one was edited by hand, merged badly or written by something else. ` +
+        `It was not treated as a miss and was not overwritten (npx langchain-vcr validate lists every such fixture).\n` +
+        `  Fix it: restore it from git (git checkout -- "${full}"), or delete it and re-record it: ` +
+        `rm "${full}" && LANGCHAIN_VCR_MODE=record_or_replay npx mocha --grep "${title}"`,
     );
     expect(fake.count()).to.equal(1);
   });

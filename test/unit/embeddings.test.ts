@@ -167,7 +167,7 @@ describe("embeddings: VcrEmbeddings", () => {
     const err = await inMode("record_or_replay", () => e.embedDocuments(["fresh", "broken"]).catch((x) => x));
     expect(err).to.be.instanceOf(VcrFixtureError);
     expect(err.message.split("\n")[0]).to.equal(
-      `langchain-vcr: embedding fixture ${file} has a response.vector that holds "two" at index 1, not a number.`,
+      `langchain-vcr: the embedding fixture ${file} has a "response.vector" that holds "two" at index 1, not a number, so replay refuses it.`,
     );
     expect(inner.calls).to.have.length(0);
     // "fresh" was claimed by the failed call; were it not released, this would wait forever

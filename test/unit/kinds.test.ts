@@ -12,10 +12,10 @@ import { HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { requestHash } from "../../src/canonical/json";
-import { FIXTURE_KINDS, KINDS } from "../../src/kinds";
+import { FIXTURE_KINDS, KINDS, type FixtureKind } from "../../src/kinds";
 import { formatFixture } from "../../src/store/format";
-import { Vcr, isVcrError } from "../../src/index";
-import { validateFixtures } from "../../src/validate";
+import { Vcr, VcrFixtureError, isVcrError } from "../../src/index";
+import { validateFixtures, type FixtureProblem } from "../../src/validate";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -57,6 +57,26 @@ function twinForCall(file: string, call: number): string {
   return twin;
 }
 
+/**
+ * Replay's error and validate's line for the same damaged fixture say the same thing with the
+ * same fix (src/kinds/damaged.ts): what is wrong, the kind's shape, restore-or-re-record.
+ */
+function expectSameWords(kind: FixtureKind, problems: FixtureProblem[], e: unknown): void {
+  expect(e).to.be.instanceOf(VcrFixtureError);
+  const file = (e as VcrFixtureError).file;
+  const problem = problems.find((p) => p.file === file)!.problem;
+  const what = problem.slice(0, problem.indexOf(", so replay refuses it"));
+  const q = JSON.stringify(file);
+  const fix = `Fix it: restore it from git (git checkout -- ${q}), or delete it and re-record it: rm ${q} && LANGCHAIN_VCR_MODE=record_or_replay`;
+  expect(problem).to.equal(`${what}, so replay refuses it (a ${kind} fixture's response is ${KINDS[kind].shape}). ${fix} npm test`);
+  const lines = (e as Error).message.split("\n");
+  expect(lines[0]).to.equal(`langchain-vcr: the ${kind} fixture ${file} ${what}, so replay refuses it.`);
+  expect(lines[1]).to.match(/^ {2}hash: +[0-9a-f]{64}$/);
+  expect(lines.find((l) => l.startsWith(`  A ${kind} fixture's response is ${KINDS[kind].shape}; `))).to.be.a("string");
+  // at replay a test is running: the fix names the command that re-records just it
+  expect(lines[lines.length - 1]).to.match(new RegExp(`^  ${fix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} npx mocha --grep .+$`));
+}
+
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
     await p;
@@ -89,6 +109,7 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     const before = fake.count();
     const e = await rejection(openai(fake, new Vcr({ dir, mode: "replay_only" }).cache).invoke([new HumanMessage("hi")]));
     expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");
+    expectSameWords("chat", problems, e);
     expect(fake.count() - before).to.equal(0);
   });
 
@@ -112,6 +133,8 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     expect(problems[0].problem).to.match(/^has a "response" replay cannot use: the response has none of "result", "toolMessage", "error", "thrown", so replay refuses it/);
     const e = await rejection(new Vcr({ dir, mode: "replay_only" }).tool(make()).invoke({ id: "7" }));
     expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");
+    expectSameWords("tool", problems, e);
+    expect((e as Error).message).to.contain("\n  tool:     get_order\n");
     expect(runs).to.equal(1);
   });
 
@@ -124,6 +147,7 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     expect(problems[0].problem).to.match(/response\.vector.*index 1/);
     const e = await rejection(new Vcr({ dir, mode: "replay_only" }).embeddings(inner).embedQuery("q"));
     expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");
+    expectSameWords("embedding", problems, e);
     expect(inner.calls).to.equal(1);
   });
 
@@ -141,7 +165,24 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     const before = fake.count();
     const e = await rejection(stream(new Vcr({ dir, mode: "replay_only" })));
     expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");
+    expectSameWords("chat_stream", problems, e);
     expect(fake.count() - before).to.equal(0);
+  });
+
+  it("a base64 embedding fixture (its request asks for base64) passes validate, as replay uses it", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    await vcr.embeddings(new FixedEmbeddings()).embedQuery("q");
+    const file = damageResponse(dir, { vector: "AACAPgAAAD8=" });
+    expect((await validateFixtures(dir)).map((p) => p.problem)).to.deep.equal([
+      `has a "response.vector" that is a string, but the request does not ask for base64 vectors (no "base64" in request.options), so replay refuses it (a embedding fixture's response is ${KINDS.embedding.shape}). ` +
+        `Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record it: rm ${JSON.stringify(file)} && LANGCHAIN_VCR_MODE=record_or_replay npm test`,
+    ]);
+    const f = JSON.parse(fs.readFileSync(file, "utf8"));
+    f.request = { ...f.request, options: { encodingFormat: "base64" } };
+    f.hash = requestHash("embedding", f.request);
+    fs.rmSync(file);
+    fs.writeFileSync(path.join(dir, `${f.hash}.json`), formatFixture(f));
+    expect(await validateFixtures(dir)).to.deep.equal([]);
   });
 
   it("well-formed fixtures of every recorded kind pass validate", async () => {

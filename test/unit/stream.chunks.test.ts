@@ -83,12 +83,12 @@ describe("stream chunks: stored form", () => {
     expect(b.newToken).to.deep.equal({ token: "thinking", idx: { completion: 0, prompt: 1 } });
   });
 
-  it("says what is wrong with a damaged response", () => {
+  it("says what is wrong with a damaged response, as a predicate of the file (the damaged-fixture builder words the rest)", () => {
     expect(streamResponseProblem({ chunks: [] })).to.equal(undefined);
-    expect(streamResponseProblem({ generations: [] })).to.equal('its "response" has no "chunks" array');
-    expect(streamResponseProblem(null)).to.equal('its "response" has no "chunks" array');
+    expect(streamResponseProblem({ generations: [] })).to.equal('has no "response.chunks" array');
+    expect(streamResponseProblem(null)).to.equal('has no "response.chunks" array');
     expect(streamResponseProblem({ chunks: [{ text: "a", message: { content: "a" } }, { text: 1 }] })).to.equal(
-      'its "response.chunks[1]" is not a chunk ({ text, message })',
+      'has a "response.chunks[1]" that is not a chunk ({ text, message })',
     );
   });
 });

@@ -9,8 +9,8 @@ import type { Normalize } from "../../canonical/normalize";
 import { VcrConfigError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
 import { modelCallForKey, type ModelCall } from "./call";
-import { damagedFixtureError } from "../../store/store";
-import { generationsProblem, loadGenerations, storeGenerations } from "./generations";
+import { assertReplayable } from "../../kinds/damaged";
+import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
 import { clientSecrets } from "../../clientSecrets";
 export { clientSecrets } from "../../clientSecrets";
@@ -37,8 +37,7 @@ export class VcrCache extends BaseCache<Generation[]> {
     entry.lookup = lookup;
     if (lookup.fixture) {
       entry.updated = true;
-      const problem = generationsProblem(lookup.fixture.response);
-      if (problem) throw damagedFixtureError(lookup.file, problem);
+      assertReplayable(lookup);
       const generations = loadGenerations(lookup.fixture.response);
       call.replayed(entry, generations);
       return generations as Generation[];
@@ -67,7 +66,7 @@ function requireCall(llmKey: string): ModelCall {
   const call = modelCallForKey(llmKey);
   if (call) return call;
   throw new VcrConfigError(
-    "langchain-vcr: VcrCache was called by a model whose copy of @langchain/core langchain-vcr has not patched.\n" +
+    "VcrCache was called by a model whose copy of @langchain/core langchain-vcr has not patched.\n" +
       "  This happens when a test loads LangChain as ESM but langchain-vcr through require() (or the reverse),\n" +
       "  or when the project has two installed copies of @langchain/core, or two installed copies of langchain-vcr (the one\n" +
       "  that loaded first patched core, and this Vcr belongs to the other), or when code calls vcr.cache.lookup() itself\n" +

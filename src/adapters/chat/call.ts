@@ -11,6 +11,7 @@
  * call — a measurable share of a replay (BENCHMARKS.md).
  */
 import type { ModelLike } from "../../canonical/chat";
+import { PREFIX } from "../../errors";
 import type { Lookup } from "../../recorder";
 
 export type ModelKind = "chat" | "llm";
@@ -73,7 +74,7 @@ export class ModelCall {
       return this.take(next);
     }
     const found = this.entries.find((e) => !e.claimed && this.promptFor(e) === prompt);
-    if (!found) throw new Error(`langchain-vcr: internal error: no pending ${this.kind} input matches the prompt core looked up`);
+    if (!found) throw new Error(`${PREFIX}internal error: no pending ${this.kind} input matches the prompt core looked up`);
     return this.take(found);
   }
 

@@ -62,7 +62,7 @@ function gate(model: ModelInstance): boolean {
 function overriddenGenerateError(model: object): VcrConfigError {
   const cls = (model.constructor as { name?: string })?.name ?? "model";
   return new VcrConfigError(
-    `langchain-vcr: ${cls} overrides generate() without calling @langchain/core's, so its call would reach the provider unrecorded.\n` +
+    `${cls} overrides generate() without calling @langchain/core's, so its call would reach the provider unrecorded.\n` +
       `  The call was not made. langchain-vcr records and replays what core's generate() does: ${cls}.generate() called _generate() around it.\n` +
       `  Nearest: an override that calls \`super.generate(messages, options, callbacks)\` is recorded and replayed as usual.\n` +
       `  Fix it: call super.generate() from ${cls}.generate(), or run this model's calls inside withVcr({ mode: "bypass" }, …) to keep them live on purpose.`,

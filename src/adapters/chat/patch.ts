@@ -112,7 +112,7 @@ function withLentCache<T>(model: ModelInstance, cache: object, run: () => T): T 
 function unlendableModelError(model: object): VcrConfigError {
   const cls = (model.constructor as { name?: string })?.name ?? "model";
   return new VcrConfigError(
-    `langchain-vcr: vcr.install() cannot route a call of ${cls} through the Vcr: its \`cache\` field cannot be set (the model is frozen or sealed).\n` +
+    `vcr.install() cannot route a call of ${cls} through the Vcr: its \`cache\` field cannot be set (the model is frozen or sealed).\n` +
       `  The call was not made: without a cache, @langchain/core would send it to the provider unrecorded.\n` +
       `  Nearest: a frozen model built with \`cache: vcr.cache\` is recorded and replayed (its invoke() and batch(); a native stream needs an unfrozen model).\n` +
       `  Fix it: build the model with \`cache: vcr.cache\`, or do not freeze it.`,

@@ -18,6 +18,7 @@ import {
   type EmbeddingInputType,
   type EmbeddingRequest,
 } from "./request";
+import { assertReplayable } from "../../kinds/damaged";
 import { recordableResponse, replayVector, type Vector } from "./vectors";
 
 /** One distinct (normalized) text of a call, and where it came from. */
@@ -99,7 +100,10 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
       results.forEach((r, i) => {
         if (r.status === "rejected") throw r.reason;
         entries[i].lookup = r.value;
-        if (r.value.fixture) entries[i].vector = replayVector(r.value.fixture, r.value.file);
+        if (r.value.fixture) {
+          assertReplayable(r.value);
+          entries[i].vector = replayVector(r.value.fixture);
+        }
       });
     } catch (e) {
       for (const r of results) if (r.status === "fulfilled") this.recorder.abandon(r.value);
@@ -119,7 +123,7 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
           : await liveEmbed<number[][]>(inner, "embedDocuments", missing.map((e) => e.text));
       if (!Array.isArray(vectors) || vectors.length !== missing.length) {
         throw new VcrRecordError(
-          `langchain-vcr: ${describeEmbeddings(embeddingsIdentity(inner))} returned ` +
+          `${describeEmbeddings(embeddingsIdentity(inner))} returned ` +
             `${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${missing.length} texts; nothing can be recorded.\n` +
             `  Nothing was written and the call failed. The wrapped Embeddings must return one vector per text, in order.`,
         );

@@ -5,9 +5,9 @@
  * "base64"` hands the caller base64 text), and is then kept as is. Recording and replay judge
  * a vector by the same rule (`vectorProblem`): what cannot round-trip (NaN, Infinity,
  * non-numbers, a string nobody asked for) is refused when recording, and a fixture whose
- * vector is damaged is a `VcrFixtureError`, never a silent miss or a silently wrong value.
+ * vector is damaged is a `VcrFixtureError` (src/kinds/damaged.ts), never a silent miss or a silently wrong value.
  */
-import { VcrFixtureError, VcrRecordError } from "../../errors";
+import { VcrRecordError } from "../../errors";
 import type { Fixture } from "../../store/fixture";
 import { truncateText, type EmbeddingRequest } from "./request";
 
@@ -43,7 +43,7 @@ export function recordableResponse(vector: unknown, text: string, describe: stri
   const problem = vectorProblem(vector, request);
   if (problem) {
     throw new VcrRecordError(
-      `langchain-vcr: the embedding returned by ${describe} ${problem}; it cannot be recorded.\n` +
+      `the embedding returned by ${describe} ${problem}; it cannot be recorded.\n` +
         `  text: ${truncateText(text)}\n` +
         `  Nothing was written and the call failed. Check the wrapped Embeddings: it must return arrays of finite numbers (or base64 strings, when asked for).`,
     );
@@ -51,22 +51,17 @@ export function recordableResponse(vector: unknown, text: string, describe: stri
   return { vector: copy(vector as Vector) };
 }
 
-/** The vector a hit replays (a fresh copy, so callers never share one array). */
-export function replayVector(fixture: Fixture, file: string): Vector {
-  const response = fixture.response as Partial<EmbeddingResponse> | null;
-  const vector = response !== null && typeof response === "object" ? response.vector : undefined;
-  const found = vector === undefined ? undefined : vectorProblem(vector, fixture.request);
-  const problem = vector === undefined ? "has no response.vector" : found && `has a response.vector that ${found}`;
-  if (problem) {
-    throw new VcrFixtureError(
-      `langchain-vcr: embedding fixture ${file} ${problem}.\n` +
-        `  hash: ${fixture.hash}\n` +
-        `  A fixture's response must be { "vector": [numbers] } (or a base64 string when request.options asks for one). Was it edited by hand or by a redactor?\n` +
-        `  Fix it: delete the file and re-record with LANGCHAIN_VCR_MODE=record_or_replay npm test, or run \`npx langchain-vcr validate\`.`,
-      file,
-    );
-  }
-  return copy(vector as Vector);
+/** What is wrong with an embedding fixture's response (the `embedding` kind's rule), or undefined. */
+export function embeddingResponseProblem(response: unknown, request: unknown): string | undefined {
+  const vector = response !== null && typeof response === "object" ? (response as Partial<EmbeddingResponse>).vector : undefined;
+  if (vector === undefined) return `has no "response.vector"`;
+  const found = vectorProblem(vector, request);
+  return found && `has a "response.vector" that ${found}`;
+}
+
+/** The vector of a hit the caller has checked (`embeddingResponseProblem`): a fresh copy, so callers never share one array. */
+export function replayVector(fixture: Fixture): Vector {
+  return copy((fixture.response as EmbeddingResponse).vector);
 }
 
 function copy(v: Vector): Vector {

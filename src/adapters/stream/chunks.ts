@@ -116,10 +116,10 @@ export function loadChunk(stored: StoredChunk, classes: ChunkClasses): Generatio
 /** Checks the shape of a `chat_stream` response read from disk; returns what is wrong, if anything. */
 export function streamResponseProblem(response: unknown): string | undefined {
   const r = response as Partial<StreamResponse> | null;
-  if (!r || typeof r !== "object" || !Array.isArray(r.chunks)) return `its "response" has no "chunks" array`;
+  if (!r || typeof r !== "object" || !Array.isArray(r.chunks)) return `has no "response.chunks" array`;
   const bad = r.chunks.findIndex(
     (c) => !c || typeof c !== "object" || typeof c.text !== "string" || !c.message || typeof c.message !== "object",
   );
-  if (bad >= 0) return `its "response.chunks[${bad}]" is not a chunk ({ text, message })`;
+  if (bad >= 0) return `has a "response.chunks[${bad}]" that is not a chunk ({ text, message })`;
   return undefined;
 }

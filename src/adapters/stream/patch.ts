@@ -137,7 +137,7 @@ function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events
 function unshadowableModelError(model: object): VcrConfigError {
   const cls = (model.constructor as { name?: string })?.name ?? "model";
   return new VcrConfigError(
-    `langchain-vcr: cannot record or replay a stream of ${cls}: the model object is frozen or sealed, so its provider's stream cannot be routed through the Vcr.\n` +
+    `cannot record or replay a stream of ${cls}: the model object is frozen or sealed, so its provider's stream cannot be routed through the Vcr.\n` +
       `  The call was not made: ${cls} streams natively, and langchain-vcr records a stream by shadowing _streamResponseChunks on the model object.\n` +
       `  Nearest: invoke() and batch() of the same frozen model, given \`cache: vcr.cache\`, are recorded and replayed.\n` +
       `  Fix it: do not freeze the model (Object.freeze / Object.seal), or keep this stream live on purpose inside withVcr({ mode: "bypass" }, …).`,

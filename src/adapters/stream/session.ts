@@ -11,9 +11,8 @@
  *   writes nothing.
  */
 import { chatRequest, type ModelLike } from "../../canonical/chat";
-import { VcrFixtureError } from "../../errors";
+import { assertReplayable } from "../../kinds/damaged";
 import type { Lookup, Recorder } from "../../recorder";
-import { MODE_ENV } from "../../resolve";
 import type { Normalize } from "../../canonical/normalize";
 import { clientSecrets, describeModel } from "../chat/cache";
 import { vcrCacheOf } from "../chat/vcrCacheOf";
@@ -21,7 +20,6 @@ import {
   loadChunk,
   storeChunk,
   storeNewToken,
-  streamResponseProblem,
   type ChunkClasses,
   type GenerationChunkLike,
   type StoredChunk,
@@ -105,8 +103,7 @@ async function* replay(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<GenerationChunkLike> {
   const fixture = lookup.fixture!;
-  const problem = streamResponseProblem(fixture.response);
-  if (problem) throw badFixture(lookup, problem);
+  assertReplayable(lookup);
   for (const stored of (fixture.response as StreamResponse).chunks) {
     signal?.throwIfAborted();
     const chunk = loadChunk(stored, classes);
@@ -116,16 +113,6 @@ async function* replay(
       await runManager?.handleLLMNewToken?.(text, stored.newToken.idx, undefined, undefined, undefined, { chunk });
     }
   }
-}
-
-function badFixture(lookup: Lookup, problem: string): VcrFixtureError {
-  return new VcrFixtureError(
-    `langchain-vcr: the chat_stream fixture ${lookup.file} cannot be replayed: ${problem}.\n` +
-      `  hash: ${lookup.hash}\n` +
-      `  A chat_stream fixture holds { "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }; this one was edited or written by something else.\n` +
-      `  Fix it: delete the file and record it again: rm ${lookup.file} && ${MODE_ENV}=record_or_replay npm test`,
-    lookup.file,
-  );
 }
 
 function describe(model: StreamModel, request: Record<string, unknown>): string {

@@ -8,7 +8,9 @@
  */
 import { isVcrError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
-import { malformedFixtureError, unkeyableArgsError, unrecordableResultError } from "./messages";
+import { damagedFixtureError } from "../../kinds/damaged";
+import { toolProblem } from "../../kinds/tool";
+import { unkeyableArgsError, unrecordableResultError } from "./messages";
 import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResponse } from "./outcome";
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
@@ -105,7 +107,8 @@ function replay(name: string, lookup: Lookup, callId: string | undefined): unkno
   try {
     out = decodeResponse(lookup.fixture!.response, callId);
   } catch (e) {
-    throw malformedFixtureError(name, lookup.file, e);
+    // the same rule validate applies (KINDS.tool.responseProblem runs decodeResponse), worded by the one builder
+    throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
   if (out.events !== undefined) return replayGenerator(out);
   if (out.kind === "throw") throw out.error;

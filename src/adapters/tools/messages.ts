@@ -1,5 +1,5 @@
 /** The errors the tools adapter throws: what happened; the facts; what is supported; the fix. */
-import { VcrConfigError, VcrFixtureError, VcrRecordError } from "../../errors";
+import { VcrConfigError, VcrRecordError } from "../../errors";
 import type { UnrecordableValue } from "./tagged";
 
 const SUPPORTED =
@@ -10,7 +10,7 @@ const SUPPORTED =
 export function unrecordableResultError(tool: string, bad: UnrecordableValue, facts: { file: string; args: unknown }): VcrRecordError {
   return new VcrRecordError(
     [
-      `langchain-vcr: tool ${JSON.stringify(tool)} returned a value that cannot be recorded faithfully: ${bad.what} at ${bad.path}.`,
+      `tool ${JSON.stringify(tool)} returned a value that cannot be recorded faithfully: ${bad.what} at ${bad.path}.`,
       `  tool:    ${tool}`,
       `  args:    ${short(facts.args)}`,
       `  fixture: ${facts.file} (not written)`,
@@ -26,27 +26,12 @@ export function unrecordableResultError(tool: string, bad: UnrecordableValue, fa
 export function unkeyableArgsError(tool: string, bad: UnrecordableValue): VcrRecordError {
   return new VcrRecordError(
     [
-      `langchain-vcr: tool ${JSON.stringify(tool)} was called with arguments that cannot be part of a fixture key: ${bad.what} at ${bad.path}.`,
+      `tool ${JSON.stringify(tool)} was called with arguments that cannot be part of a fixture key: ${bad.what} at ${bad.path}.`,
       `  tool:    ${tool}`,
       `  ${SUPPORTED}`,
       `  Fix it: pass plain data as the tool's arguments, or leave this tool unwrapped (don't pass it to vcr.tool()).`,
     ].join("\n"),
     { cause: bad },
-  );
-}
-
-/** The fixture's response is not one this adapter wrote. */
-export function malformedFixtureError(tool: string, file: string, cause: unknown): VcrFixtureError {
-  return new VcrFixtureError(
-    [
-      `langchain-vcr: the tool fixture ${file} has a response that cannot be replayed: ${(cause as Error)?.message ?? String(cause)}.`,
-      `  tool:    ${tool}`,
-      `  It was not treated as a miss and was not overwritten.`,
-      `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record ` +
-        `(LANGCHAIN_VCR_MODE=record_or_replay npm test).`,
-    ].join("\n"),
-    file,
-    { cause },
   );
 }
 
@@ -58,7 +43,7 @@ export function notAToolError(tool: unknown): VcrConfigError {
       : `${(tool as object).constructor?.name ?? "an object"}${typeof (tool as { name?: unknown }).name === "string" ? ` named ${JSON.stringify((tool as { name: string }).name)}` : ""}`;
   return new VcrConfigError(
     [
-      `langchain-vcr: vcr.tool() needs a LangChain tool (StructuredTool, DynamicStructuredTool, DynamicTool or the result of tool(...)); got ${what}.`,
+      `vcr.tool() needs a LangChain tool (StructuredTool, DynamicStructuredTool, DynamicTool or the result of tool(...)); got ${what}.`,
       `  It has no _call() method, which is where langchain-vcr replays the tool's body.`,
       `  Fix it: build the tool with tool(fn, { name, description, schema }) from "@langchain/core/tools" (a runnable.asTool() is not supported) and wrap that.`,
     ].join("\n"),

@@ -152,7 +152,7 @@ export function describeParity(spec: RunnerSpec): void {
       const before = new Map(p.fixtures().map((f) => [f, fs.readFileSync(path.join(p.dir, FIXTURES, f))]));
       const out = await run(spec.filter(spec.chatOnly), { LANGCHAIN_VCR_MODE: "record_always", FAIL: "1" });
       expect(out.status).to.equal(1);
-      expect(out.stdout + out.stderr).to.include(`test "${spec.chatTitle}" failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`);
+      expect(out.stdout + out.stderr).to.include(`langchain-vcr: test "${spec.chatTitle}" failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`);
       expect(p.fixtures()).to.deep.equal([...before.keys()]);
       for (const [f, bytes] of before) expect(fs.readFileSync(path.join(p.dir, FIXTURES, f)).equals(bytes), f).to.equal(true);
     });
@@ -165,7 +165,8 @@ export function describeParity(spec: RunnerSpec): void {
         expect(out.status).to.not.equal(0); // mocha exits with the number of failures
         expect(text).to.include(`test:     ${spec.chatTitle}`);
         expect(text).to.include(spec.hint);
-        expect(text).to.include(`test "${spec.hangTitle}" ended while 1 live recording call(s) had not answered`);
+        expect(text).to.not.include("langchain-vcr: langchain-vcr:"); // the sink and VcrError each add the prefix once
+        expect(text).to.include(`langchain-vcr: test "${spec.hangTitle}" ended while 1 live recording call(s) had not answered`);
         expect(text).to.include('ChatOpenAI (model "gpt-4o-mini")');
         expect(text).to.match(/hash: {5}[0-9a-f]{64}/);
         expect(text).to.include("maxRetries: 0");
@@ -178,7 +179,8 @@ export function describeParity(spec: RunnerSpec): void {
       fs.writeFileSync(p.side, "");
       const out = await run([], { LANGCHAIN_VCR_MODE: "bogus" });
       expect(out.status).to.not.equal(0);
-      expect(out.stderr).to.include('"bogus" is not a valid mode').and.include("Valid modes are:");
+      expect(out.stderr).to.include('langchain-vcr: "bogus" is not a valid mode').and.include("Valid modes are:");
+      expect(out.stderr).to.not.include("langchain-vcr: langchain-vcr:");
       expect(out.stdout + out.stderr).to.not.match(/^\s+at /m);
       expect(p.sideLines()).to.deep.equal([]);
     });
