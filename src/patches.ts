@@ -12,6 +12,7 @@ import { installToolPatch } from "./install/tools";
 import { noteEmbeddingsClass } from "./install/embeddings";
 import { missingInternal } from "./internals/check";
 import { noteBrokenCore, noteEsmCore } from "./internals/state";
+import { isEsmBuild } from "./processWide";
 import { BaseChatModel as CommonJsBaseChatModel } from "@langchain/core/language_models/chat_models";
 
 /** The classes of one copy of @langchain/core. */
@@ -26,7 +27,7 @@ export interface PatchableCore {
 
 /** Called by each entry at import for its copy of core (the ESM entry's is another copy than this module's). */
 export function installCorePatches(core: PatchableCore): void {
-  if (core.BaseChatModel !== CommonJsBaseChatModel) noteEsmCore();
+  if (isEsmBuild() || core.BaseChatModel !== CommonJsBaseChatModel) noteEsmCore();
   patchCoreCopy(core);
 }
 

@@ -20,8 +20,7 @@
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself: its _load is replaced
-import Module = require("node:module");
+import Module from "node:module"; // the module object itself (its _load is replaced); also compiles as an ES module
 import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
 

@@ -8,6 +8,7 @@
  * patched classes). On a Node without that, it says so once: string models would stay live.
  */
 import * as path from "node:path";
+import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { log } from "../log";
 
@@ -20,11 +21,11 @@ const FILES: readonly [keyof PatchableCore, string][] = [
   ["ChatGenerationChunk", "./outputs"],
 ];
 
-let done = false;
+const once = processWide("esmCore.v1", () => ({ done: false }));
 
 export function patchEsmCore(): void {
-  if (done) return;
-  done = true;
+  if (once.done) return;
+  once.done = true;
   let core: Record<string, unknown>;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- require() of an ES module, synchronously (see the file comment)

@@ -12,11 +12,12 @@
  */
 import { scanExports } from "./embeddings";
 import { esmFile, quietly } from "./esmCore";
+import { processWide } from "../processWide";
 
 /** LangChain integrations that export Embeddings classes. */
 export const KNOWN_INTEGRATIONS = ["@langchain/openai", "@langchain/ollama", "@langchain/google-genai", "@langchain/mistralai", "@langchain/cohere", "@langchain/aws"] as const;
 
-const done = new Set<"esm" | "cjs">();
+const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 
 /** `esm`: load each integration's ESM entry; `cjs`: require it (through the runner's registry, if it has one). */
 export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {

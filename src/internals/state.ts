@@ -4,6 +4,7 @@
  * `vcr.install()` made the default for models, embeddings and tools with none of their own.
  */
 import type { VcrConfigError } from "../errors";
+import { processWide } from "../processWide";
 
 /** The parts of an installed Vcr the patches use (kept free of the Vcr class: no import cycle). */
 export interface InstalledVcr {
@@ -15,8 +16,11 @@ export interface InstalledVcr {
   embeddings(inner: object): { embedQuery(text: string): Promise<number[]>; embedDocuments(texts: string[]): Promise<number[][]> };
 }
 
-let broken: VcrConfigError | undefined;
-let esmCore = false;
+/** One per process: the CommonJS and ESM builds of langchain-vcr share it. */
+const state = processWide("internals.v1", () => ({
+  broken: undefined as VcrConfigError | undefined,
+  esmCore: false,
+}));
 
 /**
  * The installed Vcr lives in one slot per process, not per copy of this module: core's
@@ -28,12 +32,12 @@ const INSTALLED = Symbol.for("langchain-vcr.installed.v1");
 const slot = globalThis as unknown as Record<symbol, InstalledVcr | undefined>;
 
 export function noteBrokenCore(error: VcrConfigError): void {
-  broken ??= error;
+  state.broken ??= error;
 }
 
 /** Throws the error of a copy of core that could not be patched, if there is one. */
 export function assertCoreUsable(): void {
-  if (broken) throw broken;
+  if (state.broken) throw state.broken;
 }
 
 export function installedVcr(): InstalledVcr | undefined {
@@ -46,9 +50,9 @@ export function setInstalledVcr(vcr: InstalledVcr | undefined): void {
 
 /** Called when the ESM entry patched the ESM copy of core at import: the process loads LangChain as ES modules. */
 export function noteEsmCore(): void {
-  esmCore = true;
+  state.esmCore = true;
 }
 
 export function esmCoreLoadedByEntry(): boolean {
-  return esmCore;
+  return state.esmCore;
 }

@@ -10,11 +10,16 @@ import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 import { kindSpec } from "../kinds";
+import { processWide } from "../processWide";
+import { copyJson, deepFreeze, ParsedFileCache, type FileStat } from "./parsedCache";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
-let tempCounter = 0;
+/** What replay parsed and checked, per file, until the file changes. */
+const PARSED = new ParsedFileCache<Fixture>();
+/** Temp file numbers, one sequence per process (both builds of langchain-vcr write here). */
+const temp = processWide("store.temp.v1", () => ({ counter: 0 }));
 
 export type WriteResult = { file: string; bytes: number; created: boolean; previous?: Buffer };
 
@@ -31,9 +36,23 @@ export class FixtureStore {
     return this.prefix + hash + ".json"; // dir is absolute and normalized; a hash needs no joining
   }
 
-  /** The fixture for `hash`, or undefined when there is none. A damaged file throws. */
+  /**
+   * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
+   * returns its own response objects (its request is shared and frozen); an unchanged file is
+   * parsed and checked once (`parsedCache.ts`).
+   */
   read(hash: string): Fixture | undefined {
     const file = this.fileFor(hash);
+    const stat = statOf(file);
+    const kept = stat && PARSED.get(file, stat);
+    // the response is the caller's to keep and change; the request is only read (frozen in the cache)
+    if (kept) return { ...kept, response: copyJson(kept.response) };
+    const fixture = this.readFile(hash, file);
+    if (fixture && stat) PARSED.set(file, stat, { ...fixture, request: deepFreeze(copyJson(fixture.request)), response: copyJson(fixture.response) });
+    return fixture;
+  }
+
+  private readFile(hash: string, file: string): Fixture | undefined {
     let text: string;
     try {
       text = fs.readFileSync(file, READ_UTF8);
@@ -80,7 +99,7 @@ export class FixtureStore {
     const file = this.fileFor(fixture.hash);
     const text = formatFixture(onDiskForm(fixture));
     this.ensureDir();
-    const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++tempCounter}`);
+    const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++temp.counter}`);
     try {
       fs.writeFileSync(tmp, text, { flag: "wx" });
       const previous = overwrite ? this.readBytes(fixture.hash) : undefined;
@@ -171,6 +190,15 @@ export function onDiskForm(fixture: Fixture): Fixture {
   return toDisk ? { ...fixture, response: toDisk(fixture.response) } : fixture;
 }
 
+/** The file's stat, or undefined when it cannot be had (the read then says why). */
+function statOf(file: string): FileStat | undefined {
+  try {
+    return PARSED.stat(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses and checks one fixture file's text. Never returns a damaged fixture. */
 export function parseFixture(raw: string, file: string, expectedHash?: string): Fixture {
   const read = readFixtureText(raw, expectedHash);
@@ -184,7 +212,7 @@ export function restoreFixture(file: string, previous: Buffer | undefined): void
     fs.rmSync(file, { force: true });
     return;
   }
-  const tmp = path.join(path.dirname(file), `${TEMP_PREFIX}restore-${process.pid}-${++tempCounter}`);
+  const tmp = path.join(path.dirname(file), `${TEMP_PREFIX}restore-${process.pid}-${++temp.counter}`);
   try {
     fs.writeFileSync(tmp, previous, { flag: "wx" });
     fs.renameSync(tmp, file);

@@ -5,7 +5,7 @@
  *
  *   npm run bench                      # the full run (~4 min on 2 CPUs)
  *   npm run bench -- --quick           # fewer rounds, directories up to 1,000 fixtures
- *   npm run bench -- --only chat,scale # sections: chat breakdown agent embeddings streaming scale recording install runners review
+ *   npm run bench -- --only esm,suite  # sections: import esm memory suite chat breakdown agent embeddings streaming scale recording install runners review
  *   npm run bench -- --out /tmp/bench.md
  */
 import "./env"; // first: captures the platform fetch before nock patches it
@@ -16,6 +16,10 @@ import { benchBreakdown } from "./breakdown";
 import { benchChat, benchChatProcesses } from "./chat";
 import { benchEmbeddings, EMBED_DIMS, EMBED_TEXTS } from "./embeddings";
 import { benchInstall } from "./install";
+import { benchHotPathEsm } from "./hotPathEsm";
+import { benchImportCost, importMedian } from "./importCost";
+import { benchMemory } from "./memory";
+import { benchSuite, SUITE_FILES, SUITE_TESTS as WHOLE_SUITE_TESTS } from "./suite";
 import { log, muteRecordingNotices, removeTmpDirs } from "./env";
 import { machineLines } from "./machine";
 import { benchRecording, CONCURRENT } from "./recording";
@@ -26,7 +30,7 @@ import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
-const SECTIONS = ["chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners", "review"] as const;
+const SECTIONS = ["import", "esm", "memory", "suite", "chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners", "review"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Fresh processes the full run measures section 1 in. */
@@ -99,6 +103,82 @@ async function main(): Promise<void> {
       "each call timed on its own; median and p95 per call; ratios against the table's first row.",
       "",
     );
+
+    await section("import", "A. Import cost over @langchain/core (packed build, fresh processes)", async () => {
+      const r = benchImportCost({ processes: q ? 3 : 9 });
+      const rows = r.rows.map((row) => ({ row, m: importMedian(row) }));
+      for (const { row, m } of rows) targets.push({ what: `Import: ${row.system} entry, added over @langchain/core`, goal: "≤ 20 ms", measured: m.added, pass: m.added <= 20, unit: " ms" });
+      return [
+        `Method: a consumer project with langchain-vcr unpacked from \`npm pack\` (${r.tarball}); ${r.rows[0].addedMs.length} fresh Node processes per module system,`,
+        "ESM and CommonJS alternating (one more of each first, not counted, to warm the disk cache). Each process loads the seven",
+        "@langchain/core modules langchain-vcr uses (timed: \"core\"), then langchain-vcr (timed: \"added\"). Each process is also checked",
+        "to load no file of the other module system's build (ESM: nothing from dist/cjs nor core's .cjs files).",
+        "",
+        table(
+          ["module system", "@langchain/core (median)", "langchain-vcr added (median)", "added, every process"],
+          rows.map(({ row, m }) => [row.system, `${m.core.toFixed(0)} ms`, `${m.added.toFixed(1)} ms`, row.addedMs.map((x) => x.toFixed(0)).join(", ") + " ms"]),
+        ),
+      ];
+    });
+
+    await section("esm", "B. Hot path: three-way, ESM consumer of the packed build (headline)", async () => {
+      const opts = { processes: q ? 1 : 3, warmup: 200, rounds: q ? 1000 : 3000 };
+      const { runs, pooled } = await benchHotPathEsm(opts);
+      const perRun = (a: string, b: string) => runs.map((run) => ratioOf(run, a, b));
+      const vsMemory = median(perRun("VcrCache", "InMemoryCache"));
+      targets.push({ what: "ESM hot path: VcrCache hit vs InMemoryCache hit (three-way)", goal: "≤ 1.25× (stretch 1.15×)", measured: vsMemory, pass: vsMemory <= 1.25 });
+      return [
+        `Method: contenders InMemoryCache, VcrCache and LocalFileCache (@langchain/classic), each on its own real ChatOpenAI, interleaved`,
+        `round-robin (order rotated every round), ${opts.warmup} warm-up calls each, then ${opts.rounds.toLocaleString("en-US")} timed rounds (one call per contender per round,`,
+        `each timed on its own), in ${opts.processes} fresh process(es) of an ESM consumer (\`import\`) of the packed build, one after another; the`,
+        "table pools the samples. Each contender records its one call against the loopback fake first, and the cache files are then",
+        "dated an hour back, as a suite's committed fixtures are (a fixture written within the last second is re-read on every replay).",
+        "",
+        timingTable(pooled),
+        "",
+        `Median ratio per process — VcrCache / InMemoryCache: ${perRun("VcrCache", "InMemoryCache").map(fmtRatio).join(", ")} (median ${fmtRatio(vsMemory)});`,
+        `LocalFileCache / InMemoryCache: ${perRun("LocalFileCache", "InMemoryCache").map(fmtRatio).join(", ")}. Checked: 0 provider requests while timing.`,
+      ];
+    });
+
+    await section("memory", "B2. Memory over 100,000 replays of 1,000 distinct fixtures", async () => {
+      const fixtures = 1000;
+      const replays = q ? 20000 : 100000;
+      const readings = await benchMemory({ fixtures, replays });
+      const mib = (b: number) => `${(b / (1 << 20)).toFixed(1)} MiB`;
+      const growth = readings[readings.length - 1].heapUsed - readings[0].heapUsed;
+      targets.push({ what: `Memory: heap growth from 10,000 to ${replays.toLocaleString("en-US")} replays`, goal: "flat (≤ 2 MiB)", measured: growth / (1 << 20), pass: growth <= 2 << 20, unit: " MiB" });
+      return [
+        `Method: one fresh process of an ESM consumer of the packed build (\`--expose-gc\`): ${fixtures.toLocaleString("en-US")} distinct chat fixtures recorded against the`,
+        `loopback fake and dated an hour back, then replayed ${replays.toLocaleString("en-US")} times round-robin by one real ChatOpenAI with a VcrCache; heapUsed after a`,
+        "full GC every 10,000 replays.",
+        "",
+        table(["replays", "heapUsed after GC"], readings.map((r) => [r.replays.toLocaleString("en-US"), mib(r.heapUsed)])),
+        "",
+        `Growth from the first reading to the last: ${mib(growth)}.`,
+      ];
+    });
+
+    await section("suite", `C. Whole suite: ${WHOLE_SUITE_TESTS.toLocaleString("en-US")} replayed tests over ${SUITE_FILES} files, mocha and vitest`, async () => {
+      const rounds = q ? 1 : 2;
+      const results = await benchSuite({ rounds });
+      const lines = [
+        `Method: a generated suite in a consumer of the packed build: ${SUITE_FILES} test files of ${WHOLE_SUITE_TESTS / SUITE_FILES} tests, each test one invoke of a real ChatOpenAI`,
+        "with its own question. Contenders: langchain-vcr replaying (`replay_only`, the runner's plugin loaded as documented: mocha",
+        "`--require langchain-vcr/mocha` with CommonJS spec files, vitest `plugins: [langchainVcr()]` with ESM test files); the same suite with",
+        "an InMemoryCache per file pre-filled in its before-all hook (no plugin); the same suite making live calls to the loopback fake (no",
+        `cache, no plugin). Wall time of the runner process, spawn to exit, runner defaults (vitest: forks, one fresh module graph per file).`,
+        `${rounds} round(s), each running every contender once per runner in rotated order, sequentially. Fixtures recorded once first,`,
+        "dated an hour back. Checked: replay and pre-filled runs made 0 provider requests, live runs exactly 1,000.",
+        "",
+      ];
+      for (const r of results) {
+        const ratio = ratioOf(r.rows, "langchain-vcr", "InMemoryCache");
+        targets.push({ what: `Whole suite under ${r.runner}: langchain-vcr replaying vs InMemoryCache pre-filled`, goal: "≤ 1.10×", measured: ratio, pass: ratio <= 1.1 });
+        lines.push(`${r.runner}:`, "", timingTable(r.rows, "suite"), "", `langchain-vcr / InMemoryCache: ${fmtRatio(ratio)}; live / langchain-vcr: ${fmtRatio(ratioOf(r.rows, "live", "langchain-vcr"))}.`, "");
+      }
+      return lines;
+    });
 
     await section("chat", "1. Chat replay of one recorded invoke (real ChatOpenAI)", async () => {
       // full run: five fresh processes, pooled (one process's JIT or a noisy neighbour moves a ratio by ±0.1×)
@@ -312,7 +392,7 @@ async function main(): Promise<void> {
 
     if (targets.length) {
       out.push(
-        "## Targets (issue #9)",
+        "## Targets (issues #9 and #19)",
         "",
         table(
           ["target", "goal", "measured (median)", "met"],

@@ -159,7 +159,7 @@ const open = calls.open;
  * a symbol, so JSON and key lists do not see it. Its value is the call's key, not the call:
  * callbacks receive these options, and must not reach (or print, or keep alive) the model.
  */
-const CALL_OF_OPTIONS = Symbol("langchain-vcr.modelCall");
+const CALL_OF_OPTIONS = Symbol.for("langchain-vcr.modelCall");
 
 /**
  * Starts core's `generate()` with `call` as the call that starts (`fn` must reach core

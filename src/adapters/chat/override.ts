@@ -13,13 +13,14 @@
 import { VcrConfigError } from "../../errors";
 import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ModelInstance } from "./call";
+import { processWide } from "../../processWide";
 import { vcrCacheOf } from "./vcrCacheOf";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.invokeGuard");
 const GATED = Symbol.for("langchain-vcr.generate.gated");
 
 /** Models inside core's `generate()` right now, with how many calls. */
-const inCore = new WeakMap<object, number>();
+const inCore = processWide("override.inCore.v1", () => new WeakMap<object, number>());
 
 export function enterCoreGenerate(model: object): () => void {
   inCore.set(model, (inCore.get(model) ?? 0) + 1);

@@ -1,0 +1,90 @@
+/**
+ * What replay parsed and checked for a fixture file, kept until the file changes, so a hit
+ * costs one `stat` and a copy instead of a read, a parse and the checks. One per process,
+ * keyed by file path (every Vcr on a directory shares it).
+ *
+ * Never stale: a file counts as unchanged only while its inode, size, mtime and ctime (to
+ * the fraction of a microsecond Node's millisecond floats keep) are all the same — a rewrite by rename (langchain-vcr's own writes, git)
+ * changes the inode; one in place changes the times. The stat is taken before the read, so a
+ * change made while reading shows at the next stat. A file whose mtime is within
+ * `RACY_MS` of the read is not kept (file times can be coarser than a tick: a rewrite of
+ * the same size in the same tick would otherwise look unchanged), so it is read again.
+ *
+ * The caller always gets its own copy: what is kept is never handed out. Bounded: past
+ * `MAX_ENTRIES` files the oldest entry goes.
+ */
+import * as fs from "node:fs";
+
+const STAT = { throwIfNoEntry: false } as const;
+const RACY_MS = 1000;
+const MAX_ENTRIES = 10_000;
+
+interface Entry<T> {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  value: T;
+}
+
+export type FileStat = fs.Stats;
+
+export class ParsedFileCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  constructor(private readonly maxEntries = MAX_ENTRIES) {}
+
+  /** The file's stat (undefined when there is no such file); other errors (ENOTDIR, EACCES) throw. */
+  stat(file: string): FileStat | undefined {
+    return fs.statSync(file, STAT);
+  }
+
+  /** The value kept for `file` while `stat` shows it unchanged, else undefined. */
+  get(file: string, stat: FileStat): T | undefined {
+    const e = this.entries.get(file);
+    if (e === undefined) return undefined;
+    if (e.ino === stat.ino && e.size === stat.size && e.mtimeMs === stat.mtimeMs && e.ctimeMs === stat.ctimeMs) return e.value;
+    this.entries.delete(file);
+    return undefined;
+  }
+
+  /** Keeps `value`, parsed from `file` as it was at `stat` (taken before the read). */
+  set(file: string, stat: FileStat, value: T): void {
+    if (stat.mtimeMs > Date.now() - RACY_MS) return;
+    if (this.entries.size >= this.maxEntries && !this.entries.has(file)) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value });
+  }
+
+  delete(file: string): void {
+    this.entries.delete(file);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** A deep copy of a value parsed from JSON (plain objects, arrays, primitives). */
+export function copyJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = copyJson((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out as T;
+}
+
+/** Freezes a value parsed from JSON and everything in it: shared, it can be read, never changed. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

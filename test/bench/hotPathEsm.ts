@@ -1,0 +1,79 @@
+/**
+ * The headline hot-path row: one recorded invoke of a real ChatOpenAI replayed from
+ * InMemoryCache (the floor), VcrCache and @langchain/classic's LocalFileCache, interleaved
+ * round-robin (order rotated every round), 200 warm-up calls each, then 3,000 timed rounds,
+ * in fresh processes of an ESM consumer of the packed build. Each contender records its one
+ * call against the loopback fake first; the cache files are then dated an hour back, as a
+ * suite's committed fixtures are (a file written within the last second is re-read on every
+ * replay, see src/store/parsedCache.ts). Every timed call is checked to reach no provider.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { startFakeProvider } from "../helpers/fakeProvider";
+import { consumer } from "./consumer";
+import { CHAT_PROMPT, tmpDir } from "./env";
+import type { Measured } from "./harness";
+
+const CHILD = `
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ChatOpenAI } from "@langchain/openai";
+import { InMemoryCache } from "@langchain/core/caches";
+import { LocalFileCache } from "@langchain/classic/cache/file_system";
+import { Vcr } from "langchain-vcr";
+
+const { FAKE_URL, VCR_DIR, FILE_DIR, WARMUP, ROUNDS, PROMPT } = process.env;
+const model = (cache) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "bench-key-not-a-secret", maxRetries: 0, cache, configuration: { baseURL: FAKE_URL } });
+const contenders = [
+  ["InMemoryCache hit (LangChain floor)", model(new InMemoryCache())],
+  ["VcrCache hit (langchain-vcr)", model(new Vcr({ dir: VCR_DIR, mode: "record_or_replay" }).cache)],
+  ["LocalFileCache hit (@langchain/classic)", model(await LocalFileCache.create(FILE_DIR))],
+];
+const answers = [];
+for (const [, m] of contenders) answers.push((await m.invoke(PROMPT)).content);
+const past = Date.now() / 1000 - 3600;
+for (const dir of [VCR_DIR, FILE_DIR]) for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), past, past);
+for (const [, m] of contenders) for (let i = 0; i < Number(WARMUP); i++) await m.invoke(PROMPT);
+const samples = contenders.map(() => []);
+for (let r = 0; r < Number(ROUNDS); r++) {
+  for (let k = 0; k < contenders.length; k++) {
+    const idx = (k + r) % contenders.length;
+    const t0 = process.hrtime.bigint();
+    const a = await contenders[idx][1].invoke(PROMPT);
+    samples[idx].push(Number(process.hrtime.bigint() - t0) / 1000);
+    if (a.content !== answers[idx]) throw new Error("bench: " + contenders[idx][0] + " replayed another answer");
+  }
+}
+console.log(JSON.stringify(contenders.map(([name], i) => ({ name, samples: samples[i] }))));
+`;
+
+export async function benchHotPathEsm(opts: { processes: number; warmup: number; rounds: number }): Promise<{ runs: Measured[][]; pooled: Measured[] }> {
+  const c = consumer();
+  const script = c.write("hot-path.mjs", CHILD);
+  const fake = await startFakeProvider();
+  const runs: Measured[][] = [];
+  try {
+    for (let p = 0; p < opts.processes; p++) {
+      const before = fake.count();
+      const env = {
+        ...process.env,
+        FAKE_URL: fake.openaiBaseURL,
+        VCR_DIR: tmpDir("esm-vcr"),
+        FILE_DIR: tmpDir("esm-file"),
+        WARMUP: String(opts.warmup),
+        ROUNDS: String(opts.rounds),
+        PROMPT: CHAT_PROMPT,
+        LANGCHAIN_VCR_MODE: "",
+        LANGCHAIN_VCR_QUIET: "1",
+        CI: "",
+      };
+      const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: c.dir, env, timeout: 300000, maxBuffer: 64 << 20 });
+      if (fake.count() - before !== 3) throw new Error(`bench: the ESM hot path made ${fake.count() - before} provider requests (3 recordings expected)`);
+      runs.push(JSON.parse(stdout.trim().split("\n").pop()!) as Measured[]);
+    }
+  } finally {
+    await fake.close();
+  }
+  const pooled = runs[0].map((r, i) => ({ name: r.name, samples: runs.flatMap((run) => run[i].samples) }));
+  return { runs, pooled };
+}

@@ -1,0 +1,197 @@
+/**
+ * Whole-suite wall time: a generated suite of 1,000 tests over 50 files (20 tests a file,
+ * each one invoke of a real ChatOpenAI with its own question), run by mocha and by vitest
+ * in a consumer of the packed build, three ways:
+ * - langchain-vcr replaying (`replay_only`, with the runner's plugin, as documented);
+ * - the same suite with an InMemoryCache per file, pre-filled in the file's before-all hook
+ *   with the answers, under the keys LangChain computes (no plugin);
+ * - the same suite making live calls to the loopback fake (no cache, no plugin).
+ * The wall time is the runner process's, spawn to exit. Runs interleave: every round runs
+ * each runner's three variants in rotated order. Fixtures are recorded once first (and dated
+ * an hour back, as committed fixtures are); replay and pre-filled runs are checked to reach
+ * no provider, live runs to make exactly 1,000 requests.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { consumer } from "./consumer";
+import { log } from "./env";
+import type { Measured } from "./harness";
+
+export const SUITE_FILES = 50;
+export const SUITE_TESTS = 1000;
+const PER_FILE = SUITE_TESTS / SUITE_FILES;
+const VARIANTS = ["vcr", "memory", "live"] as const;
+type Variant = (typeof VARIANTS)[number];
+export const VARIANT_NAMES: Record<Variant, string> = {
+  vcr: "langchain-vcr replaying (VcrCache + plugin)",
+  memory: "InMemoryCache pre-filled",
+  live: "live calls to the loopback fake",
+};
+
+function common(esm: boolean): string {
+  const imports = esm
+    ? [
+        `import { ChatOpenAI } from "@langchain/openai";`,
+        `import { InMemoryCache } from "@langchain/core/caches";`,
+        `import { BaseChatModel } from "@langchain/core/language_models/chat_models";`,
+        `import { AIMessage, HumanMessage } from "@langchain/core/messages";`,
+        `import { Vcr } from "langchain-vcr";`,
+      ]
+    : [
+        `const { ChatOpenAI } = require("@langchain/openai");`,
+        `const { InMemoryCache } = require("@langchain/core/caches");`,
+        `const { BaseChatModel } = require("@langchain/core/language_models/chat_models");`,
+        `const { AIMessage, HumanMessage } = require("@langchain/core/messages");`,
+        `const { Vcr } = require("langchain-vcr");`,
+      ];
+  const body = `
+const VARIANT = process.env.SUITE_VARIANT;
+const newModel = (cache) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "bench-key-not-a-secret", maxRetries: 0, cache, configuration: { baseURL: process.env.FAKE_URL } });
+function suiteModel() {
+  if (VARIANT === "vcr") return newModel(new Vcr({ dir: process.env.SUITE_FIXTURES }).cache);
+  return newModel(VARIANT === "memory" ? new InMemoryCache() : undefined);
+}
+/** The memory variant's before-all hook: the fake's answers, under the keys LangChain's cache lookup uses. */
+async function prefill(model, questions) {
+  if (VARIANT !== "memory") return;
+  const llmKey = model._getSerializedCacheKeyParametersForCall({});
+  for (const q of questions) {
+    const prompt = BaseChatModel._convertInputToPromptValue([new HumanMessage(q)]).toString();
+    await model.cache.update(prompt, llmKey, [{ text: "echo: " + q, message: new AIMessage("echo: " + q) }]);
+  }
+}
+function check(q, answer) {
+  if (answer.content !== "echo: " + q) throw new Error("unexpected answer " + answer.content);
+}
+`;
+  return [...imports, body, esm ? "export { suiteModel, prefill, check };" : "module.exports = { suiteModel, prefill, check };", ""].join("\n");
+}
+
+function specFile(k: number, esm: boolean): string {
+  return [
+    esm ? `import { beforeAll as before, describe, it } from "vitest";` : "",
+    esm ? `import { suiteModel, prefill, check } from "../common.mjs";` : `const { suiteModel, prefill, check } = require("../common.cjs");`,
+    `describe("file ${k}", () => {`,
+    `  const model = suiteModel();`,
+    `  const questions = Array.from({ length: ${PER_FILE} }, (_, i) => "question ${k}-" + i);`,
+    `  before(() => prefill(model, questions));`,
+    `  for (const q of questions) it(q, async () => check(q, await model.invoke(q)));`,
+    `});`,
+    ``,
+  ].join("\n");
+}
+
+interface Runner {
+  name: "mocha" | "vitest";
+  args(variant: Variant): string[];
+}
+
+export function writeSuite(): { dir: string; fixtures: string; runners: Runner[] } {
+  const c = consumer();
+  c.write("suite/common.cjs", common(false));
+  c.write("suite/common.mjs", common(true));
+  for (let k = 0; k < SUITE_FILES; k++) {
+    c.write(`suite/mocha/f${k}.test.cjs`, specFile(k, false));
+    c.write(`suite/vitest/f${k}.test.mjs`, specFile(k, true));
+  }
+  const config = (plugin: boolean) =>
+    [
+      plugin ? `import langchainVcr from "langchain-vcr/vitest";` : "",
+      `export default { ${plugin ? "plugins: [langchainVcr()], " : ""}test: { include: ["suite/vitest/*.test.mjs"], testTimeout: 20000 } };`,
+      "",
+    ].join("\n");
+  c.write("vitest.vcr.config.mjs", config(true));
+  c.write("vitest.plain.config.mjs", config(false));
+  const nm = path.join(c.dir, "node_modules");
+  const mochaBin = path.join(nm, "mocha/bin/mocha.js");
+  const vitestBin = path.join(nm, "vitest/vitest.mjs");
+  return {
+    dir: c.dir,
+    fixtures: path.join(c.dir, "suite-fixtures"),
+    runners: [
+      // mocha resolves --require from its own (linked) directory: the plugin is named by path, the consumer's copy
+      {
+        name: "mocha",
+        args: (v) => [
+          mochaBin,
+          "--no-config",
+          ...(v === "vcr" ? ["--require", path.join(nm, "langchain-vcr/dist/cjs/mocha/index.js")] : []),
+          "suite/mocha/*.test.cjs",
+        ],
+      },
+      { name: "vitest", args: (v) => [vitestBin, "run", "--config", v === "vcr" ? "vitest.vcr.config.mjs" : "vitest.plain.config.mjs"] },
+    ],
+  };
+}
+
+async function runSuite(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  try {
+    await promisify(execFile)(process.execPath, args, { cwd: dir, env, timeout: 600000, maxBuffer: 64 << 20 });
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`bench: the suite failed (${args.slice(1).join(" ")}): ${err.message}\n${err.stdout?.slice(-2000)}\n${err.stderr?.slice(-2000)}`);
+  }
+  return Number(process.hrtime.bigint() - t0) / 1000;
+}
+
+export interface SuiteResult {
+  runner: string;
+  rows: Measured[];
+}
+
+export async function benchSuite(opts: { rounds: number }): Promise<SuiteResult[]> {
+  const suite = writeSuite();
+  const fake = await startFakeProvider();
+  try {
+    const base = (variant: Variant, mode: string): NodeJS.ProcessEnv => {
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k.startsWith("VITEST")) delete env[k];
+      return {
+        ...env,
+        SUITE_VARIANT: variant,
+        SUITE_FIXTURES: suite.fixtures,
+        FAKE_URL: fake.openaiBaseURL,
+        LANGCHAIN_VCR_MODE: mode,
+        LANGCHAIN_VCR_QUIET: "1",
+        CI: "",
+        NO_COLOR: "1",
+      };
+    };
+    log(`bench: suite: recording ${SUITE_TESTS} fixtures ...`);
+    await runSuite(suite.dir, suite.runners[0].args("vcr"), base("vcr", "record_or_replay"));
+    const files = fs.readdirSync(suite.fixtures).filter((f) => f.endsWith(".json"));
+    if (files.length !== SUITE_TESTS || fake.count() !== SUITE_TESTS)
+      throw new Error(`bench: the suite recorded ${files.length} fixtures with ${fake.count()} requests`);
+    const past = Date.now() / 1000 - 3600;
+    for (const f of files) fs.utimesSync(path.join(suite.fixtures, f), past, past);
+    const results: SuiteResult[] = suite.runners.map((r) => ({
+      runner: r.name,
+      rows: VARIANTS.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),
+    }));
+    for (let round = 0; round < opts.rounds; round++) {
+      for (const [ri, runner] of suite.runners.entries()) {
+        for (let k = 0; k < VARIANTS.length; k++) {
+          const vi = (k + round) % VARIANTS.length;
+          const variant = VARIANTS[vi];
+          log(`bench: suite: ${runner.name}, ${variant} (round ${round + 1}/${opts.rounds}) ...`);
+          const before = fake.count();
+          const us = await runSuite(suite.dir, runner.args(variant), base(variant, variant === "vcr" ? "replay_only" : ""));
+          expectCount(fake, before, variant === "live" ? SUITE_TESTS : 0, `${runner.name} ${variant}`);
+          results[ri].rows[vi].samples.push(us);
+        }
+      }
+    }
+    return results;
+  } finally {
+    await fake.close();
+  }
+}
+
+function expectCount(fake: FakeProvider, before: number, expected: number, what: string): void {
+  const made = fake.count() - before;
+  if (made !== expected) throw new Error(`bench: the ${what} suite made ${made} provider requests (expected ${expected})`);
+}

@@ -1,0 +1,82 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { builtBin } from "../helpers/built";
+import { runChild } from "../helpers/child";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { readFixtures, tmpDir } from "../helpers/tmp";
+
+const ROOT = path.join(__dirname, "../..");
+const LOADED = path.join(ROOT, "test/package-smoke/loaded");
+const CORE = path.join(ROOT, "node_modules/@langchain/core/dist");
+
+/** Runs a script of test/package-smoke/loaded: its JSON line, and every ES module it resolved. */
+async function runLoaded(script: string, fake: FakeProvider, dir: string) {
+  builtBin();
+  const log = path.join(tmpDir(), "loaded.log");
+  fs.writeFileSync(log, "");
+  const out = await runChild(process.execPath, ["--import", path.join(LOADED, "register.mjs"), path.join(LOADED, script)], {
+    cwd: ROOT,
+    env: { ...process.env, FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL, LOADED_LOG: log, LANGCHAIN_VCR_MODE: "", CI: "" },
+  });
+  expect(out.status, out.stderr).to.equal(0);
+  const result = JSON.parse(out.stdout.trim().split("\n").pop()!) as { a: string; b: string; stats: object; cjsFiles: string[] };
+  const esmFiles = fs
+    .readFileSync(log, "utf8")
+    .split("\n")
+    .filter((u) => u.startsWith("file:"))
+    .map((u) => new URL(u).pathname);
+  return { ...result, esmFiles };
+}
+
+const under = (files: string[], dir: string) => files.filter((f) => f.startsWith(dir + path.sep));
+
+describe("the ESM and CommonJS builds load only their own module system", function () {
+  this.timeout(120000);
+  let fake: FakeProvider;
+  let dir: string;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+
+  it("import: dist/esm and the ESM copy of @langchain/core, never dist/cjs nor core's CommonJS files", async () => {
+    const r = await runLoaded("esm.mjs", fake, dir);
+    expect([r.a, r.b]).to.deep.equal(["echo: esm only", "echo: esm only"]);
+    expect(r.stats).to.deep.equal({ replayed: 1, recorded: 1, bypassed: 0, missed: 0 });
+    expect(fake.count()).to.equal(1);
+    expect(under(r.cjsFiles, path.join(ROOT, "dist/cjs"))).to.deep.equal([]);
+    expect(r.cjsFiles.filter((f) => f.startsWith(CORE))).to.deep.equal([]);
+    expect(under(r.esmFiles, path.join(ROOT, "dist/esm"))).to.include(path.join(ROOT, "dist/esm/bundle/index.js"));
+    expect(r.esmFiles).to.include(path.join(CORE, "language_models/chat_models.js"));
+  });
+
+  it("require: dist/cjs and core's CommonJS files, never dist/esm nor the ESM copy of core", async () => {
+    const r = await runLoaded("cjs.cjs", fake, dir);
+    expect([r.a, r.b]).to.deep.equal(["echo: cjs only", "echo: cjs only"]);
+    expect(r.stats).to.deep.equal({ replayed: 1, recorded: 1, bypassed: 0, missed: 0 });
+    expect(fake.count()).to.equal(1);
+    expect(r.cjsFiles).to.include(path.join(ROOT, "dist/cjs/index.js"));
+    expect(r.cjsFiles).to.include(path.join(CORE, "language_models/chat_models.cjs"));
+    expect(under(r.esmFiles, path.join(ROOT, "dist/esm"))).to.deep.equal([]);
+    expect(r.esmFiles.filter((f) => f.startsWith(CORE))).to.deep.equal([]);
+  });
+
+  it("one process with both builds (the CommonJS mocha plugin, ESM test files): one test scope, one summary, a cross-build VcrError", async () => {
+    builtBin();
+    const spec = path.join(ROOT, "test/plugin-specs/recording.spec.mjs");
+    const mocha = path.join(ROOT, "node_modules/mocha/bin/mocha.js");
+    const out = await runChild(process.execPath, [mocha, "--no-config", "--require", path.join(ROOT, "dist/cjs/mocha/index.js"), spec], {
+      cwd: ROOT,
+      env: { ...process.env, FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "", CI: "", LANGCHAIN_VCR_QUIET: "1" },
+    });
+    expect(out.status, out.stdout + out.stderr).to.equal(1); // exactly the one failing test
+    expect(out.stdout).to.include("2 passing").and.include("1 failing");
+    expect(fake.count()).to.equal(3);
+    // the plugin (dist/cjs) saw the ESM build's recordings as the failed test's: it removed them
+    expect(readFixtures(dir).map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
+    expect(out.stderr).to.include('test "a user\'s ESM suite fails after recording" failed: removed 2 fixture(s) it recorded');
+    const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
+    expect(summary).to.deep.equal([
+      `langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; default says record_or_replay), fixtures: ${dir}`,
+    ]);
+  });
+});

@@ -1,0 +1,149 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import nodeFs = require("node:fs"); // the module object itself (a namespace import is read-only)
+import { Vcr } from "../../src/index";
+import { runChild } from "../helpers/child";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { OpenAIEmbeddings } from "@langchain/openai";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { openai, TEST_KEY } from "../helpers/models";
+import { inOwnTest } from "../helpers/ownTest";
+import { fixtureFiles } from "../helpers/tmp";
+
+const Q = "What is 2+2?";
+const OLD = Date.now() / 1000 - 3600; // fixtures a suite replays were written long before it runs
+
+/** Counts reads of `file` through fs.readFileSync while `fn` runs. */
+async function readsOf(file: string, fn: () => Promise<unknown>): Promise<number> {
+  const original = nodeFs.readFileSync;
+  let n = 0;
+  (nodeFs as { readFileSync: unknown }).readFileSync = function (this: unknown, p: unknown, ...rest: unknown[]) {
+    if (p === file) n++;
+    return (original as (...a: unknown[]) => unknown).call(this, p, ...rest);
+  };
+  try {
+    await fn();
+  } finally {
+    (nodeFs as { readFileSync: unknown }).readFileSync = original;
+  }
+  return n;
+}
+
+/** Another process rewrites `file`: `how` is the JS it runs with `f` (the path) and `text` (the new contents). */
+async function rewriteElsewhere(file: string, text: string, how: string): Promise<void> {
+  const out = await runChild(
+    process.execPath,
+    ["-e", `const fs = require("node:fs"); const f = process.argv[1]; const text = process.argv[2]; ${how}`, file, text],
+    {
+      cwd: path.dirname(file),
+      env: process.env,
+      timeoutMs: 20000,
+    },
+  );
+  expect(out.status, out.stderr).to.equal(0);
+}
+
+describe("replay keeps a parsed fixture until its file changes", function () {
+  this.timeout(60000);
+  let fake: FakeProvider;
+  let dir: string;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+
+  async function recordedAndKept() {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const model = openai(fake, vcr.cache);
+    const live = await model.invoke(Q);
+    const file = path.join(dir, fixtureFiles(dir)[0]);
+    fs.utimesSync(file, OLD, OLD);
+    expect((await model.invoke(Q)).content).to.equal(live.content); // read, parsed, checked, kept
+    expect(await readsOf(file, () => model.invoke(Q))).to.equal(0); // kept: not read again
+    return { vcr, model, file, text: fs.readFileSync(file, "utf8"), live };
+  }
+
+  for (const [name, how] of [
+    ["in place (same inode, new mtime)", "fs.writeFileSync(f, text);"],
+    ["in place, same size, mtime set back to the old one (ctime tells)", `fs.writeFileSync(f, text); fs.utimesSync(f, ${OLD}, ${OLD});`],
+    ["by rename, as git and langchain-vcr write", 'fs.writeFileSync(f + ".tmp", text); fs.renameSync(f + ".tmp", f);'],
+  ]) {
+    it(`a fixture rewritten by another process ${name}: the next replay returns the new response`, async () => {
+      const { vcr, model, file, text, live } = await recordedAndKept();
+      const changed = text.split(JSON.stringify(live.content)).join(JSON.stringify(String(live.content).toUpperCase()));
+      expect(changed).to.not.equal(text);
+      expect(changed.length).to.equal(text.length);
+      await rewriteElsewhere(file, changed, how);
+      expect(await readsOf(file, async () => expect((await model.invoke(Q)).content).to.equal(String(live.content).toUpperCase()))).to.equal(1);
+      expect(fake.count()).to.equal(1);
+      expect(vcr.stats()).to.include({ recorded: 1, replayed: 3 });
+    });
+  }
+
+  it("a fixture rewritten right after it was read (within the same second): never replayed stale", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const model = openai(fake, vcr.cache);
+    const live = await model.invoke(Q);
+    const file = path.join(dir, fixtureFiles(dir)[0]);
+    const text = fs.readFileSync(file, "utf8");
+    expect((await model.invoke(Q)).content).to.equal(live.content);
+    const changed = text.split(JSON.stringify(live.content)).join(JSON.stringify("same len " + String(live.content).slice(9)));
+    fs.writeFileSync(file, changed); // same size, same tick as the read a moment ago
+    expect((await model.invoke(Q)).content).to.equal("same len " + String(live.content).slice(9));
+  });
+
+  it("a fixture deleted after it was kept is a miss, not a replay", async () => {
+    const { file } = await recordedAndKept();
+    fs.rmSync(file);
+    const vcr = new Vcr({ dir, mode: "replay_only" });
+    const err = await openai(fake, vcr.cache)
+      .invoke(Q)
+      .catch((e) => e);
+    expect(err.code).to.equal("VCR_MISS");
+    expect(fake.count()).to.equal(1);
+  });
+
+  it("each replay gets its own objects: mutating a replayed message never changes the next replay", async () => {
+    const { model } = await recordedAndKept();
+    const first = await model.invoke(Q);
+    const pristine = JSON.parse(JSON.stringify({ r: first.response_metadata, u: first.usage_metadata, k: first.additional_kwargs, c: first.content }));
+    (first.response_metadata as Record<string, unknown>).model_name = "mutated";
+    (first.response_metadata as Record<string, unknown>).added = true;
+    first.usage_metadata!.total_tokens = -1;
+    (first.additional_kwargs as Record<string, unknown>).mutated = [1];
+    first.content = "mutated";
+    const next = await model.invoke(Q);
+    expect(JSON.parse(JSON.stringify({ r: next.response_metadata, u: next.usage_metadata, k: next.additional_kwargs, c: next.content }))).to.deep.equal(
+      pristine,
+    );
+    expect(fake.count()).to.equal(1);
+  });
+
+  it("every kind replays from a kept fixture, twice, the same: chat, stream, embeddings, tool", async () => {
+    let toolRuns = 0;
+    const run = async (vcr: Vcr) => {
+      const model = openai(fake, vcr.cache);
+      const chat = (await model.invoke(Q)).content;
+      let streamed = "";
+      for await (const chunk of await model.stream("stream me")) streamed += chunk.content;
+      const emb = vcr.embeddings(
+        new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }),
+      );
+      const vectors = [await emb.embedQuery("a query"), await emb.embedDocuments(["doc one", "doc two"])];
+      const lookup = vcr.tool(
+        tool(async ({ q }: { q: string }) => (toolRuns++, `found ${q}`), { name: "lookup", description: "Looks up.", schema: z.object({ q: z.string() }) }),
+      );
+      const found = await lookup.invoke({ id: "call_1", name: "lookup", args: { q: "x" }, type: "tool_call" });
+      return JSON.stringify({ chat, streamed, vectors, found: found.content });
+    };
+    const recorded = await inOwnTest({}, () => run(new Vcr({ dir, mode: "record_or_replay" })));
+    const requests = fake.count();
+    for (const f of fixtureFiles(dir)) fs.utimesSync(path.join(dir, f), OLD, OLD);
+    const replayVcr = new Vcr({ dir, mode: "replay_only" });
+    expect(await inOwnTest({}, () => run(replayVcr))).to.equal(recorded); // read, parsed, kept
+    expect(await inOwnTest({}, () => run(replayVcr))).to.equal(recorded); // from what was kept
+    expect(fake.count()).to.equal(requests);
+    expect(toolRuns).to.equal(1);
+    expect(replayVcr.stats().replayed).to.be.greaterThan(0);
+  });
+});

@@ -1,0 +1,77 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { copyJson, ParsedFileCache } from "../../src/store/parsedCache";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const OLD = Date.now() / 1000 - 3600;
+
+describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
+  let dir: string;
+  beforeEach(() => (dir = tmpDir()));
+  afterEach(() => removeTmpDirs());
+
+  function oldFile(name: string, text = "{}"): string {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    fs.utimesSync(file, OLD, OLD);
+    return file;
+  }
+
+  it("keeps a value while the file's stat is the same, drops it when the file changes", () => {
+    const cache = new ParsedFileCache<string>();
+    const file = oldFile("a.json");
+    cache.set(file, cache.stat(file)!, "parsed");
+    expect(cache.get(file, cache.stat(file)!)).to.equal("parsed");
+    fs.writeFileSync(file, "{}");
+    fs.utimesSync(file, OLD, OLD); // same size and mtime: the ctime moved
+    expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
+    expect(cache.size).to.equal(0);
+  });
+
+  it("does not keep a file written within the last second (its time may not show a same-tick rewrite)", () => {
+    const cache = new ParsedFileCache<string>();
+    const file = path.join(dir, "fresh.json");
+    fs.writeFileSync(file, "{}");
+    cache.set(file, cache.stat(file)!, "parsed");
+    expect(cache.size).to.equal(0);
+    expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
+  });
+
+  it("says undefined for a missing file and throws for a path through a file", () => {
+    const cache = new ParsedFileCache<string>();
+    expect(cache.stat(path.join(dir, "none.json"))).to.equal(undefined);
+    const file = oldFile("f");
+    expect(() => cache.stat(path.join(file, "x.json"))).to.throw(/ENOTDIR/);
+  });
+
+  it("is bounded: past its size the oldest entry goes", () => {
+    const cache = new ParsedFileCache<number>(3);
+    const files = [0, 1, 2, 3, 4].map((i) => oldFile(`${i}.json`));
+    files.forEach((f, i) => cache.set(f, cache.stat(f)!, i));
+    expect(cache.size).to.equal(3);
+    expect(files.map((f) => cache.get(f, cache.stat(f)!))).to.deep.equal([undefined, undefined, 2, 3, 4]);
+  });
+});
+
+describe("copyJson", () => {
+  it("copies every object and array of a parsed value, deeply", () => {
+    const value = JSON.parse('{"a":[{"b":1},[2,null]],"c":{"d":"e"},"f":true}');
+    const copy = copyJson(value);
+    expect(copy).to.deep.equal(value);
+    expect(copy).to.not.equal(value);
+    expect(copy.a).to.not.equal(value.a);
+    expect(copy.a[0]).to.not.equal(value.a[0]);
+    expect(copy.a[1]).to.not.equal(value.a[1]);
+    expect(copy.c).to.not.equal(value.c);
+  });
+
+  it('keeps a "__proto__" key as data, as JSON.parse does, never as the prototype', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"x":1}');
+    const copy = copyJson(value);
+    expect(Object.getPrototypeOf(copy)).to.equal(Object.prototype);
+    expect(Object.keys(copy)).to.deep.equal(["__proto__", "x"]);
+    expect(JSON.stringify(copy)).to.equal('{"__proto__":{"polluted":true},"x":1}');
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+});
