@@ -14,6 +14,7 @@
  * own summary line and no ledger is written.
  */
 import * as path from "node:path";
+import { isMainThread } from "node:worker_threads";
 import { leaveTestSlot, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
@@ -65,7 +66,10 @@ function testProcess(): void {
   });
 }
 
-if (!g[LOADED]) {
+// Node 20 also runs `--require` preloads in the module-hooks thread that `--import tsx` (any
+// `module.register()` loader) starts; that thread runs no test, and a report it began would
+// never finish (prune would then refuse every run), so only a main thread takes part.
+if (!g[LOADED] && isMainThread) {
   g[LOADED] = true;
   exitOnConfigError();
   setRunner("node-test");

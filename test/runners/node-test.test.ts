@@ -66,3 +66,23 @@ describe("langchain-vcr/node-test loaded with --import (test processes only)", f
     }
   });
 });
+
+describe("langchain-vcr/node-test next to a module-hooks loader (--import tsx)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("a complete run with --import tsx records, sums one summary line and lets prune run (the hooks thread takes no part)", async () => {
+    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
+    try {
+      const p = makeProject(FILES);
+      const out = await p.run(["--require", "langchain-vcr/node-test", "--import", "tsx", "--test"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      expect(summaryLines(out)).to.have.length(1);
+      const prune = await p.cli(["prune", FIXTURES, "--dry-run"]);
+      expect(prune.stderr, prune.stderr).to.not.include("stopped before they finished");
+      expect(prune.status, prune.stderr).to.equal(0);
+    } finally {
+      await fake.close();
+    }
+  });
+});

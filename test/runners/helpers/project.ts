@@ -12,7 +12,7 @@ import { runChild, type ChildResult } from "../../helpers/child";
 import { fixtureFiles, tmpDir } from "../../helpers/tmp";
 
 /** Packages the consumer project needs, linked from this repository's node_modules. */
-const LINKED = ["@langchain", "langchain", "zod", "vitest", "jest", "@jest", "uuid"];
+const LINKED = ["@langchain", "langchain", "zod", "vitest", "jest", "@jest", "uuid", "tsx"];
 
 /**
  * mocha is copied, not linked: it imports `--require` names from its own directory, which for a
