@@ -82,10 +82,23 @@ export function rerecordCommand(runner: RerecordRunner | undefined, title: strin
     case "jest":
       return `${env} npx jest -t ${quoted}`;
     case "node-test":
-      return `${env} node --require langchain-vcr/node-test --test --test-name-pattern ${quoted}`;
+      return `${env} node --require langchain-vcr/node-test${loaderArgs(process.execArgv)} --test --test-name-pattern ${quoted}`;
     default:
       return `${env} npx mocha --grep ${quoted}`;
   }
+}
+
+/** The module loaders a node:test process runs with (`--import tsx`), which the command needs again. */
+export function loaderArgs(execArgv: readonly string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i];
+    const m = /^--(import|loader|experimental-loader)(?:=(.*))?$/.exec(a);
+    if (!m) continue;
+    const value = m[2] ?? execArgv[++i];
+    if (value !== undefined && value !== "langchain-vcr/node-test") out.push(` --${m[1]} ${shellQuote(value)}`);
+  }
+  return out.join("");
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */

@@ -1,6 +1,6 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
-import { rerecordCommand } from "../../src/diagnose/messages";
+import { loaderArgs, rerecordCommand } from "../../src/diagnose/messages";
 
 const ENV = "LANGCHAIN_VCR_MODE=record_or_replay";
 
@@ -15,6 +15,10 @@ describe("rerecordCommand", () => {
     // single quotes: the shell passes the backslashes and the $ through as they are
     expect(rerecordCommand("vitest", "costs $10 (net) + tax?")).to.equal(String.raw`${ENV} npx vitest run -t 'costs \$10 \(net\) \+ tax\?'`);
     expect(rerecordCommand("jest", "it's done.")).to.equal(String.raw`${ENV} npx jest -t 'it'\''s done\.'`);
+  });
+  it("node:test: keeps the process's module loaders (--import tsx), which a TypeScript suite needs again", () => {
+    expect(loaderArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(` --import "tsx" --loader "ts-node/esm"`);
+    expect(loaderArgs(["--enable-source-maps"])).to.equal("");
   });
   it("names the suite's own command outside a test (nothing names the test)", () => {
     expect(rerecordCommand(undefined, undefined)).to.equal(`${ENV} npm test`);
