@@ -48,7 +48,7 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs", globals: { ...nodeGlobals, ...commonJsGlobals } },
   },
   {
-    files: ["test/plugin-specs/**/*.js"],
+    files: ["test/plugin-specs/**/*.js", "test/plugin-specs/**/*.mjs"],
     languageOptions: { globals: Object.fromEntries(["describe", "it", "before", "after", "beforeEach", "afterEach"].map((n) => [n, "readonly"])) },
   },
 );

@@ -3,7 +3,6 @@
  * fixtures, and how many fixtures the last run did not use. One read and one parse per
  * file (the shared reader, src/store/reader.ts) (10,000 small fixtures take well under a second).
  */
-import { lastRunVerdict } from "../runner/ledgerFiles";
 import type { ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";

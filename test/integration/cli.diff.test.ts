@@ -111,7 +111,7 @@ describe("cli: langchain-vcr diff", function () {
     // the test behind a changed fixture, from the ledger of the mocha run
     const show = await cli(["show", spain.slice(0, 12)], dir);
     expect(show.code, show.stderr).to.equal(0);
-    expect(show.stdout).to.match(/^  used by: {2}"ask capital" {2}\(run \S+\)$/m);
+    expect(show.stdout).to.match(/^ {2}used by: {2}"ask capital" {2}\(run \S+\)$/m);
     const stats = await cli(["stats", "--by-test"], dir);
     expect(stats.stdout).to.contain(`by test (last run):\n  ask capital: 1 fixture(s)\n    cassettes/${spain}\n  ask prime: 1 fixture(s)\n`);
     const statsJson = JSON.parse((await cli(["stats", "--by-test", "--json"], dir)).stdout);

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
-import { Vcr, withVcr, type Fixture } from "../../src/index";
+import { Vcr, type Fixture } from "../../src/index";
 import { inOwnTest } from "../helpers/ownTest";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";

@@ -61,7 +61,7 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     }
     expect(fake.count()).to.equal(1);
     expect(notes).to.have.length(1);
-    expect(notes[0]).to.match(/the same request was recorded by an older langchain-vcr in .+[0-9a-f]{64}\.json, which is never read\.\n  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate /);
+    expect(notes[0]).to.match(/the same request was recorded by an older langchain-vcr in .+[0-9a-f]{64}\.json, which is never read\.\n {2}Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate /);
   });
 
   it("validate reports each older fixture with the fix; stats counts them and show says so", async () => {
@@ -79,7 +79,7 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     copySet(dir);
     const first = await cli(["migrate", dir]);
     expect(first.code, first.stderr).to.equal(0);
-    expect(first.stdout.match(/^  [0-9a-f]{64}\.json → [0-9a-f]{64}\.json$/gm)).to.have.length(7);
+    expect(first.stdout.match(/^ {2}[0-9a-f]{64}\.json → [0-9a-f]{64}\.json$/gm)).to.have.length(7);
     expect(first.stdout).to.contain("upgraded 7 fixture(s) to schemaVersion 2, 0 already current.");
     expect(fixtureFiles(dir)).to.have.length(7);
     expect(await validateFixtures(dir)).to.deep.equal([]);

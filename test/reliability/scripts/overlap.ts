@@ -11,7 +11,7 @@ import { OpenAIEmbeddings } from "@langchain/openai";
 import { ChatOpenAI } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
-import { Vcr, withVcr } from "../../../src/index";
+import { Vcr } from "../../../src/index";
 import { inOwnTest } from "../../helpers/ownTest";
 
 export const PROMPTS = Array.from({ length: 12 }, (_, i) => `overlap question ${i}`);
