@@ -15,8 +15,7 @@ import { CASSETTES } from "./support/cassettes";
 const CUSTOMER_ID = "cus_8f3a2b71c9";
 
 /** Masks every customer id (`cus_…`) in the fixture written to disk. */
-const maskCustomerIds: Redactor = (fixture) =>
-  JSON.parse(JSON.stringify(fixture).replace(/cus_[A-Za-z0-9]+/g, "cus_<REDACTED>"));
+const maskCustomerIds: Redactor = (fixture) => JSON.parse(JSON.stringify(fixture).replace(/cus_[A-Za-z0-9]+/g, "cus_<REDACTED>"));
 
 describe("normalizers and redactors: today's date and a customer id", () => {
   // #region options
@@ -42,9 +41,7 @@ describe("normalizers and redactors: today's date and a customer id", () => {
     const onDisk = files.map((f) => fs.readFileSync(path.join(CASSETTES, f), "utf8"));
     expect(onDisk.join("\n")).not.to.include(CUSTOMER_ID);
     const fixture = onDisk.map((text) => JSON.parse(text)).find((f) => JSON.stringify(f.request).includes("invoices are overdue"));
-    expect(fixture.request.messages[0].content).to.equal(
-      "Today is <ISO_DATE>. Customer cus_<REDACTED> asks: which of my invoices are overdue?",
-    );
+    expect(fixture.request.messages[0].content).to.equal("Today is <ISO_DATE>. Customer cus_<REDACTED> asks: which of my invoices are overdue?");
     expect(fixture.redacted).to.equal(true);
   });
 });

@@ -26,10 +26,7 @@ describe("ollama: ChatOllama + OllamaEmbeddings", () => {
   const embeddings = vcr.embeddings(new OllamaEmbeddings({ ...provider.ollama, model: "nomic-embed-text" }));
 
   it("finds the FAQ entry closest to a question", async () => {
-    const [docs, query] = await Promise.all([
-      embeddings.embedDocuments(FAQ),
-      embeddings.embedQuery("How do I change my delivery address?"),
-    ]);
+    const [docs, query] = await Promise.all([embeddings.embedDocuments(FAQ), embeddings.embedQuery("How do I change my delivery address?")]);
     const scores = docs.map((d) => cosine(d, query));
     expect(scores.indexOf(Math.max(...scores))).to.equal(0);
   });

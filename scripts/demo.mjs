@@ -44,11 +44,11 @@ function runExamples(title, extraEnv, extraArgs = []) {
   const report = path.join(SCRATCH, `${title}.json`);
   fs.rmSync(report, { force: true });
   const started = performance.now();
-  const child = spawnSync(
-    process.execPath,
-    [MOCHA, "--config", path.join("examples", ".mocharc.json"), "--reporter", "dot", ...extraArgs],
-    { cwd: ROOT, stdio: "inherit", env: runEnv({ EXAMPLES_REPORT: report, ...extraEnv }) },
-  );
+  const child = spawnSync(process.execPath, [MOCHA, "--config", path.join("examples", ".mocharc.json"), "--reporter", "dot", ...extraArgs], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: runEnv({ EXAMPLES_REPORT: report, ...extraEnv }),
+  });
   const wallMs = performance.now() - started;
   const data = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, "utf8")) : undefined;
   return { status: child.status ?? 1, wallMs, report: data };
@@ -91,11 +91,10 @@ console.log(`\nThe recording process has exited: the stand-in provider is stoppe
 
 const before = fixtureDigest(CASSETTES);
 console.log("2/2 replay — mode replay_only, no provider (EXAMPLES_PROVIDER=off), every outgoing connection refused");
-const rep = runExamples(
-  "replay",
-  { EXAMPLES_PROVIDER: "off", LANGCHAIN_VCR_MODE: "replay_only" },
-  ["--require", path.join("examples", "support", "noNetwork.cjs")],
-);
+const rep = runExamples("replay", { EXAMPLES_PROVIDER: "off", LANGCHAIN_VCR_MODE: "replay_only" }, [
+  "--require",
+  path.join("examples", "support", "noNetwork.cjs"),
+]);
 const unchanged = fixtureDigest(CASSETTES) === before;
 
 // ---------------------------------------------------------------------------------------------
@@ -105,7 +104,10 @@ if (rec.status !== 0) problems.push(`the recording run failed (mocha exit code $
 if (rep.status !== 0) problems.push(`the replay run failed (mocha exit code ${rep.status})`);
 if (!rec.report || !rep.report) problems.push("a run wrote no report (it crashed before its root hook finished)");
 
-const specFiles = fs.readdirSync(path.join(ROOT, "examples")).filter((f) => f.endsWith(".spec.ts")).sort();
+const specFiles = fs
+  .readdirSync(path.join(ROOT, "examples"))
+  .filter((f) => f.endsWith(".spec.ts"))
+  .sort();
 const byFile = (r) => new Map((r?.files ?? []).map((f) => [f.file, f]));
 const recFiles = byFile(rec.report);
 const repFiles = byFile(rep.report);
@@ -127,8 +129,14 @@ for (const spec of specFiles) {
     continue;
   }
   const row = {
-    rl: r?.httpRequests ?? 0, rr: r?.recorded ?? 0, rt: r?.toolRuns ?? 0, rms: r?.ms ?? 0,
-    pl: live(p), pr: p?.replayed ?? 0, pt: p?.toolRuns ?? 0, pms: p?.ms ?? 0,
+    rl: r?.httpRequests ?? 0,
+    rr: r?.recorded ?? 0,
+    rt: r?.toolRuns ?? 0,
+    rms: r?.ms ?? 0,
+    pl: live(p),
+    pr: p?.replayed ?? 0,
+    pt: p?.toolRuns ?? 0,
+    pms: p?.ms ?? 0,
   };
   for (const k of Object.keys(total)) total[k] += row[k];
   console.log(
@@ -160,7 +168,9 @@ else if (blocked.count > 0) problems.push(`the replay attempted ${blocked.count}
 if (!unchanged) problems.push("the replay changed the fixtures");
 
 const { files, kinds } = fixtureKinds(CASSETTES);
-const kindText = Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", ");
+const kindText = Object.entries(kinds)
+  .map(([k, n]) => `${n} ${k}`)
+  .join(", ");
 console.log(`\nfixtures: ${rel(CASSETTES)}/ — ${files} files (${kindText}); one JSON file per request, named by its hash.`);
 console.log(`the same examples replay from the committed cassettes/ in \`npm run examples\` (and \`npm test\`).`);
 
@@ -169,6 +179,5 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  `\nreplay: 0 live calls, 0 tool bodies run, ${blocked.count} connection attempts, fixtures unchanged — ` +
-    `everything came from ${rel(CASSETTES)}/.`,
+  `\nreplay: 0 live calls, 0 tool bodies run, ${blocked.count} connection attempts, fixtures unchanged — ` + `everything came from ${rel(CASSETTES)}/.`,
 );

@@ -47,10 +47,7 @@ export class VcrMissError extends VcrError {
   readonly kind: string;
   readonly request: unknown;
   readonly nearest?: VcrNearest;
-  constructor(
-    message: string,
-    details: { hash: string; kind: string; request: unknown; nearest?: VcrNearest },
-  ) {
+  constructor(message: string, details: { hash: string; kind: string; request: unknown; nearest?: VcrNearest }) {
     super("VCR_MISS", message);
     this.hash = details.hash;
     this.kind = details.kind;

@@ -7,7 +7,9 @@ import { StructuredTool } from "@langchain/core/tools";
 import { Embeddings } from "@langchain/core/embeddings";
 import { installCorePatches } from "./patches";
 
-installCorePatches({ BaseChatModel, BaseLLM, StructuredTool, Embeddings, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<typeof installCorePatches>[0]);
+installCorePatches({ BaseChatModel, BaseLLM, StructuredTool, Embeddings, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<
+  typeof installCorePatches
+>[0]);
 
 export { Vcr } from "./vcr";
 export type { VcrOptions } from "./options";
@@ -23,15 +25,7 @@ export { SCHEMA_VERSION } from "./store/fixture";
 export type { VcrStats } from "./recorder";
 export { VcrCache } from "./adapters/chat/cache";
 export { VcrEmbeddings } from "./adapters/embeddings/vcrEmbeddings";
-export {
-  VcrError,
-  VcrMissError,
-  VcrFixtureError,
-  VcrConfigError,
-  VcrSecretError,
-  VcrRecordError,
-  isVcrError,
-} from "./errors";
+export { VcrError, VcrMissError, VcrFixtureError, VcrConfigError, VcrSecretError, VcrRecordError, isVcrError } from "./errors";
 export type { VcrDifference, VcrNearest, VcrErrorCode } from "./errors";
 export { validateFixtures } from "./validate";
 export type { FixtureProblem } from "./validate";

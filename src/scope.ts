@@ -44,7 +44,11 @@ export class Scope {
    * `shares`: a scope whose bookkeeping this one uses (a `withVcr` scope inside a test keeps
    * the test's call numbering and fixture list; only the override is its own).
    */
-  constructor(readonly title: string | undefined, readonly override: VcrOverride = {}, shares?: Scope) {
+  constructor(
+    readonly title: string | undefined,
+    readonly override: VcrOverride = {},
+    shares?: Scope,
+  ) {
     this.occurrences = shares?.occurrences ?? new Map();
     this.created = shares?.created ?? new Set();
     this.overwritten = shares?.overwritten ?? new Map();
@@ -67,9 +71,7 @@ interface GlobalState {
   runner?: RunnerName;
 }
 
-export type ScopeEvent =
-  | { type: "used"; hash: string; file: string }
-  | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string; mode?: VcrMode };
+export type ScopeEvent = { type: "used"; hash: string; file: string } | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string; mode?: VcrMode };
 
 const KEY = Symbol.for("langchain-vcr.state.v1");
 const g = globalThis as unknown as Record<symbol, GlobalState | undefined>;

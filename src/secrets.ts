@@ -53,15 +53,14 @@ export function findSecret(value: unknown, knownSecrets: readonly string[], allo
 }
 
 export function secretError(hit: SecretHit, file: string): VcrSecretError {
-  const how =
-    hit.pattern === "client_api_key"
-      ? "It holds the API key of the model client itself."
-      : `It matches the credential pattern "${hit.pattern}".`;
+  const how = hit.pattern === "client_api_key" ? "It holds the API key of the model client itself." : `It matches the credential pattern "${hit.pattern}".`;
   return new VcrSecretError(
     `refused to write ${file}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
       `  Nothing was written; the call failed so the secret cannot reach the repository.\n` +
       `  Fix it: keep the secret out of the prompt, or add a redactor (options.redactors) that masks it` +
-      (hit.pattern === "client_api_key" ? "." : `, or, if it is a harmless test value, allow the pattern: new Vcr({ allowSecretPatterns: ["${hit.pattern}"] }).`),
+      (hit.pattern === "client_api_key"
+        ? "."
+        : `, or, if it is a harmless test value, allow the pattern: new Vcr({ allowSecretPatterns: ["${hit.pattern}"] }).`),
     hit,
   );
 }

@@ -82,9 +82,7 @@ async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<str
     return [
       {
         file,
-        problem:
-          "is not named <64 lowercase hex>.json, so it is never read" +
-          (hint ? `; its "hash" says it should be ${hint}.json` : ""),
+        problem: "is not named <64 lowercase hex>.json, so it is never read" + (hint ? `; its "hash" says it should be ${hint}.json` : ""),
       },
     ];
   }

@@ -13,10 +13,7 @@ export const EXAMPLE_ANSWERS: readonly CannedAnswer[] = [
   // agent.spec.ts, readme.spec.ts: the refund agent looks the order up, refunds it, answers
   {
     question: "Order 42 arrived broken",
-    toolTurns: [
-      [{ name: "get_order_status", args: { orderId: "42" } }],
-      [{ name: "issue_refund", args: { orderId: "42", amount: 25 } }],
-    ],
+    toolTurns: [[{ name: "get_order_status", args: { orderId: "42" } }], [{ name: "issue_refund", args: { orderId: "42", amount: 25 } }]],
     answer: "I've refunded $25 for order 42. It will reach your card within 5 business days.",
   },
   // rag.spec.ts

@@ -74,13 +74,22 @@ export function openaiResponses(body: any, res: http.ServerResponse, ctx: Respon
     defaultContent = canned.content;
     defaultToolCalls = canned.toolCalls;
   }
-  const reply = ctx.resolve(defaultContent, defaultToolCalls, messages.reduce((n, m) => n + words(m.content), 0));
+  const reply = ctx.resolve(
+    defaultContent,
+    defaultToolCalls,
+    messages.reduce((n, m) => n + words(m.content), 0),
+  );
   if (reply.status) return ctx.error(res, reply.status);
 
   const id = ctx.nextId("resp_fake_");
   const model = body?.model ?? "fake-model";
   const message = reply.content !== "" || reply.toolCalls.length === 0 ? { id: ctx.nextId("msg_fake_"), text: reply.content } : undefined;
-  const calls = reply.toolCalls.map((tc) => ({ id: ctx.nextId("fc_fake_"), call_id: ctx.nextId("call_fake_r"), name: tc.name, arguments: JSON.stringify(tc.args ?? {}) }));
+  const calls = reply.toolCalls.map((tc) => ({
+    id: ctx.nextId("fc_fake_"),
+    call_id: ctx.nextId("call_fake_r"),
+    name: tc.name,
+    arguments: JSON.stringify(tc.args ?? {}),
+  }));
   const usage = {
     input_tokens: reply.usage.prompt,
     input_tokens_details: { cached_tokens: 0 },
@@ -89,8 +98,21 @@ export function openaiResponses(body: any, res: http.ServerResponse, ctx: Respon
     total_tokens: reply.usage.prompt + reply.usage.completion,
   };
   const messageItem = (text: string, status: string) =>
-    message && { type: "message", id: message.id, status, role: "assistant", content: status === "in_progress" ? [] : [{ type: "output_text", text, annotations: [] }] };
-  const callItem = (c: (typeof calls)[number], status: string, args: string) => ({ type: "function_call", id: c.id, call_id: c.call_id, name: c.name, arguments: args, status });
+    message && {
+      type: "message",
+      id: message.id,
+      status,
+      role: "assistant",
+      content: status === "in_progress" ? [] : [{ type: "output_text", text, annotations: [] }],
+    };
+  const callItem = (c: (typeof calls)[number], status: string, args: string) => ({
+    type: "function_call",
+    id: c.id,
+    call_id: c.call_id,
+    name: c.name,
+    arguments: args,
+    status,
+  });
   const output = [...(message ? [messageItem(message.text, "completed")] : []), ...calls.map((c) => callItem(c, "completed", c.arguments))];
   const response = (status: string, out: unknown[], u: unknown) => ({
     id,
@@ -114,7 +136,8 @@ export function openaiResponses(body: any, res: http.ServerResponse, ctx: Respon
 
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   let seq = 0;
-  const event = (type: string, fields: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
+  const event = (type: string, fields: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
   event("response.created", { response: response("in_progress", [], null) });
   let index = 0;
   if (message) {
@@ -129,7 +152,8 @@ export function openaiResponses(body: any, res: http.ServerResponse, ctx: Respon
   }
   for (const c of calls) {
     event("response.output_item.added", { output_index: index, item: callItem(c, "in_progress", "") });
-    for (let i = 0; i < c.arguments.length; i += 4) event("response.function_call_arguments.delta", { item_id: c.id, output_index: index, delta: c.arguments.slice(i, i + 4) });
+    for (let i = 0; i < c.arguments.length; i += 4)
+      event("response.function_call_arguments.delta", { item_id: c.id, output_index: index, delta: c.arguments.slice(i, i + 4) });
     event("response.function_call_arguments.done", { item_id: c.id, output_index: index, arguments: c.arguments });
     event("response.output_item.done", { output_index: index, item: callItem(c, "completed", c.arguments) });
     index++;

@@ -208,8 +208,7 @@ function resolveUsage(
   toolCalls: { name: string; args: Record<string, unknown> }[],
 ): { prompt: number; completion: number } {
   if (scripted?.usage) return { ...scripted.usage };
-  const completion =
-    countWords(content) + toolCalls.reduce((n, tc) => n + countWords(JSON.stringify(tc.args)), 0);
+  const completion = countWords(content) + toolCalls.reduce((n, tc) => n + countWords(JSON.stringify(tc.args)), 0);
   return { prompt: Math.max(1, promptCount), completion: Math.max(1, completion) };
 }
 
@@ -349,8 +348,7 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
       if (includeUsage && !("usage" in payload)) payload.usage = null;
       res.write(`data: ${JSON.stringify(payload)}\n\n`);
     };
-    const delta = (d: Record<string, unknown>, finish: string | null = null) =>
-      chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+    const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
 
     delta({ role: "assistant", content: calls.length > 0 && reply.content === "" ? null : "", refusal: null });
     for (const piece of splitWords(reply.content)) delta({ content: piece });
@@ -419,8 +417,14 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
       ? raw.map((p: unknown) => (typeof p === "string" ? p : JSON.stringify(p)))
       : [typeof raw === "string" ? raw : raw === undefined ? "" : JSON.stringify(raw)];
     const texts = prompts.map((p) => "echo: " + p);
-    const prompt = Math.max(1, prompts.reduce((n, p) => n + countWords(p), 0));
-    const completion = Math.max(1, texts.reduce((n, t) => n + countWords(t), 0));
+    const prompt = Math.max(
+      1,
+      prompts.reduce((n, p) => n + countWords(p), 0),
+    );
+    const completion = Math.max(
+      1,
+      texts.reduce((n, t) => n + countWords(t), 0),
+    );
     sendJson(res, 200, {
       id: `cmpl-fake-${++cmplSeq}`,
       object: "text_completion",
@@ -440,19 +444,12 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
     if (body?.format && typeof body.format === "object") defaultContent = JSON.stringify(fillSchema(body.format));
     else if (body?.format === "json") defaultContent = "{}";
     const canned = scripted ? undefined : cannedReply(answers, body);
-    const reply = resolveChat(
-      scripted,
-      canned?.content ?? defaultContent,
-      canned?.toolCalls ?? [],
-      promptWords(body?.messages),
-    );
+    const reply = resolveChat(scripted, canned?.content ?? defaultContent, canned?.toolCalls ?? [], promptWords(body?.messages));
     const model = body?.model ?? "fake-model";
 
     res.writeHead(200, { "content-type": "application/x-ndjson" });
     for (const piece of splitWords(reply.content)) {
-      res.write(
-        JSON.stringify({ model, created_at: CREATED_AT, message: { role: "assistant", content: piece }, done: false }) + "\n",
-      );
+      res.write(JSON.stringify({ model, created_at: CREATED_AT, message: { role: "assistant", content: piece }, done: false }) + "\n");
     }
     const finalMessage: Record<string, unknown> = { role: "assistant", content: "" };
     if (reply.toolCalls.length > 0) {

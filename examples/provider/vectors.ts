@@ -14,9 +14,7 @@ const STOP_WORDS = new Set(
 );
 
 function words(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? [])
-    .filter((w) => !STOP_WORDS.has(w))
-    .map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w));
+  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP_WORDS.has(w)).map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w));
 }
 
 export function wordVector(text: string, dims: number): number[] {

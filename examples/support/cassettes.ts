@@ -5,6 +5,4 @@
  */
 import * as path from "node:path";
 
-export const CASSETTES = process.env.EXAMPLES_CASSETTES
-  ? path.resolve(process.env.EXAMPLES_CASSETTES)
-  : path.join(__dirname, "..", "..", "cassettes");
+export const CASSETTES = process.env.EXAMPLES_CASSETTES ? path.resolve(process.env.EXAMPLES_CASSETTES) : path.join(__dirname, "..", "..", "cassettes");

@@ -53,7 +53,10 @@ export class ReportCollector {
   private last: { at: number; http: number; toolRuns: number; outcomes: Record<Outcome, number> };
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly root: string, private readonly gauges: Gauges) {
+  constructor(
+    private readonly root: string,
+    private readonly gauges: Gauges,
+  ) {
     this.unsubscribe = onScopeEvent((e) => {
       if (e.type !== "used") this.outcomes[e.type]++;
     });
@@ -70,7 +73,17 @@ export class ReportCollector {
     const now = this.snapshot();
     const key = file ? path.relative(this.root, file).split(path.sep).join("/") : "(unknown file)";
     const c = this.files.get(key) ?? {
-      file: key, passed: 0, failed: 0, pending: 0, httpRequests: 0, replayed: 0, recorded: 0, bypassed: 0, missed: 0, toolRuns: 0, ms: 0,
+      file: key,
+      passed: 0,
+      failed: 0,
+      pending: 0,
+      httpRequests: 0,
+      replayed: 0,
+      recorded: 0,
+      bypassed: 0,
+      missed: 0,
+      toolRuns: 0,
+      ms: 0,
     };
     if (state === "passed") c.passed++;
     else if (state === "failed") c.failed++;

@@ -30,7 +30,8 @@ export function withoutAbsent(invocation: Record<string, unknown>): Record<strin
   for (const { path, value } of ABSENT_VALUES) {
     const parent = path.slice(0, -1).reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), out);
     const last = path[path.length - 1];
-    if (!parent || typeof parent !== "object" || !Object.hasOwn(parent, last) || !isDeepStrictEqual(defined((parent as Record<string, unknown>)[last]), value)) continue;
+    if (!parent || typeof parent !== "object" || !Object.hasOwn(parent, last) || !isDeepStrictEqual(defined((parent as Record<string, unknown>)[last]), value))
+      continue;
     out = dropPath(out, path);
   }
   return out;
@@ -40,7 +41,8 @@ function dropPath(obj: Record<string, unknown>, path: readonly string[]): Record
   const [head, ...rest] = path;
   const copy = { ...obj };
   const inner = rest.length === 0 ? {} : dropPath(copy[head] as Record<string, unknown>, rest);
-  if (Object.keys(defined(inner) as object).length === 0) delete copy[head]; // a parent left empty (generationConfig: {}) is not sent either
+  if (Object.keys(defined(inner) as object).length === 0)
+    delete copy[head]; // a parent left empty (generationConfig: {}) is not sent either
   else copy[head] = inner;
   return copy;
 }

@@ -23,20 +23,10 @@ export function modelParams(model: ModelLike, callOptions: unknown): Record<stri
   return params;
 }
 
-export function chatRequest(
-  model: ModelLike,
-  messages: readonly unknown[],
-  callOptions: unknown,
-  normalize: Normalize,
-): Record<string, unknown> {
+export function chatRequest(model: ModelLike, messages: readonly unknown[], callOptions: unknown, normalize: Normalize): Record<string, unknown> {
   return { ...modelParams(model, callOptions), messages: canonicalMessages(messages, normalize) };
 }
 
-export function llmRequest(
-  model: ModelLike,
-  prompt: string,
-  callOptions: unknown,
-  normalize: Normalize,
-): Record<string, unknown> {
+export function llmRequest(model: ModelLike, prompt: string, callOptions: unknown, normalize: Normalize): Record<string, unknown> {
   return { ...modelParams(model, callOptions), prompt: normalize(prompt) };
 }

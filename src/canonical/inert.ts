@@ -23,7 +23,11 @@ export function dropInert(value: unknown): unknown {
   for (const [k, v] of Object.entries(src)) {
     if (k === "$schema" && typeof v === "string") continue;
     if (integer && ((k === "maximum" && v === SAFE) || (k === "minimum" && v === -SAFE))) continue;
-    defineMember(out, k, k === "properties" && v !== null && typeof v === "object" && !Array.isArray(v) ? propertiesOf(v as Record<string, unknown>) : dropInert(v));
+    defineMember(
+      out,
+      k,
+      k === "properties" && v !== null && typeof v === "object" && !Array.isArray(v) ? propertiesOf(v as Record<string, unknown>) : dropInert(v),
+    );
   }
   return out;
 }

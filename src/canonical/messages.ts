@@ -56,7 +56,7 @@ export function canonicalMessages(messages: readonly unknown[], normalize: Norma
 function canonicalMessage(m: MessageLike, normalize: Normalize, ids: IdMapper): Record<string, unknown> {
   const type = messageType(m);
   const out: Record<string, unknown> = {
-    role: type === "generic" ? (m.role ?? "generic") : (Object.hasOwn(ROLE, type) ? ROLE[type] : type),
+    role: type === "generic" ? (m.role ?? "generic") : Object.hasOwn(ROLE, type) ? ROLE[type] : type,
     content: canonicalContent(m.content, normalize, ids),
   };
   if (m.name) out.name = m.name;

@@ -145,7 +145,8 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
 /** A response's differences, in its kind's `review` view, in reading order: the answer's text, tool calls, the rest, ids and token counts last. */
 function responseDiffs(kind: string, before: unknown, after: unknown): VcrDifference[] {
   const view = kindSpec(kind)?.review ?? ((r: unknown) => r);
-  const rank = (p: string) => (/(^|\.)(text|content)$|\.content\[\d+\]/.test(p) ? 0 : /tool_call|args/.test(p) ? 1 : /(^|\.)id$|usage|[Tt]oken/.test(p) ? 3 : 2);
+  const rank = (p: string) =>
+    /(^|\.)(text|content)$|\.content\[\d+\]/.test(p) ? 0 : /tool_call|args/.test(p) ? 1 : /(^|\.)id$|usage|[Tt]oken/.test(p) ? 3 : 2;
   return diffValues(view(before), view(after))
     .map((d, i) => ({ d, i, r: rank(d.path) }))
     .sort((x, y) => x.r - y.r || x.i - y.i)

@@ -39,7 +39,9 @@ export function resolveRef(top: string, ref: string): string {
   try {
     return git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
   } catch {
-    throw new DiffUsageError(`--base ${JSON.stringify(ref)} is not a commit in ${top} (try HEAD, main, origin/main or a commit hash; in CI fetch the base branch first)`);
+    throw new DiffUsageError(
+      `--base ${JSON.stringify(ref)} is not a commit in ${top} (try HEAD, main, origin/main or a commit hash; in CI fetch the base branch first)`,
+    );
   }
 }
 

@@ -18,7 +18,14 @@ export interface DiffHeader {
 export function renderJson(r: DiffReport): string {
   const diffs = (d: VcrDifference[]) => d.map((x) => ({ path: x.path, recorded: x.recorded, requested: x.requested }));
   const out = {
-    changed: r.changed.map((c) => ({ before: c.before, after: c.after, kind: c.kind, request: diffs(c.request), response: diffs(c.response), ...(c.migrated ? { migrated: true } : {}) })),
+    changed: r.changed.map((c) => ({
+      before: c.before,
+      after: c.after,
+      kind: c.kind,
+      request: diffs(c.request),
+      response: diffs(c.response),
+      ...(c.migrated ? { migrated: true } : {}),
+    })),
     added: r.added,
     removed: r.removed,
     rerecorded: r.rerecorded.map((x) => ({ file: x.file, kind: x.kind, response: diffs(x.response) })),
@@ -35,7 +42,10 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
   }
   const migrated = r.changed.filter((x) => x.migrated);
   if (migrated.length) lines.push("", `migrated from an older schema version (langchain-vcr migrate):`);
-  for (const c of migrated) lines.push(`  ${c.before} → ${c.after}${c.request.length + c.response.length ? ` (${[...c.request, ...c.response].length} difference(s) beyond the upgrade)` : ""}`);
+  for (const c of migrated)
+    lines.push(
+      `  ${c.before} → ${c.after}${c.request.length + c.response.length ? ` (${[...c.request, ...c.response].length} difference(s) beyond the upgrade)` : ""}`,
+    );
   for (const x of r.rerecorded) lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`, ...section("response", x.response, false));
   for (const f of r.added) lines.push(`added    ${f}`);
   for (const f of r.removed) lines.push(`removed  ${f}`);
@@ -46,7 +56,13 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
 export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
   const lines = [`### langchain-vcr: fixtures in \`${h.dir}\``, "", `${summary(r)} (against \`${h.base}\`).`];
   const rows: string[][] = [
-    ...r.changed.map((c) => [c.migrated ? "migrated" : "changed", c.kind, cell(c.title), `${code(c.request.map((d) => d.path).join(", ") || "—")}`, `${code(short(c.before))} → ${code(short(c.after))}`]),
+    ...r.changed.map((c) => [
+      c.migrated ? "migrated" : "changed",
+      c.kind,
+      cell(c.title),
+      `${code(c.request.map((d) => d.path).join(", ") || "—")}`,
+      `${code(short(c.before))} → ${code(short(c.after))}`,
+    ]),
     ...r.rerecorded.map((x) => ["re-recorded", x.kind, cell(x.title), "—", code(short(x.file))]),
     ...r.added.map((f) => ["added", "", "", "", code(short(f))]),
     ...r.removed.map((f) => ["removed", "", "", "", code(short(f))]),
@@ -95,8 +111,14 @@ export function wordChange(before: string, after: string, markdown: boolean): st
   const words = (parts: string[]) => parts.filter((p) => p.trim() !== "");
   const pre = words(a.slice(0, start));
   const post = words(a.slice(a.length - end));
-  const gone = a.slice(start, a.length - end).join("").trim();
-  const came = b.slice(start, b.length - end).join("").trim();
+  const gone = a
+    .slice(start, a.length - end)
+    .join("")
+    .trim();
+  const came = b
+    .slice(start, b.length - end)
+    .join("")
+    .trim();
   const head = (pre.length > CONTEXT_WORDS ? "… " : "") + pre.slice(-CONTEXT_WORDS).join(" ");
   const tail = post.slice(0, CONTEXT_WORDS).join(" ") + (post.length > CONTEXT_WORDS ? " …" : "");
   const esc = (s: string) => (markdown ? escapeMd(s) : s);
@@ -121,4 +143,3 @@ function code(s: string): string {
 function short(file: string): string {
   return file.replace(/([0-9a-f]{12})[0-9a-f]{52}\.json$/, "$1….json");
 }
-

@@ -22,5 +22,8 @@ export function listFixtures(dir: string): string[] {
         `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr stats ${DEFAULTS.dir}`,
     );
   }
-  return names.filter((n) => FIXTURE_FILE_RE.test(n)).sort().map((n) => path.join(dir, n));
+  return names
+    .filter((n) => FIXTURE_FILE_RE.test(n))
+    .sort()
+    .map((n) => path.join(dir, n));
 }

@@ -46,7 +46,10 @@ export function migrateDir(dir: string, dryRun = false): MigrateReport {
     const to = store.fileFor(up.fixture.hash);
     const existed = fs.existsSync(to);
     if (existed && readFixtureFile(to).problem !== undefined) {
-      report.left.push({ file, problem: `upgrades to ${path.basename(to)}, which exists and is damaged (${readFixtureFile(to).problem}); fix or delete that file first` });
+      report.left.push({
+        file,
+        problem: `upgrades to ${path.basename(to)}, which exists and is damaged (${readFixtureFile(to).problem}); fix or delete that file first`,
+      });
       continue;
     }
     if (!dryRun) {

@@ -43,14 +43,16 @@ function locate(io: Io, target: string, dir: string): string {
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     throw new VcrFixtureError(
-      `no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` +
-        `  Pass the fixture directory with --dir, or a file path.`,
+      `no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` + `  Pass the fixture directory with --dir, or a file path.`,
       exact,
     );
   }
   throw new VcrFixtureError(
     `${matches.length} fixtures in ${display(io, dir)} start with ${hash}; give more digits:\n` +
-      matches.slice(0, 10).map((m) => `  ${path.basename(m)}\n`).join(""),
+      matches
+        .slice(0, 10)
+        .map((m) => `  ${path.basename(m)}\n`)
+        .join(""),
     exact,
   );
 }

@@ -39,7 +39,17 @@ export interface FixtureStats {
 export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false): FixtureStats {
   const files = listFixtures(dir);
   // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
-  const s: FixtureStats = { dir, count: 0, bytes: 0, unreadable: 0, older: 0, byKind: Object.create(null), byModel: Object.create(null), largest: [], unused: null };
+  const s: FixtureStats = {
+    dir,
+    count: 0,
+    bytes: 0,
+    unreadable: 0,
+    older: 0,
+    byKind: Object.create(null),
+    byModel: Object.create(null),
+    largest: [],
+    unused: null,
+  };
   const sized: FixtureStats["largest"] = [];
   for (const file of files) {
     const read = readFixtureFile(file);
@@ -48,7 +58,8 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
       continue;
     }
     const f = read.fixture;
-    if (!f) s.unreadable++; // damaged: counted under "(unreadable)"; validate says what is wrong
+    if (!f)
+      s.unreadable++; // damaged: counted under "(unreadable)"; validate says what is wrong
     else if (f.schemaVersion < SCHEMA_VERSION) s.older++;
     const kind = f ? f.kind : "(unreadable)";
     const model = f && isRecord(f.request) && typeof f.request.model === "string" ? f.request.model : undefined;
@@ -62,7 +73,9 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
   const verdict = lastRun(ledgerDir, cwd);
   if (byTest) {
     const inDir = new Set(files);
-    s.byTest = verdict ? Object.fromEntries([...fixturesByTest(verdict)].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))]).filter(([, fs]) => fs.length > 0)) : null;
+    s.byTest = verdict
+      ? Object.fromEntries([...fixturesByTest(verdict)].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))]).filter(([, fs]) => fs.length > 0))
+      : null;
   }
   if (verdict) {
     s.unused = {
@@ -98,7 +111,8 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
       .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
       .map(([k, t]) => [k, String(t.count), formatBytes(t.bytes)]);
   const lines = [
-    `fixtures in ${display(io, dir)}: ${s.count} file(s), ${formatBytes(s.bytes)}` + (s.unreadable ? ` (${s.unreadable} unreadable: run langchain-vcr validate)` : "") +
+    `fixtures in ${display(io, dir)}: ${s.count} file(s), ${formatBytes(s.bytes)}` +
+      (s.unreadable ? ` (${s.unreadable} unreadable: run langchain-vcr validate)` : "") +
       (s.older ? ` (${s.older} of an older schema version, never read: run langchain-vcr migrate)` : ""),
   ];
   if (s.count > 0) {
@@ -107,7 +121,9 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   if (!s.unused) lines.push(`unused since the last run: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)`);
   else {
-    const state = s.unused.complete ? "complete" : `partial: ${s.unused.reasons[0]}${s.unused.reasons.length > 1 ? ` (+${s.unused.reasons.length - 1} more)` : ""}`;
+    const state = s.unused.complete
+      ? "complete"
+      : `partial: ${s.unused.reasons[0]}${s.unused.reasons.length > 1 ? ` (+${s.unused.reasons.length - 1} more)` : ""}`;
     lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, ${state})`);
   }
   if (s.byTest === null) lines.push("by test: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)");

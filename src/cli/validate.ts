@@ -11,7 +11,8 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   const dir = resolveDir(io, args.positionals[0]);
   const allow = typeof args.flags["allow-secret-pattern"] === "string" ? args.flags["allow-secret-pattern"].split(",").map((s) => s.trim()) : [];
   for (const name of allow) {
-    if (!SECRET_PATTERN_NAMES.includes(name)) throw new UsageError(`${JSON.stringify(name)} is not a secret pattern name (valid: ${SECRET_PATTERN_NAMES.join(", ")})`);
+    if (!SECRET_PATTERN_NAMES.includes(name))
+      throw new UsageError(`${JSON.stringify(name)} is not a secret pattern name (valid: ${SECRET_PATTERN_NAMES.join(", ")})`);
   }
   const problems = await validateFixtures(dir, { allowSecretPatterns: allow });
   if (args.flags.json) {

@@ -32,7 +32,8 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
   for (const d of differences) {
     if (typeof d.recorded !== "string" || typeof d.requested !== "string") continue;
     const pair = [d.recorded, d.requested];
-    if (pair.every((s) => /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s))) return "a timestamp changed between runs: add normalizers.isoDateTime to options.normalizers";
+    if (pair.every((s) => /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s)))
+      return "a timestamp changed between runs: add normalizers.isoDateTime to options.normalizers";
     if (pair.every((s) => /\d{4}-\d{2}-\d{2}/.test(s))) return "a date changed between runs: add normalizers.isoDate to options.normalizers";
     if (pair.every((s) => /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(s))) return "a UUID changed between runs: add normalizers.uuid to options.normalizers";
     if (pair.every((s) => /1\d{12}/.test(s))) return "a millisecond timestamp changed between runs: add normalizers.epochMillis to options.normalizers";

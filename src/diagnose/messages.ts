@@ -8,9 +8,7 @@ const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
 
 export function formatDifferences(nearest: VcrNearest, indent = "    "): string[] {
-  const lines = nearest.differences
-    .slice(0, MAX_DIFFS)
-    .map((d) => `${indent}${d.path}: ${formatValue(d.recorded)} → ${formatValue(d.requested)}`);
+  const lines = nearest.differences.slice(0, MAX_DIFFS).map((d) => `${indent}${d.path}: ${formatValue(d.recorded)} → ${formatValue(d.requested)}`);
   if (nearest.differences.length > MAX_DIFFS) lines.push(`${indent}… and ${nearest.differences.length - MAX_DIFFS} more`);
   return lines;
 }
@@ -102,10 +100,7 @@ export function loaderArgs(execArgv: readonly string[]): string {
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
-export function recordedNearMessage(
-  rec: { kind: string; file: string },
-  nearest: VcrNearest,
-): string | undefined {
+export function recordedNearMessage(rec: { kind: string; file: string }, nearest: VcrNearest): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {
     // the same request in another file: one written by an older langchain-vcr (a lookup never reads it)

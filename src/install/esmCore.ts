@@ -28,8 +28,9 @@ export function patchEsmCore(): void {
   once.done = true;
   let core: Record<string, unknown>;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- require() of an ES module, synchronously (see the file comment)
-    core = quietly(() => Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile("@langchain/core", subpath)) as Record<string, unknown>)[name]])));
+    core = quietly(() =>
+      Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile("@langchain/core", subpath)) as Record<string, unknown>)[name]])),
+    );
   } catch (e) {
     log.warn(
       `note: vcr.install() could not load the ESM copy of @langchain/core (${(e as Error).message.split("\n")[0]}).\n` +
@@ -44,7 +45,7 @@ export function patchEsmCore(): void {
 /** The ESM file a package's package.json exports for `subpath` (its "import" condition). */
 export function esmFile(pkgName: string, subpath: string): string {
   const pkgFile = require.resolve(`${pkgName}/package.json`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a package.json found at run time
+
   const pkg = require(pkgFile) as { exports: Record<string, { import?: string | { default?: string } }> };
   const target = pkg.exports[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;

@@ -15,7 +15,14 @@ import { esmFile, quietly } from "./esmCore";
 import { processWide } from "../processWide";
 
 /** LangChain integrations that export Embeddings classes. */
-export const KNOWN_INTEGRATIONS = ["@langchain/openai", "@langchain/ollama", "@langchain/google-genai", "@langchain/mistralai", "@langchain/cohere", "@langchain/aws"] as const;
+export const KNOWN_INTEGRATIONS = [
+  "@langchain/openai",
+  "@langchain/ollama",
+  "@langchain/google-genai",
+  "@langchain/mistralai",
+  "@langchain/cohere",
+  "@langchain/aws",
+] as const;
 
 const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 
@@ -31,7 +38,6 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
       continue; // not installed
     }
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- through the runner's registry, or require() of an ES module
       scanExports(quietly(() => require(target) as unknown));
     } catch {
       // not loadable this way (an older Node, top-level await): not reached, as documented

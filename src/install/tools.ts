@@ -17,14 +17,18 @@ const PATCHED = Symbol.for("langchain-vcr.patched.toolInvoke");
 type Invoke = (this: object, input: unknown, config?: unknown) => Promise<unknown>;
 
 export function installToolPatch(proto: object): void {
-  patchOnce<Invoke>(proto, "invoke", PATCHED, (original) =>
-    function (this: object, input: unknown, config?: unknown) {
-      const vcr = installedVcr();
-      if (!vcr || !isToolCall(input) || isWrappedTool(this) || typeof (this as { _call?: unknown })._call !== "function") {
-        return original.call(this, input, config);
-      }
-      return original.call(vcr.tool(this), input, config);
-    },
+  patchOnce<Invoke>(
+    proto,
+    "invoke",
+    PATCHED,
+    (original) =>
+      function (this: object, input: unknown, config?: unknown) {
+        const vcr = installedVcr();
+        if (!vcr || !isToolCall(input) || isWrappedTool(this) || typeof (this as { _call?: unknown })._call !== "function") {
+          return original.call(this, input, config);
+        }
+        return original.call(vcr.tool(this), input, config);
+      },
   );
 }
 

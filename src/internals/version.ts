@@ -23,7 +23,6 @@ export function supportedCoreRange(): string {
 /** The version of the @langchain/core this process resolves, or "unknown". */
 export function installedCoreVersion(): string {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the core this process resolves, read at run time
     return (require("@langchain/core/package.json") as { version?: string }).version ?? "unknown";
   } catch {
     return "unknown";

@@ -24,7 +24,7 @@ function jestGlobals(): JestGlobals {
   const g = globalThis as unknown as Partial<JestGlobals>;
   if (g.beforeEach && g.afterEach && g.afterAll && g.expect) return g as JestGlobals;
   // injectGlobals: false
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   return require("@jest/globals") as JestGlobals;
 }
 

@@ -70,7 +70,8 @@ class LangchainVcrJestReporter {
     const patterns = Array.isArray(c.testPathPatterns) ? c.testPathPatterns : (c.testPathPatterns?.patterns ?? []);
     const shard: Shard | undefined = c.shard ? { index: c.shard.shardIndex, total: c.shard.shardCount } : undefined;
     if (patterns.length && !shard) reasons.push(`test files were selected on the command line (${patterns.join(" ")}), so this may be a subset of the suite`);
-    if (c.onlyChanged || c.lastCommit || c.changedSince) reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");
+    if (c.onlyChanged || c.lastCommit || c.changedSince)
+      reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");
     if (c.findRelatedTests) reasons.push("--findRelatedTests ran only the tests related to the given sources");
     if (c.watch || c.watchAll) reasons.push("watch mode runs are never complete");
     const focused = filesUsingOnly(this.files);

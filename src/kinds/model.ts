@@ -33,7 +33,9 @@ export function renderModelRequest(req: Rec, out: string[]): void {
 
 function renderMessage(m: Rec, out: string[]): void {
   const role = String(m.role ?? m.type ?? "?");
-  const tags = [m.name ? `name=${String(m.name)}` : "", m.tool_call_id ? `for ${String(m.tool_call_id)}` : "", m.status === "error" ? "error" : ""].filter(Boolean);
+  const tags = [m.name ? `name=${String(m.name)}` : "", m.tool_call_id ? `for ${String(m.tool_call_id)}` : "", m.status === "error" ? "error" : ""].filter(
+    Boolean,
+  );
   const label = `  [${role}${tags.length ? " " + tags.join(" ") : ""}]`;
   out.push(joinText(label, contentText(m.content)));
   for (const c of (Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);

@@ -16,7 +16,6 @@ export function configuredSpec(argv: readonly string[]): string[] {
   const file = candidates.find((f) => fs.existsSync(f));
   if (!file) return [];
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { loadOptions } = require(file) as { loadOptions(argv: string[]): { _?: unknown[]; spec?: unknown } };
     // the re-spawned process gets the merged options with --no-config: read the config the parent found by default
     const respawned = path.basename(script) === "cli.js" && path.basename(path.dirname(script)) === "cli";

@@ -64,9 +64,40 @@ function parseContext(text: string | undefined): RunContext | undefined {
 
 /** mocha's options that take a value (from mocha's run-option metadata), long and short. */
 const VALUE_OPTIONS = new Set([
-  "config", "fgrep", "f", "grep", "g", "package", "reporter", "R", "ui", "u", "slow", "s", "timeout", "t", "timeouts",
-  "retries", "jobs", "j", "extension", "file", "global", "globals", "ignore", "exclude", "node-option", "n",
-  "reporter-option", "reporter-options", "O", "require", "r", "spec", "watch-files", "watch-ignore",
+  "config",
+  "fgrep",
+  "f",
+  "grep",
+  "g",
+  "package",
+  "reporter",
+  "R",
+  "ui",
+  "u",
+  "slow",
+  "s",
+  "timeout",
+  "t",
+  "timeouts",
+  "retries",
+  "jobs",
+  "j",
+  "extension",
+  "file",
+  "global",
+  "globals",
+  "ignore",
+  "exclude",
+  "node-option",
+  "n",
+  "reporter-option",
+  "reporter-options",
+  "O",
+  "require",
+  "r",
+  "spec",
+  "watch-files",
+  "watch-ignore",
 ]);
 
 /**
@@ -108,7 +139,9 @@ export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, con
   const configured = new Set(configSpec);
   named = named.filter((n) => !configured.has(n));
   if (named.length && !isShard) {
-    yield `spec files were named on the command line (${named.join(" ")}), so this may be a subset of the suite ` +
-      `(prune trusts a run of the spec configured in .mocharc or package.json: plain \`npx mocha\`)`;
+    yield (
+      `spec files were named on the command line (${named.join(" ")}), so this may be a subset of the suite ` +
+      `(prune trusts a run of the spec configured in .mocharc or package.json: plain \`npx mocha\`)`
+    );
   }
 }

@@ -1,7 +1,22 @@
 /** What node's own command line says about a `node --test` run: filters, named files, shards. */
 import { parseShard, type Shard } from "../runner/ledgerFiles";
 
-const VALUE_FLAGS = new Set(["--test-name-pattern", "--test-skip-pattern", "--test-reporter", "--test-reporter-destination", "--test-shard", "--require", "-r", "--import", "--loader", "--experimental-loader", "--test-concurrency", "--test-timeout", "--conditions", "-C"]);
+const VALUE_FLAGS = new Set([
+  "--test-name-pattern",
+  "--test-skip-pattern",
+  "--test-reporter",
+  "--test-reporter-destination",
+  "--test-shard",
+  "--require",
+  "-r",
+  "--import",
+  "--loader",
+  "--experimental-loader",
+  "--test-concurrency",
+  "--test-timeout",
+  "--conditions",
+  "-C",
+]);
 
 function flagValue(execArgv: readonly string[], name: string): string | undefined {
   for (let i = 0; i < execArgv.length; i++) {

@@ -46,7 +46,7 @@ function testProcess(): void {
   installTestScopes();
   const share = joinRun();
   const unit = new Unit(share, path.relative(process.cwd(), process.argv[1] ?? "(unknown test file)"));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   const { afterEach } = require("node:test") as { afterEach(fn: (t: TestContextLike) => void): void };
   afterEach((t) => {
     const scope = scopeOfContext(t as object);

@@ -37,7 +37,13 @@ export function installTestScopes(): void {
   proto[PATCHED] = original;
   proto.runInAsyncScope = function (this: TestLike, fn: unknown, thisArg: unknown, ...args: unknown[]) {
     const isTestBody =
-      typeof fn === "function" && this && this.fn === fn && this.constructor?.name === "Test" && this.parent !== undefined && thisArg !== null && typeof thisArg === "object";
+      typeof fn === "function" &&
+      this &&
+      this.fn === fn &&
+      this.constructor?.name === "Test" &&
+      this.parent !== undefined &&
+      thisArg !== null &&
+      typeof thisArg === "object";
     if (!isTestBody) return original.call(this, fn, thisArg, ...args);
     const scope = new Scope(fullTitle(this));
     scope.filterTitle = this.name;
@@ -48,9 +54,14 @@ export function installTestScopes(): void {
       return original.call(this, fn, thisArg, ...args);
     }
     const body = fn as (...a: unknown[]) => unknown;
-    return original.call(this, function (this: unknown, ...a: unknown[]) {
-      return runAsTest(scope, () => body.apply(this, a));
-    }, thisArg, ...args);
+    return original.call(
+      this,
+      function (this: unknown, ...a: unknown[]) {
+        return runAsTest(scope, () => body.apply(this, a));
+      },
+      thisArg,
+      ...args,
+    );
   };
 }
 

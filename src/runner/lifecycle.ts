@@ -26,9 +26,7 @@ export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
 /** What a test left in flight: model, hash, expected file, and what to do about a provider that does not answer. */
 export function liveCallNote(scope: Scope): string | undefined {
   if (scope.live.size === 0) return undefined;
-  const lines = [
-    `${PREFIX}test "${scope.title ?? "(unknown test)"}" ended while ${scope.live.size} live recording call(s) had not answered:`,
-  ];
+  const lines = [`${PREFIX}test "${scope.title ?? "(unknown test)"}" ended while ${scope.live.size} live recording call(s) had not answered:`];
   for (const c of scope.live.values()) {
     lines.push(`  - ${c.kind} request from ${c.describe}`, `    hash:     ${c.hash}`, `    expected: ${c.file}`);
   }

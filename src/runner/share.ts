@@ -83,7 +83,10 @@ export class Unit {
   readonly extra: unknown[] = [];
   private readonly file: string;
 
-  constructor(private readonly share: RunShare | undefined, readonly name: string) {
+  constructor(
+    private readonly share: RunShare | undefined,
+    readonly name: string,
+  ) {
     this.file = share ? path.join(share.dir, `${process.pid}-${++unitSeq}-${randomBytes(2).toString("hex")}.json`) : "";
     this.write({ unit: name, pid: process.pid, done: false });
   }

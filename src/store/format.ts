@@ -9,7 +9,9 @@ export function formatFixture(fixture: object): string {
   const rec = fixture as Record<string, unknown>;
   const keys = [
     ...ENVELOPE_ORDER.filter((k) => rec[k] !== undefined),
-    ...Object.keys(rec).filter((k) => !ENVELOPE_ORDER.includes(k)).sort(),
+    ...Object.keys(rec)
+      .filter((k) => !ENVELOPE_ORDER.includes(k))
+      .sort(),
   ];
   return writeObject(rec, keys, "") + "\n";
 }
@@ -31,9 +33,7 @@ function write(value: unknown, indent: string): string {
 
 function writeObject(rec: Record<string, unknown>, keys: string[], indent: string): string {
   const inner = indent + "  ";
-  const members = keys
-    .filter((k) => rec[k] !== undefined && typeof rec[k] !== "function")
-    .map((k) => inner + JSON.stringify(k) + ": " + write(rec[k], inner));
+  const members = keys.filter((k) => rec[k] !== undefined && typeof rec[k] !== "function").map((k) => inner + JSON.stringify(k) + ": " + write(rec[k], inner));
   if (members.length === 0) return "{}";
   return "{\n" + members.join(",\n") + "\n" + indent + "}";
 }

@@ -126,8 +126,7 @@ export class FixtureStore {
     } catch (e) {
       fs.rmSync(tmp, { force: true });
       throw new VcrRecordError(
-        `could not write fixture ${file}: ${(e as Error).message}\n` +
-          `  The fixture directory must be a writable directory: ${this.dir}`,
+        `could not write fixture ${file}: ${(e as Error).message}\n` + `  The fixture directory must be a writable directory: ${this.dir}`,
         { cause: e },
       );
     }

@@ -23,10 +23,13 @@ export function upgradedParts(f: Fixture): { request: unknown; response: unknown
 
 /** `f` in the current version, or why it cannot be upgraded offline. */
 export function upgradeFixture(f: Fixture): Upgraded {
-  if (f.schemaVersion > SCHEMA_VERSION) return { problem: `has schemaVersion ${f.schemaVersion}, newer than this langchain-vcr understands (${SCHEMA_VERSION})` };
+  if (f.schemaVersion > SCHEMA_VERSION)
+    return { problem: `has schemaVersion ${f.schemaVersion}, newer than this langchain-vcr understands (${SCHEMA_VERSION})` };
   if (f.schemaVersion === SCHEMA_VERSION) return { fixture: f };
   if (f.redacted === true) {
-    return { problem: `is marked "redacted": its request no longer gives the hash it was filed under, so it cannot be renamed offline; delete it and re-record it` };
+    return {
+      problem: `is marked "redacted": its request no longer gives the hash it was filed under, so it cannot be renamed offline; delete it and re-record it`,
+    };
   }
   const actual = requestHash(f.kind, f.request, f.schemaVersion);
   if (actual !== f.hash) return { problem: `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly` };

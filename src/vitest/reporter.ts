@@ -39,7 +39,8 @@ export class LangchainVcrVitestReporter {
     if (pattern) reasons.push(`-t ${JSON.stringify(pattern instanceof RegExp ? pattern.source : String(pattern))} selected only some tests`);
     if (config.watch) reasons.push("watch mode runs only what changed, never the whole suite");
     if (config.changed) reasons.push("--changed ran only the test files related to changed files");
-    if (config.related && (!Array.isArray(config.related) || config.related.length)) reasons.push("related ran only the test files related to the given sources");
+    if (config.related && (!Array.isArray(config.related) || config.related.length))
+      reasons.push("related ran only the test files related to the given sources");
     const focused = filesUsingOnly(modules.map((m) => m.moduleId));
     if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);
     const shard: Shard | undefined = config.shard ? { index: config.shard.index, total: config.shard.count } : undefined;

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const root = path.resolve(process.argv[2] ?? path.join(__dirname, "../../src"));
   const rounds = Number(process.argv[3] ?? 200);
   const label = process.argv[4] ?? root;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   const { Vcr } = require(path.join(root, "index")) as typeof Lib;
   const fake = await startFakeProvider();
   try {

@@ -70,7 +70,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
         step("  · Recorder.mode() (resolveMode: withVcr scope, env, options)", () => vcr.recorder.mode()),
         step("· FixtureStore.read (total)", () => vcr.recorder.store.read(hash)),
         step("  · fileFor (string concatenation)", () => vcr.recorder.store.fileFor(hash)),
-        step("  · fs.readFileSync(file, { encoding: \"utf8\" })", () => fs.readFileSync(file, { encoding: "utf8", flag: "r" })),
+        step('  · fs.readFileSync(file, { encoding: "utf8" })', () => fs.readFileSync(file, { encoding: "utf8", flag: "r" })),
         step("  · JSON.parse", () => JSON.parse(text)),
         step("  · envelopeProblem", () => envelopeProblem(fixture, hash)),
         step("  · (once per file and Vcr) re-hash of the fixture's request (name check)", () => requestHash(fixture.kind, fixture.request)),

@@ -25,11 +25,15 @@ export async function benchChatProcesses(processes: number, opts: { rounds: numb
   const runs: ChatResult[] = [];
   for (let i = 0; i < processes; i++) {
     log(`bench: chat replay, process ${i + 1} of ${processes} ...`);
-    const res = await runChild(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(__dirname, "chatChild.ts"), String(opts.rounds), String(opts.warmup)], {
-      cwd: path.resolve(__dirname, "../.."),
-      env: { ...process.env, LANGCHAIN_VCR_MODE: "" },
-      timeoutMs: 600_000,
-    });
+    const res = await runChild(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", path.join(__dirname, "chatChild.ts"), String(opts.rounds), String(opts.warmup)],
+      {
+        cwd: path.resolve(__dirname, "../.."),
+        env: { ...process.env, LANGCHAIN_VCR_MODE: "" },
+        timeoutMs: 600_000,
+      },
+    );
     if (res.status !== 0) throw new Error(`bench: chat child failed (${res.status}): ${res.stderr}`);
     runs.push(JSON.parse(res.stdout.trim().split("\n").pop()!) as ChatResult);
   }

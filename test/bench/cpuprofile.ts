@@ -52,10 +52,14 @@ export function summarise(profile: Profile, calls = 0, filter = ""): string {
       }
     }
   }
-  const pct = (us: number) =>
-    ((100 * us) / total).toFixed(1).padStart(5) + "%" + (calls ? `  ${(us / calls).toFixed(2).padStart(6)} µs` : "");
+  const pct = (us: number) => ((100 * us) / total).toFixed(1).padStart(5) + "%" + (calls ? `  ${(us / calls).toFixed(2).padStart(6)} µs` : "");
   const top = (m: Map<string, number>, n: number) =>
-    [...m].filter(([k]) => k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${pct(v)}  ${k}`).join("\n");
+    [...m]
+      .filter(([k]) => k.includes(filter))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${pct(v)}  ${k}`)
+      .join("\n");
   return [
     `total sampled ${(total / 1000).toFixed(0)} ms`,
     "== self time ==",

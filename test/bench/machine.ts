@@ -30,6 +30,9 @@ export function machineLines(): string[] {
     `- CPU: ${cpuModel()}, ${os.availableParallelism()} CPUs available (nproc); ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM`,
     `- OS: ${os.type()} ${os.release()} (${os.arch()}); temp dir ${os.tmpdir()}`,
     `- Node ${process.version}; ${packages.map((p) => `${p} ${version(p)}`).join(", ")}`,
-    `- load average at start (1/5/15 min): ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`,
+    `- load average at start (1/5/15 min): ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" / ")}`,
   ];
 }

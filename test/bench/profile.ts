@@ -18,7 +18,6 @@ import type * as Lib from "../../src/index";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { CHAT_PROMPT, chatModel, removeTmpDirs, tmpDir } from "./env";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Vcr } = require(process.env.VCR_SRC ? `${process.env.VCR_SRC}/index` : "../../src/index") as typeof Lib;
 
 async function main(): Promise<void> {
@@ -44,9 +43,7 @@ async function main(): Promise<void> {
 }
 
 function post<T>(session: Session, method: string, params?: object): Promise<T> {
-  return new Promise((resolve, reject) =>
-    session.post(method, params ?? {}, (err: Error | null, res?: unknown) => (err ? reject(err) : resolve(res as T))),
-  );
+  return new Promise((resolve, reject) => session.post(method, params ?? {}, (err: Error | null, res?: unknown) => (err ? reject(err) : resolve(res as T))));
 }
 
 async function startProfile(): Promise<Session> {

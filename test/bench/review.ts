@@ -14,10 +14,20 @@ import { DIST_BIN } from "../helpers/built";
 import { tmpDir } from "./env";
 
 function chat(i: number, version: number, text = `Question ${i}: what is ${i} squared?`, answer = `${i * i}`): { name: string; body: string } {
-  const request = { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: text }] };
+  const request = {
+    model: "gpt-4o-mini",
+    temperature: 0,
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: text },
+    ],
+  };
   const hash = requestHash("chat", request, version);
   const response = { generations: [{ text: answer, message: { type: "ai", content: answer, response_metadata: { finish_reason: "stop" } } }] };
-  return { name: `${hash}.json`, body: formatFixture({ schemaVersion: version, kind: "chat", hash, recordedAt: "2026-12-01T00:00:00.000Z", request, response }) };
+  return {
+    name: `${hash}.json`,
+    body: formatFixture({ schemaVersion: version, kind: "chat", hash, recordedAt: "2026-12-01T00:00:00.000Z", request, response }),
+  };
 }
 
 function write(dir: string, f: { name: string; body: string }): void {
@@ -37,7 +47,8 @@ export function benchReview(options: { fixtures: number; rounds: number; migrate
   const repo = tmpDir("vcr-bench-diff-");
   const dir = path.join(repo, "cassettes");
   fs.mkdirSync(dir);
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.com", "-c", "commit.gpgsign=false", ...args], { cwd: repo, stdio: "pipe" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.com", "-c", "commit.gpgsign=false", ...args], { cwd: repo, stdio: "pipe" });
   git("init", "-q");
   for (let i = 0; i < options.fixtures; i++) write(dir, chat(i, 2));
   git("add", "-A");

@@ -30,7 +30,22 @@ import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
-const SECTIONS = ["import", "esm", "memory", "suite", "chat", "breakdown", "agent", "embeddings", "streaming", "scale", "recording", "install", "runners", "review"] as const;
+const SECTIONS = [
+  "import",
+  "esm",
+  "memory",
+  "suite",
+  "chat",
+  "breakdown",
+  "agent",
+  "embeddings",
+  "streaming",
+  "scale",
+  "recording",
+  "install",
+  "runners",
+  "review",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Fresh processes the full run measures section 1 in. */
@@ -55,7 +70,8 @@ function parseArgs(argv: string[]): Args {
     if (a === "--quick") args.quick = true;
     else if (a.startsWith("--only")) {
       const names = value().split(",");
-      for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`bench: unknown section "${n}". Sections: ${SECTIONS.join(", ")}`);
+      for (const n of names)
+        if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`bench: unknown section "${n}". Sections: ${SECTIONS.join(", ")}`);
       args.only = new Set(names as Section[]);
     } else if (a.startsWith("--out")) args.out = value();
     else if (a.startsWith("--sizes")) args.sizes = value().split(",").map(Number);
@@ -97,7 +113,14 @@ async function main(): Promise<void> {
   };
   const unmute = muteRecordingNotices();
   try {
-    out.push("# langchain-vcr benchmarks", "", "Command: `npm run bench" + (process.argv.length > 2 ? " -- " + process.argv.slice(2).join(" ") : "") + "`", "", ...machineLines(), "");
+    out.push(
+      "# langchain-vcr benchmarks",
+      "",
+      "Command: `npm run bench" + (process.argv.length > 2 ? " -- " + process.argv.slice(2).join(" ") : "") + "`",
+      "",
+      ...machineLines(),
+      "",
+    );
     out.push(
       "Every table: contenders interleaved round-robin in one process (section 1: in each of five processes) after a warm-up, order rotated every round;",
       "each call timed on its own; median and p95 per call; ratios against the table's first row.",
@@ -107,16 +130,22 @@ async function main(): Promise<void> {
     await section("import", "A. Import cost over @langchain/core (packed build, fresh processes)", async () => {
       const r = benchImportCost({ processes: q ? 3 : 9 });
       const rows = r.rows.map((row) => ({ row, m: importMedian(row) }));
-      for (const { row, m } of rows) targets.push({ what: `Import: ${row.system} entry, added over @langchain/core`, goal: "≤ 20 ms", measured: m.added, pass: m.added <= 20, unit: " ms" });
+      for (const { row, m } of rows)
+        targets.push({ what: `Import: ${row.system} entry, added over @langchain/core`, goal: "≤ 20 ms", measured: m.added, pass: m.added <= 20, unit: " ms" });
       return [
         `Method: a consumer project with langchain-vcr unpacked from \`npm pack\` (${r.tarball}); ${r.rows[0].addedMs.length} fresh Node processes per module system,`,
         "ESM and CommonJS alternating (one more of each first, not counted, to warm the disk cache). Each process loads the seven",
-        "@langchain/core modules langchain-vcr uses (timed: \"core\"), then langchain-vcr (timed: \"added\"). Each process is also checked",
+        '@langchain/core modules langchain-vcr uses (timed: "core"), then langchain-vcr (timed: "added"). Each process is also checked',
         "to load no file of the other module system's build (ESM: nothing from dist/cjs nor core's .cjs files).",
         "",
         table(
           ["module system", "@langchain/core (median)", "langchain-vcr added (median)", "added, every process"],
-          rows.map(({ row, m }) => [row.system, `${m.core.toFixed(0)} ms`, `${m.added.toFixed(1)} ms`, row.addedMs.map((x) => x.toFixed(0)).join(", ") + " ms"]),
+          rows.map(({ row, m }) => [
+            row.system,
+            `${m.core.toFixed(0)} ms`,
+            `${m.added.toFixed(1)} ms`,
+            row.addedMs.map((x) => x.toFixed(0)).join(", ") + " ms",
+          ]),
         ),
       ];
     });
@@ -126,7 +155,12 @@ async function main(): Promise<void> {
       const { runs, pooled } = await benchHotPathEsm(opts);
       const perRun = (a: string, b: string) => runs.map((run) => ratioOf(run, a, b));
       const vsMemory = median(perRun("VcrCache", "InMemoryCache"));
-      targets.push({ what: "ESM hot path: VcrCache hit vs InMemoryCache hit (three-way)", goal: "≤ 1.25× (stretch 1.15×)", measured: vsMemory, pass: vsMemory <= 1.25 });
+      targets.push({
+        what: "ESM hot path: VcrCache hit vs InMemoryCache hit (three-way)",
+        goal: "≤ 1.25× (stretch 1.15×)",
+        measured: vsMemory,
+        pass: vsMemory <= 1.25,
+      });
       return [
         `Method: contenders InMemoryCache, VcrCache and LocalFileCache (@langchain/classic), each on its own real ChatOpenAI, interleaved`,
         `round-robin (order rotated every round), ${opts.warmup} warm-up calls each, then ${opts.rounds.toLocaleString("en-US")} timed rounds (one call per contender per round,`,
@@ -147,38 +181,63 @@ async function main(): Promise<void> {
       const readings = await benchMemory({ fixtures, replays });
       const mib = (b: number) => `${(b / (1 << 20)).toFixed(1)} MiB`;
       const growth = readings[readings.length - 1].heapUsed - readings[0].heapUsed;
-      targets.push({ what: `Memory: heap growth from 10,000 to ${replays.toLocaleString("en-US")} replays`, goal: "flat (≤ 2 MiB)", measured: growth / (1 << 20), pass: growth <= 2 << 20, unit: " MiB" });
+      targets.push({
+        what: `Memory: heap growth from 10,000 to ${replays.toLocaleString("en-US")} replays`,
+        goal: "flat (≤ 2 MiB)",
+        measured: growth / (1 << 20),
+        pass: growth <= 2 << 20,
+        unit: " MiB",
+      });
       return [
         `Method: one fresh process of an ESM consumer of the packed build (\`--expose-gc\`): ${fixtures.toLocaleString("en-US")} distinct chat fixtures recorded against the`,
         `loopback fake and dated an hour back, then replayed ${replays.toLocaleString("en-US")} times round-robin by one real ChatOpenAI with a VcrCache; heapUsed after a`,
         "full GC every 10,000 replays.",
         "",
-        table(["replays", "heapUsed after GC"], readings.map((r) => [r.replays.toLocaleString("en-US"), mib(r.heapUsed)])),
+        table(
+          ["replays", "heapUsed after GC"],
+          readings.map((r) => [r.replays.toLocaleString("en-US"), mib(r.heapUsed)]),
+        ),
         "",
         `Growth from the first reading to the last: ${mib(growth)}.`,
       ];
     });
 
-    await section("suite", `C. Whole suite: ${WHOLE_SUITE_TESTS.toLocaleString("en-US")} replayed tests over ${SUITE_FILES} files, mocha and vitest`, async () => {
-      const rounds = q ? 1 : 2;
-      const results = await benchSuite({ rounds });
-      const lines = [
-        `Method: a generated suite in a consumer of the packed build: ${SUITE_FILES} test files of ${WHOLE_SUITE_TESTS / SUITE_FILES} tests, each test one invoke of a real ChatOpenAI`,
-        "with its own question. Contenders: langchain-vcr replaying (`replay_only`, the runner's plugin loaded as documented: mocha",
-        "`--require langchain-vcr/mocha` with CommonJS spec files, vitest `plugins: [langchainVcr()]` with ESM test files); the same suite with",
-        "an InMemoryCache per file pre-filled in its before-all hook (no plugin); the same suite making live calls to the loopback fake (no",
-        `cache, no plugin). Wall time of the runner process, spawn to exit, runner defaults (vitest: forks, one fresh module graph per file).`,
-        `${rounds} round(s), each running every contender once per runner in rotated order, sequentially. Fixtures recorded once first,`,
-        "dated an hour back. Checked: replay and pre-filled runs made 0 provider requests, live runs exactly 1,000.",
-        "",
-      ];
-      for (const r of results) {
-        const ratio = ratioOf(r.rows, "langchain-vcr", "InMemoryCache");
-        targets.push({ what: `Whole suite under ${r.runner}: langchain-vcr replaying vs InMemoryCache pre-filled`, goal: "≤ 1.10×", measured: ratio, pass: ratio <= 1.1 });
-        lines.push(`${r.runner}:`, "", timingTable(r.rows, "suite"), "", `langchain-vcr / InMemoryCache: ${fmtRatio(ratio)}; live / langchain-vcr: ${fmtRatio(ratioOf(r.rows, "live", "langchain-vcr"))}.`, "");
-      }
-      return lines;
-    });
+    await section(
+      "suite",
+      `C. Whole suite: ${WHOLE_SUITE_TESTS.toLocaleString("en-US")} replayed tests over ${SUITE_FILES} files, mocha and vitest`,
+      async () => {
+        const rounds = q ? 1 : 2;
+        const results = await benchSuite({ rounds });
+        const lines = [
+          `Method: a generated suite in a consumer of the packed build: ${SUITE_FILES} test files of ${WHOLE_SUITE_TESTS / SUITE_FILES} tests, each test one invoke of a real ChatOpenAI`,
+          "with its own question. Contenders: langchain-vcr replaying (`replay_only`, the runner's plugin loaded as documented: mocha",
+          "`--require langchain-vcr/mocha` with CommonJS spec files, vitest `plugins: [langchainVcr()]` with ESM test files); the same suite with",
+          "an InMemoryCache per file pre-filled in its before-all hook (no plugin); the same suite making live calls to the loopback fake (no",
+          `cache, no plugin). Wall time of the runner process, spawn to exit, runner defaults (vitest: forks, one fresh module graph per file).`,
+          `${rounds} round(s), each running every contender once per runner in rotated order, sequentially. Fixtures recorded once first,`,
+          "dated an hour back. Checked: replay and pre-filled runs made 0 provider requests, live runs exactly 1,000.",
+          "",
+        ];
+        for (const r of results) {
+          const ratio = ratioOf(r.rows, "langchain-vcr", "InMemoryCache");
+          targets.push({
+            what: `Whole suite under ${r.runner}: langchain-vcr replaying vs InMemoryCache pre-filled`,
+            goal: "≤ 1.10×",
+            measured: ratio,
+            pass: ratio <= 1.1,
+          });
+          lines.push(
+            `${r.runner}:`,
+            "",
+            timingTable(r.rows, "suite"),
+            "",
+            `langchain-vcr / InMemoryCache: ${fmtRatio(ratio)}; live / langchain-vcr: ${fmtRatio(ratioOf(r.rows, "live", "langchain-vcr"))}.`,
+            "",
+          );
+        }
+        return lines;
+      },
+    );
 
     await section("chat", "1. Chat replay of one recorded invoke (real ChatOpenAI)", async () => {
       // full run: five fresh processes, pooled (one process's JIT or a noisy neighbour moves a ratio by ±0.1×)
@@ -259,7 +318,12 @@ async function main(): Promise<void> {
       const base = childSummary(r.children[0]);
       const lastName = r.sizes[r.sizes.length - 1].toLocaleString("en-US");
       targets.push(
-        { what: `Scale: per-call replay, ${lastName} vs ${r.sizes[0]} fixtures`, goal: "≤ 1.10×", measured: ratioOf(r.perCall, lastName, r.perCall[0].name), pass: ratioOf(r.perCall, lastName, r.perCall[0].name) <= 1.1 },
+        {
+          what: `Scale: per-call replay, ${lastName} vs ${r.sizes[0]} fixtures`,
+          goal: "≤ 1.10×",
+          measured: ratioOf(r.perCall, lastName, r.perCall[0].name),
+          pass: ratioOf(r.perCall, lastName, r.perCall[0].name) <= 1.1,
+        },
         {
           what: `Scale: start-up to first replay (paired rounds), ${lastName} vs ${r.sizes[0]} fixtures`,
           goal: "≤ 1.10×",
@@ -290,14 +354,25 @@ async function main(): Promise<void> {
         `Fresh child processes (library precompiled to JS, as an installed package; ${r.children[0].loadedMs.length} runs per size, interleaved; medians unless marked):`,
         "",
         table(
-          ["fixtures", "start → modules loaded", "start → first replay done", "vs row 1", "start → first replay vs row 1, paired by round", "modules loaded → first replay", "first call", "per call (median)", "vs row 1", "peak RSS"],
+          [
+            "fixtures",
+            "start → modules loaded",
+            "start → first replay done",
+            "vs row 1",
+            "start → first replay vs row 1, paired by round",
+            "modules loaded → first replay",
+            "first call",
+            "per call (median)",
+            "vs row 1",
+            "peak RSS",
+          ],
           childRows,
         ),
         "",
         "Process start (loading Node, LangChain and langchain-vcr, before langchain-vcr touches any directory) varies by ±15 % between",
         "identical runs on a shared machine, and its median moves by as much between directory sizes as the machine's load drifts. Each",
-        "round runs every size once, seconds apart, so the start-up target uses the median of the per-round ratios (\"paired by round\").",
-        "\"modules loaded → first replay\" (median per run: `new Vcr`, the model, one replayed invoke) is the part the fixture directory could affect.",
+        'round runs every size once, seconds apart, so the start-up target uses the median of the per-round ratios ("paired by round").',
+        '"modules loaded → first replay" (median per run: `new Vcr`, the model, one replayed invoke) is the part the fixture directory could affect.',
         "",
         "Recording one new chat fixture in `record_or_replay` (live call + write + the near-miss report, which scans the directory):",
         "",
@@ -362,7 +437,7 @@ async function main(): Promise<void> {
       return [
         `Each runner in a child process on the built package; each test one replayed ChatOpenAI invoke; ${q ? 2 : 5} rounds, the variants' order rotated every round.`,
         "Suite time is measured inside the test process (first test start → last test end), so process start-up is not in it.",
-        "\"empty hooks\": the same runner with a do-nothing plugin that registers the hooks langchain-vcr uses, empty — the runner's own price for per-test hooks.",
+        '"empty hooks": the same runner with a do-nothing plugin that registers the hooks langchain-vcr uses, empty — the runner\'s own price for per-test hooks.',
         "",
         table(["runner", "suite without", "suite with", "ratio", "per test", "empty hooks (per test)", "whole process without / with"], lines),
       ];
@@ -371,7 +446,13 @@ async function main(): Promise<void> {
     await section("review", "9. Fixture review and upgrades: diff and migrate", async () => {
       const r = benchReview({ fixtures: 10000, rounds: q ? 2 : 5, migrateSizes: q ? [1000] : [1000, 10000] });
       const diffS = median(r.diffMs) / 1000;
-      targets.push({ what: `diff over ${r.fixtures.toLocaleString("en-US")} fixtures with ${r.changed} changed`, goal: "< 5 s", measured: diffS, pass: diffS < 5, note: "seconds" });
+      targets.push({
+        what: `diff over ${r.fixtures.toLocaleString("en-US")} fixtures with ${r.changed} changed`,
+        goal: "< 5 s",
+        measured: diffS,
+        pass: diffS < 5,
+        note: "seconds",
+      });
       return [
         `A git repository with ${r.fixtures.toLocaleString("en-US")} chat fixtures committed, then 50 prompt edits (old file removed, edited one written) and 50 in-place re-records.`,
         `Found: ${r.found.changed} changed, ${r.found.rerecorded} re-recorded, ${r.found.added} added, ${r.found.removed} removed.`,
@@ -380,13 +461,18 @@ async function main(): Promise<void> {
           ["run", "time"],
           [
             [`diffFixtures in this process (median of ${r.diffMs.length})`, `${(median(r.diffMs) / 1000).toFixed(2)} s`],
-            ...(r.cliMs !== undefined ? [["`langchain-vcr diff --format markdown`, a child process (built CLI, one run)", `${(r.cliMs / 1000).toFixed(2)} s`]] : []),
+            ...(r.cliMs !== undefined
+              ? [["`langchain-vcr diff --format markdown`, a child process (built CLI, one run)", `${(r.cliMs / 1000).toFixed(2)} s`]]
+              : []),
           ],
         ),
         "",
         "`migrate` of 0.1.0 chat fixtures (read, upgrade, atomic write, remove the old file):",
         "",
-        table(["fixtures", "time", "files per second"], r.migrate.map((m) => [m.fixtures.toLocaleString("en-US"), `${m.seconds.toFixed(2)} s`, Math.round(m.perSecond).toLocaleString("en-US")])),
+        table(
+          ["fixtures", "time", "files per second"],
+          r.migrate.map((m) => [m.fixtures.toLocaleString("en-US"), `${m.seconds.toFixed(2)} s`, Math.round(m.perSecond).toLocaleString("en-US")]),
+        ),
       ];
     });
 
@@ -396,12 +482,23 @@ async function main(): Promise<void> {
         "",
         table(
           ["target", "goal", "measured (median)", "met"],
-          targets.map((t) => [t.what, t.goal, Number.isFinite(t.measured) ? `${t.measured.toFixed(t.unit ? 1 : 2)}${t.unit ?? (t.note === "seconds" ? " s" : "×")}` : "–", t.pass ? "yes" : "**no**"]),
+          targets.map((t) => [
+            t.what,
+            t.goal,
+            Number.isFinite(t.measured) ? `${t.measured.toFixed(t.unit ? 1 : 2)}${t.unit ?? (t.note === "seconds" ? " s" : "×")}` : "–",
+            t.pass ? "yes" : "**no**",
+          ]),
         ),
         "",
       );
     }
-    out.push(`Total bench time ${((Date.now() - started) / 1000).toFixed(0)} s; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}.`, "");
+    out.push(
+      `Total bench time ${((Date.now() - started) / 1000).toFixed(0)} s; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" / ")}.`,
+      "",
+    );
   } finally {
     const swallowed = unmute();
     if (swallowed) log(`bench: ${swallowed} "recorded a new fixture" notices were produced and not printed`);
@@ -418,5 +515,3 @@ main().catch((e) => {
   removeTmpDirs();
   process.exit(1);
 });
-
-

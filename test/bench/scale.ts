@@ -102,9 +102,7 @@ export async function benchScale(opts: {
     // maxRetries 2: the directory scan blocks the event loop for seconds at 100,000 fixtures,
     // long enough for the fake's keep-alive timeout (5 s) to close the pooled socket under
     // the client, whose next request then fails once with "Connection error".
-    const recorders = sizes.map((n) =>
-      chatModel(fake, new Vcr({ dir: dirs.get(n)!, mode: "record_or_replay" }).cache, { maxRetries: 2 }),
-    );
+    const recorders = sizes.map((n) => chatModel(fake, new Vcr({ dir: dirs.get(n)!, mode: "record_or_replay" }).cache, { maxRetries: 2 }));
     const quiet = process.env.LANGCHAIN_VCR_QUIET;
     delete process.env.LANGCHAIN_VCR_QUIET;
     const known = new Set([target, ...fillers]);

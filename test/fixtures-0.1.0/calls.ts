@@ -30,10 +30,14 @@ export async function runCalls(vcr: Vcr, fake: FakeProvider): Promise<Record<str
   let streamed = "";
   for await (const c of await chat.stream([new HumanMessage("Tell me a short story about a lighthouse keeper")])) streamed += String(c.content);
   out.stream = streamed;
-  const emb = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }));
+  const emb = vcr.embeddings(
+    new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }),
+  );
   out.embedding = await emb.embedQuery("lighthouse");
   out.tool = await vcr.tool(orderTool()).invoke({ orderId: "42" });
-  const local = await ollama(fake, vcr.cache, { temperature: 0 }).bindTools([orderTool()]).invoke([new HumanMessage("Where is order 7?")]);
+  const local = await ollama(fake, vcr.cache, { temperature: 0 })
+    .bindTools([orderTool()])
+    .invoke([new HumanMessage("Where is order 7?")]);
   out.ollama = { content: local.content, tool_calls: local.tool_calls?.map((c) => ({ name: c.name, args: c.args })) };
   return out;
 }

@@ -62,7 +62,14 @@ describe("fakeProvider (loopback fake model provider)", function () {
     expect(msg.usage_metadata?.input_tokens).to.equal(1);
     expect(msg.usage_metadata?.output_tokens).to.equal(2);
     expect(msg.usage_metadata?.total_tokens).to.equal(3);
-    const second = await model.invoke([new HumanMessage({ content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] })]);
+    const second = await model.invoke([
+      new HumanMessage({
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      }),
+    ]);
     expect(second.content).to.equal("echo: ab");
     expect(second.id).to.equal("chatcmpl-fake-2");
     expect(fake.count("/v1/chat/completions")).to.equal(2);
@@ -132,9 +139,7 @@ describe("fakeProvider (loopback fake model provider)", function () {
   it("ChatOpenAI.withStructuredOutput (functionCalling) gets a forced tool call with filled args", async function () {
     this.timeout(10000);
     const schema = z.object({ answer: z.string(), confidence: z.number() });
-    const out = await chatOpenAI()
-      .withStructuredOutput(schema, { method: "functionCalling", name: "extract" })
-      .invoke("extract");
+    const out = await chatOpenAI().withStructuredOutput(schema, { method: "functionCalling", name: "extract" }).invoke("extract");
     expect(out).to.deep.equal({ answer: "x", confidence: 1 });
     expect(fake.requests[0].body.tool_choice).to.deep.equal({ type: "function", function: { name: "extract" } });
   });

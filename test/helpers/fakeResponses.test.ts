@@ -11,13 +11,24 @@ describe("fakeProvider: POST /v1/responses", function () {
   beforeEach(async () => (fake = await startFakeProvider()));
   afterEach(() => fake.close());
 
-  const post = (body: unknown) => fetch(`${fake.openaiBaseURL}/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    fetch(`${fake.openaiBaseURL}/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
   it("streams response.created, the message and function_call items with their deltas, then response.completed", async () => {
     fake.enqueue({ content: "On it.", toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] });
     const res = await post({ model: "gpt-4o-mini", stream: true, input: [{ role: "user", content: [{ type: "input_text", text: "hi" }] }] });
     expect(res.headers.get("content-type")).to.equal("text/event-stream");
-    const events = (await res.text()).split("\n\n").filter(Boolean).map((block) => JSON.parse(block.split("\n").find((l) => l.startsWith("data: "))!.slice(6)));
+    const events = (await res.text())
+      .split("\n\n")
+      .filter(Boolean)
+      .map((block) =>
+        JSON.parse(
+          block
+            .split("\n")
+            .find((l) => l.startsWith("data: "))!
+            .slice(6),
+        ),
+      );
     expect(events.map((e) => e.type)).to.deep.equal([
       "response.created",
       "response.output_item.added",

@@ -18,7 +18,10 @@ export function removeTmpDirs(): void {
 /** The fixture files (`<hash>.json`) in a directory, sorted. */
 export function fixtureFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => /^[0-9a-f]{64}\.json$/.test(f)).sort();
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^[0-9a-f]{64}\.json$/.test(f))
+    .sort();
 }
 
 export function readFixtures(dir: string): any[] {
@@ -28,5 +31,8 @@ export function readFixtures(dir: string): any[] {
 /** Every byte of every file in the directory, as one string (for "never on disk" checks). */
 export function allBytes(dir: string): string {
   if (!fs.existsSync(dir)) return "";
-  return fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+  return fs
+    .readdirSync(dir)
+    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+    .join("\n");
 }

@@ -41,8 +41,24 @@ const BUSTS: Record<string, [Call, Call]> = {
   "tool-call args": [(f, c) => openai(f, c).invoke(conversation("a", { city: "Paris" })), (f, c) => openai(f, c).invoke(conversation("a", { city: "Rome" }))],
   "tool result": [(f, c) => openai(f, c).invoke(conversation("a", undefined, "sunny")), (f, c) => openai(f, c).invoke(conversation("a", undefined, "rain"))],
   "two different images": [
-    (f, c) => openai(f, c).invoke([new HumanMessage({ content: [{ type: "text", text: "what?" }, { type: "image_url", image_url: { url: PNG_A } }] })]),
-    (f, c) => openai(f, c).invoke([new HumanMessage({ content: [{ type: "text", text: "what?" }, { type: "image_url", image_url: { url: PNG_B } }] })]),
+    (f, c) =>
+      openai(f, c).invoke([
+        new HumanMessage({
+          content: [
+            { type: "text", text: "what?" },
+            { type: "image_url", image_url: { url: PNG_A } },
+          ],
+        }),
+      ]),
+    (f, c) =>
+      openai(f, c).invoke([
+        new HumanMessage({
+          content: [
+            { type: "text", text: "what?" },
+            { type: "image_url", image_url: { url: PNG_B } },
+          ],
+        }),
+      ]),
   ],
   "model name": [(f, c) => openai(f, c).invoke("x"), (f, c) => openai(f, c, { model: "gpt-4o" }).invoke("x")],
   "two Ollama models": [(f, c) => ollama(f, c).invoke("x"), (f, c) => ollama(f, c, { model: "mistral" }).invoke("x")],
@@ -56,17 +72,38 @@ const BUSTS: Record<string, [Call, Call]> = {
   "presence penalty": [(f, c) => openai(f, c, { presencePenalty: 0.1 }).invoke("x"), (f, c) => openai(f, c, { presencePenalty: 0.2 }).invoke("x")],
   seed: [(f, c) => openai(f, c).invoke("x", { seed: 1 } as never), (f, c) => openai(f, c).invoke("x", { seed: 2 } as never)],
   "tool description": [
-    (f, c) => openai(f, c).bindTools([weather("Weather for a city")]).invoke("x"),
-    (f, c) => openai(f, c).bindTools([weather("Weather for a town")]).invoke("x"),
+    (f, c) =>
+      openai(f, c)
+        .bindTools([weather("Weather for a city")])
+        .invoke("x"),
+    (f, c) =>
+      openai(f, c)
+        .bindTools([weather("Weather for a town")])
+        .invoke("x"),
   ],
-  "tool schema": [(f, c) => openai(f, c).bindTools([weather(undefined, "city")]).invoke("x"), (f, c) => openai(f, c).bindTools([weather(undefined, "town")]).invoke("x")],
+  "tool schema": [
+    (f, c) =>
+      openai(f, c)
+        .bindTools([weather(undefined, "city")])
+        .invoke("x"),
+    (f, c) =>
+      openai(f, c)
+        .bindTools([weather(undefined, "town")])
+        .invoke("x"),
+  ],
   "tool choice": [
     (f, c) => openai(f, c).bindTools([weather()], { tool_choice: "auto" }).invoke("x"),
     (f, c) => openai(f, c).bindTools([weather()], { tool_choice: "required" }).invoke("x"),
   ],
   "response schema": [
-    (f, c) => openai(f, c).withStructuredOutput(z.object({ a: z.string() })).invoke("x"),
-    (f, c) => openai(f, c).withStructuredOutput(z.object({ b: z.string() })).invoke("x"),
+    (f, c) =>
+      openai(f, c)
+        .withStructuredOutput(z.object({ a: z.string() }))
+        .invoke("x"),
+    (f, c) =>
+      openai(f, c)
+        .withStructuredOutput(z.object({ b: z.string() }))
+        .invoke("x"),
   ],
   "another provider parameter (logprobs)": [(f, c) => openai(f, c).invoke("x"), (f, c) => openai(f, c, { logprobs: true }).invoke("x")],
 };
@@ -75,10 +112,14 @@ const BUSTS: Record<string, [Call, Call]> = {
 const SAME: Record<string, [Call, Call]> = {
   "two API keys": [(f, c) => openai(f, c, { apiKey: "key-one-aaaaaaaa" }).invoke("x"), (f, c) => openai(f, c, { apiKey: "key-two-bbbbbbbb" }).invoke("x")],
   "with and without timeout": [(f, c) => openai(f, c).invoke("x"), (f, c) => openai(f, c, { timeout: 5000 }).invoke("x", { timeout: 4000 })],
-  "retries and organization": [(f, c) => openai(f, c).invoke("x"), (f, c) => openai(f, c, { maxRetries: 1, configuration: { organization: "org-1", defaultHeaders: { "x-team": "a" } } }).invoke("x")],
+  "retries and organization": [
+    (f, c) => openai(f, c).invoke("x"),
+    (f, c) => openai(f, c, { maxRetries: 1, configuration: { organization: "org-1", defaultHeaders: { "x-team": "a" } } }).invoke("x"),
+  ],
   "a custom fetch and an abort signal": [
     (f, c) => openai(f, c).invoke("x"),
-    (f, c) => openai(f, c, { configuration: { fetch: (url: string, init: RequestInit) => fetch(url, init) } }).invoke("x", { signal: new AbortController().signal }),
+    (f, c) =>
+      openai(f, c, { configuration: { fetch: (url: string, init: RequestInit) => fetch(url, init) } }).invoke("x", { signal: new AbortController().signal }),
   ],
   "callbacks, tags, metadata, run name, run id": [
     (f, c) => openai(f, c).invoke("x"),
@@ -96,7 +137,12 @@ const SAME: Record<string, [Call, Call]> = {
     (f, c) =>
       openai(f, c).invoke([
         new HumanMessage({ content: "x", id: "m2" }),
-        new AIMessage({ content: "y", id: "a2", response_metadata: { model_name: "other" }, usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } }),
+        new AIMessage({
+          content: "y",
+          id: "a2",
+          response_metadata: { model_name: "other" },
+          usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+        }),
         new HumanMessage("z"),
       ]),
   ],
@@ -106,8 +152,14 @@ const SAME: Record<string, [Call, Call]> = {
     (f, c) => openai(f, c).invoke([new HumanMessage({ content: [{ type: "image_url", image_url: { url: PNG_A } }] })]),
   ],
   "CRLF vs LF in a tool description": [
-    (f, c) => openai(f, c).bindTools([weather("line one\nline two")]).invoke("x"),
-    (f, c) => openai(f, c).bindTools([weather("line one\r\nline two")]).invoke("x"),
+    (f, c) =>
+      openai(f, c)
+        .bindTools([weather("line one\nline two")])
+        .invoke("x"),
+    (f, c) =>
+      openai(f, c)
+        .bindTools([weather("line one\r\nline two")])
+        .invoke("x"),
   ],
 };
 

@@ -82,7 +82,9 @@ describe("chat record → replay through VcrCache", () => {
     expect(events).to.include("on_llm_end");
     expect(fake.count()).to.equal(1);
     expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["llm"]);
-    const miss = await withVcr({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("never recorded"))).catch((e: unknown) => e);
+    const miss = await withVcr({ mode: "replay_only" }, async () => collect(await openaiLlm(fake, vcr.cache).stream("never recorded"))).catch(
+      (e: unknown) => e,
+    );
     expect(miss).to.be.instanceOf(VcrMissError);
     expect(fake.count()).to.equal(1);
   });
@@ -93,10 +95,20 @@ describe("chat record → replay through VcrCache", () => {
     const script = path.join(__dirname, "../helpers/scripts/replayChat.ts");
     const child = await runChild(process.execPath, ["-r", "ts-node/register/transpile-only", script], {
       cwd: path.join(__dirname, "../.."),
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", LANGCHAIN_VCR_MODE: "replay_only", FIXTURE_DIR: dir, PROMPT: "offline please", OPENAI_API_KEY: "" },
+      env: {
+        ...process.env,
+        TS_NODE_TRANSPILE_ONLY: "true",
+        LANGCHAIN_VCR_MODE: "replay_only",
+        FIXTURE_DIR: dir,
+        PROMPT: "offline please",
+        OPENAI_API_KEY: "",
+      },
     });
     expect(child.status, child.stderr).to.equal(0);
-    expect(JSON.parse(child.stdout.trim().split("\n").pop()!)).to.deep.equal({ content: "echo: offline please", stats: { replayed: 1, recorded: 0, bypassed: 0, missed: 0 } });
+    expect(JSON.parse(child.stdout.trim().split("\n").pop()!)).to.deep.equal({
+      content: "echo: offline please",
+      stats: { replayed: 1, recorded: 0, bypassed: 0, missed: 0 },
+    });
   });
 
   it("batch: each input is its own fixture; the second batch makes 0 requests", async () => {

@@ -54,9 +54,7 @@ function mocha(dir: string, fake: FakeProvider): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", LANGCHAIN_VCR_QUIET: "1" };
   delete env.LANGCHAIN_VCR_LEDGER_DIR;
   return new Promise((resolve) => {
-    execFile(process.execPath, [MOCHA, "--require", PLUGIN], { cwd: dir, env, timeout: 60000 }, (err) =>
-      resolve(err ? Number(err.code ?? 1) : 0),
-    );
+    execFile(process.execPath, [MOCHA, "--require", PLUGIN], { cwd: dir, env, timeout: 60000 }, (err) => resolve(err ? Number(err.code ?? 1) : 0));
   });
 }
 
@@ -94,7 +92,9 @@ describe("cli: langchain-vcr diff", function () {
     const md = await cli(["diff", "--format", "markdown"], dir);
     expect(md.code).to.equal(0);
     expect(md.stdout).to.contain("| | kind | request | changed fields | fixture |");
-    expect(md.stdout).to.match(/\| changed \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content` \| `cassettes\/[0-9a-f]{12}….json` → `cassettes\/[0-9a-f]{12}….json` \|/);
+    expect(md.stdout).to.match(
+      /\| changed \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content` \| `cassettes\/[0-9a-f]{12}….json` → `cassettes\/[0-9a-f]{12}….json` \|/,
+    );
     expect(md.stdout).to.contain("- request `messages[0].content`: What is the capital of ~~France?~~ **Spain?**");
 
     const js = await cli(["diff", "cassettes", "--format=json"], dir);
@@ -104,7 +104,9 @@ describe("cli: langchain-vcr diff", function () {
     expect(report.rerecorded).to.deep.equal([]);
     expect(report.changed).to.have.length(1);
     expect(report.changed[0]).to.deep.include({ before: `cassettes/${france}`, after: `cassettes/${spain}` });
-    expect(report.changed[0].request).to.deep.equal([{ path: "messages[0].content", recorded: "What is the capital of France?", requested: "What is the capital of Spain?" }]);
+    expect(report.changed[0].request).to.deep.equal([
+      { path: "messages[0].content", recorded: "What is the capital of France?", requested: "What is the capital of Spain?" },
+    ]);
     expect(report.changed[0].response.map((d: { path: string }) => d.path)).to.include("generations[0].text");
     expect(git(dir, "status", "--porcelain")).to.equal(status); // diff wrote nothing
 
@@ -147,7 +149,9 @@ describe("cli: langchain-vcr diff", function () {
     expect(text.code, text.stderr).to.equal(0);
     expect(text.stdout).to.contain("0 changed, 1 added, 1 removed, 2 re-recorded");
     // a stream is compared as its assembled answer, not chunk by chunk
-    expect(text.stdout).to.contain(`re-recorded chat_stream gpt-4o-mini: "Stream a haiku"\n  cassettes/${streamed}\n  response text: [-echo: Stream a haiku-] {+Old pond, a frog jumps+}\n  response chunks: 7 → 8\n`);
+    expect(text.stdout).to.contain(
+      `re-recorded chat_stream gpt-4o-mini: "Stream a haiku"\n  cassettes/${streamed}\n  response text: [-echo: Stream a haiku-] {+Old pond, a frog jumps+}\n  response chunks: 7 → 8\n`,
+    );
     // compared as the answer (text, tool calls, finish reason, usage), without ids or provider echoes
     expect(text.stdout).to.contain(
       `re-recorded chat gpt-4o-mini: "Which ocean is the largest?"\n  cassettes/${ocean}\n  response generations[0].text: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n` +
@@ -182,7 +186,9 @@ describe("cli: langchain-vcr diff", function () {
     const outside = tmpDir("vcr-nogit-");
     const noGit = await cli(["diff"], outside, { GIT_CEILING_DIRECTORIES: path.dirname(outside) });
     expect(noGit.code).to.equal(2);
-    expect(noGit.stderr).to.contain(`langchain-vcr diff: ${path.join(outside, "cassettes")} is not inside a git work tree, so there is no base to compare with.`);
+    expect(noGit.stderr).to.contain(
+      `langchain-vcr diff: ${path.join(outside, "cassettes")} is not inside a git work tree, so there is no base to compare with.`,
+    );
     expect((await cli(["diff", "--base", "no-such-branch"], dir)).code).to.equal(2);
     expect((await cli(["diff", "--format", "html"], dir)).code).to.equal(2);
     const onFile = await cli(["diff", path.join("cassettes", fixtureFiles(cassettes)[0])], dir);

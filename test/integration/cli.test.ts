@@ -22,7 +22,6 @@ import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 builtBin(); // fails at load, with the fix, when dist/ is missing
 
-
 function writeFixture(dir: string, kind: string, request: unknown, response: unknown): string {
   const hash = requestHash(kind, request);
   const file = path.join(dir, `${hash}.json`);
@@ -71,10 +70,18 @@ describe("langchain-vcr CLI (child process)", function () {
       new ToolMessage({ content: '{"sky":"sunny","celsius":21}', tool_call_id: asked.tool_calls![0].id! }),
     ]);
     newest("toolResult");
-    const emb = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }));
+    const emb = vcr.embeddings(
+      new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }),
+    );
     await emb.embedQuery("vector me");
     newest("embedding");
-    const lookup = vcr.tool(tool(async ({ order }: { order: string }) => `order ${order} shipped`, { name: "order_status", description: "Order status", schema: z.object({ order: z.string() }) }));
+    const lookup = vcr.tool(
+      tool(async ({ order }: { order: string }) => `order ${order} shipped`, {
+        name: "order_status",
+        description: "Order status",
+        schema: z.object({ order: z.string() }),
+      }),
+    );
     await lookup.invoke({ order: "A-17" });
     newest("tool");
     fake.enqueue({ content: "Streamed hello there" });
@@ -106,9 +113,14 @@ describe("langchain-vcr CLI (child process)", function () {
       fs.copyFileSync(recorded.embedding, wrongName);
       const temp = path.join(bad, `${TEMP_PREFIX}deadbeefdeadbeef-999-1`);
       fs.writeFileSync(temp, "{ half a fix");
-      const leaky = writeFixture(bad, "chat", { model: "gpt-4o-mini", messages: [{ role: "user", content: "key?" }] }, {
-        generations: [{ text: "AKIAABCDEFGHIJKLMNOP" }],
-      });
+      const leaky = writeFixture(
+        bad,
+        "chat",
+        { model: "gpt-4o-mini", messages: [{ role: "user", content: "key?" }] },
+        {
+          generations: [{ text: "AKIAABCDEFGHIJKLMNOP" }],
+        },
+      );
 
       const json = await cli(["validate", bad, "--json"]);
       expect(json.code).to.equal(1);
@@ -165,7 +177,11 @@ describe("langchain-vcr CLI (child process)", function () {
         "(tool)": 1,
       });
       expect(s.largest).to.have.length(5);
-      expect(s.largest.map((l: { bytes: number }) => l.bytes)).to.deep.equal(Object.values(sizes).sort((a, b) => b - a).slice(0, 5));
+      expect(s.largest.map((l: { bytes: number }) => l.bytes)).to.deep.equal(
+        Object.values(sizes)
+          .sort((a, b) => b - a)
+          .slice(0, 5),
+      );
       expect(s.unused).to.equal(null);
     });
 
@@ -245,7 +261,9 @@ describe("langchain-vcr CLI (child process)", function () {
     it("fails with exit 1 on an unknown hash prefix or a target that is neither file nor hash", async () => {
       const missing = await cli(["show", "abcdef0123", "--dir", dir]);
       expect(missing.code).to.equal(1);
-      expect(missing.stderr).to.equal(`langchain-vcr: no fixture in ${dir} has a hash starting with abcdef0123.\n  Pass the fixture directory with --dir, or a file path.\n`);
+      expect(missing.stderr).to.equal(
+        `langchain-vcr: no fixture in ${dir} has a hash starting with abcdef0123.\n  Pass the fixture directory with --dir, or a file path.\n`,
+      );
       const notHex = await cli(["show", "hello", "--dir", dir]);
       expect(notHex.code).to.equal(1);
       expect(notHex.stderr).to.include('"hello" is neither a fixture file nor a hash');
@@ -292,9 +310,7 @@ describe("langchain-vcr CLI (child process)", function () {
       const validate = await cli(["validate", big, "--json"]);
       expect(validate.code).to.equal(0);
       expect(JSON.parse(validate.stdout)).to.deep.equal({ ok: true, problems: [] });
-      console.log(
-        `      [timing] 10,000 fixtures: stats ${stats.ms} ms, validate ${validate.ms} ms, CLI start-up alone (--help) ${baseline.ms} ms`,
-      );
+      console.log(`      [timing] 10,000 fixtures: stats ${stats.ms} ms, validate ${validate.ms} ms, CLI start-up alone (--help) ${baseline.ms} ms`);
     });
   });
 });

@@ -39,7 +39,10 @@ describe("embeddings: OllamaEmbeddings record → replay", () => {
     const docs = await rec(() => e.embedDocuments(texts));
     const query = await rec(() => e.embedQuery("which fruit is red?"));
     expect(inputs()).to.deep.equal([texts, ["which fruit is red?"]]);
-    expectBitExact(docs, texts.map((t) => fakeVector(t, 8)));
+    expectBitExact(
+      docs,
+      texts.map((t) => fakeVector(t, 8)),
+    );
 
     const vcr2 = new Vcr({ dir });
     const e2 = embeddingsFor(vcr2);
@@ -63,7 +66,10 @@ describe("embeddings: OllamaEmbeddings record → replay", () => {
     const texts = ["one", "two", "three", "one", "four", "five", "three"];
     const out = await rec(() => e.embedDocuments(texts));
     expect(inputs()).to.deep.equal([["one", "three", "five"]]);
-    expectBitExact(out, texts.map((t) => fakeVector(t, 8)));
+    expectBitExact(
+      out,
+      texts.map((t) => fakeVector(t, 8)),
+    );
     expect(fixtureFiles(dir)).to.have.length(5);
   });
 
@@ -76,7 +82,11 @@ describe("embeddings: OllamaEmbeddings record → replay", () => {
     expect(fake.count()).to.equal(4);
     expect(fixtureFiles(dir)).to.have.length(4);
 
-    const err = await replay(() => embeddingsFor(vcr, { model: "all-minilm" }).embedDocuments(["shared"]).catch((x: unknown) => x));
+    const err = await replay(() =>
+      embeddingsFor(vcr, { model: "all-minilm" })
+        .embedDocuments(["shared"])
+        .catch((x: unknown) => x),
+    );
     expect(err).to.be.instanceOf(VcrMissError);
     expect((err as VcrMissError).message.split("\n")[0]).to.equal(
       'langchain-vcr: no recorded fixture for this embedding request from OllamaEmbeddings (model "all-minilm") for the document text "shared", and mode replay_only never calls the real model.',

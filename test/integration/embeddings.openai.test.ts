@@ -57,7 +57,10 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
     const liveQuery = await rec(() => e.embedQuery("Where did the cat sit?"));
     expect(fake.count()).to.equal(2);
     expect(fake.requests[0].body).to.deep.include({ model: "text-embedding-3-small", encoding_format: "base64" });
-    expectBitExact(liveDocs, texts.map((t) => fakeVector(t, 8)));
+    expectBitExact(
+      liveDocs,
+      texts.map((t) => fakeVector(t, 8)),
+    );
     expect(fixtureFiles(dir)).to.have.length(4);
 
     const vcr2 = newVcr();
@@ -100,7 +103,10 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
     const all = ["a", "b", "c", "d", "e"];
     const out = await rec(() => e.embedDocuments(all));
     expect(inputs()).to.deep.equal([["a", "c", "e"]]);
-    expectBitExact(out, all.map((t) => fakeVector(t, 8)));
+    expectBitExact(
+      out,
+      all.map((t) => fakeVector(t, 8)),
+    );
     fake.reset();
     await replay(() => e.embedDocuments(all));
     expect(fake.count()).to.equal(0);
@@ -109,7 +115,10 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
   it("embeds duplicate texts of one call once", async () => {
     const out = await rec(() => embeddingsFor(newVcr()).embedDocuments(["x", "y", "x", "x", "y"]));
     expect(inputs()).to.deep.equal([["x", "y"]]);
-    expectBitExact(out, ["x", "y", "x", "x", "y"].map((t) => fakeVector(t, 8)));
+    expectBitExact(
+      out,
+      ["x", "y", "x", "x", "y"].map((t) => fakeVector(t, 8)),
+    );
     expect(fixtureFiles(dir)).to.have.length(2);
   });
 
@@ -123,7 +132,9 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
     expect(fixtureFiles(dir)).to.have.length(3);
 
     const err = await replay(() =>
-      embeddingsFor(vcr, { model: "text-embedding-ada-002" }).embedQuery("same text").catch((x: unknown) => x),
+      embeddingsFor(vcr, { model: "text-embedding-ada-002" })
+        .embedQuery("same text")
+        .catch((x: unknown) => x),
     );
     expect(err).to.be.instanceOf(VcrMissError);
     const miss = err as VcrMissError;
@@ -132,14 +143,22 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
       'langchain-vcr: no recorded fixture for this embedding request from OpenAIEmbeddings (model "text-embedding-ada-002") for the query text "same text", and mode replay_only never calls the real model.',
     );
     expect(miss.nearest?.differences.map((d) => d.path)).to.deep.equal(["model"]);
-    const dims = await replay(() => embeddingsFor(vcr, { dimensions: 8 }).embedQuery("same text").catch((x: unknown) => x));
+    const dims = await replay(() =>
+      embeddingsFor(vcr, { dimensions: 8 })
+        .embedQuery("same text")
+        .catch((x: unknown) => x),
+    );
     expect((dims as VcrMissError).message).to.include('OpenAIEmbeddings (model "text-embedding-3-small", dimensions 8) for the query text "same text"');
     expect(fake.count()).to.equal(3);
   });
 
   it("names a long missing text cut to 80 characters", async () => {
     const long = "A very long document. ".repeat(10);
-    const err = (await replay(() => embeddingsFor(newVcr()).embedDocuments([long]).catch((x) => x))) as VcrMissError;
+    const err = (await replay(() =>
+      embeddingsFor(newVcr())
+        .embedDocuments([long])
+        .catch((x) => x),
+    )) as VcrMissError;
     expect(err.message.split("\n")[0]).to.include(`for the document text ${JSON.stringify(long.slice(0, 80)).slice(0, -1)}…"`);
     expect((err.request as { text: string }).text).to.equal(long);
   });
@@ -179,7 +198,11 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
     await rec(() => e.embedQuery("both ways"));
     await rec(() => e.embedDocuments(["both ways"]));
     expect(fake.count()).to.equal(2);
-    expect(readFixtures(dir).map((f) => f.request.input_type).sort()).to.deep.equal(["document", "query"]);
+    expect(
+      readFixtures(dir)
+        .map((f) => f.request.input_type)
+        .sort(),
+    ).to.deep.equal(["document", "query"]);
   });
 
   it("keys on stripNewLines (it changes what OpenAI receives)", async () => {

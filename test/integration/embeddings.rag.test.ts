@@ -43,8 +43,14 @@ describe("embeddings: RAG with MemoryVectorStore, a retriever and ChatOpenAI", (
     expect(fake.count("/v1/embeddings")).to.equal(2); // the documents, then the question
     expect(fake.count("/v1/chat/completions")).to.equal(1);
     expect(live.retrieved).to.have.length(2);
-    expect(live.answer).to.be.a("string").and.match(/^echo: Answer from the context only\./);
-    expect(readFixtures(dir).map((f) => f.kind).sort()).to.deep.equal(["chat", "embedding", "embedding", "embedding", "embedding"]);
+    expect(live.answer)
+      .to.be.a("string")
+      .and.match(/^echo: Answer from the context only\./);
+    expect(
+      readFixtures(dir)
+        .map((f) => f.kind)
+        .sort(),
+    ).to.deep.equal(["chat", "embedding", "embedding", "embedding", "embedding"]);
 
     const before = fake.count();
     const url = fake.openaiBaseURL;

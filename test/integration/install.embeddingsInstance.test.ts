@@ -14,7 +14,7 @@ describe("vcr.install(): an embeddings instance exported by an app module", () =
     const dir = tmpDir();
     let uninstall = new Vcr({ dir, mode: "replay_only" }).install();
     // required after install(): the module's exports are seen as require returns them
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+
     const { embeddings } = require("./scripts/appEmbeddingsInstance") as typeof import("./scripts/appEmbeddingsInstance");
     try {
       let error: unknown;

@@ -24,7 +24,14 @@ describe("vcr.install() in an ES-module process", function () {
   const child = (dir: string, url: string, mode: string) =>
     runChild(process.execPath, [path.join(__dirname, "scripts", "installEsm.mjs")], {
       cwd: ROOT,
-      env: { ...process.env, VCR_ENTRY: path.join(ROOT, "dist/esm/index.mjs"), FIXTURE_DIR: dir, FAKE_URL: url, LANGCHAIN_VCR_MODE: mode, LANGCHAIN_VCR_QUIET: "1" },
+      env: {
+        ...process.env,
+        VCR_ENTRY: path.join(ROOT, "dist/esm/index.mjs"),
+        FIXTURE_DIR: dir,
+        FAKE_URL: url,
+        LANGCHAIN_VCR_MODE: mode,
+        LANGCHAIN_VCR_QUIET: "1",
+      },
       timeoutMs: 60000,
     });
 
@@ -36,7 +43,11 @@ describe("vcr.install() in an ES-module process", function () {
     const recorded = JSON.parse(rec.stdout.trim().split("\n").pop()!);
     expect(recorded).to.deep.include({ chat: "echo: hello from ESM", tool: "sunny in Oslo", runs: 1 });
     expect(fake.count()).to.equal(2);
-    expect(readFixtures(dir).map((f) => f.kind).sort()).to.deep.equal(["chat", "embedding", "tool"]);
+    expect(
+      readFixtures(dir)
+        .map((f) => f.kind)
+        .sort(),
+    ).to.deep.equal(["chat", "embedding", "tool"]);
     expect(rec.stderr).not.to.match(/ExperimentalWarning/);
 
     const url = fake.openaiBaseURL;

@@ -48,7 +48,9 @@ describe("vcr.install(): zero-touch record, then replay in a new process with th
     expect(fake.count("/v1/responses")).to.equal(2); // the agent's two model turns (string models use the Responses API)
     expect(fake.count("/v1/chat/completions")).to.equal(3); // initChatModel invoke + stream, the app's ChatOpenAI
     expect(fake.count("/v1/embeddings")).to.equal(2);
-    const kinds = readFixtures(dir).map((f) => f.kind).sort();
+    const kinds = readFixtures(dir)
+      .map((f) => f.kind)
+      .sort();
     expect(kinds).to.deep.equal([...Array(4).fill("chat"), "chat_stream", ...Array(4).fill("embedding"), "tool"].sort());
     expect(JSON.stringify(readFixtures(dir))).not.to.contain(KEY);
 

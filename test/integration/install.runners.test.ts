@@ -41,19 +41,30 @@ describe("vcr.install() from each runner's setup file", function () {
           env: { ...process.env, FIXTURE_DIR: fixtures, FAKE_URL: url, LANGCHAIN_VCR_MODE: mode, LANGCHAIN_VCR_QUIET: "1", NODE_OPTIONS: "" },
           timeoutMs: 120000,
         });
-      const results = (out: { stdout: string; stderr: string }) => [...(out.stdout + out.stderr).matchAll(/RESULT (\w+) (.+) (\d+)/g)].map((m) => m.slice(1)).sort();
+      const results = (out: { stdout: string; stderr: string }) =>
+        [...(out.stdout + out.stderr).matchAll(/RESULT (\w+) (.+) (\d+)/g)].map((m) => m.slice(1)).sort();
 
       const rec = await run("record_or_replay");
       expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-      expect(results(rec)).to.deep.equal([["first", "echo: hello from first", "1"], ["second", "echo: hello from second", "1"]]);
+      expect(results(rec)).to.deep.equal([
+        ["first", "echo: hello from first", "1"],
+        ["second", "echo: hello from second", "1"],
+      ]);
       expect(fake.count()).to.equal(4);
-      expect(readFixtures(fixtures).map((f) => f.kind).sort()).to.deep.equal(["chat", "chat", "embedding", "embedding", "tool", "tool"]);
+      expect(
+        readFixtures(fixtures)
+          .map((f) => f.kind)
+          .sort(),
+      ).to.deep.equal(["chat", "chat", "embedding", "embedding", "tool", "tool"]);
 
       await fake.close();
       fake = undefined;
       const replay = await run("replay_only");
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
-      expect(results(replay)).to.deep.equal([["first", "echo: hello from first", "0"], ["second", "echo: hello from second", "0"]]);
+      expect(results(replay)).to.deep.equal([
+        ["first", "echo: hello from first", "0"],
+        ["second", "echo: hello from second", "0"],
+      ]);
       expect(readFixtures(fixtures)).to.have.length(6);
     });
   }

@@ -7,7 +7,7 @@
  * Every test uninstalls in afterEach: the mocha process is shared with other files.
  */
 import { expect } from "chai";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself, whose _load the test compares
+
 import Module = require("node:module");
 import { InMemoryCache } from "@langchain/core/caches";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
@@ -23,7 +23,10 @@ import { openai, openaiLlm, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, readFixtures, tmpDir } from "../helpers/tmp";
 import { inOwnTest } from "../helpers/ownTest";
 
-const WEATHER = { type: "function" as const, function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+const WEATHER = {
+  type: "function" as const,
+  function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+};
 
 describe("vcr.install(): one Vcr for every model, embeddings and model-initiated tool call", () => {
   let fake: FakeProvider;
@@ -35,8 +38,12 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
   function install(vcr: Vcr): void {
     undo.push(vcr.install());
   }
-  const kinds = () => readFixtures(dir).map((f) => f.kind).sort();
-  const embeddings = () => new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } });
+  const kinds = () =>
+    readFixtures(dir)
+      .map((f) => f.kind)
+      .sort();
+  const embeddings = () =>
+    new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } });
   async function drain(stream: AsyncIterable<{ text: string }>): Promise<string[]> {
     const out: string[] = [];
     for await (const c of stream) out.push(c.text);
@@ -137,7 +144,10 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
       expect(await ask("replay_only")).to.deep.equal(recorded);
       expect(fake.count()).to.equal(1);
     } finally {
-      for (const [k, v] of [["OPENAI_BASE_URL", saved.url], ["OPENAI_API_KEY", saved.key]] as const) {
+      for (const [k, v] of [
+        ["OPENAI_BASE_URL", saved.url],
+        ["OPENAI_API_KEY", saved.key],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
@@ -158,7 +168,11 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     const uninstall = vcr.install();
     undo.push(uninstall);
     const model = openai(fake, undefined);
-    const weather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, { name: "get_weather", description: "Weather.", schema: z.object({ city: z.string() }) });
+    const weather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, {
+      name: "get_weather",
+      description: "Weather.",
+      schema: z.object({ city: z.string() }),
+    });
     await withVcr({ mode: "bypass" }, () => model.invoke("live on purpose"));
     expect(fake.count()).to.equal(1);
     expect(vcr.stats()).to.deep.include({ bypassed: 1, missed: 0 });
@@ -166,7 +180,9 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     await model.invoke("after");
     await drain(await model.stream("after, streamed"));
     await embeddings().embedQuery("after");
-    expect(await weather.invoke({ type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Oslo" } })).to.deep.include({ content: "sunny in Oslo" });
+    expect(await weather.invoke({ type: "tool_call", id: "call_1", name: "get_weather", args: { city: "Oslo" } })).to.deep.include({
+      content: "sunny in Oslo",
+    });
     expect(fake.count()).to.equal(4);
     expect(fixtureFiles(dir)).to.deep.equal([]);
   });

@@ -21,7 +21,6 @@ function secondCopy(): typeof import("../../src/index") {
   const saved = Object.entries(require.cache).filter(([file]) => file.startsWith(SRC));
   for (const [file] of saved) delete require.cache[file];
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh evaluation is the point
     return require("../../src/index") as typeof import("../../src/index");
   } finally {
     for (const [file] of Object.entries(require.cache)) if (file.startsWith(SRC)) delete require.cache[file];

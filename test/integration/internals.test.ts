@@ -14,9 +14,10 @@ import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { INTERNALS, internalName } from "../../src/internals/table";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a package.json, read at run time
 const CORE_VERSION = (require("@langchain/core/package.json") as { version: string }).version;
-const RANGE = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies["@langchain/core"];
+const RANGE = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies[
+  "@langchain/core"
+];
 
 interface Report {
   steps: string[];
@@ -36,7 +37,14 @@ describe("the internals langchain-vcr relies on: a missing one is a VcrConfigErr
   async function run(internal: string, entry = "dist/cjs/index.js", script = "missingInternal.cjs"): Promise<Report> {
     const out = await runChild(process.execPath, [path.join(__dirname, "scripts", script)], {
       cwd: ROOT,
-      env: { ...process.env, INTERNAL: internal, VCR_ENTRY: path.join(ROOT, entry), FIXTURE_DIR: tmpDir(), FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "" },
+      env: {
+        ...process.env,
+        INTERNAL: internal,
+        VCR_ENTRY: path.join(ROOT, entry),
+        FIXTURE_DIR: tmpDir(),
+        FAKE_URL: fake.openaiBaseURL,
+        LANGCHAIN_VCR_MODE: "",
+      },
       timeoutMs: 30000,
     });
     expect(out.status, out.stderr).to.equal(0);

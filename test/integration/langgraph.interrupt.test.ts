@@ -44,7 +44,10 @@ describe("LangGraph interrupt()/resume under vcr.install()", () => {
 
   it("the call repeated by resume is recorded once and replayed; a replay_only run makes 0 requests", async () => {
     const recorded = await run(new Vcr({ dir, mode: "record_or_replay" }));
-    expect(recorded).to.deep.equal([[{ draft: "echo: Draft a note about replays." }], { topic: "replays", draft: "echo: Draft a note about replays.", approved: true }]);
+    expect(recorded).to.deep.equal([
+      [{ draft: "echo: Draft a note about replays." }],
+      { topic: "replays", draft: "echo: Draft a note about replays.", approved: true },
+    ]);
     expect(fake.count()).to.equal(1);
     expect(readFixtures(dir)).to.have.length(1);
 

@@ -36,7 +36,9 @@ describe("ledger: command line, run context and merging", () => {
   describe("mochaArgvReasons", () => {
     it("finds nothing partial in a plain run, whatever value-taking options it has", () => {
       expect(reasons([])).to.deep.equal([]);
-      expect(reasons(["--require", "ts-node/register", "-r", "x.ts", "--timeout", "5000", "--reporter=dot", "--parallel", "-j", "2", "--exit"])).to.deep.equal([]);
+      expect(reasons(["--require", "ts-node/register", "-r", "x.ts", "--timeout", "5000", "--reporter=dot", "--parallel", "-j", "2", "--exit"])).to.deep.equal(
+        [],
+      );
     });
 
     it("flags --grep, -g, --fgrep=, --watch and --dry-run", () => {

@@ -90,7 +90,14 @@ function addDeadFixture(project: string): string {
   const hash = requestHash("chat", request);
   fs.writeFileSync(
     path.join(project, "cassettes", `${hash}.json`),
-    formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response: { generations: [{ text: "old" }] } }),
+    formatFixture({
+      schemaVersion: SCHEMA_VERSION,
+      kind: "chat",
+      hash,
+      recordedAt: "2026-01-01T00:00:00.000Z",
+      request,
+      response: { generations: [{ text: "old" }] },
+    }),
   );
   return `${hash}.json`;
 }
@@ -98,7 +105,8 @@ function addDeadFixture(project: string): string {
 function ledgerFiles(dir: string): { file: string; record: any }[] {
   const out: { file: string; record: any }[] = [];
   for (const run of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-    for (const f of fs.readdirSync(path.join(dir, run))) out.push({ file: path.join(dir, run, f), record: JSON.parse(fs.readFileSync(path.join(dir, run, f), "utf8")) });
+    for (const f of fs.readdirSync(path.join(dir, run)))
+      out.push({ file: path.join(dir, run, f), record: JSON.parse(fs.readFileSync(path.join(dir, run, f), "utf8")) });
   }
   return out;
 }
@@ -141,7 +149,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(dry.stderr).to.equal("");
     expect(dry.code).to.equal(0);
     expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}`);
-    expect(dry.stdout.split("\n")[1]).to.match(/^langchain-vcr: would remove 1 of 4 fixture\(s\) in cassettes; kept 3 used by the last run \S+ \(started .+\), 1 process ledger\(s\)\.$/);
+    expect(dry.stdout.split("\n")[1]).to.match(
+      /^langchain-vcr: would remove 1 of 4 fixture\(s\) in cassettes; kept 3 used by the last run \S+ \(started .+\), 1 process ledger\(s\)\.$/,
+    );
     expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
 
     const stats = await cli(["stats", "--json"], project);
@@ -165,12 +175,14 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
       expect(r.code).to.equal(1);
       expect(r.stdout).to.equal("");
       const lines = r.stderr.split("\n");
-      expect(lines[0]).to.match(/^langchain-vcr: prune refused: the last run \S+ \(started .+\) was partial, so fixtures it did not use may belong to tests it did not run:$/);
-      expect(lines[1]).to.equal('  - --grep "a1" selected only some tests');
-      expect(lines[2]).to.equal(
-        '  - 2 of 3 test(s) did not run (filtered by --grep/--fgrep, skipped after --bail, or blocked by a failing hook), e.g. "a a2"',
+      expect(lines[0]).to.match(
+        /^langchain-vcr: prune refused: the last run \S+ \(started .+\) was partial, so fixtures it did not use may belong to tests it did not run:$/,
       );
-      expect(lines[3]).to.match(/^ {2}Fix: run the whole suite with the langchain-vcr plugin of your test runner \(mocha, vitest, jest or node:test: no name filter such as --grep/);
+      expect(lines[1]).to.equal('  - --grep "a1" selected only some tests');
+      expect(lines[2]).to.equal('  - 2 of 3 test(s) did not run (filtered by --grep/--fgrep, skipped after --bail, or blocked by a failing hook), e.g. "a a2"');
+      expect(lines[3]).to.match(
+        /^ {2}Fix: run the whole suite with the langchain-vcr plugin of your test runner \(mocha, vitest, jest or node:test: no name filter such as --grep/,
+      );
     }
     expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
   });

@@ -32,7 +32,9 @@ describe("modes", () => {
 
   it("replay_only: a miss throws VcrMissError, never calls the model, writes nothing", async () => {
     const vcr = new Vcr({ dir, mode: "replay_only" });
-    const err = await openai(fake, vcr.cache).invoke("unrecorded question").catch((e) => e);
+    const err = await openai(fake, vcr.cache)
+      .invoke("unrecorded question")
+      .catch((e) => e);
     expect(err).to.be.instanceOf(VcrMissError);
     expect(isVcrError(err)).to.equal(true);
     expect(err.code).to.equal("VCR_MISS");
@@ -104,7 +106,9 @@ describe("modes", () => {
     const valid = "Valid modes are: record_or_replay, replay_only, record_always, bypass.";
     expect(() => new Vcr({ dir, mode: "replay" as never })).to.throw(VcrConfigError, valid);
     expect(() => withVcr({ mode: "recrd" as never }, () => 1)).to.throw(VcrConfigError, valid);
-    withEnv({ LANGCHAIN_VCR_MODE: "lockdown" }, () => expect(() => new Vcr({ dir })).to.throw(VcrConfigError, `"lockdown" is not a valid mode (env LANGCHAIN_VCR_MODE)`));
+    withEnv({ LANGCHAIN_VCR_MODE: "lockdown" }, () =>
+      expect(() => new Vcr({ dir })).to.throw(VcrConfigError, `"lockdown" is not a valid mode (env LANGCHAIN_VCR_MODE)`),
+    );
     expect(() => new Vcr({ dir, toolMode: "run" as never })).to.throw(VcrConfigError, "Valid tool modes are: replay, execute.");
     expect(() => new Vcr({ dri: "x" } as never)).to.throw(VcrConfigError, 'unknown option "dri"');
     expect(() => new Vcr({ sizeWarningBytes: -1 })).to.throw(VcrConfigError, "sizeWarningBytes");
@@ -146,7 +150,9 @@ describe("modes", () => {
   it("a failing live call writes nothing, reaches the caller unchanged, and releases waiters", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     fake.enqueue({ status: 500 });
-    const err = await openai(fake, vcr.cache).invoke("boom").catch((e) => e);
+    const err = await openai(fake, vcr.cache)
+      .invoke("boom")
+      .catch((e) => e);
     expect(isVcrError(err)).to.equal(false);
     expect(err.status).to.equal(500);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.have.length(0);
@@ -169,7 +175,9 @@ describe("modes", () => {
     const slow = await startFakeProvider({ latencyMs: 500 });
     try {
       const controller = new AbortController();
-      const pending = openai(slow, vcr.cache).invoke("abort me", { signal: controller.signal }).catch((e) => e);
+      const pending = openai(slow, vcr.cache)
+        .invoke("abort me", { signal: controller.signal })
+        .catch((e) => e);
       setTimeout(() => controller.abort(), 30);
       const err = await pending;
       expect(err).to.be.instanceOf(Error);

@@ -113,7 +113,9 @@ describe("redactors", () => {
         },
       ],
     });
-    const err = await openai(fake, vcr.cache).invoke("hi").catch((e) => e);
+    const err = await openai(fake, vcr.cache)
+      .invoke("hi")
+      .catch((e) => e);
     expect(err).to.be.instanceOf(VcrRecordError);
     expect(err.message).to.include("redactor bug");
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
@@ -122,7 +124,11 @@ describe("redactors", () => {
   it("what a redactor returns for hash, kind or schemaVersion is ignored: filed under the computed hash with its real envelope, and it replays", async () => {
     const envelope = { hash: "0".repeat(64), kind: "embedding", schemaVersion: 9 } as const;
     for (const field of ["hash", "kind", "schemaVersion"] as const) {
-      const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [(f) => ({ ...f, [field]: envelope[field], request: { ...(f.request as object), user: "<redacted>" } })] });
+      const vcr = new Vcr({
+        dir,
+        mode: "record_or_replay",
+        redactors: [(f) => ({ ...f, [field]: envelope[field], request: { ...(f.request as object), user: "<redacted>" } })],
+      });
       const live = await openai(fake, vcr.cache).invoke(`hi ${field}`);
       const replayed = await withVcr({ mode: "replay_only" }, () => openai(fake, vcr.cache).invoke(`hi ${field}`));
       expect(replayed.content).to.equal(live.content).and.equal(`echo: hi ${field}`);
@@ -137,10 +143,22 @@ describe("redactors", () => {
 
   it("a redactor that returns something other than a fixture object fails the call and writes nothing", async () => {
     for (const bad of ["a string", [1, 2], 42]) {
-      const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [function returnsJunk() { return bad as never; }] });
-      const err = await openai(fake, vcr.cache).invoke(`junk ${JSON.stringify(bad)}`).catch((e) => e);
+      const vcr = new Vcr({
+        dir,
+        mode: "record_or_replay",
+        redactors: [
+          function returnsJunk() {
+            return bad as never;
+          },
+        ],
+      });
+      const err = await openai(fake, vcr.cache)
+        .invoke(`junk ${JSON.stringify(bad)}`)
+        .catch((e) => e);
       expect(err).to.be.instanceOf(VcrRecordError);
-      expect(err.message.split("\n")[0]).to.match(/^langchain-vcr: redactor #1 \(returnsJunk\) returned (a string|an array|a number), not a fixture object, while preparing chat fixture [0-9a-f]{64}\.$/);
+      expect(err.message.split("\n")[0]).to.match(
+        /^langchain-vcr: redactor #1 \(returnsJunk\) returned (a string|an array|a number), not a fixture object, while preparing chat fixture [0-9a-f]{64}\.$/,
+      );
     }
     expect(fixtureFiles(dir)).to.deep.equal([]);
   });
@@ -161,7 +179,9 @@ describe("secret safety", () => {
   for (const [pattern, secret] of Object.entries(shapes)) {
     it(`a prompt holding a ${pattern} is refused with the field path; nothing is written`, async () => {
       const vcr = new Vcr({ dir, mode: "record_or_replay" });
-      const err = await openai(fake, vcr.cache).invoke(`use ${secret} please`).catch((e) => e);
+      const err = await openai(fake, vcr.cache)
+        .invoke(`use ${secret} please`)
+        .catch((e) => e);
       expect(err).to.be.instanceOf(VcrSecretError);
       expect(err.code).to.equal("VCR_SECRET");
       expect(err.path).to.equal("$.request.messages[0].content");
@@ -172,7 +192,9 @@ describe("secret safety", () => {
 
   it("the client's own API key is refused even when it has no known shape", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    const err = await openai(fake, vcr.cache, { apiKey: "plain-looking-key-123" }).invoke("my key is plain-looking-key-123").catch((e) => e);
+    const err = await openai(fake, vcr.cache, { apiKey: "plain-looking-key-123" })
+      .invoke("my key is plain-looking-key-123")
+      .catch((e) => e);
     expect(err).to.be.instanceOf(VcrSecretError);
     expect(err.message).to.include("API key of the model client itself");
   });

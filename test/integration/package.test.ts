@@ -18,7 +18,10 @@ describe("the built package: ESM and CommonJS entry points", function () {
     removeTmpDirs();
   });
 
-  for (const [name, script] of [["ESM (import)", "esm.mjs"], ["CommonJS (require)", "cjs.cjs"]]) {
+  for (const [name, script] of [
+    ["ESM (import)", "esm.mjs"],
+    ["CommonJS (require)", "cjs.cjs"],
+  ]) {
     it(`${name}: records, replays with usage, misses with a VcrMissError`, async () => {
       const dir = tmpDir();
       const out = await runChild(process.execPath, [path.join(ROOT, "test/package-smoke", script)], {

@@ -30,7 +30,14 @@ describe("recording: the fixture was written by another process first (created: 
     const request = chatRequest(openai(fake, vcr.cache), [new HumanMessage("race question two")], {}, identity);
     const hash = requestHash("chat", request);
     const file = path.join(dir, `${hash}.json`);
-    const theirs = formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response: { generations: [] } });
+    const theirs = formatFixture({
+      schemaVersion: SCHEMA_VERSION,
+      kind: "chat",
+      hash,
+      recordedAt: "2026-01-01T00:00:00.000Z",
+      request,
+      response: { generations: [] },
+    });
     // the other process writes its fixture while this one's request is on the wire
     const racing = openai(fake, vcr.cache, {
       configuration: { fetch: (url: string, init: RequestInit) => (fs.writeFileSync(file, theirs), fetch(url, init)) },

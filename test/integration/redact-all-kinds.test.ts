@@ -31,7 +31,9 @@ describe("a redactor covers chat, stream, embedding and tool fixtures alike", ()
       const chat = await openai(fake, vcr.cache).invoke(`Summarize ${ID}`);
       let streamed = "";
       for await (const chunk of await openai(fake, vcr.cache).stream(`Stream about ${ID}`)) streamed += chunk.text;
-      const embeddings = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, configuration: { baseURL: fake.openaiBaseURL } }));
+      const embeddings = vcr.embeddings(
+        new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, configuration: { baseURL: fake.openaiBaseURL } }),
+      );
       const vector = await embeddings.embedQuery(`notes on ${ID}`);
       const toolResult = await vcr.tool(lookup).invoke({ customer: ID });
       return { chat: chat.text, streamed, vector, toolResult };

@@ -14,7 +14,10 @@ import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { readFixtures } from "../helpers/tmp";
 
-const WEATHER = { type: "function" as const, function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+const WEATHER = {
+  type: "function" as const,
+  function: { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+};
 const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
 describe("OpenAI Responses API: record and replay", () => {
@@ -49,7 +52,9 @@ describe("OpenAI Responses API: record and replay", () => {
     fake.enqueue({ toolCalls: [{ name: "get_weather", args: { city: "Paris" } }] });
     const [live, replayed] = await recordThenReplay(async (vcr) => {
       const call = await model(vcr).bindTools([WEATHER]).invoke("Weather in Paris?");
-      const structured = await model(vcr).withStructuredOutput(z.object({ city: z.string(), days: z.number() })).invoke("Plan a trip.");
+      const structured = await model(vcr)
+        .withStructuredOutput(z.object({ city: z.string(), days: z.number() }))
+        .invoke("Plan a trip.");
       return { toolCalls: call.tool_calls, structured };
     });
     expect(replayed).to.deep.equal(live);
@@ -70,7 +75,12 @@ describe("OpenAI Responses API: record and replay", () => {
     });
     expect(replayed).to.deep.equal(live);
     expect(live.chunks.length).to.be.greaterThan(8);
-    expect(live.merged).to.deep.equal({ text: "Checking the weather now.", toolCalls: [{ name: "get_weather", args: { city: "Rome" }, id: "call_fake_r1", type: "tool_call" }], id: "resp_fake_1", status: "completed" });
+    expect(live.merged).to.deep.equal({
+      text: "Checking the weather now.",
+      toolCalls: [{ name: "get_weather", args: { city: "Rome" }, id: "call_fake_r1", type: "tool_call" }],
+      id: "resp_fake_1",
+      status: "completed",
+    });
     expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat_stream"]);
   });
 

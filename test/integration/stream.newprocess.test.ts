@@ -194,7 +194,10 @@ describe("stream: record in one process, replay in a new one", function () {
         expect(a.length).to.be.greaterThan(5);
         expect(a.map((m: any[]) => m[0])).to.include.members(["model_request", "tools"]);
         expect(b).to.deep.equal(a);
-        const text = b.filter((m: any[]) => m[0] === "model_request").map((m: any[]) => m[1].content).join("");
+        const text = b
+          .filter((m: any[]) => m[0] === "model_request")
+          .map((m: any[]) => m[1].content)
+          .join("");
         expect(text).to.equal("Order 42 has shipped.");
       });
 

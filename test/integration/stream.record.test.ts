@@ -16,7 +16,6 @@ import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai } from "../helpers/models";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
-
 const weatherTool = {
   type: "function" as const,
   function: {
@@ -82,7 +81,10 @@ describe("stream: recording and replay in one process", () => {
     removeTmpDirs();
   });
 
-  for (const [name, make] of [["ChatOpenAI (SSE)", openai], ["ChatOllama (NDJSON)", ollama]] as const) {
+  for (const [name, make] of [
+    ["ChatOpenAI (SSE)", openai],
+    ["ChatOllama (NDJSON)", ollama],
+  ] as const) {
     it(`${name}: records a chat_stream fixture, then replays the same chunks with 0 requests`, async () => {
       const live = await collect(await make(fake, vcr.cache).stream("Tell me a short story"));
       expect(fake.count()).to.equal(1);
@@ -168,7 +170,7 @@ describe("stream: recording and replay in one process", () => {
     expect(error).to.be.instanceOf(VcrMissError);
     expect(isVcrError(error) && error.code).to.equal("VCR_MISS");
     expect((error as VcrMissError).kind).to.equal("chat_stream");
-    expect((error as Error).message).to.contain("no recorded fixture for this chat_stream request from ChatOpenAI (model \"gpt-4o-mini\"), streamed");
+    expect((error as Error).message).to.contain('no recorded fixture for this chat_stream request from ChatOpenAI (model "gpt-4o-mini"), streamed');
     expect(fake.count()).to.equal(0);
     expect(fixtureFiles(dir)).to.have.length(0);
     expect(vcr.stats().missed).to.equal(1);
@@ -254,7 +256,10 @@ describe("stream: recording and replay in one process", () => {
     expect(fixtureFiles(dir)).to.have.length(1);
   });
 
-  for (const [name, make] of [["ChatOpenAI", openai], ["ChatOllama", ollama]] as const) {
+  for (const [name, make] of [
+    ["ChatOpenAI", openai],
+    ["ChatOllama", ollama],
+  ] as const) {
     it(`${name}: a stream that errors (HTTP 500, maxRetries 0) writes nothing; the retry records`, async () => {
       fake.enqueue({ status: 500 });
       let error: unknown;
@@ -273,10 +278,7 @@ describe("stream: recording and replay in one process", () => {
   }
 
   it("identical streams at once each stream live (nothing waits on a stream); one fixture is written and replays", async () => {
-    const [a, b] = await Promise.all([
-      openai(fake, vcr.cache).stream("concurrent").then(collect),
-      openai(fake, vcr.cache).stream("concurrent").then(collect),
-    ]);
+    const [a, b] = await Promise.all([openai(fake, vcr.cache).stream("concurrent").then(collect), openai(fake, vcr.cache).stream("concurrent").then(collect)]);
     expect(fake.count()).to.equal(2);
     expect(b.map((c) => c.content)).to.deep.equal(a.map((c) => c.content));
     expect(fixtureFiles(dir)).to.have.length(1);
@@ -287,11 +289,17 @@ describe("stream: recording and replay in one process", () => {
 
   it("withConfig, withStructuredOutput and a prompt | model | parser chain stream through the same fixtures", async () => {
     const run = async () => {
-      const bound = await collect(await openai(fake, vcr.cache).withConfig({ stop: ["END"] }).stream("with config"));
+      const bound = await collect(
+        await openai(fake, vcr.cache)
+          .withConfig({ stop: ["END"] })
+          .stream("with config"),
+      );
       const structured: unknown[] = [];
       const so = openai(fake, vcr.cache).withStructuredOutput(z.object({ city: z.string() }), { method: "functionCalling", name: "answer" });
       for await (const s of await so.stream("Give me a city")) structured.push(s);
-      const chain = ChatPromptTemplate.fromMessages([["human", "Say {word}"]]).pipe(ollama(fake, vcr.cache)).pipe(new StringOutputParser());
+      const chain = ChatPromptTemplate.fromMessages([["human", "Say {word}"]])
+        .pipe(ollama(fake, vcr.cache))
+        .pipe(new StringOutputParser());
       const pieces: string[] = [];
       for await (const p of await chain.stream({ word: "hi" })) pieces.push(p);
       return { bound: bound.map(view), structured, pieces };
@@ -359,14 +367,18 @@ describe("stream: recording and replay in one process", () => {
     });
     const agentReplies = () => fake.enqueue({ toolCalls: [{ name: "get_order", args: { orderId: "7" } }] }, { content: "Order 7 shipped." });
 
-    it("agent.invoke() stays a plain call (chat fixtures); the same agent streamed with streamMode \"messages\" records chat_stream", async () => {
+    it('agent.invoke() stays a plain call (chat fixtures); the same agent streamed with streamMode "messages" records chat_stream', async () => {
       agentReplies();
       await createAgent({ model: openai(fake, vcr.cache), tools: [getOrder] }).invoke({ messages: [{ role: "user", content: "Order 7?" }] });
       expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat", "chat"]);
       agentReplies();
       const agent = createAgent({ model: openai(fake, vcr.cache), tools: [getOrder] });
       for await (const _ of await agent.stream({ messages: [{ role: "user", content: "Order 7?" }] }, { streamMode: "messages" })) void _;
-      expect(readFixtures(dir).map((f) => f.kind).sort()).to.deep.equal(["chat", "chat", "chat_stream", "chat_stream"]);
+      expect(
+        readFixtures(dir)
+          .map((f) => f.kind)
+          .sort(),
+      ).to.deep.equal(["chat", "chat", "chat_stream", "chat_stream"]);
       expect(fake.count()).to.equal(4);
     });
 
@@ -409,7 +421,8 @@ describe("stream: recording and replay in one process", () => {
           for await (const c of super._streamResponseChunks(messages, options, runManager)) yield c;
         }
       }
-      const make = () => new MyChat({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } });
+      const make = () =>
+        new MyChat({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } });
       const live = await collect(await make().stream("subclass"));
       const replayed = await collect(await make().stream("subclass"));
       expect(bodyRuns).to.equal(1);
@@ -443,7 +456,9 @@ describe("stream: recording and replay in one process", () => {
       const both = () => Promise.all([model.invoke("plain, concurrently"), model.stream("streamed, concurrently").then(collect)]);
       const [liveMessage, liveChunks] = await both();
       expect(fake.count()).to.equal(2);
-      const kinds = readFixtures(dir).map((f) => f.kind).sort();
+      const kinds = readFixtures(dir)
+        .map((f) => f.kind)
+        .sort();
       expect(kinds).to.deep.equal(["chat", "chat_stream"]);
       const [message, chunks] = await both();
       expect(fake.count()).to.equal(2);

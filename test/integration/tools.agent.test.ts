@@ -146,7 +146,7 @@ if (process.env.VCR_TOOLS_CHILD === "1") {
 
 function describeAgentTests(): void {
   // Required here so the child (no mocha) never loads test-only modules.
-  /* eslint-disable @typescript-eslint/no-require-imports */
+
   const { expect } = require("chai") as typeof import("chai");
   const { startFakeProvider } = require("../helpers/fakeProvider") as typeof import("../helpers/fakeProvider");
   const { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } = require("../helpers/tmp") as typeof import("../helpers/tmp");
@@ -259,7 +259,9 @@ function describeAgentTests(): void {
         expect(rec.poll.runs.get_order_status).to.equal(3);
         const statuses = (r: Report) => r.toolMessages.map((m) => JSON.parse(m.content as string).status);
         expect(statuses(rec.poll)).to.deep.equal(["processing", "processing", "shipped"]);
-        const calls = readFixtures(dir).filter((f) => f.request.tool === "get_order_status").map((f) => f.request.call ?? 1);
+        const calls = readFixtures(dir)
+          .filter((f) => f.request.tool === "get_order_status")
+          .map((f) => f.request.call ?? 1);
         expect(calls.sort()).to.deep.equal([1, 2, 3]);
         const r = ok(child[1]);
         expect(r.runs.get_order_status).to.equal(0);
@@ -333,7 +335,9 @@ function describeAgentTests(): void {
         expect(rec.callIds).to.deep.equal(["call_fake_1"]);
         // Chat recorded afresh (new dir) through a fake whose ids have moved on; tools replayed from `dir`.
         fake.enqueue({ toolCalls: [{ name: "warm_up", args: {} }] });
-        await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }).invoke("mint call_fake_2");
+        await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }).invoke(
+          "mint call_fake_2",
+        );
         script(fake, "refund");
         const chatVcr = new Vcr({ dir: tmpDir("vcr-tools-chat-"), mode: "record_or_replay" });
         const toolVcr = new Vcr({ dir, mode: "replay_only" });
@@ -373,10 +377,19 @@ function describeAgentTests(): void {
         const plainDir = tmpDir("vcr-tools-plain-");
         const plain = new Vcr({ dir: plainDir, mode: "record_or_replay" });
         const { tools } = buildTools(sideFile);
-        const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: plain.cache, configuration: { baseURL: fake.openaiBaseURL } });
+        const model = new ChatOpenAI({
+          model: "gpt-4o-mini",
+          apiKey: "test-key",
+          maxRetries: 0,
+          cache: plain.cache,
+          configuration: { baseURL: fake.openaiBaseURL },
+        });
         await createAgent({ model, tools }).invoke({ messages: [{ role: "user", content: PROMPTS.refund }] });
         await record(fake, dir, sideFile, "refund");
-        const chat = (d: string) => readFixtures(d).filter((f) => f.kind === "chat").sort((a, b) => a.request.messages.length - b.request.messages.length);
+        const chat = (d: string) =>
+          readFixtures(d)
+            .filter((f) => f.kind === "chat")
+            .sort((a, b) => a.request.messages.length - b.request.messages.length);
         expect(chat(dir)).to.have.length(2);
         for (const [a, b] of chat(plainDir).map((f, i) => [f, chat(dir)[i]])) {
           expect(diffValues(a.request, b.request)).to.deep.equal([]);

@@ -27,7 +27,12 @@ function copySet(dir: string): void {
 }
 
 function snapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]));
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .sort()
+      .map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]),
+  );
 }
 
 describe("upgrade: a 0.1.0 fixture directory", function () {
@@ -42,7 +47,9 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
       .invoke([new HumanMessage("What is the capital of France?")])
       .catch((e) => e);
     expect(err).to.be.instanceOf(VcrMissError);
-    expect(err.message).to.contain("7 fixture(s) in this directory were written by an older langchain-vcr and are never read — this very request is recorded, in the older form, in ");
+    expect(err.message).to.contain(
+      "7 fixture(s) in this directory were written by an older langchain-vcr and are never read — this very request is recorded, in the older form, in ",
+    );
     expect(err.message).to.contain(`Upgrade them offline (no model call): npx langchain-vcr migrate ${JSON.stringify(dir)}`);
     expect(fake.count()).to.equal(0);
   });
@@ -61,7 +68,9 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     }
     expect(fake.count()).to.equal(1);
     expect(notes).to.have.length(1);
-    expect(notes[0]).to.match(/the same request was recorded by an older langchain-vcr in .+[0-9a-f]{64}\.json, which is never read\.\n {2}Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate /);
+    expect(notes[0]).to.match(
+      /the same request was recorded by an older langchain-vcr in .+[0-9a-f]{64}\.json, which is never read\.\n {2}Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate /,
+    );
   });
 
   it("validate reports each older fixture with the fix; stats counts them and show says so", async () => {
@@ -72,7 +81,10 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     expect(show.stdout).to.contain("  schema:   1, older than this langchain-vcr's 2: never read until you run npx langchain-vcr migrate\n");
     const problems = await validateFixtures(dir);
     expect(problems).to.have.length(7);
-    for (const p of problems) expect(p.problem).to.match(/^was written by an older langchain-vcr \(schemaVersion 1; this one writes 2\), so no lookup reads it\. Upgrade it offline, with no model call: npx langchain-vcr migrate /);
+    for (const p of problems)
+      expect(p.problem).to.match(
+        /^was written by an older langchain-vcr \(schemaVersion 1; this one writes 2\), so no lookup reads it\. Upgrade it offline, with no model call: npx langchain-vcr migrate /,
+      );
   });
 
   it("replays every call with 0 requests after one migrate; a second migrate changes nothing", async () => {
@@ -134,7 +146,17 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
     fs.writeFileSync(b, formatFixture({ ...redacted, redacted: true }));
     const request = { tool: "x", args: {} };
     const newer = path.join(dir, requestHash("tool", request, 9) + ".json");
-    fs.writeFileSync(newer, formatFixture({ schemaVersion: 9, kind: "tool", hash: path.basename(newer, ".json"), recordedAt: "2030-01-01T00:00:00.000Z", request, response: { result: 1 } }));
+    fs.writeFileSync(
+      newer,
+      formatFixture({
+        schemaVersion: 9,
+        kind: "tool",
+        hash: path.basename(newer, ".json"),
+        recordedAt: "2030-01-01T00:00:00.000Z",
+        request,
+        response: { result: 1 },
+      }),
+    );
     const before = { a: fs.readFileSync(a, "utf8"), b: fs.readFileSync(b, "utf8"), newer: fs.readFileSync(newer, "utf8") };
     const run = await cli(["migrate", dir]);
     expect(run.code).to.equal(1);

@@ -9,7 +9,17 @@ const { mochaHooks } = require("langchain-vcr/mocha");
   const a = await withVcr({ mode: "record_or_replay" }, () => model.invoke("cjs question"));
   const b = await withVcr({ mode: "replay_only" }, () => model.invoke("cjs question"));
   const miss = await withVcr({ mode: "replay_only" }, () => model.invoke("never recorded")).catch((e) => e);
-  console.log(JSON.stringify({ a: a.content, b: b.content, usage: b.usage_metadata?.total_tokens, missIsVcr: isVcrError(miss), code: miss.code, stats: vcr.stats(), hooks: Object.keys(mochaHooks).sort() }));
+  console.log(
+    JSON.stringify({
+      a: a.content,
+      b: b.content,
+      usage: b.usage_metadata?.total_tokens,
+      missIsVcr: isVcrError(miss),
+      code: miss.code,
+      stats: vcr.stats(),
+      hooks: Object.keys(mochaHooks).sort(),
+    }),
+  );
 })().catch((e) => {
   console.error(e);
   process.exit(1);

@@ -8,4 +8,14 @@ const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetr
 const a = await withVcr({ mode: "record_or_replay" }, () => model.invoke("esm question"));
 const b = await withVcr({ mode: "replay_only" }, () => model.invoke("esm question"));
 const miss = await withVcr({ mode: "replay_only" }, () => model.invoke("never recorded")).catch((e) => e);
-console.log(JSON.stringify({ a: a.content, b: b.content, usage: b.usage_metadata?.total_tokens, missIsVcr: isVcrError(miss), code: miss.code, stats: vcr.stats(), hooks: Object.keys(mochaHooks).sort() }));
+console.log(
+  JSON.stringify({
+    a: a.content,
+    b: b.content,
+    usage: b.usage_metadata?.total_tokens,
+    missIsVcr: isVcrError(miss),
+    code: miss.code,
+    stats: vcr.stats(),
+    hooks: Object.keys(mochaHooks).sort(),
+  }),
+);

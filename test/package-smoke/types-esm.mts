@@ -3,7 +3,18 @@
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "langchain";
 import { z } from "zod";
-import { Vcr, withVcr, normalizers, isVcrError, VcrMissError, type VcrOptions, type Fixture, type FixtureProblem, type Normalizer, type Redactor } from "langchain-vcr";
+import {
+  Vcr,
+  withVcr,
+  normalizers,
+  isVcrError,
+  VcrMissError,
+  type VcrOptions,
+  type Fixture,
+  type FixtureProblem,
+  type Normalizer,
+  type Redactor,
+} from "langchain-vcr";
 import { mochaHooks } from "langchain-vcr/mocha";
 
 const options: VcrOptions = { dir: "cassettes", normalizers: [normalizers.isoDate] satisfies Normalizer[] };
@@ -14,4 +25,12 @@ const embeddings = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-
 const add = tool(async ({ a, b }) => String(a + b), { name: "add", description: "Add", schema: z.object({ a: z.number(), b: z.number() }) });
 const [wrapped] = vcr.tools([add]);
 const problems: FixtureProblem[] = [];
-export const used = [model, embeddings, wrapped, problems, mochaHooks, withVcr({ mode: "bypass" }, () => 1), isVcrError(new VcrMissError("m", { hash: "h", kind: "chat", request: {} }))];
+export const used = [
+  model,
+  embeddings,
+  wrapped,
+  problems,
+  mochaHooks,
+  withVcr({ mode: "bypass" }, () => 1),
+  isVcrError(new VcrMissError("m", { hash: "h", kind: "chat", request: {} })),
+];

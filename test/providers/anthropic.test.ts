@@ -25,8 +25,14 @@ describeProvider(
       ...sharedBusts({ stop: true, toolChoices: ["auto", "any"], images: true }),
     },
     same: {
-      "two API keys (apiKey, anthropicApiKey)": [(c) => c().invoke("x"), (c) => c({ apiKey: undefined, anthropicApiKey: "sk-ant-api03-another-key-bbbbbbbbbbbbbbbbbbbb" }).invoke("x")],
-      "base URL and port, headers, clientOptions": [(c) => c().invoke("x"), (c) => c({ clientOptions: { defaultHeaders: { "x-team": "a" }, timeout: 5000 } }).invoke("x")],
+      "two API keys (apiKey, anthropicApiKey)": [
+        (c) => c().invoke("x"),
+        (c) => c({ apiKey: undefined, anthropicApiKey: "sk-ant-api03-another-key-bbbbbbbbbbbbbbbbbbbb" }).invoke("x"),
+      ],
+      "base URL and port, headers, clientOptions": [
+        (c) => c().invoke("x"),
+        (c) => c({ clientOptions: { defaultHeaders: { "x-team": "a" }, timeout: 5000 } }).invoke("x"),
+      ],
     },
   },
   () => {

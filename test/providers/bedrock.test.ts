@@ -7,7 +7,11 @@ import { describeProvider } from "./suite";
 
 const thinking = (budget_tokens: number) => ({ additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens } }, maxTokens: 4096 });
 const guardrail = (guardrailIdentifier: string) => ({ guardrailConfig: { guardrailIdentifier, guardrailVersion: "1" } });
-const OTHER_CREDENTIALS = { accessKeyId: "AKIAOTHEROTHEROTHER1", secretAccessKey: "otherSecretKey/otherSecretKey+otherSecr1", sessionToken: "anotherSessionTokenValue0000" };
+const OTHER_CREDENTIALS = {
+  accessKeyId: "AKIAOTHEROTHEROTHER1",
+  secretAccessKey: "otherSecretKey/otherSecretKey+otherSecr1",
+  sessionToken: "anotherSessionTokenValue0000",
+};
 
 describeProvider(
   "ChatBedrockConverse (Converse JSON, ConverseStream event-stream, over HTTP/2)",

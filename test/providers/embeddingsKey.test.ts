@@ -39,7 +39,12 @@ const CASES: [string, ProviderSpec, Make, Make, "busts" | "same"][] = [
     "GoogleGenerativeAIEmbeddings API keys and base URLs",
     google,
     (url) => new GoogleGenerativeAIEmbeddings({ model: "text-embedding-004", apiKey: GOOGLE_KEY, baseUrl: url }),
-    (url) => new GoogleGenerativeAIEmbeddings({ model: "text-embedding-004", apiKey: "AIzaANOTHERanotherANOTHERanother0000000", baseUrl: url.replace("127.0.0.1", "localhost") }),
+    (url) =>
+      new GoogleGenerativeAIEmbeddings({
+        model: "text-embedding-004",
+        apiKey: "AIzaANOTHERanotherANOTHERanother0000000",
+        baseUrl: url.replace("127.0.0.1", "localhost"),
+      }),
     "same",
   ],
   [

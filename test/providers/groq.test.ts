@@ -23,7 +23,10 @@ describeProvider(
       "two API keys": [(c) => c().invoke("x"), (c) => c({ apiKey: "gsk_anotherANOTHERanotherANOTHERanotherANOTHERanother12" }).invoke("x")],
       "base URL and port, headers": [(c) => c().invoke("x"), (c) => c({ defaultHeaders: { "x-team": "a" } }).invoke("x")],
       // ChatGroq 1.3.1 lists reasoningFormat but its constructor never stores it: it is not sent, so it cannot key
-      "reasoning format (not sent by ChatGroq 1.3.1)": [(c) => c({ reasoningFormat: "parsed" }).invoke("x"), (c) => c({ reasoningFormat: "hidden" }).invoke("x")],
+      "reasoning format (not sent by ChatGroq 1.3.1)": [
+        (c) => c({ reasoningFormat: "parsed" }).invoke("x"),
+        (c) => c({ reasoningFormat: "hidden" }).invoke("x"),
+      ],
     },
   },
   () => {

@@ -11,8 +11,24 @@ export function fieldPairs(table: Record<string, [Fields, Fields]>): Record<stri
 }
 
 const OTHER_IMAGE = "data:image/png;base64," + Buffer.from("other-image-bytes").toString("base64");
-const image = (url: string): KeyCall => (c) => c().invoke([new HumanMessage({ content: [{ type: "text", text: "?" }, { type: "image_url", image_url: { url } }] })]);
-const structured = (schema: typeof CITY): KeyCall => (c) => c().withStructuredOutput(schema, { name: "city_answer" }).invoke("x").catch(() => undefined);
+const image =
+  (url: string): KeyCall =>
+  (c) =>
+    c().invoke([
+      new HumanMessage({
+        content: [
+          { type: "text", text: "?" },
+          { type: "image_url", image_url: { url } },
+        ],
+      }),
+    ]);
+const structured =
+  (schema: typeof CITY): KeyCall =>
+  (c) =>
+    c()
+      .withStructuredOutput(schema, { name: "city_answer" })
+      .invoke("x")
+      .catch(() => undefined);
 
 /** temperature and top_p: every one of these clients takes them as `temperature` and `topP`. */
 export const SAMPLING = fieldPairs({ temperature: [{ temperature: 0 }, { temperature: 0.5 }], top_p: [{ topP: 0.5 }, { topP: 0.9 }] });
@@ -22,7 +38,10 @@ export function sharedBusts(options: { stop: boolean; toolChoices: [unknown, unk
   const [one, two] = options.toolChoices;
   return {
     ...(options.stop ? { "stop sequences": [(c) => c().invoke("x", { stop: ["a"] }), (c) => c().invoke("x", { stop: ["b"] })] as [KeyCall, KeyCall] } : {}),
-    "tool choice": [(c) => c().bindTools!([WEATHER], { tool_choice: one } as never).invoke("x"), (c) => c().bindTools!([WEATHER], { tool_choice: two } as never).invoke("x")],
+    "tool choice": [
+      (c) => c().bindTools!([WEATHER], { tool_choice: one } as never).invoke("x"),
+      (c) => c().bindTools!([WEATHER], { tool_choice: two } as never).invoke("x"),
+    ],
     "response schema": [structured(CITY), structured(CITY.extend({ country: CITY.shape.city }))],
     ...(options.images ? { "image bytes": [image(IMAGE), image(OTHER_IMAGE)] as [KeyCall, KeyCall] } : {}),
   };

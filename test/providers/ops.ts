@@ -38,7 +38,12 @@ export function view(m: BaseMessage): Record<string, unknown> {
 export function script(spec: ProviderSpec): Reply[] {
   return [
     { text: "Hello from the fake provider." },
-    ...(spec.thinkingFields ? [{ thinking: "Let me think about it.", text: "Thought it through." }, { thinking: "Streaming my thoughts.", text: "Streamed." }] : []),
+    ...(spec.thinkingFields
+      ? [
+          { thinking: "Let me think about it.", text: "Thought it through." },
+          { thinking: "Streaming my thoughts.", text: "Streamed." },
+        ]
+      : []),
     { text: "Once upon a time there was a fixture." },
     { text: "Events arrive in order." },
     { text: "New protocol events too." },
@@ -96,7 +101,10 @@ export async function runOps(spec: ProviderSpec, url: string, dir: string): Prom
   out.agent = { messages: (state.messages as BaseMessage[]).map((m) => json({ ...view(m), id: undefined })), toolRuns };
 
   if (spec.images) {
-    const content = [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: IMAGE } }];
+    const content = [
+      { type: "text", text: "What is this?" },
+      { type: "image_url", image_url: { url: IMAGE } },
+    ];
     out.image = view(await chat().invoke([new HumanMessage({ content })]));
   }
   if (spec.embeddings) {

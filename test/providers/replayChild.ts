@@ -7,7 +7,7 @@ import { runOps } from "./ops";
 import type { ProviderSpec } from "./spec";
 
 const name = process.argv[2];
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const spec: ProviderSpec = require(`./specs/${name}`).spec;
 runOps(spec, process.env.FAKE_URL!, process.env.FIXTURE_DIR!).then(
   (r) => console.log(JSON.stringify(r)),

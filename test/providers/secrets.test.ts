@@ -12,7 +12,11 @@ import { ChatOpenAI } from "@langchain/openai";
 import { clientSecrets } from "../../src/clientSecrets";
 import { findSecret } from "../../src/secrets";
 
-const AWS = { accessKeyId: "AKIAFIELDSFIELDS1234", secretAccessKey: "fieldsSecret/fieldsSecret+fieldsSecret00", sessionToken: "FwoGZXIvYXdzFIELDSsessionTOKEN0000000000" };
+const AWS = {
+  accessKeyId: "AKIAFIELDSFIELDS1234",
+  secretAccessKey: "fieldsSecret/fieldsSecret+fieldsSecret00",
+  sessionToken: "FwoGZXIvYXdzFIELDSsessionTOKEN0000000000",
+};
 const scan = (text: string) => findSecret({ text }, [], new Set())?.pattern;
 
 describe("secrets: every provider's credential shapes", () => {
@@ -27,7 +31,11 @@ describe("secrets: every provider's credential shapes", () => {
   }
   it("ASIA… (temporary AWS access keys) is caught", () => expect(scan("ASIAJEXAMPLEXEG2JICE")).to.equal("aws_access_key"));
   it("an AWS secret access key next to its name (env, JSON, ini) is caught", () => {
-    for (const text of ["AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", '"secretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]) {
+    for (const text of [
+      "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      '"secretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ]) {
       expect(scan(text), text).to.equal("aws_secret_key");
     }
   });
@@ -49,7 +57,11 @@ describe("secrets: the literal credentials each real client holds", () => {
     ["ChatAnthropic anthropicApiKey", () => new ChatAnthropic({ model: "m", anthropicApiKey: "anthropic-literal-2" }), ["anthropic-literal-2"]],
     ["ChatGoogleGenerativeAI", () => new ChatGoogleGenerativeAI({ model: "m", apiKey: "google-literal-1" }), ["google-literal-1"]],
     ["GoogleGenerativeAIEmbeddings", () => new GoogleGenerativeAIEmbeddings({ apiKey: "google-literal-2" }), ["google-literal-2"]],
-    ["ChatBedrockConverse credentials", () => new ChatBedrockConverse({ model: "m", region: "us-east-1", credentials: AWS }), [AWS.accessKeyId, AWS.secretAccessKey, AWS.sessionToken]],
+    [
+      "ChatBedrockConverse credentials",
+      () => new ChatBedrockConverse({ model: "m", region: "us-east-1", credentials: AWS }),
+      [AWS.accessKeyId, AWS.secretAccessKey, AWS.sessionToken],
+    ],
     ["ChatGroq", () => new ChatGroq({ model: "m", apiKey: "groq-literal-1" }), ["groq-literal-1"]],
     ["ChatMistralAI", () => new ChatMistralAI({ model: "m", apiKey: "mistral-literal-1" }), ["mistral-literal-1"]],
     ["MistralAIEmbeddings", () => new MistralAIEmbeddings({ apiKey: "mistral-literal-2" }), ["mistral-literal-2"]],
@@ -68,7 +80,9 @@ describe("secrets: the literal credentials each real client holds", () => {
     expect(scan(AWS.sessionToken)).to.equal("aws_session_token");
   });
   it("names of environment variables and other settings are not taken for secrets", () => {
-    const found = clientSecrets(new ChatGroq({ model: "llama-3.3-70b-versatile", apiKey: "groq-literal-1", temperature: 0.2 }) as unknown as Record<string, unknown>);
+    const found = clientSecrets(
+      new ChatGroq({ model: "llama-3.3-70b-versatile", apiKey: "groq-literal-1", temperature: 0.2 }) as unknown as Record<string, unknown>,
+    );
     expect(found).not.to.include("GROQ_API_KEY");
     expect(found).not.to.include("llama-3.3-70b-versatile");
   });

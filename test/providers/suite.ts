@@ -42,7 +42,14 @@ export function describeRecordReplay(spec: ProviderSpec): void {
 
       const child = await runChild(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(__dirname, "replayChild.ts"), spec.name], {
         cwd: ROOT,
-        env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", LANGCHAIN_VCR_QUIET: "1", LANGCHAIN_VCR_MODE: "replay_only", FIXTURE_DIR: dir, FAKE_URL: fake.url },
+        env: {
+          ...process.env,
+          TS_NODE_TRANSPILE_ONLY: "true",
+          LANGCHAIN_VCR_QUIET: "1",
+          LANGCHAIN_VCR_MODE: "replay_only",
+          FIXTURE_DIR: dir,
+          FAKE_URL: fake.url,
+        },
         timeoutMs: 60000,
       });
       expect(child.status, child.stderr).to.equal(0);
@@ -180,7 +187,10 @@ export function describeErrors(spec: ProviderSpec): void {
       const err = await spec
         .chat(fake.url, vcr.cache)
         .invoke(`my key is ${secret}`)
-        .then(() => undefined, (e: Error) => e);
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        );
       expect(err).to.be.instanceOf(VcrSecretError);
       expect(fixtureFiles(dir)).to.have.length(0);
     });

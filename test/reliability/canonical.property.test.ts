@@ -109,7 +109,10 @@ const message: fc.Arbitrary<MsgSpec> = fc.oneof(
   fc.record({ role: fc.constant<Role>("ai"), text, calls: fc.array(call, { maxLength: 2 }) }),
   fc.record({ role: fc.constant<Role>("tool"), text, ref: fc.constantFrom(...CALL_IDS) }),
 );
-const prop = fc.record({ type: fc.constantFrom("string", "number", "integer", "boolean"), description: fc.option(description, { nil: undefined }) }, { requiredKeys: ["type"] });
+const prop = fc.record(
+  { type: fc.constantFrom("string", "number", "integer", "boolean"), description: fc.option(description, { nil: undefined }) },
+  { requiredKeys: ["type"] },
+);
 const toolSpec = fc
   .record({ name: ident, description, props: fc.dictionary(ident, prop, { minKeys: 1, maxKeys: 3 }) })
   .chain((t) => fc.subarray(Object.keys(t.props)).map((required) => ({ ...t, required })));
@@ -156,7 +159,8 @@ function reverseDeep(v: unknown): unknown {
 function openAiTool(t: ToolSpec, variant: Variant): unknown {
   const lines = (s: string) => (variant.crlf ? s.replace(/\n/g, "\r\n") : s);
   const properties: Record<string, unknown> = {};
-  for (const [k, p] of Object.entries(t.props)) properties[k] = p.description === undefined ? { type: p.type } : { type: p.type, description: lines(p.description) };
+  for (const [k, p] of Object.entries(t.props))
+    properties[k] = p.description === undefined ? { type: p.type } : { type: p.type, description: lines(p.description) };
   const fn = { name: t.name, description: lines(t.description), parameters: { type: "object", properties, required: t.required } };
   const tool = { type: "function", function: fn };
   return variant.reverseKeys ? reverseDeep(tool) : tool;
@@ -185,7 +189,10 @@ function build(s: Spec, variant: Variant = {}): Record<string, unknown> {
       case "system":
         return new SystemMessage({ ...base, name: m.name });
       case "ai":
-        return new AIMessage({ ...base, tool_calls: (m.calls ?? []).map((tc) => ({ id: id(tc.id), name: tc.name, args: argsOf(tc.args), type: "tool_call" as const })) });
+        return new AIMessage({
+          ...base,
+          tool_calls: (m.calls ?? []).map((tc) => ({ id: id(tc.id), name: tc.name, args: argsOf(tc.args), type: "tool_call" as const })),
+        });
       case "tool":
         return new ToolMessage({ ...base, tool_call_id: id(m.ref!) });
     }
@@ -193,7 +200,8 @@ function build(s: Spec, variant: Variant = {}): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   if (s.tools) {
     options.tools = s.tools.map((t) => openAiTool(t, variant));
-    if (s.toolChoice !== undefined) options.tool_choice = typeof s.toolChoice === "string" ? s.toolChoice : { type: "function", function: { name: s.toolChoice.name } };
+    if (s.toolChoice !== undefined)
+      options.tool_choice = typeof s.toolChoice === "string" ? s.toolChoice : { type: "function", function: { name: s.toolChoice.name } };
   }
   if (c.tags) options.tags = c.tags;
   if (c.metadata) options.metadata = c.metadata;
@@ -230,35 +238,54 @@ function mutations(s: Spec): fc.Arbitrary<[string, Spec]>[] {
   const ms = s.messages;
   const out: fc.Arbitrary<[string, Spec]>[] = [
     fc.tuple(pick(ms), text).map(([i, t]) => ["message text", setMsg(s, i, { ...ms[i], text: t })]),
-    fc.tuple(pick(ms), fc.constantFrom("\r", " ", "\u0000", "\uD800", "x")).map(([i, c]) => ["one character more", setMsg(s, i, { ...ms[i], text: ms[i].text + c })]),
+    fc
+      .tuple(pick(ms), fc.constantFrom("\r", " ", "\u0000", "\uD800", "x"))
+      .map(([i, c]) => ["one character more", setMsg(s, i, { ...ms[i], text: ms[i].text + c })]),
     fc.constantFrom(...ms.map((_, i) => i)).map((i) => ["a message dropped", { ...s, messages: without(ms, i) }]),
     fc.tuple(pick(ms), message).map(([i, m]) => ["a message inserted", { ...s, messages: [...ms.slice(0, i), m, ...ms.slice(i)] }]),
     fc.constantFrom("gpt-4o-mini", "gpt-4o", "llama3.2", "gpt-4o-mini ").map((model) => ["model", { ...s, model }]),
-    fc.option(fc.integer({ min: 0, max: 20 }).map((n) => n / 10), { nil: undefined }).map((temperature) => ["temperature", { ...s, temperature }]),
+    fc
+      .option(
+        fc.integer({ min: 0, max: 20 }).map((n) => n / 10),
+        { nil: undefined },
+      )
+      .map((temperature) => ["temperature", { ...s, temperature }]),
     fc.option(fc.integer({ min: 1, max: 4096 }), { nil: undefined }).map((maxTokens) => ["max tokens", { ...s, maxTokens }]),
-    fc.option(fc.integer({ min: 1, max: 10 }).map((n) => n / 10), { nil: undefined }).map((topP) => ["top_p", { ...s, topP }]),
+    fc
+      .option(
+        fc.integer({ min: 1, max: 10 }).map((n) => n / 10),
+        { nil: undefined },
+      )
+      .map((topP) => ["top_p", { ...s, topP }]),
     fc.option(fc.array(text, { minLength: 1, maxLength: 2 }), { nil: undefined }).map((stop) => ["stop", { ...s, stop }]),
   ];
   if (ms.length > 1) {
     out.push(pick(ms.slice(1)).map((i) => ["two messages swapped", { ...s, messages: [...ms.slice(0, i), ms[i + 1], ms[i], ...ms.slice(i + 2)] }]));
   }
-  const mergeable = ms.flatMap((m, i) => (i + 1 < ms.length && !m.calls?.length && m.role !== "tool" && !ms[i + 1].calls?.length && ms[i + 1].role !== "tool" ? [i] : []));
+  const mergeable = ms.flatMap((m, i) =>
+    i + 1 < ms.length && !m.calls?.length && m.role !== "tool" && !ms[i + 1].calls?.length && ms[i + 1].role !== "tool" ? [i] : [],
+  );
   if (mergeable.length) {
     // two messages vs one whose text imitates the second's role prefix or JSON
     out.push(
-      fc.tuple(fc.constantFrom(...mergeable), fc.constantFrom(...SEPARATORS)).map(([i, sep]) => [
-        "two messages merged into one look-alike",
-        { ...s, messages: [...ms.slice(0, i), { ...ms[i], text: ms[i].text + sep + ms[i + 1].text }, ...ms.slice(i + 2)] },
-      ]),
+      fc
+        .tuple(fc.constantFrom(...mergeable), fc.constantFrom(...SEPARATORS))
+        .map(([i, sep]) => [
+          "two messages merged into one look-alike",
+          { ...s, messages: [...ms.slice(0, i), { ...ms[i], text: ms[i].text + sep + ms[i + 1].text }, ...ms.slice(i + 2)] },
+        ]),
     );
   }
   const plain = ms.flatMap((m, i) => (m.role === "human" || m.role === "system" || (m.role === "ai" && !m.calls?.length) ? [i] : []));
   if (plain.length) {
     out.push(
-      fc.tuple(fc.constantFrom(...plain), fc.constantFrom<Role>("human", "system", "ai")).map(([i, role]) => ["role", setMsg(s, i, { role, text: ms[i].text, name: role === "ai" ? undefined : ms[i].name })]),
+      fc
+        .tuple(fc.constantFrom(...plain), fc.constantFrom<Role>("human", "system", "ai"))
+        .map(([i, role]) => ["role", setMsg(s, i, { role, text: ms[i].text, name: role === "ai" ? undefined : ms[i].name })]),
     );
     const named = plain.filter((i) => ms[i].role !== "ai");
-    if (named.length) out.push(fc.tuple(fc.constantFrom(...named), fc.option(ident, { nil: undefined })).map(([i, name]) => ["name", setMsg(s, i, { ...ms[i], name })]));
+    if (named.length)
+      out.push(fc.tuple(fc.constantFrom(...named), fc.option(ident, { nil: undefined })).map(([i, name]) => ["name", setMsg(s, i, { ...ms[i], name })]));
   }
   const withCalls = ms.flatMap((m, i) => (m.calls?.length ? [i] : []));
   if (withCalls.length) {
@@ -274,7 +301,11 @@ function mutations(s: Spec): fc.Arbitrary<[string, Spec]>[] {
   }
   const toolMsgs = ms.flatMap((m, i) => (m.role === "tool" ? [i] : []));
   if (toolMsgs.length) {
-    out.push(fc.tuple(fc.constantFrom(...toolMsgs), fc.constantFrom(...CALL_IDS)).map(([i, ref]) => ["which call a tool result answers", setMsg(s, i, { ...ms[i], ref })]));
+    out.push(
+      fc
+        .tuple(fc.constantFrom(...toolMsgs), fc.constantFrom(...CALL_IDS))
+        .map(([i, ref]) => ["which call a tool result answers", setMsg(s, i, { ...ms[i], ref })]),
+    );
   }
   if (s.tools?.length) {
     const ts = s.tools;
@@ -289,7 +320,9 @@ function mutations(s: Spec): fc.Arbitrary<[string, Spec]>[] {
         return ["tool schema required", setTool(s, i, { ...ts[i], required })] as [string, Spec];
       }),
       pick(ts).map((i) => ["a tool removed", { ...s, tools: ts.length > 1 ? without(ts, i) : undefined }]),
-      fc.oneof(fc.constantFrom<Spec["toolChoice"]>("auto", "none", "required", undefined), fc.constantFrom(...ts.map((t) => ({ name: t.name })))).map((toolChoice) => ["tool choice", { ...s, toolChoice }]),
+      fc
+        .oneof(fc.constantFrom<Spec["toolChoice"]>("auto", "none", "required", undefined), fc.constantFrom(...ts.map((t) => ({ name: t.name }))))
+        .map((toolChoice) => ["tool choice", { ...s, toolChoice }]),
     );
   }
   return out;
@@ -313,7 +346,15 @@ describe("reliability: canonical-form properties (fast-check)", function () {
       { numRuns: Number(process.env.VCR_PROPERTY_RUNS ?? 400) },
     );
     // every kind of change was exercised, including the role-prefix and JSON look-alikes
-    for (const what of ["message text", "two messages merged into one look-alike", "role", "which call a tool result answers", "tool schema required", "tool choice", "model"]) {
+    for (const what of [
+      "message text",
+      "two messages merged into one look-alike",
+      "role",
+      "which call a tool result answers",
+      "tool schema required",
+      "tool choice",
+      "model",
+    ]) {
       expect(hit.get(what) ?? 0, what).to.be.greaterThan(0);
     }
   });
@@ -337,7 +378,10 @@ describe("reliability: canonical-form properties (fast-check)", function () {
 
   it("(a) a parameter that serializes through toJSON (a Date in modelKwargs) is keyed by the value the provider receives", () => {
     const at = (d: Date) =>
-      requestHash("chat", chatRequest(new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "k", modelKwargs: { cutoff: d } }), [new HumanMessage("hi")], {}, identity));
+      requestHash(
+        "chat",
+        chatRequest(new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "k", modelKwargs: { cutoff: d } }), [new HumanMessage("hi")], {}, identity),
+      );
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 4e12 }), fc.integer({ min: 0, max: 4e12 }), (a, b) => {
         expect(at(new Date(a)) === at(new Date(b))).to.equal(new Date(a).toJSON() === new Date(b).toJSON());

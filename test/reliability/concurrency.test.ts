@@ -64,7 +64,14 @@ describe("reliability: concurrency across processes", function () {
 
   it("two node processes (record_or_replay and record_always) recording overlapping requests at the same time", async () => {
     const run = (p: number, mode: string) =>
-      runScript("recordOverlap.ts", { FAKE_URL: fake.url, FIXTURE_DIR: dir, BARRIER_DIR: barrierDir, PARTICIPANTS: "2", PARTICIPANT: String(p), LANGCHAIN_VCR_MODE: mode });
+      runScript("recordOverlap.ts", {
+        FAKE_URL: fake.url,
+        FIXTURE_DIR: dir,
+        BARRIER_DIR: barrierDir,
+        PARTICIPANTS: "2",
+        PARTICIPANT: String(p),
+        LANGCHAIN_VCR_MODE: mode,
+      });
     const [a, b] = (await Promise.all([run(0, "record_or_replay"), run(2, "record_always")])).map(ok);
     const ra = JSON.parse(a.stdout);
     const rb = JSON.parse(b.stdout);

@@ -25,7 +25,11 @@ import { runScript, spawnScript } from "./scripts/compiled";
 const SIZE = 2_000_000;
 const TEMP_PROBLEM = "is a temporary file left by an interrupted fixture write; delete it";
 
-const temps = (dir: string) => fs.readdirSync(dir).filter((n) => n.startsWith(TEMP_PREFIX)).sort();
+const temps = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((n) => n.startsWith(TEMP_PREFIX))
+    .sort();
 const reported = (stdout: string) => [...stdout.matchAll(/^recorded (\d+)$/gm)].map((m) => Number(m[1]));
 const toolHash = (i: number) => requestHash("tool", { tool: "big_report", args: { i } });
 

@@ -64,7 +64,10 @@ describe("reliability: hostile and broken input", function () {
 
     for (const [name, damage] of [
       ["truncated", (b: Buffer) => b.subarray(0, b.length - 10)],
-      ["with a raw control character in the middle", (b: Buffer) => Buffer.concat([b.subarray(0, b.length >> 1), Buffer.from([0x01]), b.subarray((b.length >> 1) + 1)])],
+      [
+        "with a raw control character in the middle",
+        (b: Buffer) => Buffer.concat([b.subarray(0, b.length >> 1), Buffer.from([0x01]), b.subarray((b.length >> 1) + 1)]),
+      ],
     ] as const) {
       it(`${name}: a clear VcrFixtureError within seconds, never re-recorded, file untouched`, async () => {
         const file = await recordOne("the big broken one");
@@ -76,7 +79,9 @@ describe("reliability: hostile and broken input", function () {
 
         for (const mode of ["replay_only", "record_or_replay"] as const) {
           const started = Date.now();
-          const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("the big broken one")])).catch((e) => e);
+          const err = await withVcr({ mode }, () =>
+            openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("the big broken one")]),
+          ).catch((e) => e);
           expect(Date.now() - started, mode).to.be.below(20000); // a hang guard, not a speed test
           expect(err, mode).to.be.instanceOf(VcrFixtureError);
           expect(err.file).to.equal(file);
@@ -114,7 +119,9 @@ describe("reliability: hostile and broken input", function () {
       fs.renameSync(file, elsewhere);
       fs.symlinkSync(elsewhere, file);
       const before = digest(elsewhere);
-      await withVcr({ mode: "record_always" }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("linked and re-recorded")]));
+      await withVcr({ mode: "record_always" }, () =>
+        openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("linked and re-recorded")]),
+      );
       expect(fs.lstatSync(file).isSymbolicLink()).to.equal(false);
       expect(digest(elsewhere)).to.equal(before);
       expect(await validateFixtures(dir)).to.deep.equal([]);
@@ -127,7 +134,9 @@ describe("reliability: hostile and broken input", function () {
       fs.symlinkSync(gone, file);
       fake.reset();
       for (const mode of ["replay_only", "record_or_replay"] as const) {
-        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("dangling question")])).catch((e) => e);
+        const err = await withVcr({ mode }, () =>
+          openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("dangling question")]),
+        ).catch((e) => e);
         expect(err, mode).to.be.instanceOf(VcrFixtureError);
         expect(err.file).to.equal(file);
         expect(err.message).to.include(`is a symbolic link to ${gone}, which does not exist`);
@@ -147,7 +156,9 @@ describe("reliability: hostile and broken input", function () {
       const before = digest(fileA);
       fake.reset();
       for (const mode of ["replay_only", "record_or_replay"] as const) {
-        const err = await withVcr({ mode }, () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("question A")])).catch((e) => e);
+        const err = await withVcr({ mode }, () =>
+          openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke([new HumanMessage("question A")]),
+        ).catch((e) => e);
         expect(err, mode).to.be.instanceOf(VcrFixtureError);
         expect(err.file).to.equal(fileA);
         expect(err.message).to.include(`has "hash" ${path.basename(fileB, ".json")} but its file name says ${path.basename(fileA, ".json")}`);

@@ -27,10 +27,22 @@ describe(`reliability: soak (${REPLAYS.toLocaleString("en-US")} replays in one p
   it("memory and open file descriptors stay flat", async function () {
     if (!fs.existsSync("/proc/self/fd")) this.skip(); // counting descriptors needs Linux's /proc
     const out = ok(await runScript("soak.ts", { FIXTURE_DIR: tmpDir("vcr-rel-soak-"), SOAK_REPLAYS: String(REPLAYS) }, ["--expose-gc"], FULL ? 590000 : 55000));
-    const r = JSON.parse(out.stdout) as { total: number; ms: number; recordedCalls: number; bodyRuns: number; stats: Record<string, number>; checkpoints: Checkpoint[] };
+    const r = JSON.parse(out.stdout) as {
+      total: number;
+      ms: number;
+      recordedCalls: number;
+      bodyRuns: number;
+      stats: Record<string, number>;
+      checkpoints: Checkpoint[];
+    };
     if (FULL || process.env.VCR_SOAK_REPORT) {
-      const row = (c: Checkpoint) => `${String(c.replays).padStart(7)}  heap ${(c.heapUsed / MB).toFixed(2)} MB  rss ${(c.rss / MB).toFixed(1)} MB  fds ${c.fds}`;
-      process.stdout.write(`      ${r.total} replays in ${r.ms} ms (${((r.ms * 1000) / r.total).toFixed(1)} µs each)\n` + r.checkpoints.map((c) => "      " + row(c)).join("\n") + "\n");
+      const row = (c: Checkpoint) =>
+        `${String(c.replays).padStart(7)}  heap ${(c.heapUsed / MB).toFixed(2)} MB  rss ${(c.rss / MB).toFixed(1)} MB  fds ${c.fds}`;
+      process.stdout.write(
+        `      ${r.total} replays in ${r.ms} ms (${((r.ms * 1000) / r.total).toFixed(1)} µs each)\n` +
+          r.checkpoints.map((c) => "      " + row(c)).join("\n") +
+          "\n",
+      );
     }
 
     // every call replayed: 8 chat + 4 embedding fixtures recorded once over HTTP, 1 tool body run

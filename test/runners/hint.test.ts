@@ -17,7 +17,9 @@ describe("rerecordCommand", () => {
     expect(rerecordCommand("jest", "it's done.")).to.equal(String.raw`${ENV} npx jest -t 'it'\''s done\.'`);
   });
   it("node:test: keeps the process's module loaders (--import tsx), which a TypeScript suite needs again", () => {
-    expect(loaderArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(` --import "tsx" --loader "ts-node/esm"`);
+    expect(loaderArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(
+      ` --import "tsx" --loader "ts-node/esm"`,
+    );
     expect(loaderArgs(["--enable-source-maps"])).to.equal("");
   });
   it("names the suite's own command outside a test (nothing names the test)", () => {

@@ -75,7 +75,10 @@ describe("langchain-vcr/node-test next to a module-hooks loader (--import tsx)",
     const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
     try {
       const p = makeProject(FILES);
-      const out = await p.run(["--require", "langchain-vcr/node-test", "--import", "tsx", "--test"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const out = await p.run(["--require", "langchain-vcr/node-test", "--import", "tsx", "--test"], {
+        FAKE_URL: fake.openaiBaseURL,
+        LANGCHAIN_VCR_MODE: "record_or_replay",
+      });
       expect(out.status, out.stdout + out.stderr).to.equal(0);
       expect(summaryLines(out)).to.have.length(1);
       const prune = await p.cli(["prune", FIXTURES, "--dry-run"]);

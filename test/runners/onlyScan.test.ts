@@ -4,7 +4,16 @@ import { sourceUsesOnly } from "../../src/runner/onlyScan";
 
 describe("sourceUsesOnly", () => {
   it("finds the focusing forms of vitest, jest and mocha", () => {
-    for (const src of [`test.only("a", f)`, `it.only("a", f)`, `describe.only("s", f)`, `test.concurrent.only("a", f)`, `test.only.each([1])("a", f)`, `fit("a", f)`, `fdescribe("s", f)`, `suite.only("s", f)`]) {
+    for (const src of [
+      `test.only("a", f)`,
+      `it.only("a", f)`,
+      `describe.only("s", f)`,
+      `test.concurrent.only("a", f)`,
+      `test.only.each([1])("a", f)`,
+      `fit("a", f)`,
+      `fdescribe("s", f)`,
+      `suite.only("s", f)`,
+    ]) {
       expect(sourceUsesOnly(src), src).to.equal(true);
     }
   });

@@ -19,9 +19,16 @@ describe("runner entry points from the packed tarball", function () {
   before(async () => {
     builtBin();
     const packDir = tmpDir("vcr-pack-");
-    const pack = await runChild("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], { cwd: ROOT, env: process.env, timeoutMs: 60000 });
+    const pack = await runChild("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], {
+      cwd: ROOT,
+      env: process.env,
+      timeoutMs: 60000,
+    });
     expect(pack.status, pack.stderr).to.equal(0);
-    const tarball = path.join(packDir, fs.readdirSync(packDir).find((f) => f.endsWith(".tgz"))!);
+    const tarball = path.join(
+      packDir,
+      fs.readdirSync(packDir).find((f) => f.endsWith(".tgz"))!,
+    );
     project = tmpDir("vcr-packed-");
     const pkg = path.join(project, "node_modules/langchain-vcr");
     fs.mkdirSync(pkg, { recursive: true });

@@ -40,7 +40,9 @@ describe("withVcr keeps the test's tool-call numbering", () => {
     const rec = await withVcr({ mode: "record_or_replay" }, () => threeCalls(new Vcr({ dir })));
     expect(rec.runs).to.equal(3);
     expect(rec.out).to.deep.equal(["answer x #1", "answer x #2", "answer x #3"]);
-    const calls = readFixtures(dir).map((f) => f.request.call ?? 1).sort();
+    const calls = readFixtures(dir)
+      .map((f) => f.request.call ?? 1)
+      .sort();
     expect(calls).to.deep.equal([1, 2, 3]);
   });
 

@@ -11,7 +11,6 @@ import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const orderTool = (z: any) =>
   tool(async () => "x", {
     name: "lookup_order",
@@ -30,12 +29,16 @@ describe("canonical v2: inert values", () => {
   useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   it("zod 3 and zod 4 tool schemas give the same key: recorded with one, replayed with the other, 0 requests", async () => {
-    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).bindTools([orderTool(z4)]).invoke([new HumanMessage("Where is order 42?")]);
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache)
+      .bindTools([orderTool(z4)])
+      .invoke([new HumanMessage("Where is order 42?")]);
     expect(fake.count()).to.equal(1);
     // both dialects reach the provider: the wire differs, the key does not
     expect(fake.requests[0].body.tools[0].function.parameters.$schema).to.equal("https://json-schema.org/draft/2020-12/schema");
     const replay = new Vcr({ dir, mode: "replay_only" });
-    await openai(fake, replay.cache).bindTools([orderTool(z3)]).invoke([new HumanMessage("Where is order 42?")]);
+    await openai(fake, replay.cache)
+      .bindTools([orderTool(z3)])
+      .invoke([new HumanMessage("Where is order 42?")]);
     expect(fake.count()).to.equal(1);
     expect(replay.stats().replayed).to.equal(1);
     expect(fixtureFiles(dir)).to.have.length(1);
@@ -58,7 +61,12 @@ describe("canonical v2: inert values", () => {
         name: "t",
         parameters: {
           type: "object",
-          properties: { $schema: { type: "string" }, n: { type: "integer" }, m: { type: "integer", minimum: 1, maximum: 10 }, x: { type: "number", maximum: 9007199254740991 } },
+          properties: {
+            $schema: { type: "string" },
+            n: { type: "integer" },
+            m: { type: "integer", minimum: 1, maximum: 10 },
+            x: { type: "number", maximum: 9007199254740991 },
+          },
         },
       },
     ]);

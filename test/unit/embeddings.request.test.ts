@@ -7,12 +7,7 @@ import { CacheBackedEmbeddings } from "@langchain/classic/embeddings/cache_backe
 import { InMemoryStore } from "@langchain/core/stores";
 import { canonicalJson } from "../../src/canonical/json";
 import { identity as noNormalize } from "../../src/canonical/normalize";
-import {
-  describeEmbedding,
-  embeddingRequest,
-  embeddingsIdentity,
-  truncateText,
-} from "../../src/adapters/embeddings/request";
+import { describeEmbedding, embeddingRequest, embeddingsIdentity, truncateText } from "../../src/adapters/embeddings/request";
 
 class MyEmbeddings extends Embeddings {
   modelName = "my-model-v2";
@@ -124,9 +119,7 @@ describe("embeddings: canonical request", () => {
 
   it("applies the normalizer to the text only", () => {
     const inner = new OpenAIEmbeddings({ model: "m-2024-01-01", apiKey: "test-key" });
-    const request = embeddingRequest(embeddingsIdentity(inner), "document", "on 2024-01-01", (t) =>
-      t.replace(/\d{4}-\d{2}-\d{2}/g, "<DATE>"),
-    );
+    const request = embeddingRequest(embeddingsIdentity(inner), "document", "on 2024-01-01", (t) => t.replace(/\d{4}-\d{2}-\d{2}/g, "<DATE>"));
     expect(request.text).to.equal("on <DATE>");
     expect(request.model).to.equal("m-2024-01-01");
   });

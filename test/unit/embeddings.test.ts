@@ -102,14 +102,14 @@ describe("embeddings: VcrEmbeddings", () => {
     inner.delayMs = 20;
     const e = vcr.embeddings(inner);
     const [x, y, q1, q2] = await inMode("record_or_replay", () =>
-      Promise.all([
-        e.embedDocuments(["p", "q", "r"]),
-        e.embedDocuments(["r", "q", "p", "s"]),
-        e.embedQuery("p"),
-        e.embedQuery("p"),
-      ]),
+      Promise.all([e.embedDocuments(["p", "q", "r"]), e.embedDocuments(["r", "q", "p", "s"]), e.embedQuery("p"), e.embedQuery("p")]),
     );
-    expect(inner.texts().filter((t) => t !== "s").sort()).to.deep.equal(["p", "p", "q", "r"]); // "p" once as document, once as query
+    expect(
+      inner
+        .texts()
+        .filter((t) => t !== "s")
+        .sort(),
+    ).to.deep.equal(["p", "p", "q", "r"]); // "p" once as document, once as query
     expect(inner.texts().filter((t) => t === "s")).to.have.length(1);
     expect(inner.calls.filter((c) => c.method === "query")).to.have.length(1);
     expect(x).to.deep.equal(["p", "q", "r"].map(ScriptedEmbeddings.vector));
@@ -122,9 +122,7 @@ describe("embeddings: VcrEmbeddings", () => {
     inner.delayMs = 10;
     inner.failNext = 1;
     const e = vcr.embeddings(inner);
-    const [first, second] = await inMode("record_or_replay", () =>
-      Promise.allSettled([e.embedDocuments(["m", "n"]), e.embedDocuments(["n"])]),
-    );
+    const [first, second] = await inMode("record_or_replay", () => Promise.allSettled([e.embedDocuments(["m", "n"]), e.embedDocuments(["n"])]));
     expect(first.status).to.equal("rejected");
     expect((first as PromiseRejectedResult).reason.message).to.equal("scripted failure");
     expect(second).to.deep.equal({ status: "fulfilled", value: [ScriptedEmbeddings.vector("n")] });
@@ -149,7 +147,12 @@ describe("embeddings: VcrEmbeddings", () => {
 
   it("refuses a vector JSON cannot hold exactly (NaN), naming the text", async () => {
     inner.transform = (texts) => texts.map(() => [1, NaN]);
-    const err = await inMode("record_or_replay", () => vcr.embeddings(inner).embedQuery("nan text").catch((x) => x));
+    const err = await inMode("record_or_replay", () =>
+      vcr
+        .embeddings(inner)
+        .embedQuery("nan text")
+        .catch((x) => x),
+    );
     expect(err).to.be.instanceOf(VcrRecordError);
     expect(err.message).to.include("holds NaN at index 1");
     expect(err.message).to.include('text: "nan text"');

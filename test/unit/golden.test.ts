@@ -54,8 +54,14 @@ describe("golden: hashes of real requests", () => {
 
   it("a plain question through ChatOpenAI and through ChatOllama", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    await openai(fake, vcr.cache, { model: "llama3.2", temperature: 0 }).invoke([new SystemMessage("Be brief."), new HumanMessage("What is the capital of France?")]);
-    await ollama(fake, vcr.cache, { model: "llama3.2", temperature: 0 }).invoke([new SystemMessage("Be brief."), new HumanMessage("What is the capital of France?")]);
+    await openai(fake, vcr.cache, { model: "llama3.2", temperature: 0 }).invoke([
+      new SystemMessage("Be brief."),
+      new HumanMessage("What is the capital of France?"),
+    ]);
+    await ollama(fake, vcr.cache, { model: "llama3.2", temperature: 0 }).invoke([
+      new SystemMessage("Be brief."),
+      new HumanMessage("What is the capital of France?"),
+    ]);
     expect(only()).to.equal("ebb7ddfac1ddfcddef645f7f8198854526f82476fd162a188fca893309f91d89");
     // no inert value in this request: its version-1 hash is the 0.1.0 one
     expect(requestHash("chat", readFixtures(dir)[0].request, 1)).to.equal("4fa68bd3da262ca8c533ec535ed42d6fb5e9405006634450b7d2a0e3c3bbd80d");
@@ -63,7 +69,11 @@ describe("golden: hashes of real requests", () => {
 
   it("a tool conversation with tools bound", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    const lookup = tool(async () => "x", { name: "lookup_order", description: "Look up an order by id.", schema: z.object({ orderId: z.string().describe("The order id") }) });
+    const lookup = tool(async () => "x", {
+      name: "lookup_order",
+      description: "Look up an order by id.",
+      schema: z.object({ orderId: z.string().describe("The order id") }),
+    });
     await openai(fake, vcr.cache, { temperature: 0.2, maxTokens: 100 })
       .bindTools([lookup], { tool_choice: "auto" })
       .invoke([
@@ -81,7 +91,9 @@ describe("golden: the fixture file format", () => {
   it("version 1 (0.1.0) fixtures: formatted exactly like test/golden/v1/", () => {
     const request = { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: "Say hi\nin two lines" }] };
     const fixture = {
-      response: { generations: [{ text: "hi", message: { type: "ai", content: "hi", usage_metadata: { total_tokens: 3, input_tokens: 2, output_tokens: 1 } } }] },
+      response: {
+        generations: [{ text: "hi", message: { type: "ai", content: "hi", usage_metadata: { total_tokens: 3, input_tokens: 2, output_tokens: 1 } } }],
+      },
       request,
       recordedAt: "2026-11-30T00:00:00.000Z",
       hash: requestHash("chat", request, 1),
@@ -90,14 +102,23 @@ describe("golden: the fixture file format", () => {
     };
     expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "v1/chat-fixture.json"), "utf8"));
     const eRequest = { provider: "openai", model: "text-embedding-3-small", input_type: "document", text: "hello" };
-    const eFixture = { schemaVersion: 1, kind: "embedding", hash: requestHash("embedding", eRequest, 1), recordedAt: "2026-11-30T00:00:00.000Z", request: eRequest, response: { vector: [0.125, -0.5, 1, 0.1] } };
+    const eFixture = {
+      schemaVersion: 1,
+      kind: "embedding",
+      hash: requestHash("embedding", eRequest, 1),
+      recordedAt: "2026-11-30T00:00:00.000Z",
+      request: eRequest,
+      response: { vector: [0.125, -0.5, 1, 0.1] },
+    };
     expect(formatFixture(eFixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "v1/embedding-fixture.json"), "utf8"));
   });
 
   it("formats a fixture exactly like test/golden/chat-fixture.json", () => {
     const request = { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: "Say hi\nin two lines" }] };
     const fixture = {
-      response: { generations: [{ text: "hi", message: { type: "ai", content: "hi", usage_metadata: { total_tokens: 3, input_tokens: 2, output_tokens: 1 } } }] },
+      response: {
+        generations: [{ text: "hi", message: { type: "ai", content: "hi", usage_metadata: { total_tokens: 3, input_tokens: 2, output_tokens: 1 } } }],
+      },
       request,
       recordedAt: "2026-11-30T00:00:00.000Z",
       hash: requestHash("chat", request),
@@ -109,7 +130,14 @@ describe("golden: the fixture file format", () => {
 
   it("puts a vector on one line", () => {
     const request = { provider: "openai", model: "text-embedding-3-small", input_type: "document", text: "hello" };
-    const fixture = { schemaVersion: 2, kind: "embedding", hash: requestHash("embedding", request), recordedAt: "2026-11-30T00:00:00.000Z", request, response: { vector: [0.125, -0.5, 1, 0.1] } };
+    const fixture = {
+      schemaVersion: 2,
+      kind: "embedding",
+      hash: requestHash("embedding", request),
+      recordedAt: "2026-11-30T00:00:00.000Z",
+      request,
+      response: { vector: [0.125, -0.5, 1, 0.1] },
+    };
     expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "embedding-fixture.json"), "utf8"));
   });
 });

@@ -130,7 +130,9 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     const twin = twinForCall(file, 2);
     const problems = await validateFixtures(dir);
     expect(problems.map((p) => p.file).sort()).to.deep.equal([file, twin].sort());
-    expect(problems[0].problem).to.match(/^has a "response" replay cannot use: the response has none of "result", "toolMessage", "error", "thrown", so replay refuses it/);
+    expect(problems[0].problem).to.match(
+      /^has a "response" replay cannot use: the response has none of "result", "toolMessage", "error", "thrown", so replay refuses it/,
+    );
     const e = await rejection(new Vcr({ dir, mode: "replay_only" }).tool(make()).invoke({ id: "7" }));
     expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");
     expectSameWords("tool", problems, e);

@@ -10,7 +10,14 @@ import type { Fixture } from "../../src/store/fixture";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 function fixture(request: unknown = { messages: [{ role: "user", content: "hi" }], model: "m" }): Fixture {
-  return { schemaVersion: SCHEMA_VERSION, kind: "chat", hash: requestHash("chat", request), recordedAt: "2026-01-01T00:00:00.000Z", request, response: { generations: [] } };
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    kind: "chat",
+    hash: requestHash("chat", request),
+    recordedAt: "2026-01-01T00:00:00.000Z",
+    request,
+    response: { generations: [] },
+  };
 }
 
 describe("FixtureStore", () => {

@@ -53,8 +53,16 @@ describe("stream chunks: stored form", () => {
     const parts = [
       new AIMessageChunk({ content: "", id: "m1", tool_call_chunks: [{ type: "tool_call_chunk", name: "f", args: '{"a":', id: "c1", index: 0 }] }),
       new AIMessageChunk({ content: "", id: "m1", tool_call_chunks: [{ type: "tool_call_chunk", args: "1}", index: 0 }] }),
-      new AIMessageChunk({ content: "done", id: "m1", additional_kwargs: { reasoning_content: "hm" }, usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } }),
-    ].map((message) => new ChatGenerationChunk({ text: typeof message.content === "string" ? message.content : "", message, generationInfo: { finish_reason: "stop" } }));
+      new AIMessageChunk({
+        content: "done",
+        id: "m1",
+        additional_kwargs: { reasoning_content: "hm" },
+        usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+      }),
+    ].map(
+      (message) =>
+        new ChatGenerationChunk({ text: typeof message.content === "string" ? message.content : "", message, generationInfo: { finish_reason: "stop" } }),
+    );
     const loaded = parts.map((p) => loadChunk(json(storeChunk(p)), classes) as unknown as ChatGenerationChunk);
     expect(loaded.every((c) => c instanceof ChatGenerationChunk && c.message instanceof AIMessageChunk)).to.equal(true);
     expect(loaded.map((c) => messageView(c.message as AIMessageChunk))).to.deep.equal(parts.map((c) => messageView(c.message as AIMessageChunk)));

@@ -18,11 +18,34 @@ import { fixtureFiles } from "../helpers/tmp";
 function sample(): StreamResponse {
   return {
     chunks: [
-      { text: "", message: { content: "", id: "m1", response_metadata: { model_provider: "openai", usage: {} } }, generationInfo: { prompt: 0, completion: 0 }, newToken: { idx: { prompt: 0, completion: 0 } } },
-      { text: "Hi", message: { content: "Hi", id: "m1", response_metadata: { model_provider: "openai", usage: {} } }, generationInfo: { prompt: 0, completion: 0 }, newToken: { idx: { prompt: 0, completion: 0 } } },
-      { text: " there", message: { content: " there", id: "m1", response_metadata: { model_provider: "openai", usage: {} } }, generationInfo: { prompt: 0, completion: 0 }, newToken: { idx: { prompt: 0, completion: 0 } } },
-      { text: "", message: { content: [{ type: "text", text: "x" }], id: "m1", tool_call_chunks: [{ args: '{"a', index: 0 }] }, generationInfo: { prompt: 0, completion: 0, finish_reason: "stop", system_fingerprint: null } },
-      { text: "", message: { content: "", usage_metadata: { input_tokens: 5, output_tokens: 2, total_tokens: 7 } }, newToken: { token: "", idx: { prompt: 0, completion: 0 } } },
+      {
+        text: "",
+        message: { content: "", id: "m1", response_metadata: { model_provider: "openai", usage: {} } },
+        generationInfo: { prompt: 0, completion: 0 },
+        newToken: { idx: { prompt: 0, completion: 0 } },
+      },
+      {
+        text: "Hi",
+        message: { content: "Hi", id: "m1", response_metadata: { model_provider: "openai", usage: {} } },
+        generationInfo: { prompt: 0, completion: 0 },
+        newToken: { idx: { prompt: 0, completion: 0 } },
+      },
+      {
+        text: " there",
+        message: { content: " there", id: "m1", response_metadata: { model_provider: "openai", usage: {} } },
+        generationInfo: { prompt: 0, completion: 0 },
+        newToken: { idx: { prompt: 0, completion: 0 } },
+      },
+      {
+        text: "",
+        message: { content: [{ type: "text", text: "x" }], id: "m1", tool_call_chunks: [{ args: '{"a', index: 0 }] },
+        generationInfo: { prompt: 0, completion: 0, finish_reason: "stop", system_fingerprint: null },
+      },
+      {
+        text: "",
+        message: { content: "", usage_metadata: { input_tokens: 5, output_tokens: 2, total_tokens: 7 } },
+        newToken: { token: "", idx: { prompt: 0, completion: 0 } },
+      },
       { text: "!", message: { type: "AIMessageChunk", content: "!", id: "m1", response_metadata: { model_provider: "openai", usage: {} } }, newToken: {} },
     ],
   } as unknown as StreamResponse;

@@ -36,7 +36,14 @@ const supported: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     // keys named like Object.prototype members ("toString", "valueOf") are left out: chai's deep
     // equal converts Set/Map entries to strings to sort them and throws on such objects (a
     // flaky failure of the assertion library, not of the serialization)
-    fc.dictionary(fc.oneof(fc.string().filter((k) => !(k in Object.prototype)), fc.constantFrom("$vcr", "__proto__", "0", "10", "2", "b", "a")), tie("value"), { maxKeys: 4, noNullPrototype: true }),
+    fc.dictionary(
+      fc.oneof(
+        fc.string().filter((k) => !(k in Object.prototype)),
+        fc.constantFrom("$vcr", "__proto__", "0", "10", "2", "b", "a"),
+      ),
+      tie("value"),
+      { maxKeys: 4, noNullPrototype: true },
+    ),
     fc.array(fc.tuple(tie("value"), tie("value")), { maxLength: 3 }).map((entries) => new Map(entries)),
     fc.array(tie("value"), { maxLength: 3 }).map((values) => new Set(values)),
   ),
@@ -94,7 +101,10 @@ describe("tools: tagged serialization", () => {
     const v = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: 2 });
     const back = throughFixture(v) as Record<string, unknown>;
     expect(Object.getPrototypeOf(back)).to.equal(Object.prototype);
-    expect(Object.entries(back)).to.deep.equal([["b", 1], ["a", 2]]);
+    expect(Object.entries(back)).to.deep.equal([
+      ["b", 1],
+      ["a", 2],
+    ]);
   });
 
   it("key mode drops undefined members and ignores key order", () => {

@@ -200,7 +200,10 @@ describe("tools: vcr.tool() wrapper", () => {
       const wrapped = vcr.tool(new DynamicTool({ name: "echo", description: "Echo.", func: async (s: string) => `echo ${s} #${++runs}` }));
       expect(await wrapped.invoke("hi")).to.equal("echo hi #1");
       expect(await wrapped.invoke("hi")).to.equal("echo hi #2"); // a repeat in this test is call 2
-      expect(readFixtures(dir).map((f) => f.request)).to.have.deep.members([{ tool: "echo", args: "hi" }, { tool: "echo", args: "hi", call: 2 }]);
+      expect(readFixtures(dir).map((f) => f.request)).to.have.deep.members([
+        { tool: "echo", args: "hi" },
+        { tool: "echo", args: "hi", call: 2 },
+      ]);
     });
   });
 
@@ -256,9 +259,10 @@ describe("tools: vcr.tool() wrapper", () => {
   describe("the per-test position resets between mocha tests", () => {
     const shared = tmpDirOnce();
     let runs = 0;
-    const make = () => new Vcr({ dir: shared(), mode: "record_or_replay" }).tool(
-      tool(async () => `result ${++runs}`, { name: "poll", description: "Poll.", schema: z.object({ q: z.string() }) }),
-    );
+    const make = () =>
+      new Vcr({ dir: shared(), mode: "record_or_replay" }).tool(
+        tool(async () => `result ${++runs}`, { name: "poll", description: "Poll.", schema: z.object({ q: z.string() }) }),
+      );
     it("test 1 records two results for the same call", async () => {
       const t = make();
       expect([await t.invoke({ q: "a" }), await t.invoke({ q: "a" })]).to.deep.equal(["result 1", "result 2"]);
@@ -362,7 +366,10 @@ describe("tools: vcr.tool() wrapper", () => {
     });
 
     it("content blocks", async () => {
-      const blocks = [{ type: "text", text: "see image" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }];
+      const blocks = [
+        { type: "text", text: "see image" },
+        { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+      ];
       const { live, replayed } = await recordThenReplay(() => blocks);
       sameMessage(live, replayed);
       expect(replayed.content).to.deep.equal(blocks);
@@ -463,9 +470,12 @@ describe("tools: vcr.tool() wrapper", () => {
       class Quiet extends Error {}
       const thrown = [new RangeError("too big"), new Quiet("hush")];
       for (const [i, e] of thrown.entries()) {
-        const t = tool(async () => {
-          throw e;
-        }, { name: `t${i}`, description: "d", schema: z.object({}) });
+        const t = tool(
+          async () => {
+            throw e;
+          },
+          { name: `t${i}`, description: "d", schema: z.object({}) },
+        );
         const w = vcr.tool(t);
         await w.invoke({}).catch(() => undefined);
         const r = await inOwnTest({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
@@ -477,9 +487,12 @@ describe("tools: vcr.tool() wrapper", () => {
     });
 
     it("a ToolInputParsingException thrown inside the body replays as one (agents treat it specially)", async () => {
-      const t = tool(async () => {
-        throw new ToolInputParsingException("inner tool got bad input", '{"x":1}');
-      }, { name: "outer", description: "d", schema: z.object({}) });
+      const t = tool(
+        async () => {
+          throw new ToolInputParsingException("inner tool got bad input", '{"x":1}');
+        },
+        { name: "outer", description: "d", schema: z.object({}) },
+      );
       const w = vcr.tool(t);
       await w.invoke({}).catch(() => undefined);
       const r = await inOwnTest({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
@@ -489,9 +502,12 @@ describe("tools: vcr.tool() wrapper", () => {
     });
 
     it("a thrown non-Error value replays as the same value", async () => {
-      const t = tool(async () => {
-        throw { code: 42 };
-      }, { name: "weird", description: "d", schema: z.object({}) });
+      const t = tool(
+        async () => {
+          throw { code: 42 };
+        },
+        { name: "weird", description: "d", schema: z.object({}) },
+      );
       const w = vcr.tool(t);
       await w.invoke({}).catch(() => undefined);
       const r = await inOwnTest({ mode: "replay_only" }, () => w.invoke({})).catch((x) => x);
@@ -501,12 +517,18 @@ describe("tools: vcr.tool() wrapper", () => {
     it("an abort is not the tool's outcome: rethrown, nothing recorded", async () => {
       const controller = new AbortController();
       let runs = 0;
-      const t = tool(async () => {
-        runs++;
-        controller.abort();
-        throw new Error("aborted by the caller");
-      }, { name: "slow", description: "d", schema: z.object({}) });
-      const err = await vcr.tool(t).invoke({}, { signal: controller.signal }).catch((e) => e);
+      const t = tool(
+        async () => {
+          runs++;
+          controller.abort();
+          throw new Error("aborted by the caller");
+        },
+        { name: "slow", description: "d", schema: z.object({}) },
+      );
+      const err = await vcr
+        .tool(t)
+        .invoke({}, { signal: controller.signal })
+        .catch((e) => e);
       expect(err).to.be.instanceOf(Error);
       expect(runs).to.equal(1);
       expect(fixtureFiles(dir)).to.have.length(0);
@@ -520,11 +542,16 @@ describe("tools: vcr.tool() wrapper", () => {
     const cases: [string, () => unknown, string, string][] = [
       ["a class instance nested in the result", () => ({ refund: { amount: new Money(5) } }), "result.refund.amount", "an instance of Money"],
       ["a function", () => ({ cb: () => 1 }), "result.cb", "a function"],
-      ["a cyclic structure", () => {
-        const o: Record<string, unknown> = {};
-        o.self = o;
-        return o;
-      }, "result.self", "a cyclic reference (back to result)"],
+      [
+        "a cyclic structure",
+        () => {
+          const o: Record<string, unknown> = {};
+          o.self = o;
+          return o;
+        },
+        "result.self",
+        "a cyclic reference (back to result)",
+      ],
       ["a LangGraph Command", () => new Command({ update: { done: true } }), "result", "a Command (a direct tool output such as a LangGraph Command"],
     ];
     for (const [title, make, where, what] of cases) {

@@ -13,7 +13,10 @@ function writeFixture(dir: string, text: string, extra: Record<string, unknown> 
   const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: text }] };
   const hash = requestHash("chat", request);
   const file = path.join(dir, `${hash}.json`);
-  fs.writeFileSync(file, formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response, ...extra }));
+  fs.writeFileSync(
+    file,
+    formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "chat", hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response, ...extra }),
+  );
   return file;
 }
 
@@ -45,7 +48,9 @@ describe("validateFixtures", () => {
     expect(problems).to.have.length(1);
     expect(problems[0].file).to.equal(edited);
     expect(path.isAbsolute(problems[0].file)).to.equal(true);
-    expect(problems[0].problem).to.match(/^has a "request" that no longer hashes to its "hash" \(it hashes to [0-9a-f]{64}\): the request was edited by hand or merged badly/);
+    expect(problems[0].problem).to.match(
+      /^has a "request" that no longer hashes to its "hash" \(it hashes to [0-9a-f]{64}\): the request was edited by hand or merged badly/,
+    );
   });
 
   it("catches a fixture whose file name is not its hash, and a file not named <hash>.json", async () => {
@@ -56,10 +61,10 @@ describe("validateFixtures", () => {
     const misnamed = path.join(dir, "my-fixture.json");
     fs.copyFileSync(wrongName, misnamed);
     const problems = await validateFixtures(dir);
-    expect(problemsOf(problems, wrongName)).to.deep.equal([
-      `has "hash" ${hash} but its file name says ${"f".repeat(64)} (renamed, copied or merged by hand?)`,
+    expect(problemsOf(problems, wrongName)).to.deep.equal([`has "hash" ${hash} but its file name says ${"f".repeat(64)} (renamed, copied or merged by hand?)`]);
+    expect(problemsOf(problems, misnamed)).to.deep.equal([
+      `is not named <64 lowercase hex>.json, so it is never read; its "hash" says it should be ${hash}.json`,
     ]);
-    expect(problemsOf(problems, misnamed)).to.deep.equal([`is not named <64 lowercase hex>.json, so it is never read; its "hash" says it should be ${hash}.json`]);
     expect(problems).to.have.length(2);
   });
 

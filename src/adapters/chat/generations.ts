@@ -76,7 +76,7 @@ export function loadGenerations(response: unknown): { text: string; message?: AI
 function loadMessage(s: StoredMessage): AIMessage {
   // The fixture is freshly parsed for every replay (or cloned for each waiter on a shared
   // recording), so the message may own these objects: no copy here.
-  const fields = ({
+  const fields = {
     content: s.content,
     name: s.name,
     id: s.id,
@@ -85,6 +85,6 @@ function loadMessage(s: StoredMessage): AIMessage {
     usage_metadata: s.usage_metadata,
     response_metadata: s.response_metadata ?? {},
     additional_kwargs: s.additional_kwargs ?? {},
-  }) as ConstructorParameters<typeof AIMessage>[0] & object;
+  } as ConstructorParameters<typeof AIMessage>[0] & object;
   return new AIMessage(fields);
 }

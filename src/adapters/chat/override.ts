@@ -36,11 +36,15 @@ type Method = (this: ModelInstance, ...args: unknown[]) => unknown;
 
 /** `coreGenerate`: this copy's (patched) `generate` of the class whose `invoke` is wrapped (BaseChatModel or BaseLLM). */
 export function patchInvokeGuard(proto: object, coreGenerate: unknown): void {
-  patchOnce<Invoke>(proto, "invoke", PATCHED, (original) =>
-    function (this: ModelInstance, input: unknown, options?: unknown) {
-      if (this.generate !== coreGenerate && vcrCacheOf(this) && !gate(this)) return Promise.reject(overriddenGenerateError(this));
-      return original.call(this, input, options);
-    },
+  patchOnce<Invoke>(
+    proto,
+    "invoke",
+    PATCHED,
+    (original) =>
+      function (this: ModelInstance, input: unknown, options?: unknown) {
+        if (this.generate !== coreGenerate && vcrCacheOf(this) && !gate(this)) return Promise.reject(overriddenGenerateError(this));
+        return original.call(this, input, options);
+      },
   );
 }
 

@@ -49,42 +49,52 @@ const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
  */
 function patchCacheKey(proto: object): void {
   type KeyStep = (this: ModelInstance, callOptions: unknown) => string;
-  patchOnce<KeyStep>(proto, "_getSerializedCacheKeyParametersForCall", KEY_PATCHED, (original) =>
-    function (this: ModelInstance, callOptions: unknown): string {
-      const call = isVcrCache(this.cache) ? takeStartingCall(this, callOptions) : undefined;
-      return call ? call.key : original.call(this, callOptions);
-    },
+  patchOnce<KeyStep>(
+    proto,
+    "_getSerializedCacheKeyParametersForCall",
+    KEY_PATCHED,
+    (original) =>
+      function (this: ModelInstance, callOptions: unknown): string {
+        const call = isVcrCache(this.cache) ? takeStartingCall(this, callOptions) : undefined;
+        return call ? call.key : original.call(this, callOptions);
+      },
   );
 }
 
 function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown) => string): void {
-  patchOnce<Generate>(proto, "generate", PATCHED, (original) => function (this: ModelInstance, input, options, callbacks) {
-    const cache = vcrCacheOf(this);
-    if (!cache || !Array.isArray(input)) return original.call(this, input, options, callbacks);
-    avoidTokenizerDownload(this);
-    let inputs: unknown[];
-    try {
-      // core coerces message-likes ("hi", ["human", "hi"]) before it looks up: key on the same messages
-      inputs = kind === "chat" ? input.map((list) => (Array.isArray(list) ? list.map((m) => coerceMessageLikeToMessage(m as never)) : list)) : input;
-    } catch (e) {
-      return Promise.reject(e); // as core's own (async) generate() fails on such input
-    }
-    const call = new ModelCall(this, kind, inputs, promptOf);
-    const leave = enterCoreGenerate(this);
-    const end = (result: unknown) => {
-      leave();
-      call.end(result);
-      for (const e of call.entries) if (e.lookup && !e.updated) (cache as { release(l: unknown): void }).release(e.lookup);
-    };
-    const run = () => original.call(this, input, options, callbacks) as Promise<unknown>;
-    return runModelCall(call, cache === this.cache ? run : () => withLentCache(this, cache, run)).then(
-      (result) => (end(result), result),
-      (error: unknown) => {
-        end(undefined);
-        throw error;
+  patchOnce<Generate>(
+    proto,
+    "generate",
+    PATCHED,
+    (original) =>
+      function (this: ModelInstance, input, options, callbacks) {
+        const cache = vcrCacheOf(this);
+        if (!cache || !Array.isArray(input)) return original.call(this, input, options, callbacks);
+        avoidTokenizerDownload(this);
+        let inputs: unknown[];
+        try {
+          // core coerces message-likes ("hi", ["human", "hi"]) before it looks up: key on the same messages
+          inputs = kind === "chat" ? input.map((list) => (Array.isArray(list) ? list.map((m) => coerceMessageLikeToMessage(m as never)) : list)) : input;
+        } catch (e) {
+          return Promise.reject(e); // as core's own (async) generate() fails on such input
+        }
+        const call = new ModelCall(this, kind, inputs, promptOf);
+        const leave = enterCoreGenerate(this);
+        const end = (result: unknown) => {
+          leave();
+          call.end(result);
+          for (const e of call.entries) if (e.lookup && !e.updated) (cache as { release(l: unknown): void }).release(e.lookup);
+        };
+        const run = () => original.call(this, input, options, callbacks) as Promise<unknown>;
+        return runModelCall(call, cache === this.cache ? run : () => withLentCache(this, cache, run)).then(
+          (result) => (end(result), result),
+          (error: unknown) => {
+            end(undefined);
+            throw error;
+          },
+        );
       },
-    );
-  });
+  );
 }
 
 /**

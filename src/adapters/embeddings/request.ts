@@ -68,16 +68,7 @@ const OUTPUT_FIELDS = [
  * (GPU layers, threads, memory mapping, batch size): they never change the vector. Every
  * other option (e.g. `num_ctx`, which sets where input is truncated) is part of the key.
  */
-const OLLAMA_RUNTIME_OPTIONS = new Set([
-  "num_gpu",
-  "main_gpu",
-  "low_vram",
-  "num_thread",
-  "use_mmap",
-  "use_mlock",
-  "numa",
-  "num_batch",
-]);
+const OLLAMA_RUNTIME_OPTIONS = new Set(["num_gpu", "main_gpu", "low_vram", "num_thread", "use_mmap", "use_mlock", "numa", "num_batch"]);
 
 /**
  * Wrappers that never change a vector, only where it comes from: the key is the wrapped
@@ -120,12 +111,7 @@ export function embeddingsIdentity(outer: object): EmbeddingsIdentity {
 }
 
 /** The request hashed for one text. `normalize` applies to the text only. */
-export function embeddingRequest(
-  identity: EmbeddingsIdentity,
-  inputType: EmbeddingInputType,
-  text: string,
-  normalize: Normalize,
-): EmbeddingRequest {
+export function embeddingRequest(identity: EmbeddingsIdentity, inputType: EmbeddingInputType, text: string, normalize: Normalize): EmbeddingRequest {
   const request: EmbeddingRequest = {
     provider: identity.provider,
     options: { ...identity.options },

@@ -10,14 +10,7 @@ import { VcrRecordError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
 import { clientSecrets } from "../chat/cache";
 import { liveEmbed } from "../../install/embeddings";
-import {
-  describeEmbedding,
-  describeEmbeddings,
-  embeddingRequest,
-  embeddingsIdentity,
-  type EmbeddingInputType,
-  type EmbeddingRequest,
-} from "./request";
+import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";
 import { recordableResponse, replayVector, type Vector } from "./vectors";
 
@@ -93,9 +86,7 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
    * misses this call claimed are released and the first failure, in input order, is thrown.
    */
   private async lookupAll(entries: Entry[]): Promise<void> {
-    const results = await Promise.allSettled(
-      entries.map((e) => this.recorder.lookup("embedding", e.request, { describe: e.describe })),
-    );
+    const results = await Promise.allSettled(entries.map((e) => this.recorder.lookup("embedding", e.request, { describe: e.describe })));
     try {
       results.forEach((r, i) => {
         if (r.status === "rejected") throw r.reason;
@@ -120,7 +111,11 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
       vectors =
         inputType === "query"
           ? [await liveEmbed<number[]>(inner, "embedQuery", missing[0].text)]
-          : await liveEmbed<number[][]>(inner, "embedDocuments", missing.map((e) => e.text));
+          : await liveEmbed<number[][]>(
+              inner,
+              "embedDocuments",
+              missing.map((e) => e.text),
+            );
       if (!Array.isArray(vectors) || vectors.length !== missing.length) {
         throw new VcrRecordError(
           `${describeEmbeddings(embeddingsIdentity(inner))} returned ` +

@@ -117,9 +117,7 @@ export function loadChunk(stored: StoredChunk, classes: ChunkClasses): Generatio
 export function streamResponseProblem(response: unknown): string | undefined {
   const r = response as Partial<StreamResponse> | null;
   if (!r || typeof r !== "object" || !Array.isArray(r.chunks)) return `has no "response.chunks" array`;
-  const bad = r.chunks.findIndex(
-    (c) => !c || typeof c !== "object" || typeof c.text !== "string" || !c.message || typeof c.message !== "object",
-  );
+  const bad = r.chunks.findIndex((c) => !c || typeof c !== "object" || typeof c.text !== "string" || !c.message || typeof c.message !== "object");
   if (bad >= 0) return `has a "response.chunks[${bad}]" that is not a chunk ({ text, message })`;
   return undefined;
 }

@@ -25,7 +25,10 @@ export function compactStream(response: StreamResponse): CompactStream | StreamR
   const chunks = response.chunks as unknown as Rec[];
   const common: CompactStream["common"] = {};
   for (const part of PARTS) {
-    const shared = sharedMembers(chunks.map((c) => (isRec(c[part]) ? (c[part] as Rec) : undefined)), part === "message");
+    const shared = sharedMembers(
+      chunks.map((c) => (isRec(c[part]) ? (c[part] as Rec) : undefined)),
+      part === "message",
+    );
     if (Object.keys(shared).length) common[part] = shared;
   }
   const out: Rec[] = chunks.map((c) => {

@@ -18,10 +18,14 @@ interface LlmLike {
 type StreamIterator = (this: LlmLike, input: unknown, options?: unknown) => AsyncGenerator<unknown>;
 
 export function installLlmStreamPatch(core: { BaseLLM: { prototype: unknown } }): void {
-  patchOnce<StreamIterator>(core.BaseLLM.prototype as object, "_streamIterator", PATCHED, (original) =>
-    function (this: LlmLike, input: unknown, options?: unknown) {
-      return vcrCacheOf(this) ? invokeAsStream(this, input, options) : original.call(this, input, options);
-    },
+  patchOnce<StreamIterator>(
+    core.BaseLLM.prototype as object,
+    "_streamIterator",
+    PATCHED,
+    (original) =>
+      function (this: LlmLike, input: unknown, options?: unknown) {
+        return vcrCacheOf(this) ? invokeAsStream(this, input, options) : original.call(this, input, options);
+      },
   );
 }
 

@@ -95,18 +95,22 @@ export function installStreamPatches(core: StreamCore): void {
   patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore);
   patchOnce<Method>(proto, "streamEvents", PATCHED.streamEvents, beforeCore);
 
-  patchOnce<Method>(proto, "_generateCached", PATCHED._generateCached, (generateCached) =>
-    function (this: StreamModel, ...args: unknown[]) {
-      const a = args[0] as GenerateCachedArgs | undefined;
-      if (a && isVcrCache(a.cache) && Array.isArray(a.messages)) {
-        const { nativeChunks, unshadowable } = install(this);
-        // an instance without the shadows: the chat cache keys the call (a chat fixture; its tokens stream from the provider while recording)
-        if (!unshadowable && generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this, a.llmStringKey)) {
-          return Promise.resolve({ generations: [], missingPromptIndices: a.messages.map((_, i) => i), startedRunManagers: undefined });
+  patchOnce<Method>(
+    proto,
+    "_generateCached",
+    PATCHED._generateCached,
+    (generateCached) =>
+      function (this: StreamModel, ...args: unknown[]) {
+        const a = args[0] as GenerateCachedArgs | undefined;
+        if (a && isVcrCache(a.cache) && Array.isArray(a.messages)) {
+          const { nativeChunks, unshadowable } = install(this);
+          // an instance without the shadows: the chat cache keys the call (a chat fixture; its tokens stream from the provider while recording)
+          if (!unshadowable && generateWillStream(this, a.messages.length, a.handledOptions?.callbacks, nativeChunks) && markStreamed(this, a.llmStringKey)) {
+            return Promise.resolve({ generations: [], missingPromptIndices: a.messages.map((_, i) => i), startedRunManagers: undefined });
+          }
         }
-      }
-      return generateCached.apply(this, args);
-    },
+        return generateCached.apply(this, args);
+      },
   );
 }
 

@@ -16,23 +16,10 @@ import type { Lookup, Recorder } from "../../recorder";
 import type { Normalize } from "../../canonical/normalize";
 import { clientSecrets, describeModel } from "../chat/cache";
 import { vcrCacheOf } from "../chat/vcrCacheOf";
-import {
-  loadChunk,
-  storeChunk,
-  storeNewToken,
-  type ChunkClasses,
-  type GenerationChunkLike,
-  type StoredChunk,
-  type StreamResponse,
-} from "./chunks";
+import { loadChunk, storeChunk, storeNewToken, type ChunkClasses, type GenerationChunkLike, type StoredChunk, type StreamResponse } from "./chunks";
 import { watchNewTokens, type RunManagerLike } from "./tokens";
 
-export type StreamChunks = (
-  this: unknown,
-  messages: unknown[],
-  options: unknown,
-  runManager?: unknown,
-) => AsyncIterable<GenerationChunkLike>;
+export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
 
 /** The parts of a chat model the stream adapter reads. */
 export interface StreamModel extends ModelLike {

@@ -39,7 +39,7 @@ export function unkeyableArgsError(tool: string, bad: UnrecordableValue): VcrRec
 export function notAToolError(tool: unknown): VcrConfigError {
   const what =
     tool === null || typeof tool !== "object"
-      ? JSON.stringify(tool) ?? String(tool)
+      ? (JSON.stringify(tool) ?? String(tool))
       : `${(tool as object).constructor?.name ?? "an object"}${typeof (tool as { name?: unknown }).name === "string" ? ` named ${JSON.stringify((tool as { name: string }).name)}` : ""}`;
   return new VcrConfigError(
     [

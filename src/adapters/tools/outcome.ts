@@ -42,10 +42,7 @@ export interface RecordedToolMessage {
 }
 
 export type ToolResponse = { events?: unknown[] } & (
-  | { result: unknown }
-  | { toolMessage: RecordedToolMessage }
-  | { error: RecordedError }
-  | { thrown: unknown }
+  { result: unknown } | { toolMessage: RecordedToolMessage } | { error: RecordedError } | { thrown: unknown }
 );
 
 /** The replay of a recorded outcome: a value to return, or something to throw. */

@@ -66,10 +66,12 @@ export function fromTagged(json: unknown): unknown {
     case "Date":
       return o.value === null ? new Date(NaN) : new Date(expectString(o.value, "Date"));
     case "Map":
-      return new Map(expectArray(o.entries, "Map").map((e) => {
-        const pair = expectArray(e, "Map entry");
-        return [fromTagged(pair[0]), fromTagged(pair[1])] as [unknown, unknown];
-      }));
+      return new Map(
+        expectArray(o.entries, "Map").map((e) => {
+          const pair = expectArray(e, "Map entry");
+          return [fromTagged(pair[0]), fromTagged(pair[1])] as [unknown, unknown];
+        }),
+      );
     case "Set":
       return new Set(expectArray(o.values, "Set").map(fromTagged));
     case "object":

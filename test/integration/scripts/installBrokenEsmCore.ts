@@ -6,7 +6,6 @@
  */
 import { esmFile, quietly } from "../../../src/install/esmCore";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- require() of core's ESM file, as install() does
 const { BaseChatModel } = quietly(() => require(esmFile("@langchain/core", "./language_models/chat_models"))) as { BaseChatModel: { prototype: object } };
 const proto = BaseChatModel.prototype as Record<string, unknown>;
 proto._streamChatModelEventsRenamed = proto._streamChatModelEvents;
@@ -15,13 +14,12 @@ delete proto._streamChatModelEvents;
 async function main(): Promise<void> {
   const report: { steps: string[]; error?: { name: string; code?: string; message: string } } = { steps: [] };
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the rename above
     const { Vcr } = require("../../../src/index") as typeof import("../../../src/index");
     const vcr = new Vcr({ dir: process.env.FIXTURE_DIR!, mode: "replay_only" });
     report.steps.push("vcr");
     const uninstall = vcr.install();
     report.steps.push("installed");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after install(), as a test file would
+
     const { initChatModel } = require("langchain/chat_models/universal") as typeof import("langchain/chat_models/universal");
     const model = await initChatModel("openai:gpt-4o-mini", { maxRetries: 0 });
     await model.invoke("hi").then(

@@ -23,7 +23,11 @@ async function main(): Promise<void> {
   );
   const agent = createAgent({ model: "openai:gpt-4o-mini", tools: [getWeather] });
   const result = await agent.invoke({ messages: [{ role: "user", content: "What is the weather in Paris?" }] });
-  const messages = result.messages.map((m) => ({ type: m.getType(), text: m.text, toolCalls: (m as { tool_calls?: { name: string; args: unknown }[] }).tool_calls?.map((c) => [c.name, c.args]) }));
+  const messages = result.messages.map((m) => ({
+    type: m.getType(),
+    text: m.text,
+    toolCalls: (m as { tool_calls?: { name: string; args: unknown }[] }).tool_calls?.map((c) => [c.name, c.args]),
+  }));
 
   const model = await initChatModel("openai:gpt-4o-mini", { maxRetries: 0 });
   const invoked = (await model.invoke("Say hello.")).text;

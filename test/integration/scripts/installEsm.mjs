@@ -11,7 +11,11 @@ const configuration = { baseURL: process.env.FAKE_URL };
 const chat = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "k", maxRetries: 0, configuration });
 const embeddings = new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: "k", maxRetries: 0, configuration });
 let runs = 0;
-const weather = tool(async ({ city }) => (runs++, `sunny in ${city}`), { name: "get_weather", description: "Weather.", schema: z.object({ city: z.string() }) });
+const weather = tool(async ({ city }) => (runs++, `sunny in ${city}`), {
+  name: "get_weather",
+  description: "Weather.",
+  schema: z.object({ city: z.string() }),
+});
 const report = {
   chat: (await chat.invoke("hello from ESM")).text,
   vector: await embeddings.embedQuery("ESM text"),

@@ -24,7 +24,16 @@ async function main() {
     const configuration = { baseURL: process.env.FAKE_URL };
     const chat = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "k", maxRetries: 0, cache: vcr.cache, configuration });
     const llm = new OpenAI({ model: "gpt-3.5-turbo-instruct", apiKey: "k", maxRetries: 0, cache: vcr.cache, configuration });
-    for (const run of [() => chat.invoke("hi"), () => llm.invoke("hi"), async () => { for await (const _ of await chat.stream("hi")); }, async () => { for await (const _ of await llm.stream("hi")); }]) {
+    for (const run of [
+      () => chat.invoke("hi"),
+      () => llm.invoke("hi"),
+      async () => {
+        for await (const _ of await chat.stream("hi"));
+      },
+      async () => {
+        for await (const _ of await llm.stream("hi"));
+      },
+    ]) {
       await run().catch((e) => report.steps.push(e.code ?? e.message));
     }
   } catch (e) {

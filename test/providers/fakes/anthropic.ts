@@ -17,13 +17,31 @@ function blocks(x: Exchange): Record<string, unknown>[] {
 }
 
 function usage(x: Exchange) {
-  return { input_tokens: words(JSON.stringify(x.request.body?.messages ?? [])), output_tokens: words(x.reply.text ?? "") + 3 * (x.reply.toolCalls?.length ?? 0) };
+  return {
+    input_tokens: words(JSON.stringify(x.request.body?.messages ?? [])),
+    output_tokens: words(x.reply.text ?? "") + 3 * (x.reply.toolCalls?.length ?? 0),
+  };
 }
 
 function streamEvents(x: Exchange, content: Record<string, unknown>[], stopReason: string): [string, unknown][] {
   const u = usage(x);
   const events: [string, unknown][] = [
-    ["message_start", { type: "message_start", message: { id: `msg_fake_${x.serial}`, type: "message", role: "assistant", model: x.request.body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: u.input_tokens, output_tokens: 1 } } }],
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: `msg_fake_${x.serial}`,
+          type: "message",
+          role: "assistant",
+          model: x.request.body.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: u.input_tokens, output_tokens: 1 },
+        },
+      },
+    ],
   ];
   content.forEach((b, index) => {
     const delta = (d: unknown) => events.push(["content_block_delta", { type: "content_block_delta", index, delta: d }]);
@@ -48,13 +66,23 @@ function streamEvents(x: Exchange, content: Record<string, unknown>[], stopReaso
 
 export function startAnthropicFake(): Promise<Fake> {
   return startFake((x) => {
-    if (x.request.path.split("?")[0] !== "/v1/messages") return sendJson(x.res, 404, { type: "error", error: { type: "not_found_error", message: `no route ${x.request.path}` } });
+    if (x.request.path.split("?")[0] !== "/v1/messages")
+      return sendJson(x.res, 404, { type: "error", error: { type: "not_found_error", message: `no route ${x.request.path}` } });
     const { status } = x.reply;
     if (status) return sendJson(x.res, status, { type: "error", error: { type: ERROR_TYPES[status] ?? "api_error", message: `fake ${status}` } });
     const content = blocks(x);
     const stopReason = x.reply.toolCalls?.length ? "tool_use" : "end_turn";
     if (!x.request.body.stream) {
-      return sendJson(x.res, 200, { id: `msg_fake_${x.serial}`, type: "message", role: "assistant", model: x.request.body.model, content, stop_reason: stopReason, stop_sequence: null, usage: usage(x) });
+      return sendJson(x.res, 200, {
+        id: `msg_fake_${x.serial}`,
+        type: "message",
+        role: "assistant",
+        model: x.request.body.model,
+        content,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: usage(x),
+      });
     }
     const events = streamEvents(x, content, stopReason);
     sendSse(x.res, x.reply.malformed ? [...events.slice(0, 3), ["content_block_delta", CUT_JSON]] : events);

@@ -9,7 +9,13 @@ import { fakeVector } from "../../../examples/provider/server";
 import { CUT_JSON, pieces, sendJson, startFake, words, type Exchange, type Fake } from "./base";
 import { bedrockEvent } from "./eventStream";
 
-const ERRORS: Record<number, string> = { 400: "ValidationException", 401: "UnrecognizedClientException", 403: "AccessDeniedException", 429: "ThrottlingException", 500: "InternalServerException" };
+const ERRORS: Record<number, string> = {
+  400: "ValidationException",
+  401: "UnrecognizedClientException",
+  403: "AccessDeniedException",
+  429: "ThrottlingException",
+  500: "InternalServerException",
+};
 
 function usage(x: Exchange) {
   const inputTokens = words(JSON.stringify(x.request.body?.messages ?? []));
@@ -60,12 +66,19 @@ export function startBedrockFake(): Promise<Fake> {
     (x) => {
       const m = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/.exec(x.request.path);
       const fail = (status: number, message: string) => {
-        x.res.writeHead(status, { "content-type": "application/json", "x-amzn-errortype": `${ERRORS[status] ?? "InternalServerException"}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+        x.res.writeHead(status, {
+          "content-type": "application/json",
+          "x-amzn-errortype": `${ERRORS[status] ?? "InternalServerException"}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+        });
         x.res.end(JSON.stringify({ message }));
       };
       if (!m) return fail(400, `no route ${x.request.path}`);
       if (x.reply.status) return fail(x.reply.status, `fake ${x.reply.status}`);
-      if (m[2] === "invoke") return sendJson(x.res, 200, { embedding: fakeVector(String(x.request.body?.inputText), 8), inputTextTokenCount: words(String(x.request.body?.inputText)) });
+      if (m[2] === "invoke")
+        return sendJson(x.res, 200, {
+          embedding: fakeVector(String(x.request.body?.inputText), 8),
+          inputTextTokenCount: words(String(x.request.body?.inputText)),
+        });
       return m[2] === "converse" ? converse(x) : converseStream(x);
     },
     { http2: true },

@@ -27,7 +27,11 @@ function usage(x: Exchange) {
 }
 
 function toolCalls(x: Exchange, d: Dialect) {
-  return (x.reply.toolCalls ?? []).map((c, i) => ({ id: d.toolCallId(x.serial, i), type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+  return (x.reply.toolCalls ?? []).map((c, i) => ({
+    id: d.toolCallId(x.serial, i),
+    type: "function",
+    function: { name: c.name, arguments: JSON.stringify(c.args) },
+  }));
 }
 
 function complete(x: Exchange, d: Dialect): void {
@@ -37,7 +41,13 @@ function complete(x: Exchange, d: Dialect): void {
     object: "chat.completion",
     created: CREATED,
     model: x.request.body.model,
-    choices: [{ index: 0, message: { role: "assistant", content: x.reply.text ?? "", ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: calls.length ? "tool_calls" : "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: x.reply.text ?? "", ...(calls.length ? { tool_calls: calls } : {}) },
+        finish_reason: calls.length ? "tool_calls" : "stop",
+      },
+    ],
     usage: usage(x),
     ...(d.streamUsage === "x_groq" ? { x_groq: { id: `req_fake_${x.serial}` } } : {}),
   });
@@ -58,7 +68,15 @@ function stream(x: Exchange, d: Dialect): void {
   for (const p of pieces(x.reply.text ?? "")) chunks.push(chunk({ content: p }));
   calls.forEach((c, index) => chunks.push(chunk({ tool_calls: [{ index, ...c }] })));
   const u = usage(x);
-  chunks.push(chunk({}, calls.length ? "tool_calls" : "stop", d.streamUsage === "x_groq" ? { x_groq: { id: `req_fake_${x.serial}`, usage: { ...u, queue_time: 0.01, prompt_time: 0.01, completion_time: 0.01, total_time: 0.03 } } } : { usage: u }));
+  chunks.push(
+    chunk(
+      {},
+      calls.length ? "tool_calls" : "stop",
+      d.streamUsage === "x_groq"
+        ? { x_groq: { id: `req_fake_${x.serial}`, usage: { ...u, queue_time: 0.01, prompt_time: 0.01, completion_time: 0.01, total_time: 0.03 } } }
+        : { usage: u },
+    ),
+  );
   const events: [undefined, unknown][] = chunks.map((c) => [undefined, c]);
   sendSse(x.res, x.reply.malformed ? [...events.slice(0, 2), [undefined, CUT_JSON]] : [...events, [undefined, "[DONE]"]]);
 }

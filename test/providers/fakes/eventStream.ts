@@ -30,5 +30,8 @@ export function eventFrame(headers: Record<string, string>, payload: string): Bu
 
 /** One event of a Bedrock ConverseStream answer. */
 export function bedrockEvent(type: string, payload: unknown): Buffer {
-  return eventFrame({ ":event-type": type, ":content-type": "application/json", ":message-type": "event" }, typeof payload === "string" ? payload : JSON.stringify(payload));
+  return eventFrame(
+    { ":event-type": type, ":content-type": "application/json", ":message-type": "event" },
+    typeof payload === "string" ? payload : JSON.stringify(payload),
+  );
 }

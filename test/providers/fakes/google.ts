@@ -10,7 +10,9 @@ import { fakeVector } from "../../../examples/provider/server";
 import { CUT_JSON, pieces, sendJson, sendSse, startFake, words, type Exchange, type Fake } from "./base";
 
 const STATUS: Record<number, string> = { 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL" };
-const SAFETY = ["HARM_CATEGORY_HATE_SPEECH", "HARM_CATEGORY_DANGEROUS_CONTENT", "HARM_CATEGORY_HARASSMENT", "HARM_CATEGORY_SEXUALLY_EXPLICIT"].map((category) => ({ category, probability: "NEGLIGIBLE" }));
+const SAFETY = ["HARM_CATEGORY_HATE_SPEECH", "HARM_CATEGORY_DANGEROUS_CONTENT", "HARM_CATEGORY_HARASSMENT", "HARM_CATEGORY_SEXUALLY_EXPLICIT"].map(
+  (category) => ({ category, probability: "NEGLIGIBLE" }),
+);
 
 function usage(x: Exchange) {
   const prompt = words(JSON.stringify(x.request.body?.contents ?? []));
@@ -24,7 +26,8 @@ const candidate = (parts: unknown[], last: boolean) => ({
   ...(last ? { finishReason: "STOP", safetyRatings: SAFETY } : {}),
 });
 
-const functionCalls = (x: Exchange) => (x.reply.toolCalls ?? []).map((c, i) => ({ functionCall: { name: c.name, args: c.args }, thoughtSignature: `c2lnLWZha2U-${x.serial}-${i}` }));
+const functionCalls = (x: Exchange) =>
+  (x.reply.toolCalls ?? []).map((c, i) => ({ functionCall: { name: c.name, args: c.args }, thoughtSignature: `c2lnLWZha2U-${x.serial}-${i}` }));
 const thought = (x: Exchange, text: string) => ({ text, thought: true, thoughtSignature: `dGhvdWdodA-${x.serial}` });
 
 function generate(x: Exchange): void {
@@ -39,9 +42,14 @@ function stream(x: Exchange): void {
     ...pieces(x.reply.text ?? "").map((text) => [{ text }]),
     ...functionCalls(x).map((p) => [p]),
   ];
-  const events: [undefined, unknown][] = parts.map((p, i) => [undefined, { candidates: [candidate(p, i === parts.length - 1)], modelVersion: "gemini-fake-001" }]);
+  const events: [undefined, unknown][] = parts.map((p, i) => [
+    undefined,
+    { candidates: [candidate(p, i === parts.length - 1)], modelVersion: "gemini-fake-001" },
+  ]);
   const u = usage(x);
-  events.forEach(([, e], i) => Object.assign(e as object, { usageMetadata: i === events.length - 1 ? u : { promptTokenCount: u.promptTokenCount, totalTokenCount: u.promptTokenCount } }));
+  events.forEach(([, e], i) =>
+    Object.assign(e as object, { usageMetadata: i === events.length - 1 ? u : { promptTokenCount: u.promptTokenCount, totalTokenCount: u.promptTokenCount } }),
+  );
   sendSse(x.res, x.reply.malformed ? [...events.slice(0, 2), [undefined, CUT_JSON]] : events);
 }
 

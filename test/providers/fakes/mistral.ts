@@ -12,6 +12,12 @@ export function startMistralFake(): Promise<Fake> {
     embeddingsPath: "/v1/embeddings",
     idPrefix: "cmpl-mistral-fake-",
     toolCallId: (serial, i) => `f${serial}x${i}`.padEnd(9, "0").slice(0, 9),
-    errorBody: (status) => ({ object: "error", message: `fake ${status}`, type: status === 401 ? "unauthorized" : status === 429 ? "rate_limited" : "internal_error", param: null, code: String(status) }),
+    errorBody: (status) => ({
+      object: "error",
+      message: `fake ${status}`,
+      type: status === 401 ? "unauthorized" : status === 429 ? "rate_limited" : "internal_error",
+      param: null,
+      code: String(status),
+    }),
   });
 }

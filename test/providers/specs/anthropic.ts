@@ -11,7 +11,14 @@ export const spec: ProviderSpec = {
   name: "anthropic",
   start: startAnthropicFake,
   chat: (url, cache, fields = {}) =>
-    new ChatAnthropic({ model: "claude-haiku-4-5", apiKey: ANTHROPIC_KEY, anthropicApiUrl: url, maxRetries: 0, cache: cache as ChatAnthropic["cache"], ...fields }),
+    new ChatAnthropic({
+      model: "claude-haiku-4-5",
+      apiKey: ANTHROPIC_KEY,
+      anthropicApiUrl: url,
+      maxRetries: 0,
+      cache: cache as ChatAnthropic["cache"],
+      ...fields,
+    }),
   credentials: [ANTHROPIC_KEY],
   images: true,
   structuredReply: { toolCalls: [{ name: "city_answer", args: { city: "Paris" } }] },

@@ -22,7 +22,14 @@ export const spec: ProviderSpec = {
   name: "bedrock",
   start: startBedrockFake,
   chat: (url, cache, fields = {}) =>
-    new ChatBedrockConverse({ model: "anthropic.claude-3-5-haiku-20241022-v1:0", region: "us-east-1", client: bedrockClient(url), maxRetries: 0, cache: cache as ChatBedrockConverse["cache"], ...fields }),
+    new ChatBedrockConverse({
+      model: "anthropic.claude-3-5-haiku-20241022-v1:0",
+      region: "us-east-1",
+      client: bedrockClient(url),
+      maxRetries: 0,
+      cache: cache as ChatBedrockConverse["cache"],
+      ...fields,
+    }),
   embeddings: (url) => new BedrockEmbeddings({ model: "amazon.titan-embed-text-v1", region: "us-east-1", client: bedrockClient(url) }),
   embeddingRequests: 3,
   credentials: [AWS_CREDENTIALS.accessKeyId, AWS_CREDENTIALS.secretAccessKey, AWS_CREDENTIALS.sessionToken],

@@ -9,7 +9,14 @@ export const spec: ProviderSpec = {
   name: "google",
   start: startGoogleFake,
   chat: (url, cache, fields = {}) =>
-    new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash", apiKey: GOOGLE_KEY, baseUrl: url, maxRetries: 0, cache: cache as ChatGoogleGenerativeAI["cache"], ...fields }),
+    new ChatGoogleGenerativeAI({
+      model: "gemini-2.5-flash",
+      apiKey: GOOGLE_KEY,
+      baseUrl: url,
+      maxRetries: 0,
+      cache: cache as ChatGoogleGenerativeAI["cache"],
+      ...fields,
+    }),
   embeddings: (url) => new GoogleGenerativeAIEmbeddings({ model: "text-embedding-004", apiKey: GOOGLE_KEY, baseUrl: url, maxRetries: 0 }),
   embeddingRequests: 2,
   credentials: [GOOGLE_KEY],

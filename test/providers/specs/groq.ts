@@ -11,7 +11,8 @@ export const GROQ_KEY = "gsk_fakeFAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKE123
 export const spec: ProviderSpec = {
   name: "groq",
   start: startGroqFake,
-  chat: (url, cache, fields = {}) => new ChatGroq({ model: "llama-3.3-70b-versatile", apiKey: GROQ_KEY, baseUrl: url, maxRetries: 0, cache: cache as ChatGroq["cache"], ...fields }),
+  chat: (url, cache, fields = {}) =>
+    new ChatGroq({ model: "llama-3.3-70b-versatile", apiKey: GROQ_KEY, baseUrl: url, maxRetries: 0, cache: cache as ChatGroq["cache"], ...fields }),
   credentials: [GROQ_KEY],
   images: true,
   streamedUsage: "response_metadata",

@@ -7,7 +7,8 @@ export const MISTRAL_KEY = "mistral-fake-key-0123456789abcdefABCDEF";
 export const spec: ProviderSpec = {
   name: "mistral",
   start: startMistralFake,
-  chat: (url, cache, fields = {}) => new ChatMistralAI({ model: "mistral-small-latest", apiKey: MISTRAL_KEY, serverURL: url, maxRetries: 0, cache: cache as ChatMistralAI["cache"], ...fields }),
+  chat: (url, cache, fields = {}) =>
+    new ChatMistralAI({ model: "mistral-small-latest", apiKey: MISTRAL_KEY, serverURL: url, maxRetries: 0, cache: cache as ChatMistralAI["cache"], ...fields }),
   embeddings: (url) => new MistralAIEmbeddings({ model: "mistral-embed", apiKey: MISTRAL_KEY, serverURL: url, maxRetries: 0 }),
   embeddingRequests: 2,
   credentials: [MISTRAL_KEY],

@@ -36,7 +36,10 @@ export function compiledRoot(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "vcr-rel-js-"));
   process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
   const compilerOptions: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
-  const entries = fs.readdirSync(SCRIPTS).filter((n) => n.endsWith(".ts")).map((n) => path.join(SCRIPTS, n));
+  const entries = fs
+    .readdirSync(SCRIPTS)
+    .filter((n) => n.endsWith(".ts"))
+    .map((n) => path.join(SCRIPTS, n));
   const queue = [...entries, path.join(ROOT, "src/mocha/index.ts")];
   const done = new Set<string>();
   while (queue.length > 0) {

@@ -15,7 +15,13 @@ export function asciiJson(value: unknown): string {
 async function main(): Promise<void> {
   const prompts = JSON.parse(process.env.PROMPTS_JSON ?? "[]") as string[];
   const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });
-  const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "no-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: "http://127.0.0.1:9/v1" } });
+  const model = new ChatOpenAI({
+    model: "gpt-4o-mini",
+    apiKey: "no-key",
+    maxRetries: 0,
+    cache: vcr.cache,
+    configuration: { baseURL: "http://127.0.0.1:9/v1" },
+  });
   const answers: unknown[] = [];
   for (const p of prompts) answers.push((await model.invoke([new HumanMessage(p)])).content);
   process.stdout.write(asciiJson({ answers, stats: vcr.stats() }) + "\n");

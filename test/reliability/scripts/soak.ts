@@ -90,9 +90,7 @@ async function main(): Promise<void> {
     }
   });
   const ms = Date.now() - started;
-  process.stdout.write(
-    JSON.stringify({ total, ms, recordedCalls, bodyRuns, stats: vcr.stats(), checkpoints }) + "\n",
-  );
+  process.stdout.write(JSON.stringify({ total, ms, recordedCalls, bodyRuns, stats: vcr.stats(), checkpoints }) + "\n");
 }
 
 main().catch((e) => {

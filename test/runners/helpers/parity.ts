@@ -82,7 +82,9 @@ export function describeParity(spec: RunnerSpec): void {
       const lines = summaryLines(recordRun);
       expect(lines, recordRun.stdout + recordRun.stderr).to.have.length(1);
       const n = p.fixtures().length;
-      expect(lines[0]).to.match(new RegExp(`^langchain-vcr: \\d+ replayed, ${n} recorded, 0 bypassed, 0 missed — mode record_or_replay \\(env LANGCHAIN_VCR_MODE\\), fixtures: `));
+      expect(lines[0]).to.match(
+        new RegExp(`^langchain-vcr: \\d+ replayed, ${n} recorded, 0 bypassed, 0 missed — mode record_or_replay \\(env LANGCHAIN_VCR_MODE\\), fixtures: `),
+      );
       expect(lines[0]).to.include(path.join(p.dir, FIXTURES));
       if (spec.concurrent) expect(p.sideLines().filter((l) => l.startsWith("lookup "))).to.have.length(2); // the twin waited on the one live call
     });
@@ -144,7 +146,9 @@ export function describeParity(spec: RunnerSpec): void {
       const used = p.fixtures().filter((f) => f !== keptByFilteredRun);
       const prune = await p.cli(["prune", FIXTURES]);
       expect(prune.status, prune.stderr).to.equal(0);
-      expect(prune.stdout).to.include("2 shard(s)").and.include(`removed 1 of ${used.length + 1}`);
+      expect(prune.stdout)
+        .to.include("2 shard(s)")
+        .and.include(`removed 1 of ${used.length + 1}`);
       expect(p.fixtures()).to.deep.equal(used);
     });
 
@@ -152,7 +156,9 @@ export function describeParity(spec: RunnerSpec): void {
       const before = new Map(p.fixtures().map((f) => [f, fs.readFileSync(path.join(p.dir, FIXTURES, f))]));
       const out = await run(spec.filter(spec.chatOnly), { LANGCHAIN_VCR_MODE: "record_always", FAIL: "1" });
       expect(out.status).to.equal(1);
-      expect(out.stdout + out.stderr).to.include(`langchain-vcr: test "${spec.chatTitle}" failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`);
+      expect(out.stdout + out.stderr).to.include(
+        `langchain-vcr: test "${spec.chatTitle}" failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`,
+      );
       expect(p.fixtures()).to.deep.equal([...before.keys()]);
       for (const [f, bytes] of before) expect(fs.readFileSync(path.join(p.dir, FIXTURES, f)).equals(bytes), f).to.equal(true);
     });

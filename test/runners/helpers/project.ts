@@ -157,7 +157,9 @@ export function makeProject(files: Record<string, string>, options: { mocha?: bo
   const side = path.join(dir, "side-effects.log");
   const base = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k === "NODE_TEST_CONTEXT" || k.startsWith("VITEST") || k.startsWith("JEST")) delete env[k];
+    for (const k of Object.keys(env))
+      if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k === "NODE_TEST_CONTEXT" || k.startsWith("VITEST") || k.startsWith("JEST"))
+        delete env[k];
     return { ...env, CI: "", FORCE_COLOR: "0", NO_COLOR: "1", LANGCHAIN_VCR_QUIET: "1", SIDE_FILE: side, ...extra };
   };
   return {
@@ -193,5 +195,8 @@ export function addDeadFixture(p: Project, label: string): string {
 
 /** The summary lines a run printed. */
 export function summaryLines(out: ChildResult): string[] {
-  return (out.stdout + "\n" + out.stderr).split("\n").map((l) => l.replace(/^#\s*/, "").trim()).filter((l) => /^langchain-vcr: \d+ replayed/.test(l));
+  return (out.stdout + "\n" + out.stderr)
+    .split("\n")
+    .map((l) => l.replace(/^#\s*/, "").trim())
+    .filter((l) => /^langchain-vcr: \d+ replayed/.test(l));
 }
