@@ -9,6 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { VcrMode, VcrToolMode } from "./modes";
+import { processWide } from "./processWide";
 
 export interface VcrOverride {
   mode?: VcrMode;
@@ -73,14 +74,12 @@ interface GlobalState {
 
 export type ScopeEvent = { type: "used"; hash: string; file: string } | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string; mode?: VcrMode };
 
-const KEY = Symbol.for("langchain-vcr.state.v1");
-const g = globalThis as unknown as Record<symbol, GlobalState | undefined>;
-const state: GlobalState = (g[KEY] ??= {
+const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
   als: new AsyncLocalStorage<Scope>(),
   test: undefined,
   process: new Scope(undefined),
   listeners: new Set(),
-});
+}));
 const tests: AsyncLocalStorage<Scope> = (state.tests ??= new AsyncLocalStorage<Scope>());
 
 /** The innermost scope: a `withVcr` scope, else the current test, else the process. */

@@ -15,6 +15,7 @@ import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeL
 import { configuredSpec } from "./configSpec";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { log } from "../log";
+import { processWide } from "../processWide";
 
 /** The parts of mocha's Suite and Test the ledger reads (public fields of mocha 10–12). */
 interface TestLike {
@@ -42,17 +43,14 @@ interface ProcessState {
   current?: RunLedger;
 }
 
-// One run per process, shared by every copy of this module (ESM and CommonJS builds).
-const KEY = Symbol.for("langchain-vcr.ledger.v1");
-const g = globalThis as unknown as Record<symbol, ProcessState | undefined>;
-
 /** Starts (once per process) this process's share of the mocha run. */
 export function startMochaRun(): void {
   processState();
 }
 
 function processState(): ProcessState {
-  return (g[KEY] ??= startProcess());
+  // one run per process, shared by every copy of this module (ESM and CommonJS builds)
+  return processWide("ledger.v1", startProcess);
 }
 
 function startProcess(): ProcessState {

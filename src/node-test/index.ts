@@ -17,13 +17,14 @@ import * as path from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { leaveTestSlot, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
+import { processWide } from "../processWide";
 import { endTest } from "../runner/lifecycle";
 import { finishRun, joinRun, startRun, Unit } from "../runner/share";
 import { nodeTestArgvReasons, nodeTestShard } from "./argv";
 import { installTestScopes, scopeOfContext } from "./testScope";
 
-const LOADED = Symbol.for("langchain-vcr.node-test.loaded");
-const g = globalThis as unknown as Record<symbol, boolean | undefined>;
+// once per process, whichever copy (ESM or CommonJS build) is loaded first
+const loaded = processWide("node-test.loaded", () => ({ done: false }));
 
 interface TestContextLike {
   passed?: boolean;
@@ -69,8 +70,8 @@ function testProcess(): void {
 // Node 20 also runs `--require` preloads in the module-hooks thread that `--import tsx` (any
 // `module.register()` loader) starts; that thread runs no test, and a report it began would
 // never finish (prune would then refuse every run), so only a main thread takes part.
-if (!g[LOADED] && isMainThread) {
-  g[LOADED] = true;
+if (!loaded.done && isMainThread) {
+  loaded.done = true;
   exitOnConfigError();
   setRunner("node-test");
   const inTestProcess = process.env.NODE_TEST_CONTEXT !== undefined;
