@@ -2,6 +2,7 @@
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
+import type { RunnerName } from "../scope";
 import { formatValue, hintFor, looksEdited } from "./diff";
 
 const MAX_DIFFS = 8;
@@ -22,7 +23,7 @@ export function missMessage(m: {
   describe: string;
   test?: string;
   nearest?: VcrNearest;
-  runner?: RerecordRunner;
+  runner?: RunnerName;
   /** The name the runner's filter should match, when not the full title. */
   filterTitle?: string;
   /** How many fixtures in the directory are of an older schema version (never read until migrated). */
@@ -63,13 +64,11 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-export type RerecordRunner = "mocha" | "vitest" | "jest" | "node-test";
-
 /**
  * The command that records just this test again, in the running test runner's own words, with its
  * title filled in. Without a runner plugin nothing names the test: the suite's own command.
  */
-export function rerecordCommand(runner: RerecordRunner | undefined, title: string | undefined): string {
+export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined): string {
   const env = `${MODE_ENV}=record_or_replay`;
   if (title === undefined) return `${env} npm test`;
   // every runner takes the title as a regular expression
