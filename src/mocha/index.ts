@@ -8,7 +8,6 @@
  * the usage ledger `prune` relies on, and prints one summary line for the run (under
  * --parallel too).
  */
-import { modeSource } from "../modes";
 import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
@@ -62,5 +61,5 @@ export function mochaGlobalTeardown(): void {
   if (role !== "main") return;
   collectWorkerTotals(mainId, usage);
   const mode = modeInForce(usage.modes);
-  process.stdout.write("\n" + summaryLine(usage.totals, usage.dirs, mode.mode, mode.source ?? modeSource()) + "\n");
+  process.stdout.write("\n" + summaryLine(usage.totals, usage.dirs, mode.mode, mode.source) + "\n");
 }
