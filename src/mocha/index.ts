@@ -11,8 +11,7 @@
 import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
-import { modeInForce } from "../runner/share";
-import { collectWorkerTotals, saveWorkerTotals, summaryLine } from "../runner/summary";
+import { collectWorkerTotals, saveWorkerTotals, usageSummaryLine } from "../runner/summary";
 import { Usage } from "../runner/usage";
 import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
 
@@ -60,6 +59,5 @@ export function mochaGlobalTeardown(): void {
   const { role, mainId } = runRole();
   if (role !== "main") return;
   collectWorkerTotals(mainId, usage);
-  const mode = modeInForce(usage.modes);
-  process.stdout.write("\n" + summaryLine(usage.totals, usage.dirs, mode.mode, mode.source) + "\n");
+  process.stdout.write("\n" + usageSummaryLine(usage) + "\n");
 }

@@ -12,10 +12,9 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { modeSource, resolveMode } from "../modes";
 import { newRunIds, parseEnvJson } from "./runIds";
 import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
-import { summaryLine, type Totals } from "./summary";
+import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { log } from "../log";
 
@@ -185,17 +184,9 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}\n`);
   }
   fs.rmSync(share.dir, { recursive: true, force: true });
-  const mode = modeInForce(total.modes);
-  const line = summaryLine(total.totals, total.dirs, mode.mode, mode.source);
+  const line = usageSummaryLine(total);
   (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
   return { record, line };
-}
-
-/** The mode the summary names: the one the requests ran under (a Vcr's `mode:` option wins over the environment). */
-export function modeInForce(seen: ReadonlySet<string>): { mode: string; source: string } {
-  const configured = resolveMode();
-  if (seen.size === 0 || (seen.size === 1 && seen.has(configured))) return { mode: configured, source: modeSource() };
-  return { mode: [...seen].sort().join(" + "), source: `set in code; ${modeSource()} says ${configured}` };
 }
 
 /** The finished report of one unit (a test file), for a main process that acts on it before the run ends. */

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { modeSource, resolveMode } from "../modes";
 
 export interface Totals {
   replayed: number;
@@ -56,4 +57,17 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
     `langchain-vcr: ${totals.replayed} replayed, ${totals.recorded} recorded, ${totals.bypassed} bypassed, ` +
     `${totals.missed} missed — mode ${mode} (${source}), fixtures: ${where}`
   );
+}
+
+/** The summary line for what one run counted: `summaryLine` with the mode its requests ran under. */
+export function usageSummaryLine(u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string> }): string {
+  const mode = modeInForce(u.modes);
+  return summaryLine(u.totals, u.dirs, mode.mode, mode.source);
+}
+
+/** The mode the summary names: the one the requests ran under (a Vcr's `mode:` option wins over the environment). */
+export function modeInForce(seen: ReadonlySet<string>): { mode: string; source: string } {
+  const configured = resolveMode();
+  if (seen.size === 0 || (seen.size === 1 && seen.has(configured))) return { mode: configured, source: modeSource() };
+  return { mode: [...seen].sort().join(" + "), source: `set in code; ${modeSource()} says ${configured}` };
 }
