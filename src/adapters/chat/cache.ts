@@ -13,7 +13,6 @@ import { assertReplayable } from "../../kinds/damaged";
 import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
 import { clientSecrets } from "../../clientSecrets";
-export { clientSecrets } from "../../clientSecrets";
 
 export class VcrCache extends BaseCache<Generation[]> {
   constructor(
