@@ -1,6 +1,12 @@
 /** What the model kinds (chat, chat_stream, llm) share: rendering their request and generations, and their title. */
+import { dropInertMembers } from "../canonical/inert";
 import { compact, contentText, firstLine, indent, isRec, joinText, json, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
+
+/** The schema steps of a model request (chat, chat_stream, llm): version 2 drops the inert schema values (canonical/inert.ts). */
+export const MODEL_UPGRADES: KindSpec["upgrades"] = {
+  1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }),
+};
 
 /** A model kind's `render`: the request, then `answer:` with the response's `key` array (or the raw JSON). */
 export function modelRender(key: string, renderAnswer: (items: unknown[], out: string[]) => void): KindSpec["render"] {
