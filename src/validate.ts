@@ -21,7 +21,7 @@ import { requestHash } from "./canonical/json";
 import { damagedProblem } from "./kinds/damaged";
 import { findSecret } from "./secrets";
 import { FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
-import { parseFixtureFile, readFixtureFileAsync, responseProblem } from "./store/reader";
+import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
 import { TEMP_PREFIX } from "./store/store";
 
 export interface FixtureProblem {
@@ -88,12 +88,16 @@ async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<str
   }
   const read = await readFixtureFileAsync(file);
   if (read.text === undefined) throw read.cause; // unreadable: reported as "could not be checked"
-  return checkFixture(file, read.text, allow);
+  return checkParsed(file, read, allow);
 }
 
 /** The problems of one fixture file's text (its name gives the hash it must hold). */
 export function checkFixture(file: string, raw: string, allow: ReadonlySet<string> = new Set()): FixtureProblem[] {
-  const read = parseFixtureFile(file, raw);
+  return checkParsed(file, parseFixtureFile(file, raw), allow);
+}
+
+/** The problems of one fixture file as the reader parsed it (read once: the file is not parsed again here). */
+function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>): FixtureProblem[] {
   if (read.problem !== undefined) return [{ file, problem: read.problem }];
   const fixture = read.fixture;
   const problems: FixtureProblem[] = [];

@@ -10,6 +10,7 @@ import { diffValues, looksEdited } from "../diagnose/diff";
 import { nearestOf } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { kindSpec } from "../kinds";
+import { isRec } from "../kinds/text";
 import type { Fixture } from "../store/fixture";
 import type { FixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
@@ -155,6 +156,5 @@ function responseDiffs(kind: string, before: unknown, after: unknown): VcrDiffer
 
 function titleOf(f: Fixture): string {
   const spec = kindSpec(f.kind);
-  const req = f.request !== null && typeof f.request === "object" && !Array.isArray(f.request) ? (f.request as Record<string, unknown>) : {};
-  return spec ? spec.title(req) : f.kind;
+  return spec ? spec.title(isRec(f.request) ? f.request : {}) : f.kind;
 }

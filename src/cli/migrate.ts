@@ -45,11 +45,9 @@ export function migrateDir(dir: string, dryRun = false): MigrateReport {
     }
     const to = store.fileFor(up.fixture.hash);
     const existed = fs.existsSync(to);
-    if (existed && readFixtureFile(to).problem !== undefined) {
-      report.left.push({
-        file,
-        problem: `upgrades to ${path.basename(to)}, which exists and is damaged (${readFixtureFile(to).problem}); fix or delete that file first`,
-      });
+    const damaged = existed ? readFixtureFile(to).problem : undefined;
+    if (damaged !== undefined) {
+      report.left.push({ file, problem: `upgrades to ${path.basename(to)}, which exists and is damaged (${damaged}); fix or delete that file first` });
       continue;
     }
     if (!dryRun) {

@@ -23,6 +23,7 @@
 import Module from "node:module"; // the module object itself (its _load is replaced); also compiles as an ES module
 import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
+import { processWide } from "../processWide";
 
 type EmbedName = "embedQuery" | "embedDocuments";
 type Embed = (this: object, arg: unknown) => Promise<unknown>;
@@ -50,13 +51,12 @@ interface Shared {
    */
   recordedFrom: AsyncLocalStorage<{ instance: object; name: EmbedName; original: Embed }>;
 }
-const SHARED = Symbol.for("langchain-vcr.installEmbeddings.v1");
-const { originals, wrappedPrototypes, insideLiveCall, recordedFrom } = ((globalThis as unknown as Record<symbol, Shared | undefined>)[SHARED] ??= {
+const { originals, wrappedPrototypes, insideLiveCall, recordedFrom } = processWide<Shared>("installEmbeddings.v1", () => ({
   originals: new WeakMap(),
   wrappedPrototypes: new WeakSet(),
   insideLiveCall: new AsyncLocalStorage(),
   recordedFrom: new AsyncLocalStorage(),
-});
+}));
 
 export function noteEmbeddingsClass(base: { prototype: object }): void {
   bases.add(base);

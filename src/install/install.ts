@@ -7,11 +7,10 @@
  * the call.
  */
 import { VcrConfigError } from "../errors";
-import { installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
+import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
 import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
 import { patchEsmCore } from "./esmCore";
 import { wrapKnownIntegrations } from "./integrations";
-import { assertCoreUsable, esmCoreLoadedByEntry } from "../internals/state";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;

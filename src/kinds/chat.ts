@@ -1,8 +1,7 @@
 /** The `chat` kind: one chat-model call through `cache: vcr.cache`; its response is the generations. */
 import { generationsProblem } from "../adapters/chat/generations";
-import { modelRender, modelTitle, renderGenerations, reviewGenerations } from "./model";
-import { dropInertMembers } from "../canonical/inert";
-import type { KindSpec, Rec } from "./types";
+import { MODEL_UPGRADES, modelRender, modelTitle, renderGenerations, reviewGenerations } from "./model";
+import type { KindSpec } from "./types";
 
 export const chat: KindSpec = {
   name: "chat",
@@ -10,7 +9,7 @@ export const chat: KindSpec = {
   responseProblem: generationsProblem,
   render: modelRender("generations", renderGenerations),
   noteNearMiss: true,
-  upgrades: { 1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }) },
+  upgrades: MODEL_UPGRADES,
   review: reviewGenerations,
   title: modelTitle,
 };

@@ -1,8 +1,7 @@
 /** The `chat_stream` kind: one streamed chat-model call; its response is the provider's chunks. */
 import { streamResponseProblem, type StreamResponse } from "../adapters/stream/chunks";
 import { compactStream, expandStream } from "../adapters/stream/compact";
-import { dropInertMembers } from "../canonical/inert";
-import { modelRender, modelTitle } from "./model";
+import { MODEL_UPGRADES, modelRender, modelTitle } from "./model";
 import { contentText, isRec, joinText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
 
@@ -14,7 +13,7 @@ export const chatStream: KindSpec = {
   toDisk: (response) => compactStream(response as StreamResponse),
   fromDisk: expandStream,
   noteNearMiss: true,
-  upgrades: { 1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }) },
+  upgrades: MODEL_UPGRADES,
   review: reviewStream,
   title: modelTitle,
 };

@@ -1,6 +1,12 @@
 /** What the model kinds (chat, chat_stream, llm) share: rendering their request and generations, and their title. */
+import { dropInertMembers } from "../canonical/inert";
 import { compact, contentText, firstLine, indent, isRec, joinText, json, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
+
+/** The schema steps of a model request (chat, chat_stream, llm): version 2 drops the inert schema values (canonical/inert.ts). */
+export const MODEL_UPGRADES: KindSpec["upgrades"] = {
+  1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }),
+};
 
 /** A model kind's `render`: the request, then `answer:` with the response's `key` array (or the raw JSON). */
 export function modelRender(key: string, renderAnswer: (items: unknown[], out: string[]) => void): KindSpec["render"] {
@@ -51,7 +57,7 @@ export function renderGenerations(gens: unknown[], out: string[]): void {
     for (const c of (m && Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
     const info = isRec(g.generationInfo) ? g.generationInfo : {};
     const meta = m && isRec(m.response_metadata) ? m.response_metadata : {};
-    const finish = info.finish_reason ?? meta.finish_reason ?? info.done_reason ?? meta.done_reason;
+    const finish = finishReason(info, meta);
     const usage = m && isRec(m.usage_metadata) ? usageText(m.usage_metadata) : undefined;
     const facts = [finish !== undefined ? `finish: ${String(finish)}` : "", usage ?? ""].filter(Boolean);
     if (facts.length) out.push(`    (${facts.join("; ")})`);
@@ -64,6 +70,11 @@ export function modelTitle(req: Rec): string {
   const lastUser = [...msgs].reverse().find((m) => m.role === "user") ?? msgs[msgs.length - 1];
   const text = typeof req.prompt === "string" ? req.prompt : lastUser ? contentText(lastUser.content) : "";
   return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(firstLine(text, 60))}`;
+}
+
+/** A generation's finish reason: OpenAI-style `finish_reason` or Ollama's `done_reason`, from its info or its message's metadata. */
+function finishReason(info: Rec, meta: Rec): unknown {
+  return info.finish_reason ?? meta.finish_reason ?? info.done_reason ?? meta.done_reason;
 }
 
 function roleOf(type: string): string {
@@ -82,7 +93,7 @@ export function reviewGenerations(response: unknown): unknown {
       const meta = isRec(m.response_metadata) ? m.response_metadata : {};
       const out: Rec = { text: g.text };
       if (Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls.map((c) => (isRec(c) ? { name: c.name, args: c.args } : c));
-      const finish = info.finish_reason ?? meta.finish_reason ?? info.done_reason ?? meta.done_reason;
+      const finish = finishReason(info, meta);
       if (finish !== undefined) out.finish_reason = finish;
       if (isRec(m.usage_metadata)) out.usage_metadata = m.usage_metadata;
       return out;

@@ -13,7 +13,6 @@ import { assertReplayable } from "../../kinds/damaged";
 import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
 import { clientSecrets } from "../../clientSecrets";
-export { clientSecrets } from "../../clientSecrets";
 
 export class VcrCache extends BaseCache<Generation[]> {
   constructor(
@@ -78,6 +77,11 @@ function requireCall(llmKey: string): ModelCall {
 
 /** How a miss message names a chat model: its class and, when known, its model name. */
 export function describeModel(model: object, request: Record<string, unknown>): string {
-  const cls = (model.constructor as { name?: string })?.name ?? "model";
+  const cls = modelClassName(model);
   return request.model !== undefined ? `${cls} (model ${JSON.stringify(request.model)})` : cls;
+}
+
+/** How messages name a model's class ("ChatOpenAI"); "model" when it has none. */
+export function modelClassName(model: object): string {
+  return (model.constructor as { name?: string })?.name ?? "model";
 }

@@ -13,6 +13,7 @@
 import type { ModelLike } from "../../canonical/chat";
 import { PREFIX } from "../../errors";
 import type { Lookup } from "../../recorder";
+import { processWide } from "../../processWide";
 
 export type ModelKind = "chat" | "llm";
 
@@ -149,8 +150,7 @@ interface Calls {
  * langchain-vcr over one @langchain/core, core is patched by the copy that loaded first, and
  * the VcrCache of either copy must find the calls those patches capture.
  */
-const CALLS = Symbol.for("langchain-vcr.modelCalls.v1");
-const calls: Calls = ((globalThis as unknown as Record<symbol, Calls | undefined>)[CALLS] ??= { count: 0, starting: undefined, open: new Map() });
+const calls = processWide<Calls>("modelCalls.v1", () => ({ count: 0, starting: undefined, open: new Map() }));
 const open = calls.open;
 /**
  * Marks the call options of a call that takes its key, so the stream adapter can tell a

@@ -15,6 +15,7 @@ import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ModelInstance } from "./call";
 import { processWide } from "../../processWide";
 import { vcrCacheOf } from "./vcrCacheOf";
+import { modelClassName } from "./cache";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.invokeGuard");
 const GATED = Symbol.for("langchain-vcr.generate.gated");
@@ -64,7 +65,7 @@ function gate(model: ModelInstance): boolean {
 }
 
 function overriddenGenerateError(model: object): VcrConfigError {
-  const cls = (model.constructor as { name?: string })?.name ?? "model";
+  const cls = modelClassName(model);
   return new VcrConfigError(
     `${cls} overrides generate() without calling @langchain/core's, so its call would reach the provider unrecorded.\n` +
       `  The call was not made. langchain-vcr records and replays what core's generate() does: ${cls}.generate() called _generate() around it.\n` +

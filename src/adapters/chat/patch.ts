@@ -16,6 +16,7 @@ import { patchOnce } from "../../internals/patchOnce";
 import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type ModelKind } from "./call";
 import { enterCoreGenerate, patchInvokeGuard } from "./override";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
+import { modelClassName } from "./cache";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
 
@@ -120,7 +121,7 @@ function withLentCache<T>(model: ModelInstance, cache: object, run: () => T): T 
 }
 
 function unlendableModelError(model: object): VcrConfigError {
-  const cls = (model.constructor as { name?: string })?.name ?? "model";
+  const cls = modelClassName(model);
   return new VcrConfigError(
     `vcr.install() cannot route a call of ${cls} through the Vcr: its \`cache\` field cannot be set (the model is frozen or sealed).\n` +
       `  The call was not made: without a cache, @langchain/core would send it to the provider unrecorded.\n` +

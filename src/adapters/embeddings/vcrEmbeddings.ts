@@ -8,7 +8,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import type { Normalize } from "../../canonical/normalize";
 import { VcrRecordError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
-import { clientSecrets } from "../chat/cache";
+import { clientSecrets } from "../../clientSecrets";
 import { liveEmbed } from "../../install/embeddings";
 import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";

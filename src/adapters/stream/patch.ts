@@ -28,6 +28,7 @@ import { AIMessageChunk } from "@langchain/core/messages";
 import { VcrConfigError } from "../../errors";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { isVcrCache, vcrCacheOf } from "../chat/vcrCacheOf";
+import { modelClassName } from "../chat/cache";
 import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ChunkClasses } from "./chunks";
 import { generateWillStream, markStreamed, vcrHandlesStream } from "./route";
@@ -139,7 +140,7 @@ function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events
 }
 
 function unshadowableModelError(model: object): VcrConfigError {
-  const cls = (model.constructor as { name?: string })?.name ?? "model";
+  const cls = modelClassName(model);
   return new VcrConfigError(
     `cannot record or replay a stream of ${cls}: the model object is frozen or sealed, so its provider's stream cannot be routed through the Vcr.\n` +
       `  The call was not made: ${cls} streams natively, and langchain-vcr records a stream by shadowing _streamResponseChunks on the model object.\n` +
