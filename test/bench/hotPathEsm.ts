@@ -6,6 +6,14 @@
  * call against the loopback fake first; the cache files are then dated an hour back, as a
  * suite's committed fixtures are (a file written within the last second is re-read on every
  * replay, see src/store/parsedCache.ts). Every timed call is checked to reach no provider.
+ *
+ * Two more sets run in processes alternating with the headline's, under the same method, to
+ * say where its ratio comes from:
+ * - "floor": VcrCache's place is taken by an InMemoryCache hit preceded by one `fs.statSync`
+ *   of a fixture file — the one system call a replay that is never stale must make (another
+ *   process can rewrite the file between any two replays);
+ * - "two-way": InMemoryCache and VcrCache alone, without LocalFileCache, whose file reads
+ *   leave the process waiting on the thread pool (and its CPU idle) between calls.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -22,13 +30,26 @@ import { InMemoryCache } from "@langchain/core/caches";
 import { LocalFileCache } from "@langchain/classic/cache/file_system";
 import { Vcr } from "langchain-vcr";
 
-const { FAKE_URL, VCR_DIR, FILE_DIR, WARMUP, ROUNDS, PROMPT } = process.env;
+const { FAKE_URL, VCR_DIR, FILE_DIR, WARMUP, ROUNDS, PROMPT, SET } = process.env;
 const model = (cache) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "bench-key-not-a-secret", maxRetries: 0, cache, configuration: { baseURL: FAKE_URL } });
-const contenders = [
-  ["InMemoryCache hit (LangChain floor)", model(new InMemoryCache())],
-  ["VcrCache hit (langchain-vcr)", model(new Vcr({ dir: VCR_DIR, mode: "record_or_replay" }).cache)],
-  ["LocalFileCache hit (@langchain/classic)", model(await LocalFileCache.create(FILE_DIR))],
-];
+/** An InMemoryCache hit after one statSync of a fixture file. */
+function statThenMemory() {
+  const m = model(new InMemoryCache());
+  let file;
+  return {
+    invoke(input) {
+      file ??= path.join(VCR_DIR, fs.readdirSync(VCR_DIR).find((f) => f.endsWith(".json")));
+      fs.statSync(file, { throwIfNoEntry: false });
+      return m.invoke(input);
+    },
+  };
+}
+const memory = ["InMemoryCache hit (LangChain floor)", model(new InMemoryCache())];
+const vcr = ["VcrCache hit (langchain-vcr)", model(new Vcr({ dir: VCR_DIR, mode: "record_or_replay" }).cache)];
+const file = ["LocalFileCache hit (@langchain/classic)", model(await LocalFileCache.create(FILE_DIR))];
+const floor = ["InMemoryCache hit + one fs.statSync (the freshness floor)", statThenMemory()];
+const contenders = SET === "two-way" ? [memory, vcr] : SET === "floor" ? [memory, floor, file] : [memory, vcr, file];
+await vcr[1].invoke(PROMPT); // records: the floor's statSync needs a fixture file too
 const answers = [];
 for (const [, m] of contenders) answers.push((await m.invoke(PROMPT)).content);
 const past = Date.now() / 1000 - 3600;
@@ -47,16 +68,25 @@ for (let r = 0; r < Number(ROUNDS); r++) {
 console.log(JSON.stringify(contenders.map(([name], i) => ({ name, samples: samples[i] }))));
 `;
 
-export async function benchHotPathEsm(opts: { processes: number; warmup: number; rounds: number }): Promise<{ runs: Measured[][]; pooled: Measured[] }> {
+export const HOT_PATH_SETS = ["headline", "floor", "two-way"] as const;
+export type HotPathSet = (typeof HOT_PATH_SETS)[number];
+export type HotPathRuns = Record<HotPathSet, { runs: Measured[][]; pooled: Measured[] }>;
+/** Provider requests one process makes: the VcrCache records in every set, LocalFileCache where it runs. */
+const RECORDINGS: Record<HotPathSet, number> = { headline: 3, floor: 4, "two-way": 2 };
+
+export async function benchHotPathEsm(opts: { processes: number; warmup: number; rounds: number }): Promise<HotPathRuns> {
   const c = consumer();
   const script = c.write("hot-path.mjs", CHILD);
   const fake = await startFakeProvider();
-  const runs: Measured[][] = [];
+  const runs: Record<HotPathSet, Measured[][]> = { headline: [], floor: [], "two-way": [] };
   try {
-    for (let p = 0; p < opts.processes; p++) {
+    // the sets alternate process by process, so a change in the machine's load touches them alike
+    for (let p = 0; p < opts.processes * HOT_PATH_SETS.length; p++) {
+      const set = HOT_PATH_SETS[p % HOT_PATH_SETS.length];
       const before = fake.count();
       const env = {
         ...process.env,
+        SET: set,
         FAKE_URL: fake.openaiBaseURL,
         VCR_DIR: tmpDir("esm-vcr"),
         FILE_DIR: tmpDir("esm-file"),
@@ -68,12 +98,17 @@ export async function benchHotPathEsm(opts: { processes: number; warmup: number;
         CI: "",
       };
       const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: c.dir, env, timeout: 300000, maxBuffer: 64 << 20 });
-      if (fake.count() - before !== 3) throw new Error(`bench: the ESM hot path made ${fake.count() - before} provider requests (3 recordings expected)`);
-      runs.push(JSON.parse(stdout.trim().split("\n").pop()!) as Measured[]);
+      const made = fake.count() - before;
+      if (made !== RECORDINGS[set]) throw new Error(`bench: the ESM hot path (${set}) made ${made} provider requests (${RECORDINGS[set]} recordings expected)`);
+      runs[set].push(JSON.parse(stdout.trim().split("\n").pop()!) as Measured[]);
     }
   } finally {
     await fake.close();
   }
-  const pooled = runs[0].map((r, i) => ({ name: r.name, samples: runs.flatMap((run) => run[i].samples) }));
-  return { runs, pooled };
+  const pool = (rs: Measured[][]) => rs[0].map((r, i) => ({ name: r.name, samples: rs.flatMap((run) => run[i].samples) }));
+  return {
+    headline: { runs: runs.headline, pooled: pool(runs.headline) },
+    floor: { runs: runs.floor, pooled: pool(runs.floor) },
+    "two-way": { runs: runs["two-way"], pooled: pool(runs["two-way"]) },
+  };
 }
