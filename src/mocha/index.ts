@@ -44,8 +44,7 @@ export const mochaHooks = {
     if (failed) ledger?.markFailed(test?.fullTitle());
   },
   afterAll(this: HookContextLike): void {
-    for (const f of usage.used) ledger?.use(f);
-    for (const [f, titles] of usage.usedBy) for (const t of titles) ledger?.use(f, t);
+    ledger?.useAll(usage.used, usage.usedBy);
     usage.used.clear();
     usage.usedBy.clear();
     ledger?.flush(this);
