@@ -187,11 +187,14 @@ export class RunLedger {
   }
 
   private sortedLists(): Lists {
-    return {
-      specFiles: [...this.specFiles].sort(),
-      used: [...this.used].sort(),
-      usedBy: Object.fromEntries([...this.usedBy].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([f, t]) => [f, [...t].sort()])),
-    };
+    const used = [...this.used].sort();
+    // every file in usedBy is in used (useAll adds it), so used's order is usedBy's: one sort, not two
+    const usedBy: Record<string, string[]> = {};
+    for (const f of used) {
+      const titles = this.usedBy.get(f);
+      if (titles) usedBy[f] = [...titles].sort();
+    }
+    return { specFiles: [...this.specFiles].sort(), used, usedBy };
   }
 
   private write(): void {
