@@ -13,6 +13,7 @@ import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { collectWorkerTotals, saveWorkerTotals, usageSummaryLine } from "../runner/summary";
 import { Usage } from "../runner/usage";
+import { giveOwnContexts } from "./hookContext";
 import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
 
 interface MochaContext {
@@ -27,7 +28,8 @@ const usage = new Usage();
 let ledger: RunLedger | undefined;
 
 export const mochaHooks = {
-  beforeAll(): void {
+  beforeAll(this: HookContextLike): void {
+    giveOwnContexts(this.test?.parent, [mochaHooks.beforeEach, mochaHooks.afterEach]);
     if (ledger) return; // parallel mode runs root hooks once per file
     ledger = RunLedger.start();
     usage.start();
@@ -44,8 +46,7 @@ export const mochaHooks = {
     if (failed) ledger?.markFailed(test?.fullTitle());
   },
   afterAll(this: HookContextLike): void {
-    for (const f of usage.used) ledger?.use(f);
-    for (const [f, titles] of usage.usedBy) for (const t of titles) ledger?.use(f, t);
+    ledger?.useAll(usage.used, usage.usedBy);
     usage.used.clear();
     usage.usedBy.clear();
     ledger?.flush(this);

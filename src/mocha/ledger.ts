@@ -11,7 +11,7 @@
  * ledger (with its exit code) on exit. Each worker writes its own ledger after every spec
  * file it runs. Importing this module does nothing.
  */
-import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
+import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
 import { configuredSpec } from "./configSpec";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { log } from "../log";
@@ -98,6 +98,9 @@ export function runRole(): { role: "main" | "worker"; mainId: string } {
   return { role: state.run.role, mainId: state.run.mainId };
 }
 
+/** The sorted lists a ledger holds, as of the last change. */
+type Lists = Pick<LedgerRecord, "specFiles" | "used" | "usedBy">;
+
 export class RunLedger {
   private readonly used = new Set<string>();
   private readonly usedBy = new Map<string, Set<string>>();
@@ -105,8 +108,13 @@ export class RunLedger {
   private readonly reasons: string[] = [];
   private failures: string[] = [];
   private exitCode: number | undefined;
+  private readonly rel: RootRelative;
+  /** The lists sorted for the last write, until `used`, `usedBy` or `specFiles` change (the exit rewrite reuses them). */
+  private lists: Lists | undefined;
 
-  constructor(private readonly s: ProcessState) {}
+  constructor(private readonly s: ProcessState) {
+    this.rel = new RootRelative(s.root);
+  }
 
   /** The ledger of this process (one per process, however often the plugin's hooks run). */
   static start(): RunLedger {
@@ -116,12 +124,20 @@ export class RunLedger {
 
   /** A fixture file this process replayed or recorded, and the test that did (for `show`'s "used by"). */
   use(file: string, test?: string): void {
-    const rel = relativeToRoot(this.s.root, file);
-    this.used.add(rel);
-    if (test === undefined) return;
-    const titles = this.usedBy.get(rel) ?? new Set<string>();
-    titles.add(test);
-    this.usedBy.set(rel, titles);
+    this.useAll([file], test === undefined ? undefined : new Map([[file, [test]]]));
+  }
+
+  /** `use` for many: the files used, and (for `show`'s "used by") the titles of the tests that used each. */
+  useAll(files: Iterable<string>, usedBy?: ReadonlyMap<string, Iterable<string>>): void {
+    for (const file of files) this.used.add(this.rel.of(file));
+    for (const [file, tests] of usedBy ?? []) {
+      const rel = this.rel.of(file);
+      this.used.add(rel);
+      let titles = this.usedBy.get(rel);
+      if (!titles) this.usedBy.set(rel, (titles = new Set<string>()));
+      for (const t of tests) titles.add(t);
+    }
+    this.lists = undefined;
   }
 
   /** A test failed: the run is partial (`title` names it in the reason). */
@@ -166,10 +182,19 @@ export class RunLedger {
       exitCode: run.role === "main" ? this.exitCode : undefined,
       shard: run.shard,
       partial,
-      specFiles: [...this.specFiles].sort(),
-      used: [...this.used].sort(),
-      usedBy: Object.fromEntries([...this.usedBy].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([f, t]) => [f, [...t].sort()])),
+      ...(this.lists ??= this.sortedLists()),
     };
+  }
+
+  private sortedLists(): Lists {
+    const used = [...this.used].sort();
+    // every file in usedBy is in used (useAll adds it), so used's order is usedBy's: one sort, not two
+    const usedBy: Record<string, string[]> = {};
+    for (const f of used) {
+      const titles = this.usedBy.get(f);
+      if (titles) usedBy[f] = [...titles].sort();
+    }
+    return { specFiles: [...this.specFiles].sort(), used, usedBy };
   }
 
   private write(): void {
@@ -185,7 +210,7 @@ export class RunLedger {
     const notRun: string[] = [];
     const visit = (suite: SuiteLike): void => {
       for (const t of suite.tests ?? []) {
-        if (t.file) this.specFiles.add(relativeToRoot(this.s.root, t.file));
+        if (t.file) this.specFiles.add(this.rel.of(t.file));
         if (t.state === "pending" || t.pending || t.isPending?.()) continue;
         total++;
         if (t.state !== "passed" && t.state !== "failed") notRun.push(t.fullTitle?.() ?? "(untitled)");
@@ -193,6 +218,7 @@ export class RunLedger {
       for (const child of suite.suites ?? []) visit(child);
     };
     visit(rootSuite);
+    this.lists = undefined;
     if (notRun.length) {
       this.reason(
         `${notRun.length} of ${total} test(s) did not run (filtered by --grep/--fgrep, skipped after --bail, or blocked by a failing hook), ` +
@@ -200,7 +226,7 @@ export class RunLedger {
       );
     }
     if (typeof rootSuite.hasOnly === "function" && rootSuite.hasOnly()) {
-      const files = (rootSuite.suites ?? []).filter((s) => s.hasOnly?.()).map((s) => (s.file ? relativeToRoot(this.s.root, s.file) : undefined));
+      const files = (rootSuite.suites ?? []).filter((s) => s.hasOnly?.()).map((s) => (s.file ? this.rel.of(s.file) : undefined));
       const where = files.filter((f): f is string => !!f);
       this.reason(`.only selected exclusive tests${where.length ? ` in ${[...new Set(where)].join(", ")}` : ""}`);
     }

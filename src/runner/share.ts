@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { newRunIds, parseEnvJson } from "./runIds";
-import { LEDGER_VERSION, defaultLedgerDir, relativeToRoot, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
+import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { log } from "../log";
@@ -161,6 +161,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   }
   if (failed.length) reasons.push(`${failed.length} test(s) failed (first: ${JSON.stringify(failed[0])})`);
   const ledgerDir = defaultLedgerDir(share.root);
+  const rel = new RootRelative(share.root);
   const record: LedgerRecord = {
     ledgerVersion: LEDGER_VERSION,
     runner: share.runner,
@@ -174,8 +175,8 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     shard: end.shard,
     partial: reasons,
     specFiles: [],
-    used: [...total.used].map((f) => relativeToRoot(share.root, f)).sort(),
-    usedBy: total.usedByRecord((f) => relativeToRoot(share.root, f)),
+    used: [...total.used].map((f) => rel.of(f)).sort(),
+    usedBy: total.usedByRecord((f) => rel.of(f)),
   };
   try {
     removeOldRuns(ledgerDir);

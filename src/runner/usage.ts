@@ -23,7 +23,7 @@ export class Usage {
         this.dirs.add(path.dirname(e.file));
         this.used.add(e.file);
         const title = currentTest()?.title;
-        if (title !== undefined) this.useBy(e.file, [title]);
+        if (title !== undefined) this.titlesOf(e.file).add(title);
       } else {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);
@@ -52,8 +52,13 @@ export class Usage {
   }
 
   private useBy(file: string, titles: Iterable<string>): void {
-    const set = this.usedBy.get(file) ?? new Set<string>();
+    const set = this.titlesOf(file);
     for (const t of titles) set.add(t);
-    this.usedBy.set(file, set);
+  }
+
+  private titlesOf(file: string): Set<string> {
+    let set = this.usedBy.get(file);
+    if (!set) this.usedBy.set(file, (set = new Set<string>()));
+    return set;
   }
 }

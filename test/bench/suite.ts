@@ -143,8 +143,15 @@ export interface SuiteResult {
   rows: Measured[];
 }
 
+/** `BENCH_SUITE_RUNNERS=mocha` (or `vitest`) times only those runners' suites, to iterate on one (default: both). */
+export const RUNNERS_ENV = "BENCH_SUITE_RUNNERS";
+
 export async function benchSuite(opts: { rounds: number }): Promise<SuiteResult[]> {
   const suite = writeSuite();
+  const only = (process.env[RUNNERS_ENV] ?? "").split(",").filter(Boolean);
+  const unknown = only.filter((n) => !suite.runners.some((r) => r.name === n));
+  if (unknown.length) throw new Error(`bench: ${RUNNERS_ENV}=${process.env[RUNNERS_ENV]} names no runner ${unknown.join(", ")} (valid: mocha, vitest)`);
+  const timed = only.length ? suite.runners.filter((r) => only.includes(r.name)) : suite.runners;
   const fake = await startFakeProvider();
   try {
     const base = (variant: Variant, mode: string): NodeJS.ProcessEnv => {
@@ -168,12 +175,12 @@ export async function benchSuite(opts: { rounds: number }): Promise<SuiteResult[
       throw new Error(`bench: the suite recorded ${files.length} fixtures with ${fake.count()} requests`);
     const past = Date.now() / 1000 - 3600;
     for (const f of files) fs.utimesSync(path.join(suite.fixtures, f), past, past);
-    const results: SuiteResult[] = suite.runners.map((r) => ({
+    const results: SuiteResult[] = timed.map((r) => ({
       runner: r.name,
       rows: VARIANTS.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),
     }));
     for (let round = 0; round < opts.rounds; round++) {
-      for (const [ri, runner] of suite.runners.entries()) {
+      for (const [ri, runner] of timed.entries()) {
         for (let k = 0; k < VARIANTS.length; k++) {
           const vi = (k + round) % VARIANTS.length;
           const variant = VARIANTS[vi];
