@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import { requestHash } from "./canonical/json";
+import { RequestHashes } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
@@ -61,6 +62,11 @@ export interface LookupOptions {
    * not waited on — the owner would wait on itself — but recorded again by it.
    */
   owner?: object;
+  /**
+   * A cheap key under which the same request is likely to come again (the chat cache passes
+   * core's prompt string): its hash is then found without serializing it (`canonical/hashMemo.ts`).
+   */
+  hashKey?: string;
 }
 
 interface InFlight {
@@ -74,6 +80,8 @@ export class Recorder {
   private readonly inflight = new Map<string, InFlight>();
   private readonly warnedSize = new Set<string>();
   private readonly nearest: NearestIndex;
+  /** @internal hashes found again for requests asked before (read by tests). */
+  readonly hashes = new RequestHashes();
 
   constructor(readonly config: RecorderConfig) {
     this.store = new FixtureStore(config.dir);
@@ -94,9 +102,18 @@ export class Recorder {
    * `abandon`). Concurrent identical misses share one live call.
    */
   async lookup(kind: FixtureKind, request: unknown, options: LookupOptions): Promise<Lookup> {
+    return this.find(kind, request, options);
+  }
+
+  /**
+   * `lookup`, answered synchronously on a hit: a replay takes no microtask turn here (the chat
+   * cache's hot path). A miss that may record is a promise; a `replay_only` miss or a damaged
+   * fixture throws.
+   */
+  find(kind: FixtureKind, request: unknown, options: LookupOptions): Lookup | Promise<Lookup> {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
-    const hash = requestHash(kind, request);
+    const hash = options.hashKey === undefined ? requestHash(kind, request) : this.hashes.hash(kind, request, options.hashKey);
     const file = this.store.fileFor(hash);
     const base = { kind, hash, file, request, mode, policy };
     if (!policy.readsFixtures || options.live) {
@@ -104,16 +121,25 @@ export class Recorder {
       if (fs.existsSync(file)) emit({ type: "used", hash, file });
       return this.live(base, options);
     }
+    const fixture = this.store.read(hash);
+    if (fixture) return this.hit(base, fixture);
+    if (policy.onMiss === "fail") throw this.miss(base, typeof options.describe === "function" ? options.describe() : options.describe);
+    return this.missed(base, options);
+  }
+
+  /** A miss that may record: wait on the same request in flight, or own the live call. */
+  private async missed(base: Omit<Lookup, "fixture">, options: LookupOptions): Promise<Lookup> {
+    const hash = base.hash;
     for (;;) {
-      const fixture = this.store.read(hash);
-      if (fixture) return this.hit(base, fixture);
-      if (policy.onMiss === "fail") throw this.miss(base, typeof options.describe === "function" ? options.describe() : options.describe);
       const pending = this.inflight.get(hash);
       if (!pending) break;
       if (options.owner !== undefined && pending.owner === options.owner) return base;
       const shared = await pending.promise;
       // each waiter gets its own copy: adapters hand the parsed objects to the caller as they are
       if (shared) return this.hit(base, structuredClone(shared));
+      // that live call failed: another process may have recorded the request meanwhile
+      const fixture = this.store.read(hash);
+      if (fixture) return this.hit(base, fixture);
     }
     let settle!: (f: Fixture | undefined) => void;
     const entry: InFlight = { promise: new Promise<Fixture | undefined>((resolve) => (settle = resolve)), owner: options.owner };

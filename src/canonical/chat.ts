@@ -3,6 +3,7 @@ import { canonicalMessages } from "./messages";
 import type { Normalize } from "./normalize";
 import { clientOnlyParams } from "./clientParams";
 import { canonicalParams } from "./params";
+import { rememberedParams } from "./paramsMemo";
 
 /** The parts of a LangChain model this module reads; both BaseChatModel and BaseLLM have them. */
 export interface ModelLike {
@@ -14,8 +15,10 @@ export interface ModelLike {
 }
 
 export function modelParams(model: ModelLike, callOptions: unknown): Record<string, unknown> {
-  const inv = { ...clientOnlyParams(model), ...((model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>) };
-  const params = canonicalParams(inv);
+  const own = (model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>;
+  const extra = clientOnlyParams(model);
+  const inv = extra === undefined ? own : { ...extra, ...own };
+  const params = rememberedParams(model, inv, canonicalParams);
   if (params.model === undefined) {
     const name = model.getLsParams?.(callOptions)?.ls_model_name ?? model.model ?? model.modelName;
     if (name !== undefined) params.model = name;

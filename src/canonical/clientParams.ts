@@ -9,9 +9,10 @@ const CLIENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   googlegenerativeai: ["safetySettings"],
 };
 
-export function clientOnlyParams(model: { _llmType?(): string }): Record<string, unknown> {
+/** The parameters `model`'s client sends beyond its `invocationParams()`, or undefined for a client that sends none. */
+export function clientOnlyParams(model: { _llmType?(): string }): Record<string, unknown> | undefined {
   const fields = CLIENT_FIELDS[model._llmType?.() ?? ""];
-  if (!fields) return {};
+  if (!fields) return undefined;
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const v = (model as Record<string, unknown>)[f];

@@ -33,9 +33,22 @@ export interface DamagedAt {
   readonly fixture?: { readonly request: unknown; readonly response: unknown };
 }
 
+/**
+ * Requests of kept fixtures whose response passed its kind's rule. A fixture the store keeps
+ * (src/store/parsedCache.ts) hands every replay the same frozen request object with a copy of
+ * the same response, so one check answers for all of them; any other read has a request object
+ * of its own, not frozen, and is checked every time.
+ */
+const REPLAYABLE = new WeakSet<object>();
+
 /** What is wrong with a hit's response by its kind's rule, or undefined. */
 export function damage(at: DamagedAt): string | undefined {
-  return kindSpec(at.kind)?.responseProblem(at.fixture?.response, at.fixture?.request);
+  const request = at.fixture?.request;
+  const kept = typeof request === "object" && request !== null && Object.isFrozen(request);
+  if (kept && REPLAYABLE.has(request)) return undefined;
+  const problem = kindSpec(at.kind)?.responseProblem(at.fixture?.response, request);
+  if (kept && problem === undefined) REPLAYABLE.add(request);
+  return problem;
 }
 
 /** The replay-time error for a damaged fixture; `facts` are extra lines such as the tool's name. */

@@ -189,6 +189,19 @@ describe("what enters the key", () => {
     });
   }
 
+  it("a repeated request's hash is found again; another request under the same prompt string is hashed in full (counted)", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const cold = openai(fake, vcr.cache, { temperature: 0 });
+    const warm = openai(fake, vcr.cache, { temperature: 0.5 });
+    const recorded = [(await cold.invoke("x")).content, (await warm.invoke("x")).content];
+    const replayed = [(await cold.invoke("x")).content, (await warm.invoke("x")).content, (await cold.invoke("x")).content];
+    expect(replayed).to.deep.equal([...recorded, recorded[0]]);
+    expect(fake.count()).to.equal(2);
+    expect(fixtureFiles(dir)).to.have.length(2);
+    expect(vcr.stats()).to.include({ recorded: 2, replayed: 3 });
+    expect((vcr.cache as unknown as { recorder: { hashes: { counts: object } } }).recorder.hashes.counts).to.deep.equal({ computed: 2, hits: 3 });
+  });
+
   it("two ports (two servers) → one fixture", async () => {
     const other = await startFakeProvider();
     try {

@@ -32,7 +32,9 @@ export class VcrCache extends BaseCache<Generation[]> {
       call.kind === "chat"
         ? chatRequest(call.model, entry.input as unknown[], call.options(), this.normalize)
         : llmRequest(call.model, entry.input as string, call.options(), this.normalize);
-    const lookup = await this.recorder.lookup(call.kind, request, { describe: () => describeModel(call.model, request), owner: call });
+    // core's prompt string (lossy: no images, no tool-call ids) only narrows where a remembered hash is looked for
+    const found = this.recorder.find(call.kind, request, { describe: () => describeModel(call.model, request), owner: call, hashKey: prompt });
+    const lookup = found instanceof Promise ? await found : found; // a hit takes no extra microtask turn
     entry.lookup = lookup;
     if (lookup.fixture) {
       entry.updated = true;
