@@ -146,7 +146,8 @@ export interface SuiteResult {
 /** `BENCH_SUITE_RUNNERS=mocha` (or `vitest`) times only those runners' suites, to iterate on one (default: both). */
 export const RUNNERS_ENV = "BENCH_SUITE_RUNNERS";
 
-export async function benchSuite(opts: { rounds: number }): Promise<SuiteResult[]> {
+/** `rounds` per runner; mocha's suite takes under a second, so it can afford more (`mochaRounds`, default `rounds`). */
+export async function benchSuite(opts: { rounds: number; mochaRounds?: number }): Promise<SuiteResult[]> {
   const suite = writeSuite();
   const only = (process.env[RUNNERS_ENV] ?? "").split(",").filter(Boolean);
   const unknown = only.filter((n) => !suite.runners.some((r) => r.name === n));
@@ -179,12 +180,14 @@ export async function benchSuite(opts: { rounds: number }): Promise<SuiteResult[
       runner: r.name,
       rows: VARIANTS.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),
     }));
-    for (let round = 0; round < opts.rounds; round++) {
+    const roundsOf = (runner: Runner) => (runner.name === "mocha" ? (opts.mochaRounds ?? opts.rounds) : opts.rounds);
+    for (let round = 0; round < Math.max(...timed.map(roundsOf)); round++) {
       for (const [ri, runner] of timed.entries()) {
+        if (round >= roundsOf(runner)) continue;
         for (let k = 0; k < VARIANTS.length; k++) {
           const vi = (k + round) % VARIANTS.length;
           const variant = VARIANTS[vi];
-          log(`bench: suite: ${runner.name}, ${variant} (round ${round + 1}/${opts.rounds}) ...`);
+          log(`bench: suite: ${runner.name}, ${variant} (round ${round + 1}/${roundsOf(runner)}) ...`);
           const before = fake.count();
           const us = await runSuite(suite.dir, runner.args(variant), base(variant, variant === "vcr" ? "replay_only" : ""));
           expectCount(fake, before, variant === "live" ? SUITE_TESTS : 0, `${runner.name} ${variant}`);
