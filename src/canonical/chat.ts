@@ -2,7 +2,6 @@
 import { canonicalMessages } from "./messages";
 import type { Normalize } from "./normalize";
 import { clientOnlyParams } from "./clientParams";
-import { canonicalParams } from "./params";
 import { rememberedParams } from "./paramsMemo";
 
 /** The parts of a LangChain model this module reads; both BaseChatModel and BaseLLM have them. */
@@ -18,7 +17,7 @@ export function modelParams(model: ModelLike, callOptions: unknown): Record<stri
   const own = (model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>;
   const extra = clientOnlyParams(model);
   const inv = extra === undefined ? own : { ...extra, ...own };
-  const params = rememberedParams(model, inv, canonicalParams);
+  const params = rememberedParams(model, inv);
   if (params.model === undefined) {
     const name = model.getLsParams?.(callOptions)?.ls_model_name ?? model.model ?? model.modelName;
     if (name !== undefined) params.model = name;

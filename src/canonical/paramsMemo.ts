@@ -2,12 +2,14 @@
  * The canonical parameters of a model's last call, found again without recomputing them: a
  * model asked again with the same `invocationParams()` output (every call of a bound model in
  * a test, or an agent's turns) gets the same canonical parameters. Exact: they are reused only
- * when the raw parameters are the same JSON tree as the ones they were computed from
- * (`sameJson`), and computed in full otherwise. What is kept is never handed out: each call
- * gets its own copy.
+ * when the raw parameters are the same plain JSON tree as the ones they were computed from
+ * (`sameJson.ts`), and computed in full otherwise. They are computed from a private copy taken
+ * first, and what is kept is never handed out: each call gets its own copy.
+ * Module state on purpose: a WeakMap by model, holding no model alive.
  */
-import { sameJson } from "./hashMemo";
-import { copyJson } from "../store/parsedCache";
+import { copyJson } from "./copy";
+import { canonicalParams } from "./params";
+import { sameJson } from "./sameJson";
 
 interface Kept {
   raw: unknown;
@@ -15,18 +17,20 @@ interface Kept {
 }
 
 const LAST = new WeakMap<object, Kept>();
+/** @internal how often the parameters were found again (`hits`) or computed (`computed`); read by tests. */
+export const paramsMemoCounts = { hits: 0, computed: 0 };
 
-/** `compute(raw)`, or the frozen result of the model's last call when `raw` is the same JSON tree as that call's. */
-export function rememberedParams(
-  model: object,
-  raw: Record<string, unknown>,
-  compute: (raw: Record<string, unknown>) => Record<string, unknown>,
-): Record<string, unknown> {
+/** `canonicalParams(raw)`, found again when `raw` is the same JSON tree as on `model`'s last call. */
+export function rememberedParams(model: object, raw: Record<string, unknown>): Record<string, unknown> {
   const kept = LAST.get(model);
-  if (kept && sameJson(raw, kept.raw)) return copyJson(kept.params);
+  if (kept && sameJson(raw, kept.raw)) {
+    paramsMemoCounts.hits++;
+    return copyJson(kept.params);
+  }
+  paramsMemoCounts.computed++;
   const copy = copyJson(raw);
-  const params = compute(raw);
-  // only a plain JSON tree is kept (a copy of a Date or a class instance is not what was computed from)
-  if (sameJson(raw, copy)) LAST.set(model, { raw: copy, params: copyJson(params) });
-  return params;
+  if (!sameJson(raw, copy)) return canonicalParams(raw); // not a plain JSON tree: never kept
+  const params = canonicalParams(copy);
+  LAST.set(model, { raw: copy, params });
+  return copyJson(params);
 }

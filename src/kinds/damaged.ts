@@ -8,6 +8,7 @@ import { rerecordCommand } from "../diagnose/messages";
 import { VcrFixtureError } from "../errors";
 import { currentRunner, currentTest } from "../scope";
 import { kindSpec } from "./index";
+import { isKept } from "../store/parsedCache";
 
 /** The parts both wordings share. `problem` is a predicate of the file ("has no ..."). */
 export function damagedParts(kind: string, file: string, problem: string, recordCommand: string): { what: string; shape: string; fix: string } {
@@ -35,19 +36,19 @@ export interface DamagedAt {
 
 /**
  * Requests of kept fixtures whose response passed its kind's rule. A fixture the store keeps
- * (src/store/parsedCache.ts) hands every replay the same frozen request object with a copy of
- * the same response, so one check answers for all of them; any other read has a request object
- * of its own, not frozen, and is checked every time.
+ * hands every replay the same frozen request object (marked by `markKept`) with a copy of the
+ * same response, so one check answers for all of them; any other read has a request object of
+ * its own and is checked every time. Module state on purpose: a weak set, holding nothing alive.
  */
 const REPLAYABLE = new WeakSet<object>();
 
 /** What is wrong with a hit's response by its kind's rule, or undefined. */
 export function damage(at: DamagedAt): string | undefined {
   const request = at.fixture?.request;
-  const kept = typeof request === "object" && request !== null && Object.isFrozen(request);
-  if (kept && REPLAYABLE.has(request)) return undefined;
+  const kept = isKept(request);
+  if (kept && REPLAYABLE.has(request as object)) return undefined;
   const problem = kindSpec(at.kind)?.responseProblem(at.fixture?.response, request);
-  if (kept && problem === undefined) REPLAYABLE.add(request);
+  if (kept && problem === undefined) REPLAYABLE.add(request as object);
   return problem;
 }
 

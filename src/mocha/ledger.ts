@@ -15,6 +15,7 @@ import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLed
 import { configuredSpec } from "./configSpec";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { log } from "../log";
+import { defineMember } from "../canonical/json";
 import { processWide } from "../processWide";
 
 /** The parts of mocha's Suite and Test the ledger reads (public fields of mocha 10–12). */
@@ -182,7 +183,7 @@ export class RunLedger {
       exitCode: run.role === "main" ? this.exitCode : undefined,
       shard: run.shard,
       partial,
-      ...(this.lists ??= this.sortedLists()),
+      ...copyLists((this.lists ??= this.sortedLists())),
     };
   }
 
@@ -192,7 +193,7 @@ export class RunLedger {
     const usedBy: Record<string, string[]> = {};
     for (const f of used) {
       const titles = this.usedBy.get(f);
-      if (titles) usedBy[f] = [...titles].sort();
+      if (titles) defineMember(usedBy, f, [...titles].sort());
     }
     return { specFiles: [...this.specFiles].sort(), used, usedBy };
   }
@@ -235,4 +236,11 @@ export class RunLedger {
   private reason(r: string): void {
     if (!this.reasons.includes(r)) this.reasons.push(r);
   }
+}
+
+/** The kept lists, copied: what `record()` hands out must not change what a later write holds. */
+function copyLists(lists: Lists): Lists {
+  const usedBy: Record<string, string[]> = {};
+  for (const [f, titles] of Object.entries(lists.usedBy ?? {})) defineMember(usedBy, f, [...titles]);
+  return { specFiles: [...lists.specFiles], used: [...lists.used], usedBy };
 }

@@ -94,7 +94,9 @@ export class RootRelative {
   of(file: string): string {
     const cut = file.lastIndexOf(path.sep);
     const name = file.slice(cut + 1);
-    if (cut <= 0 || !path.isAbsolute(file) || name === "" || name === "." || name === ".." || name.includes("/")) return relativeToRoot(this.root, file);
+    // a file at a filesystem root ("/x.json", "C:\\x.json") has no directory to make relative once
+    if (cut < path.parse(file).root.length || !path.isAbsolute(file) || name === "" || name === "." || name === ".." || name.includes("/"))
+      return relativeToRoot(this.root, file);
     const dir = file.slice(0, cut);
     let rel = this.dirs.get(dir);
     if (rel === undefined && !this.dirs.has(dir)) {

@@ -63,28 +63,19 @@ export class ParsedFileCache<T> {
   }
 }
 
-/** A deep copy of a value parsed from JSON (plain objects, arrays, primitives). */
-export function copyJson<T>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
-    return out as T;
-  }
-  const out: Record<string, unknown> = {};
-  for (const key in value) {
-    const v = copyJson((value as Record<string, unknown>)[key]);
-    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
-  }
-  return out as T;
+/**
+ * Values a store keeps and shares between replays (a kept fixture's frozen request): one
+ * WeakSet for the process, so a check made once for a kept value answers for every replay
+ * that is handed it (src/kinds/damaged.ts). Weak: it holds nothing alive.
+ */
+const KEPT = new WeakSet<object>();
+
+/** Marks `value` as kept and shared (it must be frozen: no replay may change it). */
+export function markKept<T extends object>(value: T): T {
+  KEPT.add(value);
+  return value;
 }
 
-/** Freezes a value parsed from JSON and everything in it: shared, it can be read, never changed. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
+export function isKept(value: unknown): boolean {
+  return typeof value === "object" && value !== null && KEPT.has(value);
 }

@@ -11,7 +11,8 @@ import { readFixtureText, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 import { kindSpec } from "../kinds";
 import { processWide } from "../processWide";
-import { copyJson, deepFreeze, ParsedFileCache, type FileStat } from "./parsedCache";
+import { copyJson, deepFreeze } from "../canonical/copy";
+import { markKept, ParsedFileCache, type FileStat } from "./parsedCache";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
@@ -48,7 +49,14 @@ export class FixtureStore {
     // the response is the caller's to keep and change; the request is only read (frozen in the cache)
     if (kept) return { ...kept, response: copyJson(kept.response) };
     const fixture = this.readFile(hash, file);
-    if (fixture && stat) PARSED.set(file, stat, { ...fixture, request: deepFreeze(copyJson(fixture.request)), response: copyJson(fixture.response) });
+    if (fixture && stat) {
+      const request = deepFreeze(copyJson(fixture.request));
+      PARSED.set(file, stat, {
+        ...fixture,
+        request: typeof request === "object" && request !== null ? markKept(request) : request,
+        response: copyJson(fixture.response),
+      });
+    }
     return fixture;
   }
 

@@ -1,7 +1,26 @@
 import { expect } from "chai";
 import { requestHash } from "../../src/canonical/json";
-import { RequestHashes, sameJson } from "../../src/canonical/hashMemo";
-import { rememberedParams } from "../../src/canonical/paramsMemo";
+import { RequestHashes } from "../../src/canonical/hashMemo";
+import { canonicalParams } from "../../src/canonical/params";
+import { paramsMemoCounts, rememberedParams } from "../../src/canonical/paramsMemo";
+import { sameJson } from "../../src/canonical/sameJson";
+
+/** An array the canonical form writes through its own toJSON (sortDeep copies arrays with map, which keeps the subclass). */
+class Tagged<T> extends Array<T> {
+  toJSON(): string {
+    return "tagged";
+  }
+}
+const ownMap = (xs: unknown[]) => Object.assign([...xs], { map: () => ["mapped"] });
+/** A plain object whose getter answers "first" once, then "later". */
+const fickle = () => {
+  let reads = 0;
+  return {
+    get v() {
+      return reads++ === 0 ? "first" : "later";
+    },
+  };
+};
 
 describe("sameJson (the memos' exactness test)", () => {
   it("is true only for the same plain JSON tree, keys in the same order", () => {
@@ -24,6 +43,10 @@ describe("sameJson (the memos' exactness test)", () => {
       [{ f: Math.max }, { f: Math.max }],
       [{ n: 1n }, { n: 1n }],
       [null, {}],
+      [Tagged.from([1, 2]), [1, 2]],
+      [[1, 2], Tagged.from([1, 2])],
+      [ownMap([1]), [1]],
+      [Object.assign([1], { constructor: Tagged }), [1]],
     ];
     for (const [a, b] of different) expect(sameJson(a, b), JSON.stringify(String(a))).to.equal(false);
   });
@@ -67,6 +90,26 @@ describe("RequestHashes (a request's hash found again)", () => {
     expect(memo.counts).to.deep.equal({ hits: 0, computed: 3 });
   });
 
+  it("never gives a plain array's hash to an array the canonical form writes otherwise (a subclass, an own map), either way round", () => {
+    for (const exotic of [Tagged.from([1, 2]), ownMap([1, 2])]) {
+      for (const order of [
+        [{ messages: exotic }, { messages: [1, 2] }],
+        [{ messages: [1, 2] }, { messages: exotic }],
+      ]) {
+        const memo = new RequestHashes();
+        for (const r of [...order, ...order]) expect(memo.hash("chat", r, "k")).to.equal(requestHash("chat", r));
+      }
+    }
+  });
+
+  it("hashes what it remembers: a getter read again cannot leave another request's hash behind", () => {
+    const memo = new RequestHashes();
+    const r = fickle();
+    const first = memo.hash("chat", r, "k");
+    expect(memo.hash("chat", { v: "later" }, "k")).to.equal(requestHash("chat", { v: "later" }));
+    expect(first).to.be.oneOf([requestHash("chat", { v: "first" }), requestHash("chat", { v: "later" })]);
+  });
+
   it("is bounded, and hashes a very long key's request in full", () => {
     const memo = new RequestHashes();
     for (let i = 0; i < 1500; i++) memo.hash("chat", request(`q${i}`), `Human: q${i}`);
@@ -81,27 +124,38 @@ describe("RequestHashes (a request's hash found again)", () => {
 });
 
 describe("rememberedParams (a model's canonical parameters found again)", () => {
-  it("computes once for the same raw parameters, and every caller gets its own copy", () => {
-    const model = {};
-    let computed = 0;
-    const compute = (raw: Record<string, unknown>) => (computed++, { model: raw.model, tools: [{ name: "t" }] });
-    const first = rememberedParams(model, { model: "m", temperature: undefined }, compute);
-    const second = rememberedParams(model, { model: "m", temperature: undefined }, compute);
-    expect(second).to.deep.equal(first);
-    expect(computed).to.equal(1);
-    (second.tools as { name: string }[])[0].name = "changed";
-    expect(rememberedParams(model, { model: "m", temperature: undefined }, compute)).to.deep.equal({ model: "m", tools: [{ name: "t" }] });
-    expect(rememberedParams(model, { model: "other" }, compute)).to.deep.equal({ model: "other", tools: [{ name: "t" }] });
-    expect(rememberedParams({}, { model: "m", temperature: undefined }, compute)).to.deep.equal(first); // another model: its own entry
-    expect(computed).to.equal(3);
+  const raw = () => ({
+    model: "m",
+    temperature: undefined,
+    stop: ["a"],
+    tools: [{ type: "function", function: { name: "t", parameters: { type: "object" } } }],
   });
 
-  it("computes every time for parameters that are not a plain JSON tree", () => {
+  it("gives canonicalParams' answer, computes once for the same raw parameters, and every caller gets its own copy", () => {
     const model = {};
-    let computed = 0;
-    const compute = () => (computed++, {});
-    rememberedParams(model, { at: new Date(0) }, compute);
-    rememberedParams(model, { at: new Date(0) }, compute);
-    expect(computed).to.equal(2);
+    const before = { ...paramsMemoCounts };
+    const first = rememberedParams(model, raw());
+    expect(first).to.deep.equal(canonicalParams(raw()));
+    const second = rememberedParams(model, raw());
+    expect(second).to.deep.equal(first);
+    (second.tools as { name: string }[])[0].name = "changed";
+    second.model = "changed";
+    expect(rememberedParams(model, raw())).to.deep.equal(canonicalParams(raw()));
+    expect(rememberedParams(model, { ...raw(), model: "other" })).to.deep.equal(canonicalParams({ ...raw(), model: "other" }));
+    expect(rememberedParams({}, raw())).to.deep.equal(first); // another model: its own entry
+    expect({ hits: paramsMemoCounts.hits - before.hits, computed: paramsMemoCounts.computed - before.computed }).to.deep.equal({ hits: 2, computed: 3 });
+  });
+
+  it("computes in full, every time, what is not a plain JSON tree (a Date, a subclass array, a getter)", () => {
+    for (const odd of [{ at: new Date(0) }, { stop: Tagged.from(["a"]) }, fickle()]) {
+      const model = {};
+      rememberedParams(model, { stop: ["a"] });
+      const before = paramsMemoCounts.computed;
+      expect(rememberedParams(model, odd as Record<string, unknown>)).to.deep.equal(canonicalParams(odd as Record<string, unknown>));
+      expect(paramsMemoCounts.computed - before).to.equal(1);
+    }
+    const model = {};
+    rememberedParams(model, { stop: ["a"] });
+    expect(rememberedParams(model, { stop: Tagged.from(["a"]) })).to.deep.equal(canonicalParams({ stop: Tagged.from(["a"]) }));
   });
 });

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { copyJson, ParsedFileCache } from "../../src/store/parsedCache";
+import { copyJson } from "../../src/canonical/copy";
+import { ParsedFileCache } from "../../src/store/parsedCache";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const OLD = Date.now() / 1000 - 3600;
