@@ -4,7 +4,8 @@
  * a test, or an agent's turns) gets the same canonical parameters. Exact: they are reused only
  * when the raw parameters are the same plain JSON tree as the ones they were computed from
  * (`sameJson.ts`), and computed in full otherwise. They are computed from a private copy taken
- * first, and what is kept is never handed out: each call gets its own copy.
+ * first (canonicalParams copies every object it keeps, so its result shares nothing with that
+ * copy), and what is kept is never handed out: each later call gets its own copy.
  * Module state on purpose: a WeakMap by model, holding no model alive.
  */
 import { copyJson } from "./copy";
@@ -31,6 +32,8 @@ export function rememberedParams(model: object, raw: Record<string, unknown>): R
   const copy = copyJson(raw);
   if (!sameJson(raw, copy)) return canonicalParams(raw); // not a plain JSON tree: never kept
   const params = canonicalParams(copy);
-  LAST.set(model, { raw: copy, params });
-  return copyJson(params);
+  // kept as a copy: a fresh object with fast properties (canonicalParams may delete a member,
+  // which leaves an object slow to copy on every later call)
+  LAST.set(model, { raw: copy, params: copyJson(params) });
+  return params;
 }
