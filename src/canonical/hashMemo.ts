@@ -2,7 +2,7 @@
  * Hashes of requests already hashed, found again without serializing them. A replay hashes
  * its request on every call, and the canonical serialization (a sorted deep copy, its JSON,
  * SHA-256) was the largest part of a hit on a CPU whose caches went cold while the process
- * waited (BENCHMARKS.md, run 3: 1.64× an InMemoryCache hit before, ~1.3× after).
+ * waited (BENCHMARKS.md: 1.64× an InMemoryCache hit before, 1.27–1.37× after).
  *
  * Exact, never approximate: a request is given a remembered hash only when it is the same
  * plain JSON tree as the request that hash was computed from (`sameJson.ts`), and the same
