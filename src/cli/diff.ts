@@ -15,6 +15,7 @@ import { blobId, blobsAt, DiffUsageError, readBlobs, resolveRef, workTreeOf } fr
 import { renderJson, renderMarkdown, renderText } from "./diffRender";
 import { resolveDir } from "./fixtureDir";
 import type { Io } from "./io";
+import { readBytesIfAny } from "../fsProbe";
 
 export const diffSpec = { strings: ["base", "format"] } as const;
 const FORMATS = ["text", "markdown", "json"] as const;
@@ -49,7 +50,7 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
       workFiles.set(name, readFixtureFile(file));
       continue;
     }
-    const bytes = readBytes(file);
+    const bytes = readBytesIfAny(file);
     if (bytes && blobId(bytes, id.length === 64 ? "sha256" : "sha1") === id) continue; // unchanged
     workFiles.set(name, bytes ? parseFixtureFile(label(name), bytes.toString("utf8")) : readFixtureFile(file));
     sameName.push(name);
@@ -80,12 +81,4 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
   const header = { dir: r.dir, base: r.base };
   io.out(format === "json" ? renderJson(r.report) : format === "markdown" ? renderMarkdown(r.report, header) : renderText(r.report, header));
   return 0;
-}
-
-function readBytes(file: string): Buffer | undefined {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { UsageError } from "./args";
+import { isDirectory } from "../fsProbe";
 
 const MAX_BUFFER = 1024 * 1024 * 1024;
 
@@ -80,12 +81,4 @@ export function readBlobs(top: string, ids: readonly string[]): Map<string, Buff
 /** The blob id git would give these bytes. */
 export function blobId(bytes: Buffer, algorithm: "sha1" | "sha256"): string {
   return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -9,7 +9,8 @@ import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
 import { renderFixture } from "./render";
-import { lastRun, usedByLine } from "./usedBy";
+import { usedByLine } from "./usedBy";
+import { lastRunVerdict } from "../runner/ledgerFiles";
 
 export const showSpec = { booleans: ["json"], strings: ["dir", "ledger-dir"] } as const;
 
@@ -25,7 +26,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem);
-  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRun(ledgerDirOf(args, io), io.cwd))]));
+  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRunVerdict(ledgerDirOf(args, io), io.cwd))]));
   return 0;
 }
 

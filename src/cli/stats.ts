@@ -9,7 +9,8 @@ import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
-import { fixturesByTest, lastRun } from "./usedBy";
+import { fixturesByTest } from "./usedBy";
+import { lastRunVerdict } from "../runner/ledgerFiles";
 
 export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
 const LARGEST = 5;
@@ -70,7 +71,7 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
     sized.push({ file, bytes: read.bytes, kind, model });
   }
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
-  const verdict = lastRun(ledgerDir, cwd);
+  const verdict = lastRunVerdict(ledgerDir, cwd);
   if (byTest) {
     const inDir = new Set(files);
     s.byTest = verdict

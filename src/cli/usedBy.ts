@@ -1,9 +1,5 @@
 /** Which tests used a fixture, from the usage ledger of the last run (`show`'s "used by:", `stats --by-test`). */
-import { lastRunVerdict, type RunVerdict } from "../runner/ledgerFiles";
-
-export function lastRun(ledgerDir: string, cwd: string): RunVerdict | undefined {
-  return lastRunVerdict(ledgerDir, cwd);
-}
+import type { RunVerdict } from "../runner/ledgerFiles";
 
 /** The `used by:` line for one fixture file (absolute path). */
 export function usedByLine(file: string, run: RunVerdict | undefined): string {

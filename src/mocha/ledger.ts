@@ -202,7 +202,7 @@ export class RunLedger {
     try {
       writeLedger(this.s.ledgerDir, this.record());
     } catch (e) {
-      log.warn(`could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}\n`);
+      log.warn(`could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}`);
     }
   }
 

@@ -21,7 +21,7 @@ export function exitOnConfigError(check: () => void = checkEnvironment): void {
     check();
   } catch (e) {
     if (!(e instanceof VcrConfigError)) throw e;
-    log.warn(`${e.message}\n  The test run was stopped before any test ran.\n`); // prefixed once: the sink never doubles it
+    log.warn(`${e.message}\n  The test run was stopped before any test ran.`); // prefixed once: the sink never doubles it
     process.exit(1);
   }
 }

@@ -120,7 +120,7 @@ export class Unit {
       fs.writeFileSync(tmp, JSON.stringify(report));
       fs.renameSync(tmp, this.file);
     } catch (e) {
-      log.warn(`could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}\n`);
+      log.warn(`could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}`);
     }
   }
 }
@@ -182,7 +182,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);
   } catch (e) {
-    log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}\n`);
+    log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}`);
   }
   fs.rmSync(share.dir, { recursive: true, force: true });
   const line = usageSummaryLine(total);

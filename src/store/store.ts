@@ -13,6 +13,7 @@ import { kindSpec } from "../kinds";
 import { processWide } from "../processWide";
 import { copyJson, deepFreeze } from "../canonical/copy";
 import { markKept, ParsedFileCache, type FileStat } from "./parsedCache";
+import { isDirectory, readBytesIfAny } from "../fsProbe";
 
 export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
@@ -92,11 +93,7 @@ export class FixtureStore {
 
   /** The raw bytes of the fixture for `hash`, if any (used to restore an overwritten file). */
   readBytes(hash: string): Buffer | undefined {
-    try {
-      return fs.readFileSync(this.fileFor(hash));
-    } catch {
-      return undefined;
-    }
+    return readBytesIfAny(this.fileFor(hash));
   }
 
   /**
@@ -180,14 +177,6 @@ function symlinkTarget(p: string): string | undefined {
     return fs.readlinkSync(p);
   } catch {
     return undefined;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
   }
 }
 

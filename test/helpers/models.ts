@@ -4,6 +4,19 @@ import { ChatOpenAI, OpenAI } from "@langchain/openai";
 import type { FakeProvider } from "./fakeProvider";
 
 export const TEST_KEY = "test-key-not-a-secret-1";
+/** A port nothing listens on: a client pointed here cannot reach any provider. */
+export const CLOSED_PORT_URL = "http://127.0.0.1:9/v1";
+
+/** ChatOpenAI with no real key and no provider to reach (a replay in a fresh process). */
+export function offlineOpenAI(cache: unknown): ChatOpenAI {
+  return new ChatOpenAI({
+    model: "gpt-4o-mini",
+    apiKey: "no-key",
+    maxRetries: 0,
+    cache: cache as ChatOpenAI["cache"],
+    configuration: { baseURL: CLOSED_PORT_URL },
+  });
+}
 
 export function openai(fake: FakeProvider, cache: unknown, fields: Record<string, unknown> = {}): ChatOpenAI {
   const { configuration, ...rest } = fields;

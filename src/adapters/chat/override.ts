@@ -14,7 +14,7 @@ import { VcrConfigError } from "../../errors";
 import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ModelInstance } from "./call";
 import { processWide } from "../../processWide";
-import { vcrCacheOf } from "./vcrCacheOf";
+import { bypassing, vcrCacheOf } from "./vcrCacheOf";
 import { modelClassName } from "./cache";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.invokeGuard");
@@ -57,8 +57,8 @@ function gate(model: ModelInstance): boolean {
   const provider = model._generate as Method | undefined;
   if (typeof provider !== "function") return true;
   defineMethod(model, "_generate", function (this: ModelInstance, ...args: unknown[]) {
-    const cache = vcrCacheOf(this) as { recorder?: { mode(): string } } | undefined;
-    if (cache && !inCore.has(this) && cache.recorder?.mode() !== "bypass") return Promise.reject(overriddenGenerateError(this));
+    const cache = vcrCacheOf(this);
+    if (cache && !inCore.has(this) && !bypassing(cache)) return Promise.reject(overriddenGenerateError(this));
     return provider.apply(this, args);
   });
   return true;

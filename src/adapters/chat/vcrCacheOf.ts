@@ -23,3 +23,8 @@ export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
   if (own !== undefined && own !== null && own !== false) return undefined;
   return installedVcr()?.cache;
 }
+
+/** True when `cache` (a VcrCache) runs in `bypass` mode now: live on purpose, so no guard stops its calls. */
+export function bypassing(cache: object): boolean {
+  return (cache as { recorder?: { mode(): string } }).recorder?.mode() === "bypass";
+}

@@ -27,7 +27,7 @@
 import { AIMessageChunk } from "@langchain/core/messages";
 import { VcrConfigError } from "../../errors";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
-import { isVcrCache, vcrCacheOf } from "../chat/vcrCacheOf";
+import { bypassing, isVcrCache, vcrCacheOf } from "../chat/vcrCacheOf";
 import { modelClassName } from "../chat/cache";
 import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ChunkClasses } from "./chunks";
@@ -89,8 +89,8 @@ export function installStreamPatches(core: StreamCore): void {
 
   const beforeCore = (original: Method): Method =>
     function (this: StreamModel, ...args: unknown[]) {
-      const cache = vcrCacheOf(this) as { recorder?: { mode(): string } } | undefined;
-      if (cache && install(this).unshadowable && cache.recorder?.mode() !== "bypass") throw unshadowableModelError(this);
+      const cache = vcrCacheOf(this);
+      if (cache && install(this).unshadowable && !bypassing(cache)) throw unshadowableModelError(this);
       return original.apply(this, args);
     };
   patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore);

@@ -4,8 +4,8 @@
  * provider at a closed port. Prints one ASCII-escaped JSON line: the answers and the stats.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { ChatOpenAI } from "@langchain/openai";
 import { Vcr } from "../../../src/index";
+import { offlineOpenAI } from "../../helpers/models";
 
 /** JSON with every non-ASCII code unit escaped, so no encoding step can alter a lone surrogate. */
 export function asciiJson(value: unknown): string {
@@ -15,13 +15,7 @@ export function asciiJson(value: unknown): string {
 async function main(): Promise<void> {
   const prompts = JSON.parse(process.env.PROMPTS_JSON ?? "[]") as string[];
   const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });
-  const model = new ChatOpenAI({
-    model: "gpt-4o-mini",
-    apiKey: "no-key",
-    maxRetries: 0,
-    cache: vcr.cache,
-    configuration: { baseURL: "http://127.0.0.1:9/v1" },
-  });
+  const model = offlineOpenAI(vcr.cache);
   const answers: unknown[] = [];
   for (const p of prompts) answers.push((await model.invoke([new HumanMessage(p)])).content);
   process.stdout.write(asciiJson({ answers, stats: vcr.stats() }) + "\n");

@@ -1,0 +1,19 @@
+/** Questions to the filesystem that must not throw: one answer for the store and the CLI. */
+import * as fs from "node:fs";
+
+export function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The file's bytes, or undefined when it cannot be read (there is none). */
+export function readBytesIfAny(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
