@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import { requestHash } from "./canonical/json";
-import { RequestHashes } from "./canonical/hashMemo";
+import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
 import { missMessage, recordedNearMessage } from "./diagnose/messages";
@@ -54,7 +54,7 @@ export interface Lookup {
 
 export interface LookupOptions {
   /** Describes the caller for messages, e.g. `chat model "gpt-4o-mini"`. */
-  describe: string | (() => string);
+  describe: string | ((request: unknown) => string);
   /** Skip the fixture read (tool `execute` mode): the live call always runs; writes follow the mode. */
   live?: boolean;
   /**
@@ -62,11 +62,28 @@ export interface LookupOptions {
    * not waited on — the owner would wait on itself — but recorded again by it.
    */
   owner?: object;
-  /**
-   * A cheap key under which the same request is likely to come again (the chat cache passes
-   * core's prompt string): its hash is then found without serializing it (`canonical/hashMemo.ts`).
-   */
-  hashKey?: string;
+}
+
+/**
+ * The lookup of a replay. Its request is built only if it is read: nothing on a hit reads it,
+ * and building it is most of what a remembered request saves (`canonical/hashMemo.ts`). A
+ * class, not an object literal with a getter, which V8 builds through its runtime on every hit.
+ */
+class Replay implements Lookup {
+  private built?: { value: unknown };
+  constructor(
+    readonly kind: FixtureKind,
+    readonly hash: string,
+    readonly file: string,
+    readonly mode: VcrMode,
+    readonly policy: ModePolicy,
+    readonly fixture: Fixture,
+    private readonly requestOf: () => unknown,
+  ) {}
+
+  get request(): unknown {
+    return (this.built ??= { value: this.requestOf() }).value;
+  }
 }
 
 interface InFlight {
@@ -111,19 +128,36 @@ export class Recorder {
    * fixture throws.
    */
   find(kind: FixtureKind, request: unknown, options: LookupOptions): Lookup | Promise<Lookup> {
+    return this.resolve(kind, requestHash(kind, request), () => request, options);
+  }
+
+  /**
+   * `find` for a request given by its parts (the chat cache): a request whose parts were seen
+   * before gets its remembered hash, and is built only if someone asks for it (a miss, a
+   * message); on a hit it is never built (`canonical/hashMemo.ts`).
+   */
+  findParts<P>(kind: FixtureKind, source: RequestParts<P>, options: LookupOptions): Lookup | Promise<Lookup> {
+    const known = this.hashes.find(kind, source);
+    if (known) return this.resolve(kind, known.hash, () => rebuild(source, known), options);
+    const { hash, request } = this.hashes.compute(kind, source);
+    return this.resolve(kind, hash, () => request, options);
+  }
+
+  private resolve(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions): Lookup | Promise<Lookup> {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
-    const hash = options.hashKey === undefined ? requestHash(kind, request) : this.hashes.hash(kind, request, options.hashKey);
     const file = this.store.fileFor(hash);
-    const base = { kind, hash, file, request, mode, policy };
+    if (policy.readsFixtures && !options.live) {
+      const fixture = this.store.read(hash);
+      if (fixture) return this.replayed({ kind, hash, file, mode, policy }, fixture, request);
+    }
+    const base = { kind, hash, file, request: request(), mode, policy };
     if (!policy.readsFixtures || options.live) {
       // the run still relies on a recorded file it did not read (prune must keep it)
       if (fs.existsSync(file)) emit({ type: "used", hash, file });
       return this.live(base, options);
     }
-    const fixture = this.store.read(hash);
-    if (fixture) return this.hit(base, fixture);
-    if (policy.onMiss === "fail") throw this.miss(base, typeof options.describe === "function" ? options.describe() : options.describe);
+    if (policy.onMiss === "fail") throw this.miss(base, typeof options.describe === "function" ? options.describe(base.request) : options.describe);
     return this.missed(base, options);
   }
 
@@ -165,7 +199,7 @@ export class Recorder {
   private live(base: Omit<Lookup, "fixture">, options: LookupOptions): Lookup {
     const test = currentTest();
     if (!test) return base;
-    const describe = typeof options.describe === "function" ? options.describe() : options.describe;
+    const describe = typeof options.describe === "function" ? options.describe(base.request) : options.describe;
     test.live.set(base.hash, { describe, kind: base.kind, hash: base.hash, file: base.file });
     return { ...base, liveIn: test };
   }
@@ -223,9 +257,13 @@ export class Recorder {
   }
 
   private hit(base: Omit<Lookup, "fixture">, fixture: Fixture): Lookup {
-    this.count("replayed", base.kind, base.mode);
-    emit({ type: "used", hash: base.hash, file: base.file });
-    return { ...base, fixture };
+    return this.replayed(base, fixture, () => base.request);
+  }
+
+  private replayed(at: Omit<Lookup, "fixture" | "request">, fixture: Fixture, request: () => unknown): Lookup {
+    this.count("replayed", at.kind, at.mode);
+    emit({ type: "used", hash: at.hash, file: at.file });
+    return new Replay(at.kind, at.hash, at.file, at.mode, at.policy, fixture, request);
   }
 
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {

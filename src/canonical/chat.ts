@@ -13,22 +13,55 @@ export interface ModelLike {
   _llmType?(): string;
 }
 
-export function modelParams(model: ModelLike, callOptions: unknown): Record<string, unknown> {
-  const own = (model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>;
-  const extra = clientOnlyParams(model);
-  const inv = extra === undefined ? own : { ...extra, ...own };
-  const params = rememberedParams(model, inv);
-  if (params.model === undefined) {
-    const name = model.getLsParams?.(callOptions)?.ls_model_name ?? model.model ?? model.modelName;
-    if (name !== undefined) params.model = name;
-  }
-  return params;
+/**
+ * Everything a call's canonical request is computed from, and nothing else (the pre-image of
+ * `requestOf`; `canonical/hashMemo.ts` compares them to find a request's hash again).
+ */
+export interface CallParts {
+  /** What the client sends as parameters: its `invocationParams()`, and what it sends beside them. */
+  params: Record<string, unknown>;
+  /** The model's name when its parameters may not hold one (`params.model` unset). */
+  name: unknown;
+  /** The canonical messages (chat), or the normalized prompt (text completion). */
+  messages?: unknown[];
+  prompt?: string;
+}
+
+export function chatParts(model: ModelLike, messages: readonly unknown[], callOptions: unknown, normalize: Normalize): CallParts {
+  const params = rawParams(model, callOptions);
+  return { params, name: fallbackName(model, params, callOptions), messages: canonicalMessages(messages, normalize) };
+}
+
+export function llmParts(model: ModelLike, prompt: string, callOptions: unknown, normalize: Normalize): CallParts {
+  const params = rawParams(model, callOptions);
+  return { params, name: fallbackName(model, params, callOptions), prompt: normalize(prompt) };
+}
+
+/**
+ * The canonical request of `parts`. It may keep `parts.messages` (the caller hands over parts
+ * of its own); the parameters are canonicalized into objects of their own.
+ */
+export function requestOf(model: object, parts: CallParts): Record<string, unknown> {
+  const params = rememberedParams(model, parts.params);
+  if (params.model === undefined && parts.name !== undefined) params.model = parts.name;
+  return parts.messages !== undefined ? { ...params, messages: parts.messages } : { ...params, prompt: parts.prompt };
 }
 
 export function chatRequest(model: ModelLike, messages: readonly unknown[], callOptions: unknown, normalize: Normalize): Record<string, unknown> {
-  return { ...modelParams(model, callOptions), messages: canonicalMessages(messages, normalize) };
+  return requestOf(model, chatParts(model, messages, callOptions, normalize));
 }
 
-export function llmRequest(model: ModelLike, prompt: string, callOptions: unknown, normalize: Normalize): Record<string, unknown> {
-  return { ...modelParams(model, callOptions), prompt: normalize(prompt) };
+function rawParams(model: ModelLike, callOptions: unknown): Record<string, unknown> {
+  const own = (model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>;
+  const extra = clientOnlyParams(model);
+  return extra === undefined ? own : { ...extra, ...own };
+}
+
+/**
+ * The name a request is keyed under when its parameters hold no `model`: read only then (the
+ * canonical parameters keep any `model` that is set, so a set one always wins).
+ */
+function fallbackName(model: ModelLike, params: Record<string, unknown>, callOptions: unknown): unknown {
+  if (params.model !== undefined && params.model !== null) return undefined;
+  return model.getLsParams?.(callOptions)?.ls_model_name ?? model.model ?? model.modelName;
 }

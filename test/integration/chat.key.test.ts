@@ -4,6 +4,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/
 import { tool } from "langchain";
 import { z } from "zod";
 import { Vcr } from "../../src/index";
+import { paramsMemoCounts } from "../../src/canonical/paramsMemo";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai } from "../helpers/models";
@@ -189,12 +190,14 @@ describe("what enters the key", () => {
     });
   }
 
-  it("a repeated request's hash is found again; another request under the same prompt string is hashed in full (counted)", async () => {
+  it("a repeated request's hash is found again without building it; another request under the same prompt string is hashed in full (counted)", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     const cold = openai(fake, vcr.cache, { temperature: 0 });
     const warm = openai(fake, vcr.cache, { temperature: 0.5 });
     const recorded = [(await cold.invoke("x")).content, (await warm.invoke("x")).content];
+    const paramsBuilt = paramsMemoCounts.hits + paramsMemoCounts.computed;
     const replayed = [(await cold.invoke("x")).content, (await warm.invoke("x")).content, (await cold.invoke("x")).content];
+    expect(paramsMemoCounts.hits + paramsMemoCounts.computed, "a replayed request is never built").to.equal(paramsBuilt);
     expect(replayed).to.deep.equal([...recorded, recorded[0]]);
     expect(fake.count()).to.equal(2);
     expect(fixtureFiles(dir)).to.have.length(2);

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { requestHash } from "../../src/canonical/json";
-import { RequestHashes } from "../../src/canonical/hashMemo";
+import { rebuild, RequestHashes, type RequestParts } from "../../src/canonical/hashMemo";
 import { canonicalParams } from "../../src/canonical/params";
 import { paramsMemoCounts, rememberedParams } from "../../src/canonical/paramsMemo";
 import { sameJson } from "../../src/canonical/sameJson";
@@ -52,73 +52,104 @@ describe("sameJson (the memos' exactness test)", () => {
   });
 });
 
-describe("RequestHashes (a request's hash found again)", () => {
+describe("RequestHashes (a request's hash found again from its parts)", () => {
   const request = (content: string, temperature = 1) => ({ model: "gpt-4o-mini", temperature, messages: [{ role: "user", content }] });
+  /** A request source whose request is a copy of its parts (as a chat call's is built from them), counting its builds. */
+  const built = { count: 0 };
+  const source = (parts: unknown, key: string): RequestParts => ({
+    key,
+    parts,
+    build: (p) => {
+      built.count++;
+      return JSON.parse(JSON.stringify(p)) as unknown;
+    },
+  });
+  /** What the recorder does: a remembered hash, else the request built and hashed (and remembered when it can be). */
+  const hashOf = (memo: RequestHashes, kind: string, parts: unknown, key: string) =>
+    memo.find(kind, source(parts, key))?.hash ?? memo.compute(kind, source(parts, key)).hash;
+  beforeEach(() => (built.count = 0));
 
-  it("gives requestHash's answer, and finds it again for the same request", () => {
+  it("gives requestHash's answer, and finds it again for the same parts without building the request", () => {
     const memo = new RequestHashes();
-    expect(memo.hash("chat", request("hi"), "Human: hi")).to.equal(requestHash("chat", request("hi")));
-    expect(memo.hash("chat", request("hi"), "Human: hi")).to.equal(requestHash("chat", request("hi")));
+    expect(hashOf(memo, "chat", request("hi"), "Human: hi")).to.equal(requestHash("chat", request("hi")));
+    expect(hashOf(memo, "chat", request("hi"), "Human: hi")).to.equal(requestHash("chat", request("hi")));
     expect(memo.counts).to.deep.equal({ hits: 1, computed: 1 });
+    expect(built.count).to.equal(1);
   });
 
-  it("hashes in full every other request under the same key (another model, another image)", () => {
+  it("builds and hashes in full every other request under the same key (another model, another image)", () => {
     const memo = new RequestHashes();
-    memo.hash("chat", request("hi"), "Human: hi");
-    expect(memo.hash("chat", request("hi", 0.5), "Human: hi")).to.equal(requestHash("chat", request("hi", 0.5)));
-    expect(memo.hash("llm", request("hi"), "Human: hi")).to.equal(requestHash("llm", request("hi")));
-    expect(memo.hash("chat", request("hi", 0.5), "Human: hi")).to.equal(requestHash("chat", request("hi", 0.5)));
+    hashOf(memo, "chat", request("hi"), "Human: hi");
+    expect(hashOf(memo, "chat", request("hi", 0.5), "Human: hi")).to.equal(requestHash("chat", request("hi", 0.5)));
+    expect(hashOf(memo, "llm", request("hi"), "Human: hi")).to.equal(requestHash("llm", request("hi")));
+    expect(hashOf(memo, "chat", request("hi", 0.5), "Human: hi")).to.equal(requestHash("chat", request("hi", 0.5)));
     expect(memo.counts).to.deep.equal({ hits: 1, computed: 3 });
   });
 
-  it("keeps a copy of its own: a caller that changes its request afterwards changes nothing remembered", () => {
+  it("keeps a copy of its own: a caller that changes its parts afterwards changes nothing remembered", () => {
     const memo = new RequestHashes();
     const mine = request("hi");
-    memo.hash("chat", mine, "k");
+    hashOf(memo, "chat", mine, "k");
     mine.messages[0].content = "changed";
-    expect(memo.hash("chat", mine, "k")).to.equal(requestHash("chat", request("changed")));
-    expect(memo.hash("chat", request("hi"), "k")).to.equal(requestHash("chat", request("hi")));
+    expect(hashOf(memo, "chat", mine, "k")).to.equal(requestHash("chat", request("changed")));
+    expect(hashOf(memo, "chat", request("hi"), "k")).to.equal(requestHash("chat", request("hi")));
     expect(memo.counts).to.deep.equal({ hits: 1, computed: 2 });
+  });
+
+  it("builds a remembered request from a copy: changing it changes nothing remembered", () => {
+    const memo = new RequestHashes();
+    hashOf(memo, "chat", request("hi"), "k");
+    const found = memo.find("chat", source(request("hi"), "k"))!;
+    const rebuilt = rebuild(source(request("hi"), "k"), found) as ReturnType<typeof request>;
+    expect(rebuilt).to.deep.equal(request("hi"));
+    rebuilt.messages[0].content = "changed";
+    expect(hashOf(memo, "chat", request("hi"), "k")).to.equal(requestHash("chat", request("hi")));
+    expect(memo.counts).to.deep.equal({ hits: 2, computed: 1 });
   });
 
   it("never remembers what is not a plain JSON tree (a Date's copy would not be what was hashed)", () => {
     const memo = new RequestHashes();
     const dated = { ...request("hi"), at: new Date(0) };
-    memo.hash("chat", dated, "k");
-    expect(memo.hash("chat", { ...request("hi"), at: {} }, "k")).to.equal(requestHash("chat", { ...request("hi"), at: {} }));
-    expect(memo.hash("chat", dated, "k")).to.equal(requestHash("chat", dated));
+    const build = (p: unknown) => p; // the request keeps what the parts hold, as requestOf keeps the messages
+    const hashDated = (parts: unknown) => memo.find("chat", { key: "k", parts, build })?.hash ?? memo.compute("chat", { key: "k", parts, build }).hash;
+    hashDated(dated);
+    expect(hashDated({ ...request("hi"), at: {} })).to.equal(requestHash("chat", { ...request("hi"), at: {} }));
+    expect(hashDated(dated)).to.equal(requestHash("chat", dated));
     expect(memo.counts).to.deep.equal({ hits: 0, computed: 3 });
   });
 
   it("never gives a plain array's hash to an array the canonical form writes otherwise (a subclass, an own map), either way round", () => {
+    const build = (p: unknown) => p;
     for (const exotic of [Tagged.from([1, 2]), ownMap([1, 2])]) {
       for (const order of [
         [{ messages: exotic }, { messages: [1, 2] }],
         [{ messages: [1, 2] }, { messages: exotic }],
       ]) {
         const memo = new RequestHashes();
-        for (const r of [...order, ...order]) expect(memo.hash("chat", r, "k")).to.equal(requestHash("chat", r));
+        for (const r of [...order, ...order]) {
+          const hash = memo.find("chat", { key: "k", parts: r, build })?.hash ?? memo.compute("chat", { key: "k", parts: r, build }).hash;
+          expect(hash).to.equal(requestHash("chat", r));
+        }
       }
     }
   });
 
   it("hashes what it remembers: a getter read again cannot leave another request's hash behind", () => {
     const memo = new RequestHashes();
-    const r = fickle();
-    const first = memo.hash("chat", r, "k");
-    expect(memo.hash("chat", { v: "later" }, "k")).to.equal(requestHash("chat", { v: "later" }));
+    const first = hashOf(memo, "chat", fickle(), "k");
+    expect(hashOf(memo, "chat", { v: "later" }, "k")).to.equal(requestHash("chat", { v: "later" }));
     expect(first).to.be.oneOf([requestHash("chat", { v: "first" }), requestHash("chat", { v: "later" })]);
   });
 
   it("is bounded, and hashes a very long key's request in full", () => {
     const memo = new RequestHashes();
-    for (let i = 0; i < 1500; i++) memo.hash("chat", request(`q${i}`), `Human: q${i}`);
-    expect(memo.hash("chat", request("q1499"), "Human: q1499")).to.equal(requestHash("chat", request("q1499")));
-    expect(memo.hash("chat", request("q0"), "Human: q0")).to.equal(requestHash("chat", request("q0"))); // forgotten: computed again
+    for (let i = 0; i < 1500; i++) hashOf(memo, "chat", request(`q${i}`), `Human: q${i}`);
+    expect(hashOf(memo, "chat", request("q1499"), "Human: q1499")).to.equal(requestHash("chat", request("q1499")));
+    expect(hashOf(memo, "chat", request("q0"), "Human: q0")).to.equal(requestHash("chat", request("q0"))); // forgotten: computed again
     expect(memo.counts).to.deep.equal({ hits: 1, computed: 1501 });
     const long = "x".repeat(20_000);
-    memo.hash("chat", request(long), long);
-    memo.hash("chat", request(long), long);
+    hashOf(memo, "chat", request(long), long);
+    hashOf(memo, "chat", request(long), long);
     expect(memo.counts.computed).to.equal(1503);
   });
 });

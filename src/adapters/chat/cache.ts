@@ -4,7 +4,8 @@
  */
 import { BaseCache } from "@langchain/core/caches";
 import type { Generation } from "@langchain/core/outputs";
-import { chatRequest, llmRequest } from "../../canonical/chat";
+import { chatParts, llmParts, requestOf, type CallParts } from "../../canonical/chat";
+import type { RequestParts } from "../../canonical/hashMemo";
 import type { Normalize } from "../../canonical/normalize";
 import { VcrConfigError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
@@ -28,12 +29,14 @@ export class VcrCache extends BaseCache<Generation[]> {
   async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
     const call = requireCall(llmKey);
     const entry = call.claimForLookup(prompt);
-    const request =
+    const model = call.model;
+    const parts =
       call.kind === "chat"
-        ? chatRequest(call.model, entry.input as unknown[], call.options(), this.normalize)
-        : llmRequest(call.model, entry.input as string, call.options(), this.normalize);
+        ? chatParts(model, entry.input as unknown[], call.options(), this.normalize)
+        : llmParts(model, entry.input as string, call.options(), this.normalize);
     // core's prompt string (lossy: no images, no tool-call ids) only narrows where a remembered hash is looked for
-    const found = this.recorder.find(call.kind, request, { describe: () => describeModel(call.model, request), owner: call, hashKey: prompt });
+    const source: RequestParts<CallParts> = { key: prompt, parts, build: (p) => requestOf(model, p) };
+    const found = this.recorder.findParts(call.kind, source, { describe: (request) => describeModel(model, request as Record<string, unknown>), owner: call });
     const lookup = found instanceof Promise ? await found : found; // a hit takes no extra microtask turn
     entry.lookup = lookup;
     if (lookup.fixture) {
