@@ -149,7 +149,7 @@ export class Recorder {
     const file = this.store.fileFor(hash);
     if (policy.readsFixtures && !options.live) {
       const fixture = this.store.read(hash);
-      if (fixture) return this.replayed({ kind, hash, file, mode, policy }, fixture, request);
+      if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (!policy.readsFixtures || options.live) {
@@ -257,13 +257,13 @@ export class Recorder {
   }
 
   private hit(base: Omit<Lookup, "fixture">, fixture: Fixture): Lookup {
-    return this.replayed(base, fixture, () => base.request);
+    return this.replayed(new Replay(base.kind, base.hash, base.file, base.mode, base.policy, fixture, () => base.request));
   }
 
-  private replayed(at: Omit<Lookup, "fixture" | "request">, fixture: Fixture, request: () => unknown): Lookup {
-    this.count("replayed", at.kind, at.mode);
-    emit({ type: "used", hash: at.hash, file: at.file });
-    return new Replay(at.kind, at.hash, at.file, at.mode, at.policy, fixture, request);
+  private replayed(lookup: Replay): Lookup {
+    this.count("replayed", lookup.kind, lookup.mode);
+    emit({ type: "used", hash: lookup.hash, file: lookup.file });
+    return lookup;
   }
 
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {

@@ -3,6 +3,7 @@ import { canonicalMessages } from "./messages";
 import type { Normalize } from "./normalize";
 import { clientOnlyParams } from "./clientParams";
 import { rememberedParams } from "./paramsMemo";
+import { copyJson } from "./copy";
 
 /** The parts of a LangChain model this module reads; both BaseChatModel and BaseLLM have them. */
 export interface ModelLike {
@@ -37,14 +38,11 @@ export function llmParts(model: ModelLike, prompt: string, callOptions: unknown,
   return { params, name: fallbackName(model, params, callOptions), prompt: normalize(prompt) };
 }
 
-/**
- * The canonical request of `parts`. It may keep `parts.messages` (the caller hands over parts
- * of its own); the parameters are canonicalized into objects of their own.
- */
+/** The canonical request of `parts`, sharing no object with them (the hash memo builds requests from what it keeps). */
 export function requestOf(model: object, parts: CallParts): Record<string, unknown> {
   const params = rememberedParams(model, parts.params);
   if (params.model === undefined && parts.name !== undefined) params.model = parts.name;
-  return parts.messages !== undefined ? { ...params, messages: parts.messages } : { ...params, prompt: parts.prompt };
+  return parts.messages !== undefined ? { ...params, messages: copyJson(parts.messages) } : { ...params, prompt: parts.prompt };
 }
 
 export function chatRequest(model: ModelLike, messages: readonly unknown[], callOptions: unknown, normalize: Normalize): Record<string, unknown> {

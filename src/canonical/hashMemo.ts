@@ -29,7 +29,7 @@ export interface RequestParts<P = unknown> {
   readonly key: string;
   /** Everything the canonical request is computed from, and nothing else. */
   readonly parts: P;
-  /** The canonical request of `parts` (the caller's, or a copy only this request is built from: it may keep them). */
+  /** The canonical request of `parts`, sharing nothing with them (the memo builds from what it keeps). */
   build(parts: P): unknown;
 }
 
@@ -44,9 +44,9 @@ export interface Remembered {
   readonly hash: string;
 }
 
-/** The request of a remembered hash, built from a copy of what was hashed: nothing remembered is handed out. */
+/** The request of a remembered hash, built from what was hashed (`build` shares nothing with it). */
 export function rebuild<P>(source: RequestParts<P>, remembered: Remembered): unknown {
-  return source.build(copyJson(remembered.parts as P));
+  return source.build(remembered.parts as P);
 }
 
 export class RequestHashes {
@@ -69,30 +69,42 @@ export class RequestHashes {
     return undefined;
   }
 
-  /** Builds and hashes the request of `source`, and remembers its hash when its parts are a plain JSON tree. */
+  /**
+   * Builds and hashes the request of `source`. Its hash is remembered the second time its key
+   * is asked, when its parts are a plain JSON tree: a request asked once (every test of a
+   * suite asks its own) costs no copy.
+   */
   compute<P>(kind: string, source: RequestParts<P>): { hash: string; request: unknown } {
     this.counts.computed++;
+    const seen = source.key.length > MAX_KEY_LENGTH ? undefined : this.byKind.get(kind)?.get(source.key);
+    if (seen === undefined) {
+      if (source.key.length <= MAX_KEY_LENGTH) this.remember(kind, source.key, undefined);
+      const request = source.build(source.parts);
+      return { hash: requestHash(kind, request), request };
+    }
     const copy = copyJson(source.parts);
-    if (source.key.length > MAX_KEY_LENGTH || !sameJson(source.parts, copy)) {
+    if (!sameJson(source.parts, copy)) {
       const request = source.build(source.parts); // not a plain JSON tree: never remembered
       return { hash: requestHash(kind, request), request };
     }
     const request = source.build(copy);
     const hash = requestHash(kind, request);
-    this.remember(kind, source.key, { parts: copyJson(copy), hash });
+    this.remember(kind, source.key, { parts: copy, hash });
     return { hash, request };
   }
 
-  private remember(kind: string, key: string, remembered: Remembered): void {
+  /** Remembers `remembered` under `key`, or only that the key was asked (undefined). */
+  private remember(kind: string, key: string, remembered: Remembered | undefined): void {
     let byKey = this.byKind.get(kind);
     const seen = byKey?.get(key);
     if (seen) {
+      if (!remembered) return;
       if (seen.length >= MAX_PER_KEY) seen.shift();
-      else this.entries++;
+      else if (seen.length > 0) this.entries++; // a key asked once already counts as one entry
       seen.push(remembered);
     } else {
       if (!byKey) this.byKind.set(kind, (byKey = new Map()));
-      byKey.set(key, [remembered]);
+      byKey.set(key, remembered ? [remembered] : []);
       this.entries++;
     }
     while (this.entries > MAX_ENTRIES) this.forgetOldest();
@@ -104,7 +116,7 @@ export class RequestHashes {
       const oldest = byKey.entries().next();
       if (oldest.done) continue;
       byKey.delete(oldest.value[0]);
-      this.entries -= oldest.value[1].length;
+      this.entries -= Math.max(1, oldest.value[1].length);
       return;
     }
   }

@@ -37,8 +37,9 @@ export function messageType(m: MessageLike): string {
 
 /** Returns a mapper from real tool-call ids to ordinal placeholders, stable within one request. */
 export function idPlaceholders(): IdMapper {
-  const seen = new Map<string, string>();
+  let seen: Map<string, string> | undefined; // made on the first id: most requests have none
   return (id) => {
+    seen ??= new Map();
     let p = seen.get(id);
     if (p === undefined) {
       p = `call_${seen.size + 1}`;

@@ -10,6 +10,10 @@
  * `RACY_MS` of the read is not kept (file times can be coarser than a tick: a rewrite of
  * the same size in the same tick would otherwise look unchanged), so it is read again.
  *
+ * Kept from the second read of a file at the same stat: the first only notes its stat. A
+ * file read once (in a suite whose every test replays its own fixture, each one) costs no
+ * copies; one read again is kept from then on.
+ *
  * The caller always gets its own copy: what is kept is never handed out. Bounded: past
  * `MAX_ENTRIES` files the oldest entry goes.
  */
@@ -24,10 +28,15 @@ interface Entry<T> {
   size: number;
   mtimeMs: number;
   ctimeMs: number;
-  value: T;
+  /** Undefined while the file was read once at this stat. */
+  value: T | undefined;
 }
 
 export type FileStat = fs.Stats;
+
+function sameStat(e: Entry<unknown>, stat: FileStat): boolean {
+  return e.ino === stat.ino && e.size === stat.size && e.mtimeMs === stat.mtimeMs && e.ctimeMs === stat.ctimeMs;
+}
 
 export class ParsedFileCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -42,16 +51,21 @@ export class ParsedFileCache<T> {
   get(file: string, stat: FileStat): T | undefined {
     const e = this.entries.get(file);
     if (e === undefined) return undefined;
-    if (e.ino === stat.ino && e.size === stat.size && e.mtimeMs === stat.mtimeMs && e.ctimeMs === stat.ctimeMs) return e.value;
+    if (sameStat(e, stat)) return e.value;
     this.entries.delete(file);
     return undefined;
   }
 
-  /** Keeps `value`, parsed from `file` as it was at `stat` (taken before the read). */
-  set(file: string, stat: FileStat, value: T): void {
+  /**
+   * Keeps what `make` gives (parsed from `file` as it was at `stat`, taken before the read)
+   * when `file` was read at this stat before; the first read only notes the stat.
+   */
+  keep(file: string, stat: FileStat, make: () => T): void {
     if (stat.mtimeMs > Date.now() - RACY_MS) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(file)) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value });
+    const e = this.entries.get(file);
+    const again = e !== undefined && sameStat(e, stat);
+    if (this.entries.size >= this.maxEntries && e === undefined) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value: again ? make() : undefined });
   }
 
   delete(file: string): void {

@@ -51,11 +51,9 @@ export class FixtureStore {
     if (kept) return { ...kept, response: copyJson(kept.response) };
     const fixture = this.readFile(hash, file);
     if (fixture && stat) {
-      const request = deepFreeze(copyJson(fixture.request));
-      PARSED.set(file, stat, {
-        ...fixture,
-        request: typeof request === "object" && request !== null ? markKept(request) : request,
-        response: copyJson(fixture.response),
+      PARSED.keep(file, stat, () => {
+        const request = deepFreeze(copyJson(fixture.request));
+        return { ...fixture, request: typeof request === "object" && request !== null ? markKept(request) : request, response: copyJson(fixture.response) };
       });
     }
     return fixture;

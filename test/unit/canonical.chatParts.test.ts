@@ -23,6 +23,9 @@ describe("a call's parts (what its canonical request is built from)", () => {
     expect(parts.messages).to.deep.equal([{ role: "user", content: "hi" }]);
     expect(requestOf(m, parts)).to.deep.equal({ model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: "hi" }] });
     expect(requestOf(m, parts)).to.deep.equal(chatRequest(m, [new HumanMessage("hi")], {}, identity));
+    const request = requestOf(m, parts) as { messages: { content: string }[] };
+    request.messages[0].content = "changed"; // shares nothing with its parts (the hash memo builds from what it keeps)
+    expect(parts.messages).to.deep.equal([{ role: "user", content: "hi" }]);
   });
 
   it("hold the fallback model name only when the parameters have no model, and read it only then", () => {

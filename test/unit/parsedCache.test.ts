@@ -19,11 +19,18 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
     return file;
   }
 
-  it("keeps a value while the file's stat is the same, drops it when the file changes", () => {
+  it("keeps a value from the second read at the same stat, while the stat stays the same; drops it when the file changes", () => {
     const cache = new ParsedFileCache<string>();
     const file = oldFile("a.json");
-    cache.set(file, cache.stat(file)!, "parsed");
-    expect(cache.get(file, cache.stat(file)!)).to.equal("parsed");
+    let made = 0;
+    const make = () => `parsed ${++made}`;
+    cache.keep(file, cache.stat(file)!, make);
+    expect(cache.get(file, cache.stat(file)!), "read once: nothing kept").to.equal(undefined);
+    expect(made).to.equal(0);
+    cache.keep(file, cache.stat(file)!, make);
+    expect(cache.get(file, cache.stat(file)!)).to.equal("parsed 1");
+    expect(cache.get(file, cache.stat(file)!)).to.equal("parsed 1");
+    expect(made).to.equal(1);
     fs.writeFileSync(file, "{}");
     fs.utimesSync(file, OLD, OLD); // same size and mtime: the ctime moved
     expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
@@ -34,7 +41,8 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
     const cache = new ParsedFileCache<string>();
     const file = path.join(dir, "fresh.json");
     fs.writeFileSync(file, "{}");
-    cache.set(file, cache.stat(file)!, "parsed");
+    cache.keep(file, cache.stat(file)!, () => "parsed");
+    cache.keep(file, cache.stat(file)!, () => "parsed");
     expect(cache.size).to.equal(0);
     expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
   });
@@ -49,7 +57,7 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
   it("is bounded: past its size the oldest entry goes", () => {
     const cache = new ParsedFileCache<number>(3);
     const files = [0, 1, 2, 3, 4].map((i) => oldFile(`${i}.json`));
-    files.forEach((f, i) => cache.set(f, cache.stat(f)!, i));
+    files.forEach((f, i) => [1, 2].forEach(() => cache.keep(f, cache.stat(f)!, () => i)));
     expect(cache.size).to.equal(3);
     expect(files.map((f) => cache.get(f, cache.stat(f)!))).to.deep.equal([undefined, undefined, 2, 3, 4]);
   });
