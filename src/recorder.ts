@@ -128,7 +128,7 @@ export class Recorder {
    * fixture throws.
    */
   find(kind: FixtureKind, request: unknown, options: LookupOptions): Lookup | Promise<Lookup> {
-    return this.resolve(kind, requestHash(kind, request), () => request, options);
+    return this.resolve(kind, requestHash(kind, request), () => request, options, request);
   }
 
   /**
@@ -140,15 +140,16 @@ export class Recorder {
     const known = this.hashes.find(kind, source);
     if (known) return this.resolve(kind, known.hash, () => rebuild(source, known), options);
     const { hash, request } = this.hashes.compute(kind, source);
-    return this.resolve(kind, hash, () => request, options);
+    return this.resolve(kind, hash, () => request, options, request);
   }
 
-  private resolve(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions): Lookup | Promise<Lookup> {
+  /** `hashed`: the request `hash` was just computed from, when at hand (a first read compares it instead of hashing the file's). */
+  private resolve(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions, hashed?: unknown): Lookup | Promise<Lookup> {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
     if (policy.readsFixtures && !options.live) {
-      const fixture = this.store.read(hash);
+      const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed });
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };

@@ -26,6 +26,28 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/**
+ * True only when `a` and `b` surely have the same canonical form: the same plain JSON tree,
+ * object keys in any order (the canonical form sorts them). For skipping a hash that could
+ * only give the answer already known; false when unsure (NaN, undefined members, classes).
+ */
+export function sameUnordered(a: unknown, b: unknown): boolean {
+  if (typeof a !== "object" || a === null) return a === b && typeof a !== "function" && typeof a !== "symbol" && typeof a !== "bigint";
+  if (typeof b !== "object" || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length || !isPlainArray(a) || !isPlainArray(b)) return false;
+    for (let i = 0; i < a.length; i++) if (!sameUnordered(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) {
+    if (!Object.prototype.propertyIsEnumerable.call(b, k) || !sameUnordered((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
 function isPlainObject(o: object): boolean {
   const proto: unknown = Object.getPrototypeOf(o);
   return proto === Object.prototype || proto === null;

@@ -3,7 +3,7 @@ import { requestHash } from "../../src/canonical/json";
 import { rebuild, RequestHashes, type RequestParts } from "../../src/canonical/hashMemo";
 import { canonicalParams } from "../../src/canonical/params";
 import { paramsMemoCounts, rememberedParams } from "../../src/canonical/paramsMemo";
-import { sameJson } from "../../src/canonical/sameJson";
+import { sameJson, sameUnordered } from "../../src/canonical/sameJson";
 
 /** An array the canonical form writes through its own toJSON (sortDeep copies arrays with map, which keeps the subclass). */
 class Tagged<T> extends Array<T> {
@@ -49,6 +49,31 @@ describe("sameJson (the memos' exactness test)", () => {
       [Object.assign([1], { constructor: Tagged }), [1]],
     ];
     for (const [a, b] of different) expect(sameJson(a, b), JSON.stringify(String(a))).to.equal(false);
+  });
+});
+
+describe("sameUnordered (a re-hash skipped only when it could give nothing else)", () => {
+  it("is true for the same plain JSON tree in any key order, and false whenever the canonical forms could differ", () => {
+    const asked = { model: "gpt-4o-mini", temperature: 0, messages: [{ role: "user", content: "hi" }] };
+    const onDisk = JSON.parse('{"messages":[{"content":"hi","role":"user"}],"model":"gpt-4o-mini","temperature":0}') as unknown;
+    expect(sameUnordered(onDisk, asked)).to.equal(true);
+    expect(requestHash("chat", onDisk)).to.equal(requestHash("chat", asked));
+    const hidden = Object.defineProperty({ a: 1, c: 2 }, "b", { value: 2, enumerable: false }); // own b, but not in its canonical form
+    const different: [unknown, unknown][] = [
+      [{ a: 1 }, { a: 1, b: 2 }],
+      [
+        { a: 1, b: 2 },
+        { a: 1, c: 2 },
+      ],
+      [{ a: 1 }, { a: 1, b: undefined }],
+      [{ a: [1, 2] }, { a: [2, 1] }],
+      [{ a: NaN }, { a: NaN }],
+      [{ at: new Date(0) }, { at: new Date(0) }],
+      [Tagged.from([1]), [1]],
+      [{ a: 1, b: 2 }, hidden],
+      [{ a: "1" }, { a: 1 }],
+    ];
+    for (const [a, b] of different) expect(sameUnordered(a, b), JSON.stringify(String(a))).to.equal(false);
   });
 });
 
