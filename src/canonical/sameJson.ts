@@ -8,22 +8,7 @@
  * then computed in full.
  */
 export function sameJson(a: unknown, b: unknown): boolean {
-  if (typeof a !== "object" || a === null) return a === b && typeof a !== "function" && typeof a !== "symbol" && typeof a !== "bigint";
-  if (typeof b !== "object" || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length || !isPlainArray(a) || !isPlainArray(b)) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i];
-    if (k !== kb[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  }
-  return true;
+  return sameTree(a, b, true);
 }
 
 /**
@@ -32,18 +17,26 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * only give the answer already known; false when unsure (NaN, undefined members, classes).
  */
 export function sameUnordered(a: unknown, b: unknown): boolean {
+  return sameTree(a, b, false);
+}
+
+function sameTree(a: unknown, b: unknown, ordered: boolean): boolean {
   if (typeof a !== "object" || a === null) return a === b && typeof a !== "function" && typeof a !== "symbol" && typeof a !== "bigint";
   if (typeof b !== "object" || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length || !isPlainArray(a) || !isPlainArray(b)) return false;
-    for (let i = 0; i < a.length; i++) if (!sameUnordered(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameTree(a[i], b[i], ordered)) return false;
     return true;
   }
   if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const k of keys) {
-    if (!Object.prototype.propertyIsEnumerable.call(b, k) || !sameUnordered((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    // unordered: the same count, and every key of a one of b's own enumerable keys (as Object.keys lists them)
+    if (ordered ? k !== kb[i] : !Object.prototype.propertyIsEnumerable.call(b, k)) return false;
+    if (!sameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], ordered)) return false;
   }
   return true;
 }
