@@ -5,7 +5,10 @@
  * - langchain-vcr replaying (`replay_only`, with the runner's plugin, as documented);
  * - the same suite with an InMemoryCache per file, pre-filled in the file's before-all hook
  *   with the answers, under the keys LangChain computes (no plugin);
- * - the same suite making live calls to the loopback fake (no cache, no plugin).
+ * - the same suite making live calls to the loopback fake (no cache, no plugin);
+ * - under mocha, the floor of reading each test's fixture: the InMemoryCache suite whose cache
+ *   also stats, reads, parses and hashes one fixture file per lookup (what any replay that
+ *   reads each test's fixture once must do at the least), no plugin.
  * The wall time is the runner process's, spawn to exit. Runs interleave: every round runs
  * each runner's three variants in rotated order. Fixtures are recorded once first (and dated
  * an hour back, as committed fixtures are); replay and pre-filled runs are checked to reach
@@ -23,11 +26,11 @@ import type { Measured } from "./harness";
 export const SUITE_FILES = 50;
 export const SUITE_TESTS = 1000;
 const PER_FILE = SUITE_TESTS / SUITE_FILES;
-const VARIANTS = ["vcr", "memory", "live"] as const;
-type Variant = (typeof VARIANTS)[number];
+type Variant = "vcr" | "memory" | "floor" | "live";
 export const VARIANT_NAMES: Record<Variant, string> = {
   vcr: "langchain-vcr replaying (VcrCache + plugin)",
   memory: "InMemoryCache pre-filled",
+  floor: "the floor: InMemoryCache pre-filled + a fixture file stat, read, JSON.parse and SHA-256 per test",
   live: "live calls to the loopback fake",
 };
 
@@ -39,6 +42,9 @@ function common(esm: boolean): string {
         `import { BaseChatModel } from "@langchain/core/language_models/chat_models";`,
         `import { AIMessage, HumanMessage } from "@langchain/core/messages";`,
         `import { Vcr } from "langchain-vcr";`,
+        `import * as fs from "node:fs";`,
+        `import * as path from "node:path";`,
+        `import { createHash } from "node:crypto";`,
       ]
     : [
         `const { ChatOpenAI } = require("@langchain/openai");`,
@@ -46,17 +52,33 @@ function common(esm: boolean): string {
         `const { BaseChatModel } = require("@langchain/core/language_models/chat_models");`,
         `const { AIMessage, HumanMessage } = require("@langchain/core/messages");`,
         `const { Vcr } = require("langchain-vcr");`,
+        `const fs = require("node:fs");`,
+        `const path = require("node:path");`,
+        `const { createHash } = require("node:crypto");`,
       ];
   const body = `
 const VARIANT = process.env.SUITE_VARIANT;
 const newModel = (cache) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "bench-key-not-a-secret", maxRetries: 0, cache, configuration: { baseURL: process.env.FAKE_URL } });
+/** The floor variant's cache: each lookup also reads one fixture file (each test its own), as a replay must at the least. */
+let fixtureFiles, nextFixture = 0;
+class ReadingCache extends InMemoryCache {
+  async lookup(prompt, llmKey) {
+    fixtureFiles ??= fs.readdirSync(process.env.SUITE_FIXTURES).sort().map((f) => path.join(process.env.SUITE_FIXTURES, f));
+    const file = fixtureFiles[nextFixture++ % fixtureFiles.length];
+    fs.statSync(file, { throwIfNoEntry: false });
+    const fixture = JSON.parse(fs.readFileSync(file, "utf8"));
+    createHash("sha256").update(JSON.stringify(fixture.request)).digest("hex");
+    return super.lookup(prompt, llmKey);
+  }
+}
 function suiteModel() {
   if (VARIANT === "vcr") return newModel(new Vcr({ dir: process.env.SUITE_FIXTURES }).cache);
+  if (VARIANT === "floor") return newModel(new ReadingCache());
   return newModel(VARIANT === "memory" ? new InMemoryCache() : undefined);
 }
 /** The memory variant's before-all hook: the fake's answers, under the keys LangChain's cache lookup uses. */
 async function prefill(model, questions) {
-  if (VARIANT !== "memory") return;
+  if (VARIANT !== "memory" && VARIANT !== "floor") return;
   const llmKey = model._getSerializedCacheKeyParametersForCall({});
   for (const q of questions) {
     const prompt = BaseChatModel._convertInputToPromptValue([new HumanMessage(q)]).toString();
@@ -86,6 +108,8 @@ function specFile(k: number, esm: boolean): string {
 
 interface Runner {
   name: "mocha" | "vitest";
+  /** The contenders timed under this runner (the floor under mocha only: vitest's per-file re-imports drown it). */
+  variants: readonly Variant[];
   args(variant: Variant): string[];
 }
 
@@ -115,6 +139,7 @@ export function writeSuite(): { dir: string; fixtures: string; runners: Runner[]
       // mocha resolves --require from its own (linked) directory: the plugin is named by path, the consumer's copy
       {
         name: "mocha",
+        variants: ["vcr", "memory", "floor", "live"],
         args: (v) => [
           mochaBin,
           "--no-config",
@@ -122,7 +147,11 @@ export function writeSuite(): { dir: string; fixtures: string; runners: Runner[]
           "suite/mocha/*.test.cjs",
         ],
       },
-      { name: "vitest", args: (v) => [vitestBin, "run", "--config", v === "vcr" ? "vitest.vcr.config.mjs" : "vitest.plain.config.mjs"] },
+      {
+        name: "vitest",
+        variants: ["vcr", "memory", "live"],
+        args: (v) => [vitestBin, "run", "--config", v === "vcr" ? "vitest.vcr.config.mjs" : "vitest.plain.config.mjs"],
+      },
     ],
   };
 }
@@ -178,15 +207,15 @@ export async function benchSuite(opts: { rounds: number; mochaRounds?: number })
     for (const f of files) fs.utimesSync(path.join(suite.fixtures, f), past, past);
     const results: SuiteResult[] = timed.map((r) => ({
       runner: r.name,
-      rows: VARIANTS.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),
+      rows: r.variants.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),
     }));
     const roundsOf = (runner: Runner) => (runner.name === "mocha" ? (opts.mochaRounds ?? opts.rounds) : opts.rounds);
     for (let round = 0; round < Math.max(...timed.map(roundsOf)); round++) {
       for (const [ri, runner] of timed.entries()) {
         if (round >= roundsOf(runner)) continue;
-        for (let k = 0; k < VARIANTS.length; k++) {
-          const vi = (k + round) % VARIANTS.length;
-          const variant = VARIANTS[vi];
+        for (let k = 0; k < runner.variants.length; k++) {
+          const vi = (k + round) % runner.variants.length;
+          const variant = runner.variants[vi];
           log(`bench: suite: ${runner.name}, ${variant} (round ${round + 1}/${roundsOf(runner)}) ...`);
           const before = fake.count();
           const us = await runSuite(suite.dir, runner.args(variant), base(variant, variant === "vcr" ? "replay_only" : ""));
