@@ -41,8 +41,10 @@ export class FixtureStore {
 
   /**
    * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
-   * returns its own response objects (its request is shared and frozen); an unchanged file is
-   * parsed and checked once (`parsedCache.ts`).
+   * returns its own response objects (its request may be shared and frozen); an unchanged file
+   * read again is kept from then on, parsed and checked no more (`parsedCache.ts`). `asked`:
+   * the request just hashed to this name, when at hand (a first read compares it with the file's
+   * instead of hashing the file's again).
    */
   read(hash: string, asked?: Asked): Fixture | undefined {
     const file = this.fileFor(hash);
