@@ -68,6 +68,7 @@ export interface LookupOptions {
  * The lookup of a replay. Its request is built only if it is read: nothing on a hit reads it,
  * and building it is most of what a remembered request saves (`canonical/hashMemo.ts`). A
  * class, not an object literal with a getter, which V8 builds through its runtime on every hit.
+ * `request` is a getter on the prototype: a spread or JSON of a Replay leaves it out.
  */
 class Replay implements Lookup {
   private built?: { value: unknown };

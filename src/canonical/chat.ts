@@ -57,9 +57,10 @@ function rawParams(model: ModelLike, callOptions: unknown): Record<string, unkno
 
 /**
  * The name a request is keyed under when its parameters hold no `model`: read only then (the
- * canonical parameters keep any `model` that is set, so a set one always wins).
+ * canonical parameters keep any own `model` that is set, so a set one always wins; they read
+ * own enumerable members only, as this does).
  */
 function fallbackName(model: ModelLike, params: Record<string, unknown>, callOptions: unknown): unknown {
-  if (params.model !== undefined && params.model !== null) return undefined;
+  if (Object.prototype.propertyIsEnumerable.call(params, "model") && params.model !== undefined && params.model !== null) return undefined;
   return model.getLsParams?.(callOptions)?.ls_model_name ?? model.model ?? model.modelName;
 }

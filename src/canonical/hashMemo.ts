@@ -12,8 +12,8 @@
  *
  * Exact, never approximate: a remembered hash is given only when the parts are the same
  * plain JSON tree as the parts it was computed from (`sameJson.ts`). Anything else — another
- * key order, an undefined member, a class instance, NaN — is built and hashed in full, as
- * without the memo. The key (the chat cache passes core's prompt string) only narrows where
+ * key order, a member more or less (even one set to undefined), a class instance, NaN — is
+ * built and hashed in full, as without the memo. The key (the chat cache passes core's prompt string) only narrows where
  * to look: a few requests can share one (the same question to another model, or with another
  * image), and each is compared in full. What is remembered is a private copy no caller ever
  * sees, taken before building (the hash is the copy's request), and only of parts that are a
@@ -76,20 +76,13 @@ export class RequestHashes {
    */
   compute<P>(kind: string, source: RequestParts<P>): { hash: string; request: unknown } {
     this.counts.computed++;
-    const seen = source.key.length > MAX_KEY_LENGTH ? undefined : this.byKind.get(kind)?.get(source.key);
-    if (seen === undefined) {
-      if (source.key.length <= MAX_KEY_LENGTH) this.remember(kind, source.key, undefined);
-      const request = source.build(source.parts);
-      return { hash: requestHash(kind, request), request };
-    }
-    const copy = copyJson(source.parts);
-    if (!sameJson(source.parts, copy)) {
-      const request = source.build(source.parts); // not a plain JSON tree: never remembered
-      return { hash: requestHash(kind, request), request };
-    }
-    const request = source.build(copy);
+    const rememberable = source.key.length <= MAX_KEY_LENGTH;
+    const asked = rememberable && this.byKind.get(kind)?.has(source.key) === true;
+    const copy = asked ? copyJson(source.parts) : undefined;
+    const kept = copy !== undefined && sameJson(source.parts, copy) ? copy : undefined; // else not a plain JSON tree: never remembered
+    const request = source.build(kept ?? source.parts);
     const hash = requestHash(kind, request);
-    this.remember(kind, source.key, { parts: copy, hash });
+    if (rememberable) this.remember(kind, source.key, kept && { parts: kept, hash });
     return { hash, request };
   }
 

@@ -49,6 +49,15 @@ export function idPlaceholders(): IdMapper {
   };
 }
 
+/**
+ * A value passed through as the message holds it, as the canonical form writes it: a plain
+ * JSON tree (a Date in an invalid tool call's `args` becomes its ISO string, as JSON sends it).
+ * Canonical messages are plain JSON throughout, so a copy of them (the hash memo's) is exact.
+ */
+function plain(value: unknown): unknown {
+  return value !== null && typeof value === "object" ? sortDeep(value) : value;
+}
+
 export function canonicalMessages(messages: readonly unknown[], normalize: Normalize): unknown[] {
   const ids = idPlaceholders();
   return messages.map((raw) => canonicalMessage(raw as MessageLike, normalize, ids));
@@ -57,23 +66,23 @@ export function canonicalMessages(messages: readonly unknown[], normalize: Norma
 function canonicalMessage(m: MessageLike, normalize: Normalize, ids: IdMapper): Record<string, unknown> {
   const type = messageType(m);
   const out: Record<string, unknown> = {
-    role: type === "generic" ? (m.role ?? "generic") : Object.hasOwn(ROLE, type) ? ROLE[type] : type,
+    role: type === "generic" ? plain(m.role ?? "generic") : Object.hasOwn(ROLE, type) ? ROLE[type] : type,
     content: canonicalContent(m.content, normalize, ids),
   };
-  if (m.name) out.name = m.name;
+  if (m.name) out.name = plain(m.name);
   if (type === "ai") {
     if (m.tool_calls?.length) {
       out.tool_calls = m.tool_calls.map((c) => ({
         id: c.id ? ids(c.id) : undefined,
-        name: c.name,
+        name: plain(c.name),
         args: sortDeep(c.args ?? {}),
       }));
     }
     if (m.invalid_tool_calls?.length) {
       out.invalid_tool_calls = m.invalid_tool_calls.map((c) => ({
         id: c.id ? ids(c.id) : undefined,
-        name: c.name,
-        args: c.args,
+        name: plain(c.name),
+        args: plain(c.args),
       }));
     }
   }

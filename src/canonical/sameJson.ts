@@ -3,7 +3,8 @@
  * same plain JSON tree, so that their canonical forms are the same. Plain means: objects whose
  * prototype is Object.prototype or null, arrays whose prototype is Array.prototype with no own
  * `map`, `constructor` or `toJSON` (the canonical form copies arrays with `map`, and a subclass
- * or an own `map` or `toJSON` could change what it writes), the same keys in the same order,
+ * or an own `map` or `toJSON` could change what it writes), the same keys in the same order
+ * (a member set to undefined is a member: `{ a: undefined }` matches only itself, never `{}`),
  * and primitives that are `===` (NaN never matches). Anything else counts as different, and is
  * then computed in full.
  */
@@ -12,9 +13,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * True only when `a` and `b` surely have the same canonical form: the same plain JSON tree,
+ * True only when `a` and `b` surely have the same canonical form: what `sameJson` says, with
  * object keys in any order (the canonical form sorts them). For skipping a hash that could
- * only give the answer already known; false when unsure (NaN, undefined members, classes).
+ * only give the answer already known; false when unsure (NaN, a member more or less, classes).
  */
 export function sameUnordered(a: unknown, b: unknown): boolean {
   return sameTree(a, b, false);

@@ -28,7 +28,7 @@ export type WriteResult = { file: string; bytes: number; created: boolean; previ
 
 export class FixtureStore {
   private dirReady = false;
-  /** Hashes whose file's request was found to re-hash to its name. */
+  /** Hashes whose file's request was found to hash to its name (re-hashed, or the very request just asked under it). */
   private readonly verified = new Set<string>();
   private readonly prefix: string;
   constructor(readonly dir: string) {

@@ -10,7 +10,7 @@ import { InMemoryCache } from "@langchain/core/caches";
 import { Vcr } from "../../src/index";
 import { modelCallForKey, runModelCall, type ModelCall } from "../../src/adapters/chat/call";
 import { loadGenerations } from "../../src/adapters/chat/generations";
-import { chatRequest } from "../../src/canonical/chat";
+import { chatParts, chatRequest, requestOf } from "../../src/canonical/chat";
 import { canonicalMessages } from "../../src/canonical/messages";
 import { canonicalParams } from "../../src/canonical/params";
 import { canonicalJson, requestHash, sha256Hex, sortDeep } from "../../src/canonical/json";
@@ -66,14 +66,32 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
         step("  · sortDeep", () => sortDeep({ kind: "chat", request })),
         step("  · canonicalJson (JSON.stringify of the sorted copy)", () => canonicalJson({ kind: "chat", request })),
         step("  · sha256 of the canonical JSON", () => sha256Hex(sorted)),
-        { name: "· Recorder.lookup (total: mode, hash, read, bookkeeping)", run: () => vcr.recorder.lookup("chat", request, { describe: "bench" }), batch: 50 },
+        step("· chatParts (invocationParams + canonical messages: what the memo compares)", () => chatParts(c.model, messages, options, identity)),
+        {
+          name: "· Recorder.findParts (total, as VcrCache.lookup calls it: parts compared, mode, read, bookkeeping)",
+          run: async () => {
+            vcr.recorder.findParts(
+              "chat",
+              { key: CHAT_PROMPT, parts: chatParts(c.model, messages, options, identity), build: (p) => requestOf(c.model, p) },
+              { describe: "bench" },
+            );
+          },
+          batch: 50,
+        },
+        {
+          name: "· Recorder.lookup (a request already built: hash, mode, read, bookkeeping)",
+          run: () => vcr.recorder.lookup("chat", request, { describe: "bench" }),
+          batch: 50,
+        },
         step("  · Recorder.mode() (resolveMode: withVcr scope, env, options)", () => vcr.recorder.mode()),
         step("· FixtureStore.read (total)", () => vcr.recorder.store.read(hash)),
         step("  · fileFor (string concatenation)", () => vcr.recorder.store.fileFor(hash)),
         step('  · fs.readFileSync(file, { encoding: "utf8" })', () => fs.readFileSync(file, { encoding: "utf8", flag: "r" })),
         step("  · JSON.parse", () => JSON.parse(text)),
         step("  · envelopeProblem", () => envelopeProblem(fixture, hash)),
-        step("  · (once per file and Vcr) re-hash of the fixture's request (name check)", () => requestHash(fixture.kind, fixture.request)),
+        step("  · (first read, when the asked request is not at hand) re-hash of the fixture's request (name check)", () =>
+          requestHash(fixture.kind, fixture.request),
+        ),
         step("· recorder hit bookkeeping (emit)", () => emit({ type: "used", hash, file })),
         step("· loadGenerations (new AIMessage per generation)", () => loadGenerations(fixture.response)),
         step("· (alternative) fs.statSync of the fixture", () => fs.statSync(file)),

@@ -209,6 +209,23 @@ describe("what enters the key", () => {
     expect(vcr.stats()).to.include({ recorded: 2, replayed: 6 });
   });
 
+  it("a Date inside a message (an invalid tool call's args) enters the key as JSON sends it: another Date misses", async () => {
+    const history = (at: Date) => [
+      new HumanMessage("q"),
+      new AIMessage({ content: "", invalid_tool_calls: [{ name: "t", id: "1", error: "bad json", args: at as unknown as string }] }),
+      new HumanMessage("go on"),
+    ];
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke(history(new Date(0)));
+    const replay = new Vcr({ dir, mode: "replay_only" });
+    for (let i = 0; i < 2; i++) expect((await openai(fake, replay.cache).invoke(history(new Date(0)))).content).to.be.a("string");
+    const err = await openai(fake, replay.cache)
+      .invoke(history(new Date(86_400_000)))
+      .catch((e: unknown) => e);
+    expect((err as { code?: string }).code).to.equal("VCR_MISS");
+    expect(replay.stats()).to.include({ replayed: 2, missed: 1 });
+    expect(fake.count()).to.equal(1);
+  });
+
   it("two ports (two servers) → one fixture", async () => {
     const other = await startFakeProvider();
     try {

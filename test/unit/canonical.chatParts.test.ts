@@ -1,5 +1,7 @@
 import { expect } from "chai";
-import { HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
+import { requestHash } from "../../src/canonical/json";
 import { chatParts, chatRequest, llmParts, requestOf, type ModelLike } from "../../src/canonical/chat";
 import { identity } from "../../src/canonical/normalize";
 
@@ -26,6 +28,16 @@ describe("a call's parts (what its canonical request is built from)", () => {
     const request = requestOf(m, parts) as { messages: { content: string }[] };
     request.messages[0].content = "changed"; // shares nothing with its parts (the hash memo builds from what it keeps)
     expect(parts.messages).to.deep.equal([{ role: "user", content: "hi" }]);
+    const tooled = model({
+      model: "m",
+      tools: [{ type: "function", function: { name: "t", parameters: { type: "object", properties: { a: { type: "string" } } } } }],
+    });
+    const tooledParts = chatParts(tooled, [new HumanMessage("hi")], {}, identity);
+    const before = JSON.stringify(tooledParts);
+    const built = requestOf(tooled, tooledParts) as { tools: { parameters: { properties: Record<string, unknown> } }[] };
+    built.tools[0].parameters.properties.a = "changed";
+    built.tools.push(built.tools[0]);
+    expect(JSON.stringify(tooledParts)).to.equal(before);
   });
 
   it("hold the fallback model name only when the parameters have no model, and read it only then", () => {
@@ -39,6 +51,36 @@ describe("a call's parts (what its canonical request is built from)", () => {
       expect(anonymous.lsCalls).to.equal(1);
       expect(requestOf(anonymous, parts).model).to.equal("from-ls-params");
     }
+  });
+
+  it("read the fallback name when the parameters' model is inherited, as the canonical parameters see no model there", () => {
+    const m = model({});
+    m.invocationParams = () => Object.create({ model: "inherited" }) as object;
+    const parts = chatParts(m, [new HumanMessage("hi")], {}, identity);
+    expect(parts.name).to.equal("from-ls-params");
+    expect(requestOf(m, parts).model).to.equal("from-ls-params");
+  });
+
+  it("of a client whose parameters hold no model (ChatGoogleGenerativeAI) key on its model name", () => {
+    const gemini = (name: string) => new ChatGoogleGenerativeAI({ model: name, apiKey: "test-key-not-a-secret" });
+    const a = chatParts(gemini("gemini-a"), [new HumanMessage("hi")], {}, identity);
+    expect(a.params.model).to.equal(undefined);
+    expect(requestOf(gemini("gemini-a"), a).model).to.equal("gemini-a");
+    const b = requestOf(gemini("gemini-b"), chatParts(gemini("gemini-b"), [new HumanMessage("hi")], {}, identity));
+    expect(requestHash("chat", b)).to.not.equal(requestHash("chat", requestOf(gemini("gemini-a"), a)));
+  });
+
+  it("are plain JSON: a Date in an invalid tool call's args is its ISO string (what JSON sends), so two Dates are two requests", () => {
+    const history = (at: Date) => [
+      new HumanMessage("q"),
+      new AIMessage({ content: "", invalid_tool_calls: [{ name: "t", id: "1", error: "bad json", args: at as unknown as string }] }),
+    ];
+    const m = model({ model: "m" });
+    const [early, late] = [new Date(0), new Date(86_400_000)].map((d) => requestOf(m, chatParts(m, history(d), {}, identity)));
+    const args = (r: Record<string, unknown>) => (r.messages as { invalid_tool_calls?: { args: unknown }[] }[])[1].invalid_tool_calls![0].args;
+    expect(args(early)).to.equal(new Date(0).toISOString());
+    expect(requestHash("chat", early)).to.not.equal(requestHash("chat", late));
+    expect(requestHash("chat", early)).to.equal(requestHash("chat", JSON.parse(JSON.stringify(early)))); // the hash it had when the Date went through
   });
 
   it("of a text completion hold the normalized prompt", () => {

@@ -37,6 +37,19 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
     expect(cache.size).to.equal(0);
   });
 
+  it("a file rewritten after its first read is not kept on its first read at the new stat", () => {
+    const cache = new ParsedFileCache<string>();
+    const file = oldFile("b.json");
+    cache.keep(file, cache.stat(file)!, () => "old");
+    fs.writeFileSync(file, '{"x":1}');
+    fs.utimesSync(file, OLD, OLD);
+    expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
+    cache.keep(file, cache.stat(file)!, () => "new, read once");
+    expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
+    cache.keep(file, cache.stat(file)!, () => "new, read twice");
+    expect(cache.get(file, cache.stat(file)!)).to.equal("new, read twice");
+  });
+
   it("does not keep a file written within the last second (its time may not show a same-tick rewrite)", () => {
     const cache = new ParsedFileCache<string>();
     const file = path.join(dir, "fresh.json");

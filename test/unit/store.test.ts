@@ -31,6 +31,34 @@ describe("FixtureStore", () => {
     expect(store.read(f.hash)).to.deep.equal(f);
   });
 
+  describe("a first read checks the file's request hashes to its name (comparing the request just asked, when given)", () => {
+    const asked = { model: "m", messages: [{ role: "user", content: "hi" }] }; // keys in another order than the file's
+    const onDisk = (f: Fixture) => {
+      const dir = tmpDir();
+      fs.writeFileSync(path.join(dir, `${requestHash("chat", asked)}.json`), JSON.stringify(f, null, 2));
+      return new FixtureStore(dir);
+    };
+
+    it("replays a file holding the very request asked, in any key order", () => {
+      const f = fixture({ messages: [{ content: "hi", role: "user" }], model: "m" });
+      expect(onDisk(f).read(f.hash, { kind: "chat", request: asked })?.response).to.deep.equal(f.response);
+    });
+
+    it("refuses one holding another request, another kind or an older schema under that name, asked or not", () => {
+      const name = requestHash("chat", asked);
+      const wrong: [string, Fixture][] = [
+        ["another request", { ...fixture({ model: "m", messages: [{ role: "user", content: "bye" }] }), hash: name }],
+        ["another kind", { ...fixture(asked), kind: "llm", hash: name }],
+        ["an older schema", { ...fixture(asked), schemaVersion: 1, hash: name }],
+      ];
+      for (const [what, f] of wrong) {
+        for (const given of [{ kind: "chat", request: asked }, undefined]) {
+          expect(() => onDisk(f).read(name, given), `${what}, asked: ${given !== undefined}`).to.throw(VcrFixtureError, /does not hash to its name/);
+        }
+      }
+    });
+  });
+
   it("a missing directory is a miss, not an error", () => {
     const store = new FixtureStore(path.join(tmpDir(), "not", "there"));
     expect(store.read(fixture().hash)).to.equal(undefined);
