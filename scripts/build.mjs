@@ -18,6 +18,27 @@ const binText = readFileSync(bin, "utf8");
 if (!binText.startsWith("#!")) writeFileSync(bin, "#!/usr/bin/env node\n" + binText);
 chmodSync(bin, 0o755);
 
+// The CommonJS entries, each bundled into one file (esbuild; @langchain/* and every other
+// package stay external): ~84 separate modules added ~21 ms to `require("langchain-vcr")`, the
+// bundle ~11 ms. A process that loads two entries (a runner plugin and the main entry) holds two
+// copies of the modules they share, and they share the per-test scope, ledger and call registry
+// through globalThis (src/processWide.ts), as a CommonJS plugin and ESM test files do. The CLI
+// keeps its module files. Each bundle replaces its entry file, so its `__dirname` is the entry's.
+const CJS_ENTRIES = ["index.js", "mocha/index.js", "vitest/index.js", "jest/index.js", "jest/reporter.js", "node-test/index.js"];
+for (const file of CJS_ENTRIES.map((f) => join(dist, "cjs", f))) {
+  buildSync({
+    entryPoints: [file],
+    outfile: file,
+    allowOverwrite: true,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
+}
+
 const esm = join(dist, "esm");
 mkdirSync(esm, { recursive: true });
 /** The ESM build's modules before bundling (removed at the end). */

@@ -49,12 +49,13 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     expect(r.esmFiles).to.include(path.join(CORE, "language_models/chat_models.js"));
   });
 
-  it("require: dist/cjs and core's CommonJS files, never dist/esm nor the ESM copy of core", async () => {
+  it("require: dist/cjs (its one bundled entry file) and core's CommonJS files, never dist/esm nor the ESM copy of core", async () => {
     const r = await runLoaded("cjs.cjs", fake, dir);
     expect([r.a, r.b]).to.deep.equal(["echo: cjs only", "echo: cjs only"]);
     expect(r.stats).to.deep.equal({ replayed: 1, recorded: 1, bypassed: 0, missed: 0 });
     expect(fake.count()).to.equal(1);
-    expect(r.cjsFiles).to.include(path.join(ROOT, "dist/cjs/index.js"));
+    // one bundled file (scripts/build.mjs): ~84 module files cost `require` twice the time
+    expect(under(r.cjsFiles, path.join(ROOT, "dist/cjs"))).to.deep.equal([path.join(ROOT, "dist/cjs/index.js")]);
     expect(r.cjsFiles).to.include(path.join(CORE, "language_models/chat_models.cjs"));
     expect(under(r.esmFiles, path.join(ROOT, "dist/esm"))).to.deep.equal([]);
     expect(r.esmFiles.filter((f) => f.startsWith(CORE))).to.deep.equal([]);
