@@ -130,7 +130,7 @@ export class RunLedger {
 
   /** `use` for many: the files used, and (for `show`'s "used by") the titles of the tests that used each. */
   useAll(files: Iterable<string>, usedBy?: ReadonlyMap<string, Iterable<string>>): void {
-    for (const file of files) this.used.add(this.rel.of(file));
+    for (const file of files) if (!usedBy?.has(file)) this.used.add(this.rel.of(file)); // a file in usedBy is added below
     for (const [file, tests] of usedBy ?? []) {
       const rel = this.rel.of(file);
       this.used.add(rel);

@@ -94,19 +94,28 @@ export class RootRelative {
   of(file: string): string {
     const cut = file.lastIndexOf(path.sep);
     const name = file.slice(cut + 1);
-    // a file at a filesystem root ("/x.json", "C:\\x.json") has no directory to make relative once
-    if (cut < path.parse(file).root.length || !path.isAbsolute(file) || name === "" || name === "." || name === ".." || name.includes("/"))
-      return relativeToRoot(this.root, file);
+    if (cut < 0 || name === "" || name === "." || name === ".." || name.includes("/")) return relativeToRoot(this.root, file);
     const dir = file.slice(0, cut);
     let rel = this.dirs.get(dir);
     if (rel === undefined && !this.dirs.has(dir)) {
-      const r = relativeToRoot(this.root, dir);
-      // outside the root (or above it), `..` steps could cancel against the name: no shortcut
-      rel = r === ".." || r.startsWith("../") || path.isAbsolute(r) ? undefined : r;
+      rel = this.dirShortcut(file, cut, dir);
       this.dirs.set(dir, rel);
     }
     if (rel === undefined) return relativeToRoot(this.root, file);
     return rel === "" ? name : `${rel}/${name}`;
+  }
+
+  /**
+   * `dir` made relative once for all its files, or undefined where no shortcut holds. Read
+   * from its first file: the root and absoluteness of a path are its prefix's, `dir` and the
+   * separator at `cut`, the same for every file in `dir`.
+   */
+  private dirShortcut(file: string, cut: number, dir: string): string | undefined {
+    // a file at a filesystem root ("/x.json", "C:\\x.json") or a relative one: no directory to make relative once
+    if (cut < path.parse(file).root.length || !path.isAbsolute(file)) return undefined;
+    const r = relativeToRoot(this.root, dir);
+    // outside the root (or above it), `..` steps could cancel against the name: no shortcut
+    return r === ".." || r.startsWith("../") || path.isAbsolute(r) ? undefined : r;
   }
 }
 
