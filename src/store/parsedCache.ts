@@ -10,9 +10,9 @@
  * `RACY_MS` of the read is not kept (file times can be coarser than a tick: a rewrite of
  * the same size in the same tick would otherwise look unchanged), so it is read again.
  *
- * Kept from the second read of a file at the same stat: the first only notes its stat. A
- * file read once (in a suite whose every test replays its own fixture, each one) costs no
- * copies; one read again is kept from then on.
+ * Kept from the second read of a file: the first is a plain read, with no stat (nothing is
+ * kept yet to check against) and no copies, since a file read once (in a suite whose every
+ * test replays its own fixture, each one) needs neither; one read again is kept from then on.
  *
  * The caller always gets its own copy: what is kept is never handed out. Bounded: past
  * `MAX_ENTRIES` files the oldest entry goes.
@@ -28,9 +28,10 @@ interface Entry<T> {
   size: number;
   mtimeMs: number;
   ctimeMs: number;
-  /** Undefined while the file was read once at this stat. */
-  value: T | undefined;
+  value: T;
 }
+/** A file read once, with nothing kept for it. */
+const SEEN = null;
 
 export type FileStat = fs.Stats;
 
@@ -39,8 +40,18 @@ function sameStat(e: Entry<unknown>, stat: FileStat): boolean {
 }
 
 export class ParsedFileCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries = new Map<string, Entry<T> | typeof SEEN>();
   constructor(private readonly maxEntries = MAX_ENTRIES) {}
+
+  /**
+   * True the first time `file` is asked about (then nothing is kept for it, and the caller
+   * reads it without a stat); false from then on.
+   */
+  firstRead(file: string): boolean {
+    if (this.entries.has(file)) return false;
+    this.set(file, SEEN);
+    return true;
+  }
 
   /** The file's stat (undefined when there is no such file); other errors (ENOTDIR, EACCES) throw. */
   stat(file: string): FileStat | undefined {
@@ -50,30 +61,32 @@ export class ParsedFileCache<T> {
   /** The value kept for `file` while `stat` shows it unchanged, else undefined. */
   get(file: string, stat: FileStat): T | undefined {
     const e = this.entries.get(file);
-    if (e === undefined) return undefined;
+    if (!e) return undefined;
     if (sameStat(e, stat)) return e.value;
-    this.entries.delete(file);
+    this.entries.set(file, SEEN);
     return undefined;
   }
 
-  /**
-   * Keeps what `make` gives (parsed from `file` as it was at `stat`, taken before the read)
-   * when `file` was read at this stat before; the first read only notes the stat.
-   */
+  /** Keeps what `make` gives, parsed from `file` as it was at `stat` (taken before the read). */
   keep(file: string, stat: FileStat, make: () => T): void {
     if (stat.mtimeMs > Date.now() - RACY_MS) return;
-    const e = this.entries.get(file);
-    const again = e !== undefined && sameStat(e, stat);
-    if (this.entries.size >= this.maxEntries && e === undefined) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value: again ? make() : undefined });
+    this.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value: make() });
+  }
+
+  private set(file: string, entry: Entry<T> | typeof SEEN): void {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(file)) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(file, entry);
   }
 
   delete(file: string): void {
     this.entries.delete(file);
   }
 
+  /** How many files have a value kept. */
   get size(): number {
-    return this.entries.size;
+    let n = 0;
+    for (const e of this.entries.values()) if (e) n++;
+    return n;
   }
 }
 

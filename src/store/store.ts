@@ -41,13 +41,15 @@ export class FixtureStore {
 
   /**
    * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
-   * returns its own response objects (its request may be shared and frozen); an unchanged file
-   * read again is kept from then on, parsed and checked no more (`parsedCache.ts`). `asked`:
+   * returns its own response objects (its request may be shared and frozen). A file's first read
+   * in the process is a plain read; read again, it is kept from then on while its stat stays the
+   * same, parsed and checked no more (`parsedCache.ts`). `asked`:
    * the request just hashed to this name, when at hand (a first read compares it with the file's
    * instead of hashing the file's again).
    */
   read(hash: string, asked?: Asked): Fixture | undefined {
     const file = this.fileFor(hash);
+    if (PARSED.firstRead(file)) return this.readFile(hash, file, asked); // nothing kept to check, nothing to keep yet
     const stat = statOf(file); // before the read: a change made while reading shows at the next stat
     const kept = stat && PARSED.get(file, stat);
     // the response is the caller's to keep and change; the request is only read (frozen in the cache)

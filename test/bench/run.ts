@@ -234,7 +234,7 @@ async function main(): Promise<void> {
           "`--require langchain-vcr/mocha` with CommonJS spec files, vitest `plugins: [langchainVcr()]` with ESM test files); the same suite with",
           "an InMemoryCache per file pre-filled in its before-all hook (no plugin); the same suite making live calls to the loopback fake (no",
           "cache, no plugin); under mocha also the floor of any replay that reads each test's fixture once: the InMemoryCache suite whose",
-          "cache also stats, reads, `JSON.parse`s and SHA-256-hashes one fixture file per lookup (each test its own; no plugin).",
+          "cache also reads, `JSON.parse`s and SHA-256-hashes one fixture file per lookup (each test its own; no plugin; a first read needs no stat).",
           `Wall time of the runner process, spawn to exit, runner defaults (vitest: forks, one fresh module graph per file).`,
           `${rounds} round(s) for vitest and ${mochaRounds} for mocha (whose suite takes under a second), each running every contender of the runner once in`,
           "rotated order, sequentially. Fixtures recorded once first,",

@@ -19,14 +19,15 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
     return file;
   }
 
-  it("keeps a value from the second read at the same stat, while the stat stays the same; drops it when the file changes", () => {
+  it("a file's first read is plain (no stat, nothing kept); from its second it is kept while its stat stays the same, and dropped when the file changes", () => {
     const cache = new ParsedFileCache<string>();
     const file = oldFile("a.json");
     let made = 0;
     const make = () => `parsed ${++made}`;
-    cache.keep(file, cache.stat(file)!, make);
+    expect(cache.firstRead(file), "the first read").to.equal(true);
+    expect(cache.firstRead(file), "asked again").to.equal(false);
     expect(cache.get(file, cache.stat(file)!), "read once: nothing kept").to.equal(undefined);
-    expect(made).to.equal(0);
+    expect(cache.size).to.equal(0);
     cache.keep(file, cache.stat(file)!, make);
     expect(cache.get(file, cache.stat(file)!)).to.equal("parsed 1");
     expect(cache.get(file, cache.stat(file)!)).to.equal("parsed 1");
@@ -35,26 +36,26 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
     fs.utimesSync(file, OLD, OLD); // same size and mtime: the ctime moved
     expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
     expect(cache.size).to.equal(0);
+    expect(cache.firstRead(file), "a changed file is not read as new: the store stats it").to.equal(false);
   });
 
-  it("a file rewritten after its first read is not kept on its first read at the new stat", () => {
+  it("a file rewritten after it was kept is kept again at its new stat", () => {
     const cache = new ParsedFileCache<string>();
     const file = oldFile("b.json");
+    cache.firstRead(file);
     cache.keep(file, cache.stat(file)!, () => "old");
     fs.writeFileSync(file, '{"x":1}');
     fs.utimesSync(file, OLD, OLD);
     expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
-    cache.keep(file, cache.stat(file)!, () => "new, read once");
-    expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
-    cache.keep(file, cache.stat(file)!, () => "new, read twice");
-    expect(cache.get(file, cache.stat(file)!)).to.equal("new, read twice");
+    cache.keep(file, cache.stat(file)!, () => "new");
+    expect(cache.get(file, cache.stat(file)!)).to.equal("new");
   });
 
   it("does not keep a file written within the last second (its time may not show a same-tick rewrite)", () => {
     const cache = new ParsedFileCache<string>();
     const file = path.join(dir, "fresh.json");
     fs.writeFileSync(file, "{}");
-    cache.keep(file, cache.stat(file)!, () => "parsed");
+    cache.firstRead(file);
     cache.keep(file, cache.stat(file)!, () => "parsed");
     expect(cache.size).to.equal(0);
     expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
@@ -70,9 +71,11 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
   it("is bounded: past its size the oldest entry goes", () => {
     const cache = new ParsedFileCache<number>(3);
     const files = [0, 1, 2, 3, 4].map((i) => oldFile(`${i}.json`));
-    files.forEach((f, i) => [1, 2].forEach(() => cache.keep(f, cache.stat(f)!, () => i)));
+    files.forEach((f, i) => cache.keep(f, cache.stat(f)!, () => i));
     expect(cache.size).to.equal(3);
     expect(files.map((f) => cache.get(f, cache.stat(f)!))).to.deep.equal([undefined, undefined, 2, 3, 4]);
+    expect(cache.firstRead(files[0]), "an evicted file is read as new").to.equal(true);
+    expect(cache.size, "a file read once takes a place").to.equal(2);
   });
 });
 
