@@ -28,8 +28,6 @@ export type WriteResult = { file: string; bytes: number; created: boolean; previ
 
 export class FixtureStore {
   private dirReady = false;
-  /** Hashes whose file's request was found to hash to its name (re-hashed, or the very request just asked under it). */
-  private readonly verified = new Set<string>();
   private readonly prefix: string;
   constructor(readonly dir: string) {
     this.prefix = path.join(dir, path.sep);
@@ -81,19 +79,15 @@ export class FixtureStore {
     }
     const fixture = parseFixture(text, file, hash);
     // A copied or mis-merged file whose "hash" was set to its name holds another request's
-    // answer: never replay it. (A redacted request no longer re-hashes, by design.)
-    // Checked once per store (one Vcr): what a run finds wrong is a file damaged before it
-    // started; the files this process writes itself are right by construction. The request
-    // just asked (hashed to this name) is compared instead, when it is at hand: the same tree
-    // has the same hash.
-    if (fixture.redacted !== true && !this.verified.has(hash)) {
-      if (!isAsked(fixture, asked)) {
-        const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
-        if (actual !== hash) {
-          throw fixtureFileError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
-        }
+    // answer: never replay it. (A redacted request no longer re-hashes, by design.) Checked on
+    // every read of the file (a kept one is not read: it is unchanged), so a file rewritten
+    // during the run is checked too. The request just asked (hashed to this name) is compared
+    // instead, when it is at hand: the same tree has the same hash.
+    if (fixture.redacted !== true && !isAsked(fixture, asked)) {
+      const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
+      if (actual !== hash) {
+        throw fixtureFileError(file, `has a "request" that does not hash to its name (it hashes to ${actual}): it was edited by hand or merged badly`);
       }
-      this.verified.add(hash);
     }
     return fixture;
   }

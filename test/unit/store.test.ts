@@ -60,6 +60,21 @@ describe("FixtureStore", () => {
     });
   });
 
+  it("a file rewritten after it was read, now holding another request under the name, is refused at its next read (asked or not)", () => {
+    const dir = tmpDir();
+    const store = new FixtureStore(dir);
+    const f = fixture({ messages: [{ role: "user", content: "first" }], model: "m" });
+    store.write(f, false);
+    const file = store.fileFor(f.hash);
+    for (const given of [{ kind: "chat", request: f.request }, undefined]) {
+      fs.writeFileSync(file, JSON.stringify(f, null, 2));
+      expect(store.read(f.hash, given)?.request, "read, checked").to.deep.equal(f.request);
+      const merged = { ...fixture({ messages: [{ role: "user", content: "another" }], model: "m" }), hash: f.hash };
+      fs.writeFileSync(file, JSON.stringify(merged, null, 2)); // a bad merge, after the first read
+      expect(() => store.read(f.hash, given), `asked: ${given !== undefined}`).to.throw(VcrFixtureError, /does not hash to its name/);
+    }
+  });
+
   it("a file's first read is one read and no stat; its second stats and reads it, and keeps it; from the third it is one stat", () => {
     const dir = tmpDir();
     const store = new FixtureStore(dir);
