@@ -144,7 +144,7 @@ export class Recorder {
     return this.resolve(kind, hash, () => request, options, request);
   }
 
-  /** `hashed`: the request `hash` was just computed from, when at hand (a first read compares it instead of hashing the file's). */
+  /** `hashed`: the request `hash` was just computed from, when at hand (a read of the file compares it instead of hashing the file's). */
   private resolve(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions, hashed?: unknown): Lookup | Promise<Lookup> {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];

@@ -22,7 +22,7 @@ import { damagedProblem } from "./kinds/damaged";
 import { findSecret } from "./secrets";
 import { FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
-import { TEMP_PREFIX } from "./store/store";
+import { TEMP_PREFIX } from "./store/atomic";
 
 export interface FixtureProblem {
   /** Absolute path of the file (or of the directory, when the directory itself is the problem). */

@@ -1,6 +1,6 @@
 /** After a failed test: delete the fixtures it created and put back the ones it overwrote. */
 import type { Scope } from "../scope";
-import { restoreFixture } from "../store/store";
+import { restoreFixture } from "../store/atomic";
 import { log } from "../log";
 
 export function restoreFailedTest(scope: Scope): { removed: string[]; restored: string[] } {

@@ -45,7 +45,9 @@ export class ParsedFileCache<T> {
 
   /**
    * True the first time `file` is asked about (then nothing is kept for it, and the caller
-   * reads it without a stat); false from then on.
+   * reads it without a stat); false from then on, until its entry is evicted. A miss takes an
+   * entry too: a file recorded after it is then kept from its first replay (unless written
+   * within the last second).
    */
   firstRead(file: string): boolean {
     if (this.entries.has(file)) return false;

@@ -10,19 +10,16 @@ import { VcrFixtureError, VcrRecordError } from "../errors";
 import { readFixtureText, SCHEMA_VERSION, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 import { kindSpec } from "../kinds";
-import { processWide } from "../processWide";
+import { tempFile } from "./atomic";
 import { copyJson, deepFreeze } from "../canonical/copy";
 import { markKept, ParsedFileCache, type FileStat } from "./parsedCache";
 import { isDirectory, readBytesIfAny } from "../fsProbe";
 import { sameUnordered } from "../canonical/sameJson";
 
-export const TEMP_PREFIX = ".vcr-tmp-";
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
 /** What replay parsed and checked, per file, until the file changes. */
 const PARSED = new ParsedFileCache<Fixture>();
-/** Temp file numbers, one sequence per process (both builds of langchain-vcr write here). */
-const temp = processWide("store.temp.v1", () => ({ counter: 0 }));
 
 export type WriteResult = { file: string; bytes: number; created: boolean; previous?: Buffer };
 
@@ -41,9 +38,9 @@ export class FixtureStore {
    * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
    * returns its own response objects (its request may be shared and frozen). A file's first read
    * in the process is a plain read; read again, it is kept from then on while its stat stays the
-   * same, parsed and checked no more (`parsedCache.ts`). `asked`:
-   * the request just hashed to this name, when at hand (a first read compares it with the file's
-   * instead of hashing the file's again).
+   * same, parsed and checked no more (`parsedCache.ts`). `asked`: the request just hashed to this
+   * name, when at hand (a read of the file compares it with the file's instead of hashing the
+   * file's again).
    */
   read(hash: string, asked?: Asked): Fixture | undefined {
     const file = this.fileFor(hash);
@@ -105,7 +102,7 @@ export class FixtureStore {
     const file = this.fileFor(fixture.hash);
     const text = formatFixture(onDiskForm(fixture));
     this.ensureDir();
-    const tmp = path.join(this.dir, `${TEMP_PREFIX}${fixture.hash.slice(0, 16)}-${process.pid}-${++temp.counter}`);
+    const tmp = tempFile(this.dir, fixture.hash.slice(0, 16));
     try {
       fs.writeFileSync(tmp, text, { flag: "wx" });
       const previous = overwrite ? this.readBytes(fixture.hash) : undefined;
@@ -212,21 +209,6 @@ export function parseFixture(raw: string, file: string, expectedHash?: string): 
   const read = readFixtureText(raw, expectedHash);
   if ("problem" in read) throw fixtureFileError(file, read.problem, read.cause);
   return read.fixture;
-}
-
-/** Deletes a fixture, or puts back the bytes it had — atomically, like every write. */
-export function restoreFixture(file: string, previous: Buffer | undefined): void {
-  if (previous === undefined) {
-    fs.rmSync(file, { force: true });
-    return;
-  }
-  const tmp = path.join(path.dirname(file), `${TEMP_PREFIX}restore-${process.pid}-${++temp.counter}`);
-  try {
-    fs.writeFileSync(tmp, previous, { flag: "wx" });
-    fs.renameSync(tmp, file);
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
 }
 
 /** The error for a fixture file that cannot be read as a fixture at all (its envelope); a damaged response is src/kinds/damaged.ts's. */

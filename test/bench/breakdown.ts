@@ -89,7 +89,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
         step('  · fs.readFileSync(file, { encoding: "utf8" })', () => fs.readFileSync(file, { encoding: "utf8", flag: "r" })),
         step("  · JSON.parse", () => JSON.parse(text)),
         step("  · envelopeProblem", () => envelopeProblem(fixture, hash)),
-        step("  · (first read, when the asked request is not at hand) re-hash of the fixture's request (name check)", () =>
+        step("  · (a read of the file, when the asked request is not at hand) re-hash of the fixture's request (name check)", () =>
           requestHash(fixture.kind, fixture.request),
         ),
         step("· recorder hit bookkeeping (emit)", () => emit({ type: "used", hash, file })),

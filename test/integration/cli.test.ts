@@ -13,7 +13,7 @@ import { Vcr } from "../../src/index";
 import { requestHash } from "../../src/canonical/json";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
-import { TEMP_PREFIX } from "../../src/store/store";
+import { TEMP_PREFIX } from "../../src/store/atomic";
 import { builtBin } from "../helpers/built";
 import { cli } from "../helpers/cliRun";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";

@@ -80,4 +80,26 @@ describe("the ESM and CommonJS builds load only their own module system", functi
       `langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; default says record_or_replay), fixtures: ${dir}`,
     ]);
   });
+  it("the CommonJS runner entries load no @langchain package: a plugin brings only its own code (the test files load LangChain)", async () => {
+    builtBin();
+    const entries = ["mocha/index.js", "jest/index.js", "jest/reporter.js", "node-test/index.js", "vitest/index.js"];
+    for (const entry of entries) {
+      const text = fs.readFileSync(path.join(ROOT, "dist/cjs", entry), "utf8");
+      expect(text.match(/require\("@langchain\/[^"]*"\)/g) ?? [], entry).to.deep.equal([]);
+    }
+    // and loaded, the mocha and node:test plugins (outside their runner) pull in no package at all
+    for (const entry of ["mocha/index.js", "node-test/index.js"]) {
+      const out = await runChild(
+        process.execPath,
+        [
+          "-e",
+          'require(process.argv[1]); console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.includes("node_modules"))))',
+          path.join(ROOT, "dist/cjs", entry),
+        ],
+        { cwd: tmpDir(), env: { ...process.env, LANGCHAIN_VCR_MODE: "", LANGCHAIN_VCR_QUIET: "1", CI: "" } },
+      );
+      expect(out.status, out.stderr).to.equal(0);
+      expect(JSON.parse(out.stdout.trim().split("\n")[0]), entry).to.deep.equal([]);
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { withVcr } from "../../src/index";
-import { TEMP_PREFIX } from "../../src/store/store";
+import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import { runChild } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";

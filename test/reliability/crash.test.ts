@@ -13,7 +13,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, VcrFixtureError, VcrMissError, withVcr } from "../../src/index";
 import { inOwnTest } from "../helpers/ownTest";
 import { requestHash } from "../../src/canonical/json";
-import { TEMP_PREFIX } from "../../src/store/store";
+import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import type { ChildResult } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";

@@ -5,7 +5,8 @@ import * as path from "node:path";
 import nodeFs = require("node:fs"); // the module object itself (a namespace import is read-only)
 import { requestHash } from "../../src/canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../../src/errors";
-import { FixtureStore, TEMP_PREFIX } from "../../src/store/store";
+import { FixtureStore } from "../../src/store/store";
+import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import type { Fixture } from "../../src/store/fixture";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
@@ -32,7 +33,7 @@ describe("FixtureStore", () => {
     expect(store.read(f.hash)).to.deep.equal(f);
   });
 
-  describe("a first read checks the file's request hashes to its name (comparing the request just asked, when given)", () => {
+  describe("a read of a file checks its request hashes to its name (comparing the request just asked, when given)", () => {
     const asked = { model: "m", messages: [{ role: "user", content: "hi" }] }; // keys in another order than the file's
     const onDisk = (f: Fixture) => {
       const dir = tmpDir();
@@ -60,18 +61,27 @@ describe("FixtureStore", () => {
     });
   });
 
-  it("a file rewritten after it was read, now holding another request under the name, is refused at its next read (asked or not)", () => {
+  it("a file rewritten after it was read (or kept), now holding another request under the name, is refused at its next read (asked or not)", () => {
     const dir = tmpDir();
     const store = new FixtureStore(dir);
     const f = fixture({ messages: [{ role: "user", content: "first" }], model: "m" });
-    store.write(f, false);
+    const merged = { ...fixture({ messages: [{ role: "user", content: "other" }], model: "m" }), hash: f.hash };
     const file = store.fileFor(f.hash);
-    for (const given of [{ kind: "chat", request: f.request }, undefined]) {
-      fs.writeFileSync(file, JSON.stringify(f, null, 2));
-      expect(store.read(f.hash, given)?.request, "read, checked").to.deep.equal(f.request);
-      const merged = { ...fixture({ messages: [{ role: "user", content: "another" }], model: "m" }), hash: f.hash };
-      fs.writeFileSync(file, JSON.stringify(merged, null, 2)); // a bad merge, after the first read
-      expect(() => store.read(f.hash, given), `asked: ${given !== undefined}`).to.throw(VcrFixtureError, /does not hash to its name/);
+    const old = Date.now() / 1000 - 3600;
+    for (const reads of [1, 2]) {
+      for (const given of [{ kind: "chat", request: f.request }, undefined]) {
+        fs.writeFileSync(file, JSON.stringify(f, null, 2));
+        fs.utimesSync(file, old, old); // keepable: a second read keeps it
+        for (let r = 0; r < reads; r++) expect(store.read(f.hash, given)?.request, "read, checked").to.deep.equal(f.request);
+        const text = JSON.stringify(merged, null, 2);
+        expect(text.length).to.equal(fs.statSync(file).size);
+        fs.writeFileSync(file, text); // a bad merge after it replayed: same size, mtime set back, only the ctime moved
+        fs.utimesSync(file, old, old);
+        expect(() => store.read(f.hash, given), `read ${reads} time(s) before, asked: ${given !== undefined}`).to.throw(
+          VcrFixtureError,
+          /does not hash to its name/,
+        );
+      }
     }
   });
 

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { requestHash } from "../../src/canonical/json";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
-import { TEMP_PREFIX } from "../../src/store/store";
+import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 

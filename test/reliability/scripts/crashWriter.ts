@@ -12,7 +12,7 @@
 import type * as fs from "node:fs";
 import nodeFs from "node:fs"; // the module object itself: patching it is seen by the store
 import { Vcr } from "../../../src/index";
-import { TEMP_PREFIX } from "../../../src/store/store";
+import { TEMP_PREFIX } from "../../../src/store/atomic";
 import { bigTool } from "./bigTool";
 
 const size = Number(process.env.SIZE ?? 1_000_000);
