@@ -18,6 +18,8 @@ import { sameUnordered } from "../canonical/sameJson";
 
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
+/** How many file names a store keeps made (`fileFor`). */
+const MAX_NAMES = 10_000;
 /** What replay parsed and checked, per file, until the file changes. */
 const PARSED = new ParsedFileCache<Fixture>();
 
@@ -26,12 +28,22 @@ export type WriteResult = { file: string; bytes: number; created: boolean; previ
 export class FixtureStore {
   private dirReady = false;
   private readonly prefix: string;
+  /**
+   * File names by hash, each made once: a replay names its file twice (the lookup and the read),
+   * and the read's lookups of the name hash it, which V8 does once per string. Bounded.
+   */
+  private readonly files = new Map<string, string>();
   constructor(readonly dir: string) {
     this.prefix = path.join(dir, path.sep);
   }
 
   fileFor(hash: string): string {
-    return this.prefix + hash + ".json"; // dir is absolute and normalized; a hash needs no joining
+    let file = this.files.get(hash);
+    if (file === undefined) {
+      if (this.files.size >= MAX_NAMES) this.files.clear();
+      this.files.set(hash, (file = this.prefix + hash + ".json")); // dir is absolute and normalized; a hash needs no joining
+    }
+    return file;
   }
 
   /**

@@ -115,6 +115,17 @@ describe("FixtureStore", () => {
     ]);
   });
 
+  it("names a hash's file the same way every time, past the bound of names it keeps made", () => {
+    const dir = tmpDir();
+    const store = new FixtureStore(dir);
+    for (let i = 0; i < 10_050; i++) {
+      const hash = i.toString(16).padStart(64, "0");
+      expect(store.fileFor(hash)).to.equal(path.join(dir, hash + ".json"));
+    }
+    const first = "0".repeat(64);
+    expect(store.fileFor(first)).to.equal(store.fileFor(first));
+  });
+
   it("a missing directory is a miss, not an error", () => {
     const store = new FixtureStore(path.join(tmpDir(), "not", "there"));
     expect(store.read(fixture().hash)).to.equal(undefined);
