@@ -1,7 +1,7 @@
 /**
- * The timing harness: contenders run interleaved (round-robin, rotating the order every
- * round) after a warm-up, each call timed on its own, so background load and GC hit every
- * contender alike. Results are per-call samples in microseconds.
+ * The timing harness: contenders run interleaved (round-robin, the order shuffled every round)
+ * after a warm-up, each call timed on its own, so background load and GC hit every contender
+ * alike. Results are per-call samples in microseconds.
  */
 export interface Contender {
   name: string;
@@ -19,6 +19,8 @@ export interface Contender {
 export interface Measured {
   name: string;
   samples: number[];
+  /** For each sample, the index of the contender whose call ran just before it (-1: none), where recorded. */
+  after?: number[];
 }
 
 export interface CompareOptions {
@@ -34,9 +36,11 @@ export async function compare(contenders: readonly Contender[], options: Compare
     await c.after?.();
   }
   const results = contenders.map((c) => ({ name: c.name, samples: [] as number[] }));
+  const nextOrder = shuffledOrders(contenders.length);
   for (let r = 0; r < options.rounds; r++) {
+    const order = nextOrder();
     for (let k = 0; k < contenders.length; k++) {
-      const idx = (k + r) % contenders.length;
+      const idx = order[k];
       const c = contenders[idx];
       const out = results[idx].samples;
       await c.before?.();
@@ -50,6 +54,33 @@ export async function compare(contenders: readonly Contender[], options: Compare
     }
   }
   return results;
+}
+
+/**
+ * Each round's order of `n` contenders: a fresh shuffle (seeded: a run repeats), so every
+ * contender runs after every other one equally often. A rotation does not: with three
+ * contenders, the one after X is the same one in two rounds of three, and a call right after
+ * one that waited on I/O (LocalFileCache) runs on a cold CPU. Self-contained: the hot-path
+ * child script embeds its source.
+ */
+export function shuffledOrders(n: number, seed = 0x5eed): () => number[] {
+  let state = seed >>> 0;
+  const random = () => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => {
+    const order = Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  };
 }
 
 /** Times `n` sequential calls of `fn`, each on its own (µs). */

@@ -1,7 +1,8 @@
 /**
  * The headline hot-path row: one recorded invoke of a real ChatOpenAI replayed from
  * InMemoryCache (the floor), VcrCache and @langchain/classic's LocalFileCache, interleaved
- * round-robin (order rotated every round), 200 warm-up calls each, then 3,000 timed rounds,
+ * round-robin (the order shuffled every round, so each follows each other one equally often:
+ * harness.ts), 200 warm-up calls each, then 3,000 timed rounds,
  * in fresh processes of an ESM consumer of the packed build. Each contender records its one
  * call against the loopback fake first; the cache files are then dated an hour back, as a
  * suite's committed fixtures are (a file written within the last second is re-read on every
@@ -20,7 +21,7 @@ import { promisify } from "node:util";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { consumer } from "./consumer";
 import { CHAT_PROMPT, tmpDir } from "./env";
-import type { Measured } from "./harness";
+import { shuffledOrders, type Measured } from "./harness";
 
 const CHILD = `
 import * as fs from "node:fs";
@@ -56,16 +57,23 @@ const past = Date.now() / 1000 - 3600;
 for (const dir of [VCR_DIR, FILE_DIR]) for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), past, past);
 for (const [, m] of contenders) for (let i = 0; i < Number(WARMUP); i++) await m.invoke(PROMPT);
 const samples = contenders.map(() => []);
+/** For each sample, the contender whose call ran just before it (-1: none). */
+const after = contenders.map(() => []);
+let previous = -1;
+const nextOrder = (${shuffledOrders.toString()})(contenders.length);
 for (let r = 0; r < Number(ROUNDS); r++) {
+  const order = nextOrder();
   for (let k = 0; k < contenders.length; k++) {
-    const idx = (k + r) % contenders.length;
+    const idx = order[k];
     const t0 = process.hrtime.bigint();
     const a = await contenders[idx][1].invoke(PROMPT);
     samples[idx].push(Number(process.hrtime.bigint() - t0) / 1000);
+    after[idx].push(previous);
+    previous = idx;
     if (a.content !== answers[idx]) throw new Error("bench: " + contenders[idx][0] + " replayed another answer");
   }
 }
-console.log(JSON.stringify(contenders.map(([name], i) => ({ name, samples: samples[i] }))));
+console.log(JSON.stringify(contenders.map(([name], i) => ({ name, samples: samples[i], after: after[i] }))));
 `;
 
 export const HOT_PATH_SETS = ["headline", "floor", "two-way"] as const;
@@ -105,7 +113,8 @@ export async function benchHotPathEsm(opts: { processes: number; warmup: number;
   } finally {
     await fake.close();
   }
-  const pool = (rs: Measured[][]) => rs[0].map((r, i) => ({ name: r.name, samples: rs.flatMap((run) => run[i].samples) }));
+  const pool = (rs: Measured[][]) =>
+    rs[0].map((r, i) => ({ name: r.name, samples: rs.flatMap((run) => run[i].samples), after: rs.flatMap((run) => run[i].after ?? []) }));
   return {
     headline: { runs: runs.headline, pooled: pool(runs.headline) },
     floor: { runs: runs.floor, pooled: pool(runs.floor) },

@@ -26,7 +26,7 @@ import { benchRecording, CONCURRENT } from "./recording";
 import { benchRunners, runnerOverhead, SUITE_TESTS } from "./runners";
 import { benchReview } from "./review";
 import { benchScale, childSummary, pairedStartupRatio } from "./scale";
-import { fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats";
+import { byPredecessorTable, fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats";
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       "",
     );
     out.push(
-      "Every table: contenders interleaved round-robin in one process (section 1: in each of five processes) after a warm-up, order rotated every round;",
+      "Every table: contenders interleaved round-robin in one process (section 1: in each of five processes) after a warm-up, the order shuffled every round (seeded), so each contender runs after each other one equally often;",
       "each call timed on its own; median and p95 per call; ratios against the table's first row.",
       "",
     );
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       });
       return [
         `Method: contenders InMemoryCache, VcrCache and LocalFileCache (@langchain/classic), each on its own real ChatOpenAI, interleaved`,
-        `round-robin (order rotated every round), ${opts.warmup} warm-up calls each, then ${opts.rounds.toLocaleString("en-US")} timed rounds (one call per contender per round,`,
+        `round-robin (the order shuffled every round, so each runs after each other one equally often), ${opts.warmup} warm-up calls each, then ${opts.rounds.toLocaleString("en-US")} timed rounds (one call per contender per round,`,
         `each timed on its own), in ${opts.processes} fresh process(es) of an ESM consumer (\`import\`) of the packed build; the table pools the samples.`,
         "Each contender records its one call against the loopback fake first, and the cache files are then dated an hour back, as a",
         "suite's committed fixtures are (a fixture written within the last second is re-read on every replay). Two more sets, same method,",
@@ -178,12 +178,20 @@ async function main(): Promise<void> {
         `Median ratio per process — ${line("headline", "VcrCache", "InMemoryCache", "VcrCache / InMemoryCache")};`,
         `${line("headline", "LocalFileCache", "InMemoryCache", "LocalFileCache / InMemoryCache")}. Checked: 0 provider requests while timing.`,
         "",
+        "The same samples by the call that ran just before (median per call, pooled; each pair about equally often, the order being shuffled):",
+        "",
+        byPredecessorTable(sets.headline.pooled),
+        "",
         "**The freshness floor** — VcrCache's place taken by an InMemoryCache hit preceded by one `fs.statSync` of a fixture file: the one",
         "system call a replay must make never to replay a file another process has rewritten since (src/store/parsedCache.ts):",
         "",
         timingTable(sets.floor.pooled),
         "",
         `${line("floor", "InMemoryCache hit + one", "InMemoryCache hit (", "(InMemoryCache + statSync) / InMemoryCache")}.`,
+        "",
+        "By the call that ran just before:",
+        "",
+        byPredecessorTable(sets.floor.pooled),
         "",
         "**Two-way** — InMemoryCache and VcrCache alone, without LocalFileCache (whose reads leave the process waiting on the thread pool,",
         "and its CPU idle, between calls: what runs next runs on a cold CPU):",
