@@ -1,7 +1,7 @@
 /**
  * The fixture directory's temp files and the one write the runner plugins make: putting back
- * what a failed test changed. Every write is atomic: a temp file in the same directory, then
- * a rename. Temp names share one prefix (`validate` and the crash tests find leftovers by it)
+ * what a failed test changed, atomically (a temp file in the same directory, then a rename; the
+ * store's own writes, in store.ts, link or rename a temp file named here). Temp names share one prefix (`validate` and the crash tests find leftovers by it)
  * and one sequence per process (both builds of langchain-vcr write here). Kept apart from the
  * store, so a runner plugin undoes a failed test's recordings without loading the store, its
  * fixture kinds and @langchain/core.

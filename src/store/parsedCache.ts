@@ -15,7 +15,7 @@
  * test replays its own fixture, each one) needs neither; one read again is kept from then on.
  *
  * The caller always gets its own copy: what is kept is never handed out. Bounded: past
- * `MAX_ENTRIES` files the oldest entry goes.
+ * `MAX_ENTRIES` files (kept, or only read once, a miss included) the entry first made goes.
  */
 import * as fs from "node:fs";
 
@@ -78,10 +78,6 @@ export class ParsedFileCache<T> {
   private set(file: string, entry: Entry<T> | typeof SEEN): void {
     if (this.entries.size >= this.maxEntries && !this.entries.has(file)) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(file, entry);
-  }
-
-  delete(file: string): void {
-    this.entries.delete(file);
   }
 
   /** How many files have a value kept. */

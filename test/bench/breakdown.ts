@@ -89,7 +89,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
         },
         step("  · Recorder.mode() (resolveMode: withVcr scope, env, options)", () => vcr.recorder.mode()),
         step("· FixtureStore.read (total: a kept file, one stat and a copy)", () => vcr.recorder.store.read(hash)),
-        step("  · fileFor (string concatenation)", () => vcr.recorder.store.fileFor(hash)),
+        step("  · fileFor (the name, made once per store)", () => vcr.recorder.store.fileFor(hash)),
         step('  · fs.readFileSync(file, { encoding: "utf8" })', () => fs.readFileSync(file, { encoding: "utf8", flag: "r" })),
         step("  · JSON.parse", () => JSON.parse(text)),
         step("  · envelopeProblem", () => envelopeProblem(fixture, hash)),

@@ -20,7 +20,7 @@ export interface Measured {
   name: string;
   samples: number[];
   /** For each sample, the index of the contender whose call ran just before it (-1: none), where recorded. */
-  after?: number[];
+  predecessors?: number[];
 }
 
 export interface CompareOptions {
@@ -58,7 +58,8 @@ export async function compare(contenders: readonly Contender[], options: Compare
 
 /**
  * Each round's order of `n` contenders: a fresh shuffle (seeded: a run repeats), so every
- * contender runs after every other one equally often. A rotation does not: with three
+ * contender runs after every other one about equally often (after itself, across a round's
+ * end, about a quarter as often with three). A rotation does not: with three
  * contenders, the one after X is the same one in two rounds of three, and a call right after
  * one that waited on I/O (LocalFileCache) runs on a cold CPU. Self-contained: the hot-path
  * child script embeds its source.

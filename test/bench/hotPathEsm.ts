@@ -1,8 +1,8 @@
 /**
  * The headline hot-path row: one recorded invoke of a real ChatOpenAI replayed from
  * InMemoryCache (the floor), VcrCache and @langchain/classic's LocalFileCache, interleaved
- * round-robin (the order shuffled every round, so each follows each other one equally often:
- * harness.ts), 200 warm-up calls each, then 3,000 timed rounds,
+ * round-robin (the order shuffled every round, seeded per process, so each follows each other
+ * one about equally often: harness.ts), 200 warm-up calls each, then 3,000 timed rounds,
  * in fresh processes of an ESM consumer of the packed build. Each contender records its one
  * call against the loopback fake first; the cache files are then dated an hour back, as a
  * suite's committed fixtures are (a file written within the last second is re-read on every
@@ -22,6 +22,9 @@ import { startFakeProvider } from "../helpers/fakeProvider";
 import { consumer } from "./consumer";
 import { CHAT_PROMPT, tmpDir } from "./env";
 import { shuffledOrders, type Measured } from "./harness";
+
+// The child embeds the shuffle's source, which must stand alone (no helper or outer name a transpiler could add).
+(new Function(`return (${shuffledOrders.toString()})`)() as typeof shuffledOrders)(3)();
 
 const CHILD = `
 import * as fs from "node:fs";
@@ -58,9 +61,9 @@ for (const dir of [VCR_DIR, FILE_DIR]) for (const f of fs.readdirSync(dir)) fs.u
 for (const [, m] of contenders) for (let i = 0; i < Number(WARMUP); i++) await m.invoke(PROMPT);
 const samples = contenders.map(() => []);
 /** For each sample, the contender whose call ran just before it (-1: none). */
-const after = contenders.map(() => []);
+const predecessors = contenders.map(() => []);
 let previous = -1;
-const nextOrder = (${shuffledOrders.toString()})(contenders.length);
+const nextOrder = (${shuffledOrders.toString()})(contenders.length, 0x5eed + Number(process.env.SEED));
 for (let r = 0; r < Number(ROUNDS); r++) {
   const order = nextOrder();
   for (let k = 0; k < contenders.length; k++) {
@@ -68,12 +71,12 @@ for (let r = 0; r < Number(ROUNDS); r++) {
     const t0 = process.hrtime.bigint();
     const a = await contenders[idx][1].invoke(PROMPT);
     samples[idx].push(Number(process.hrtime.bigint() - t0) / 1000);
-    after[idx].push(previous);
+    predecessors[idx].push(previous);
     previous = idx;
     if (a.content !== answers[idx]) throw new Error("bench: " + contenders[idx][0] + " replayed another answer");
   }
 }
-console.log(JSON.stringify(contenders.map(([name], i) => ({ name, samples: samples[i], after: after[i] }))));
+console.log(JSON.stringify(contenders.map(([name], i) => ({ name, samples: samples[i], predecessors: predecessors[i] }))));
 `;
 
 export const HOT_PATH_SETS = ["headline", "floor", "two-way"] as const;
@@ -95,6 +98,7 @@ export async function benchHotPathEsm(opts: { processes: number; warmup: number;
       const env = {
         ...process.env,
         SET: set,
+        SEED: String(p),
         FAKE_URL: fake.openaiBaseURL,
         VCR_DIR: tmpDir("esm-vcr"),
         FILE_DIR: tmpDir("esm-file"),
@@ -114,7 +118,7 @@ export async function benchHotPathEsm(opts: { processes: number; warmup: number;
     await fake.close();
   }
   const pool = (rs: Measured[][]) =>
-    rs[0].map((r, i) => ({ name: r.name, samples: rs.flatMap((run) => run[i].samples), after: rs.flatMap((run) => run[i].after ?? []) }));
+    rs[0].map((r, i) => ({ name: r.name, samples: rs.flatMap((run) => run[i].samples), predecessors: rs.flatMap((run) => run[i].predecessors!) }));
   return {
     headline: { runs: runs.headline, pooled: pool(runs.headline) },
     floor: { runs: runs.floor, pooled: pool(runs.floor) },

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       "",
     );
     out.push(
-      "Every table: contenders interleaved round-robin in one process (section 1: in each of five processes) after a warm-up, the order shuffled every round (seeded), so each contender runs after each other one equally often;",
+      "Every table of calls timed in one process: contenders interleaved round-robin (section 1: in each of five processes) after a warm-up, the order shuffled every round (seeded), so each contender runs after each other one about equally often (the sections timing whole processes rotate their order);",
       "each call timed on its own; median and p95 per call; ratios against the table's first row.",
       "",
     );
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       });
       return [
         `Method: contenders InMemoryCache, VcrCache and LocalFileCache (@langchain/classic), each on its own real ChatOpenAI, interleaved`,
-        `round-robin (the order shuffled every round, so each runs after each other one equally often), ${opts.warmup} warm-up calls each, then ${opts.rounds.toLocaleString("en-US")} timed rounds (one call per contender per round,`,
+        `round-robin (the order shuffled every round, so each runs after each other one about equally often), ${opts.warmup} warm-up calls each, then ${opts.rounds.toLocaleString("en-US")} timed rounds (one call per contender per round,`,
         `each timed on its own), in ${opts.processes} fresh process(es) of an ESM consumer (\`import\`) of the packed build; the table pools the samples.`,
         "Each contender records its one call against the loopback fake first, and the cache files are then dated an hour back, as a",
         "suite's committed fixtures are (a fixture written within the last second is re-read on every replay). Two more sets, same method,",
@@ -178,7 +178,7 @@ async function main(): Promise<void> {
         `Median ratio per process — ${line("headline", "VcrCache", "InMemoryCache", "VcrCache / InMemoryCache")};`,
         `${line("headline", "LocalFileCache", "InMemoryCache", "LocalFileCache / InMemoryCache")}. Checked: 0 provider requests while timing.`,
         "",
-        "The same samples by the call that ran just before (median per call, pooled; each pair about equally often, the order being shuffled):",
+        "The same samples by the call that ran just before (median per call, pooled; with the order shuffled, each contender follows each other one about equally often, and itself about a quarter as often):",
         "",
         byPredecessorTable(sets.headline.pooled),
         "",

@@ -60,17 +60,17 @@ export function timingTable(results: readonly { name: string; samples: readonly 
 
 /**
  * Median per call of each contender, split by the contender whose call ran just before it
- * (`after`): what an interleaved neighbour does to the next call (a cold CPU after one that
+ * (`predecessors`): what an interleaved neighbour does to the next call (a cold CPU after one that
  * waited on I/O). Rows: the contender timed; columns: the one before it.
  */
-export function byPredecessorTable(results: readonly { name: string; samples: readonly number[]; after?: readonly number[] }[]): string {
+export function byPredecessorTable(results: readonly { name: string; samples: readonly number[]; predecessors?: readonly number[] }[]): string {
   const short = (name: string) => name.replace(/ \(.*$/, "");
   return table(
     ["contender", ...results.map((r) => `after ${short(r.name)}`)],
     results.map((r) => [
       short(r.name),
       ...results.map((_, j) => {
-        const picked = r.samples.filter((_, i) => r.after?.[i] === j);
+        const picked = r.samples.filter((_, i) => r.predecessors?.[i] === j);
         return picked.length ? `${fmtTime(median(picked))} (${picked.length})` : "–";
       }),
     ]),
