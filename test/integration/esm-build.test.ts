@@ -80,12 +80,26 @@ describe("the ESM and CommonJS builds load only their own module system", functi
       `langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; default says record_or_replay), fixtures: ${dir}`,
     ]);
   });
-  it("the CommonJS runner entries load no @langchain package: a plugin brings only its own code (the test files load LangChain)", async () => {
+  it("the runner entries (CommonJS and ESM) load no @langchain package: a plugin brings only its own code (the test files load LangChain)", async () => {
     builtBin();
     const entries = ["mocha/index.js", "jest/index.js", "jest/reporter.js", "node-test/index.js", "vitest/index.js"];
     for (const entry of entries) {
       const text = fs.readFileSync(path.join(ROOT, "dist/cjs", entry), "utf8");
       expect(text.match(/require\("@langchain\/[^"]*"\)/g) ?? [], entry).to.deep.equal([]);
+    }
+    // the ESM plugin bundles too, with every chunk they import
+    const bundle = path.join(ROOT, "dist/esm/bundle");
+    const reached = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      for (const m of fs.readFileSync(path.join(bundle, file), "utf8").matchAll(/(?:from|import)\s*"\.\/([^"]+)"/g)) reached(m[1], seen);
+      return seen;
+    };
+    for (const entry of ["mocha.js", "vitest.js", "vitest-hooks.js"]) {
+      const files = [...reached(entry)];
+      expect(files.length, entry).to.be.greaterThan(1); // it imports shared chunks: the walk follows them
+      for (const f of files)
+        expect(fs.readFileSync(path.join(bundle, f), "utf8").match(/(?:from|import)\s*\(?\s*"@langchain\/[^"]*"/g) ?? [], `${entry} → ${f}`).to.deep.equal([]);
     }
     // and loaded, the mocha and node:test plugins (outside their runner) pull in no package at all
     for (const entry of ["mocha/index.js", "node-test/index.js"]) {
