@@ -6,7 +6,6 @@
  * src/store/store.ts, called the way VcrCache.lookup calls them.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { InMemoryCache } from "@langchain/core/caches";
 import { Vcr } from "../../src/index";
 import { modelCallForKey, runModelCall, type ModelCall } from "../../src/adapters/chat/call";
@@ -19,7 +18,7 @@ import { identity } from "../../src/canonical/normalize";
 import { envelopeProblem } from "../../src/store/fixture";
 import { emit } from "../../src/scope";
 import { startFakeProvider } from "../helpers/fakeProvider";
-import { CHAT_PROMPT, chatModel, tmpDir } from "./env";
+import { CHAT_PROMPT, chatModel, datedBack, tmpDir } from "./env";
 import { compare, type Contender, type Measured } from "./harness";
 
 export async function benchBreakdown(opts: { rounds: number; warmup: number }): Promise<Measured[]> {
@@ -30,9 +29,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
     const viaVcr = chatModel(fake, vcr.cache);
     await memory.invoke(CHAT_PROMPT);
     await viaVcr.invoke(CHAT_PROMPT);
-    // dated an hour back, as a suite's committed fixtures are: a file written within the last second is never kept
-    const past = Date.now() / 1000 - 3600;
-    for (const f of fs.readdirSync(vcr.recorder.store.dir)) fs.utimesSync(path.join(vcr.recorder.store.dir, f), past, past);
+    datedBack(vcr.recorder.store.dir);
     // Capture the ModelCall of one replayed invoke.
     let call: ModelCall | undefined;
     const cache = vcr.cache as unknown as { lookup: (p: string, k: string) => Promise<unknown> };

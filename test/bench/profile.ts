@@ -12,12 +12,11 @@
  * with NODE_PATH=<this repo>/node_modules when the copy lives outside the repository).
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { Session } from "node:inspector";
 import { InMemoryCache } from "@langchain/core/caches";
 import type * as Lib from "../../src/index";
 import { startFakeProvider } from "../helpers/fakeProvider";
-import { CHAT_PROMPT, chatModel, removeTmpDirs, tmpDir } from "./env";
+import { CHAT_PROMPT, chatModel, datedBack, removeTmpDirs, tmpDir } from "./env";
 
 const { Vcr } = require(process.env.VCR_SRC ? `${process.env.VCR_SRC}/index` : "../../src/index") as typeof Lib;
 
@@ -31,9 +30,7 @@ async function main(): Promise<void> {
     const cache = which === "memory" ? new InMemoryCache() : new Vcr({ dir, mode: "record_or_replay" }).cache;
     const model = chatModel(fake, cache);
     await model.invoke(CHAT_PROMPT); // records (VcrCache) or fills the cache
-    // dated an hour back, as a suite's committed fixtures are: a file written within the last second is re-read on every replay
-    const past = Date.now() / 1000 - 3600;
-    for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), past, past);
+    datedBack(dir);
     for (let i = 0; i < 2000; i++) await model.invoke(CHAT_PROMPT); // warm-up: JIT settles
     const session = out ? await startProfile() : undefined;
     const t0 = process.hrtime.bigint();

@@ -10,7 +10,7 @@
  *   also reads, parses and hashes one fixture file per lookup (what any replay that reads each
  *   test's fixture once must do at the least: a first read needs no stat), no plugin.
  * The wall time is the runner process's, spawn to exit. Runs interleave: every round runs
- * each runner's three variants in rotated order. Fixtures are recorded once first (and dated
+ * each runner's variants in rotated order. Fixtures are recorded once first (and dated
  * an hour back, as committed fixtures are); replay and pre-filled runs are checked to reach
  * no provider, live runs to make exactly 1,000 requests.
  */
@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { consumer } from "./consumer";
-import { log } from "./env";
+import { datedBack, log } from "./env";
 import type { Measured } from "./harness";
 
 export const SUITE_FILES = 50;
@@ -202,8 +202,7 @@ export async function benchSuite(opts: { rounds: number; mochaRounds?: number })
     const files = fs.readdirSync(suite.fixtures).filter((f) => f.endsWith(".json"));
     if (files.length !== SUITE_TESTS || fake.count() !== SUITE_TESTS)
       throw new Error(`bench: the suite recorded ${files.length} fixtures with ${fake.count()} requests`);
-    const past = Date.now() / 1000 - 3600;
-    for (const f of files) fs.utimesSync(path.join(suite.fixtures, f), past, past);
+    datedBack(suite.fixtures, files);
     const results: SuiteResult[] = timed.map((r) => ({
       runner: r.name,
       rows: r.variants.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),

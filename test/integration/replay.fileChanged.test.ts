@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import nodeFs = require("node:fs"); // the module object itself (a namespace import is read-only)
 import { Vcr } from "../../src/index";
 import { runChild } from "../helpers/child";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
@@ -12,24 +11,14 @@ import { z } from "zod";
 import { openai, TEST_KEY } from "../helpers/models";
 import { inOwnTest } from "../helpers/ownTest";
 import { fixtureFiles } from "../helpers/tmp";
+import { fsCallsOn } from "../helpers/fsCalls";
 
 const Q = "What is 2+2?";
 const OLD = Date.now() / 1000 - 3600; // fixtures a suite replays were written long before it runs
 
 /** Counts reads of `file` through fs.readFileSync while `fn` runs. */
 async function readsOf(file: string, fn: () => Promise<unknown>): Promise<number> {
-  const original = nodeFs.readFileSync;
-  let n = 0;
-  (nodeFs as { readFileSync: unknown }).readFileSync = function (this: unknown, p: unknown, ...rest: unknown[]) {
-    if (p === file) n++;
-    return (original as (...a: unknown[]) => unknown).call(this, p, ...rest);
-  };
-  try {
-    await fn();
-  } finally {
-    (nodeFs as { readFileSync: unknown }).readFileSync = original;
-  }
-  return n;
+  return (await fsCallsOn(file, ["readFileSync"], fn)).readFileSync;
 }
 
 /** Another process rewrites `file`: `how` is the JS it runs with `f` (the path) and `text` (the new contents). */

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import nodeFs = require("node:fs"); // the module object itself (a namespace import is read-only)
+import { fsCallsOn } from "../helpers/fsCalls";
 import { requestHash } from "../../src/canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../../src/errors";
 import { FixtureStore } from "../../src/store/store";
@@ -96,7 +96,7 @@ describe("FixtureStore", () => {
     }
   });
 
-  it("a file's first read is one read and no stat; its second stats and reads it, and keeps it; from the third it is one stat", () => {
+  it("a file's first read is one read and no stat; its second stats and reads it, and keeps it; from the third it is one stat", async () => {
     const dir = tmpDir();
     const store = new FixtureStore(dir);
     const f = fixture({ messages: [{ role: "user", content: "counted" }], model: "m" });
@@ -104,19 +104,12 @@ describe("FixtureStore", () => {
     const past = Date.now() / 1000 - 3600; // not written within the last second: keepable
     fs.utimesSync(store.fileFor(f.hash), past, past);
     const counts = { stat: 0, read: 0 };
-    const fsm = nodeFs as unknown as Record<"statSync" | "readFileSync", (...a: unknown[]) => unknown>;
-    const original = { statSync: fsm.statSync, readFileSync: fsm.readFileSync };
-    const mine = (p: unknown) => typeof p === "string" && p === store.fileFor(f.hash);
-    fsm.statSync = (...a: unknown[]) => (mine(a[0]) && counts.stat++, original.statSync.apply(nodeFs, a));
-    fsm.readFileSync = (...a: unknown[]) => (mine(a[0]) && counts.read++, original.readFileSync.apply(nodeFs, a));
     const seen: Array<typeof counts> = [];
-    try {
-      for (let i = 0; i < 4; i++) {
-        expect(store.read(f.hash)?.request).to.deep.equal(f.request);
-        seen.push({ ...counts });
-      }
-    } finally {
-      Object.assign(fsm, original);
+    for (let i = 0; i < 4; i++) {
+      const calls = await fsCallsOn(store.fileFor(f.hash), ["statSync", "readFileSync"], () => expect(store.read(f.hash)?.request).to.deep.equal(f.request));
+      counts.stat += calls.statSync;
+      counts.read += calls.readFileSync;
+      seen.push({ ...counts });
     }
     expect(seen).to.deep.equal([
       { stat: 0, read: 1 },
