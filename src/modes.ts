@@ -39,6 +39,9 @@ export function isVcrToolMode(v: unknown): v is VcrToolMode {
 
 export const MODE_ENV = "LANGCHAIN_VCR_MODE";
 export const TOOL_MODE_ENV = "LANGCHAIN_VCR_TOOL_MODE";
+/** Where an env mode came from, for a bad value's message (made once: every call resolves its mode). */
+const MODE_ENV_WHERE = `env ${MODE_ENV}`;
+const TOOL_MODE_ENV_WHERE = `env ${TOOL_MODE_ENV}`;
 
 export function checkMode(value: unknown, where: string): VcrMode {
   if (isVcrMode(value)) return value;
@@ -64,7 +67,7 @@ export function resolveMode(optionMode?: VcrMode): VcrMode {
   const scoped = currentOverride()?.mode;
   if (scoped !== undefined) return scoped;
   const env = process.env[MODE_ENV];
-  if (env !== undefined && env !== "") return checkMode(env, `env ${MODE_ENV}`);
+  if (env !== undefined && env !== "") return checkMode(env, MODE_ENV_WHERE);
   return optionMode ?? defaultMode();
 }
 
@@ -72,14 +75,14 @@ export function resolveToolMode(optionToolMode?: VcrToolMode): VcrToolMode {
   const scoped = currentOverride()?.toolMode;
   if (scoped !== undefined) return scoped;
   const env = process.env[TOOL_MODE_ENV];
-  if (env !== undefined && env !== "") return checkToolMode(env, `env ${TOOL_MODE_ENV}`);
+  if (env !== undefined && env !== "") return checkToolMode(env, TOOL_MODE_ENV_WHERE);
   return optionToolMode ?? "replay";
 }
 
 /** Where the mode in force came from, for summaries and error messages. */
 export function modeSource(optionMode?: VcrMode): string {
   if (currentOverride()?.mode !== undefined) return "withVcr";
-  if (process.env[MODE_ENV]) return `env ${MODE_ENV}`;
+  if (process.env[MODE_ENV]) return MODE_ENV_WHERE;
   if (optionMode !== undefined) return "options.mode";
   return isCi() ? "default (CI is set)" : "default";
 }

@@ -4,6 +4,8 @@ import type { Normalize } from "./normalize";
 import { clientOnlyParams } from "./clientParams";
 import { rememberedParams } from "./paramsMemo";
 import { copyJson } from "./copy";
+import { defineMember } from "./json";
+import { EXCLUDED_PARAMS } from "./params";
 
 /** The parts of a LangChain model this module reads; both BaseChatModel and BaseLLM have them. */
 export interface ModelLike {
@@ -19,7 +21,7 @@ export interface ModelLike {
  * `requestOf`; `canonical/hashMemo.ts` compares them to find a request's hash again).
  */
 export interface CallParts {
-  /** What the client sends as parameters: its `invocationParams()`, and what it sends beside them. */
+  /** What the client sends as parameters: its `invocationParams()`, and what it sends beside them (the members set and keyed). */
   params: Record<string, unknown>;
   /** The model's name when its parameters may not hold one (`params.model` unset). */
   name: unknown;
@@ -52,7 +54,22 @@ export function chatRequest(model: ModelLike, messages: readonly unknown[], call
 function rawParams(model: ModelLike, callOptions: unknown): Record<string, unknown> {
   const own = (model.invocationParams?.(callOptions) ?? {}) as Record<string, unknown>;
   const extra = clientOnlyParams(model);
-  return extra === undefined ? own : { ...extra, ...own };
+  return keyedMembers(extra === undefined ? own : { ...extra, ...own });
+}
+
+/**
+ * The members of `params` that can reach the canonical parameters: its own enumerable ones
+ * (as `canonicalParams` lists them) that are set and not excluded at the top level, where
+ * `canonicalParams` drops the others whatever else is set. Most of a client's parameters are
+ * unset (ChatOpenAI: 22 of 24), so the parts the hash memo compares on every call stay small.
+ */
+function keyedMembers(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(params)) {
+    const v = params[k];
+    if (v !== undefined && v !== null && !EXCLUDED_PARAMS.has(k)) defineMember(out, k, v);
+  }
+  return out;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
+import { ChatOpenAI } from "@langchain/openai";
+import { canonicalParams } from "../../src/canonical/params";
 import { requestHash } from "../../src/canonical/json";
 import { chatParts, chatRequest, llmParts, requestOf, type ModelLike } from "../../src/canonical/chat";
 import { identity } from "../../src/canonical/normalize";
@@ -38,6 +40,27 @@ describe("a call's parts (what its canonical request is built from)", () => {
     built.tools[0].parameters.properties.a = "changed";
     built.tools.push(built.tools[0]);
     expect(JSON.stringify(tooledParts)).to.equal(before);
+  });
+
+  it("hold only the parameters that can be keyed: set, and not excluded at the top level; the request is what the raw parameters give", () => {
+    const openaiParams = chatParts(new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key-not-a-secret" }), [new HumanMessage("hi")], {}, identity).params;
+    expect(openaiParams, "ChatOpenAI: 24 parameters, of which the model is keyed").to.deep.equal({ model: "gpt-4o-mini" });
+    const raws: Record<string, unknown>[] = [
+      { model: "m", temperature: 0, top_p: undefined, seed: null, stream: false, apiKey: "never-keyed", stop: [], n: 1 },
+      { model: null, options: { temperature: 0.2, num_predict: 5, keep_alive: "5m" }, stream: true, format: "json" },
+      { betas: [], stop_sequences: [], max_tokens: 9, maxTokens: undefined, tools: [], tool_choice: null, signal: new AbortController().signal },
+      { generationConfig: { stopSequences: [], temperature: undefined }, safetySettings: [], timeout: 5 },
+      Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { model: "own", headers: { "x-a": "1" } }),
+    ];
+    for (const raw of raws) {
+      const m = model(raw);
+      m.invocationParams = () => raw;
+      const parts = chatParts(m, [new HumanMessage("hi")], {}, identity);
+      for (const [k, v] of Object.entries(parts.params)) expect(v, k).to.not.equal(undefined).and.not.equal(null);
+      const expected: Record<string, unknown> = { ...canonicalParams(raw), messages: [{ role: "user", content: "hi" }] };
+      if (expected.model === undefined) expected.model = "from-ls-params";
+      expect(requestOf(m, parts)).to.deep.equal(expected);
+    }
   });
 
   it("hold the fallback model name only when the parameters have no model, and read it only then", () => {

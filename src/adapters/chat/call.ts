@@ -107,9 +107,10 @@ export class ModelCall {
     for (const e of this.entries) {
       const r = e.replayed;
       if (!r) continue;
-      r.generations.forEach((g, i) => {
-        if (g.message && r.usage[i] !== undefined) g.message.usage_metadata = r.usage[i];
-      });
+      for (let i = 0; i < r.generations.length; i++) {
+        const message = r.generations[i].message;
+        if (message && r.usage[i] !== undefined) message.usage_metadata = r.usage[i];
+      }
     }
     this.placeReplayed(result as { generations?: unknown[] });
   }

@@ -116,7 +116,8 @@ export function installStreamPatches(core: StreamCore): void {
 }
 
 function installOnModel(model: StreamModel, base: { chunks: StreamChunks; events: EventsMethod }, classes: ChunkClasses): Installed {
-  const existing = Object.getOwnPropertyDescriptor(model, INSTALLED)?.value as Installed | undefined;
+  // own, not inherited (a model made with Object.create(model) has its own methods); no descriptor object per call
+  const existing = Object.hasOwn(model, INSTALLED) ? ((model as Record<symbol, unknown>)[INSTALLED] as Installed) : undefined;
   if (existing) return existing;
   const chunks = model._streamResponseChunks as StreamChunks;
   const installed: Installed = { nativeChunks: typeof chunks === "function" && chunks !== base.chunks };

@@ -40,11 +40,13 @@ interface HandlerLike {
 }
 
 /** The handlers a `callbacks` value holds: an array of handlers, or a CallbackManager. */
-function handlersOf(callbacks: unknown): HandlerLike[] {
+function handlersOf(callbacks: unknown): readonly HandlerLike[] {
   if (Array.isArray(callbacks)) return callbacks as HandlerLike[];
   const handlers = (callbacks as { handlers?: unknown } | undefined)?.handlers;
-  return Array.isArray(handlers) ? (handlers as HandlerLike[]) : [];
+  return Array.isArray(handlers) ? (handlers as HandlerLike[]) : NO_HANDLERS;
 }
+
+const NO_HANDLERS: readonly HandlerLike[] = [];
 
 /**
  * Whether core's `_generateUncached` will stream this call: one message list, streaming not
@@ -57,6 +59,9 @@ export function generateWillStream(
   nativeChunks: boolean,
 ): boolean {
   if (messageLists !== 1 || model.disableStreaming || !nativeChunks) return false;
-  const handlers = [...handlersOf(runCallbacks), ...handlersOf(model.callbacks)];
-  return handlers.some((h) => !!h && (!!h.lc_prefer_streaming || !!h.lc_prefer_chat_model_stream_events));
+  return handlersOf(runCallbacks).some(prefersStream) || handlersOf(model.callbacks).some(prefersStream);
+}
+
+function prefersStream(h: HandlerLike | undefined): boolean {
+  return !!h && (!!h.lc_prefer_streaming || !!h.lc_prefer_chat_model_stream_events);
 }
