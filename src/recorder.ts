@@ -62,6 +62,11 @@ export interface LookupOptions {
    * not waited on — the owner would wait on itself — but recorded again by it.
    */
   owner?: object;
+  /**
+   * The caller copies what it hands out of the response and changes none of it: a fixture the
+   * store keeps is then handed over as it is kept, not copied first (`isSharedFixture` tells).
+   */
+  borrow?: boolean;
 }
 
 /**
@@ -150,7 +155,7 @@ export class Recorder {
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
     if (policy.readsFixtures && !options.live) {
-      const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed });
+      const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options.borrow === true);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };

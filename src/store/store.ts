@@ -52,20 +52,24 @@ export class FixtureStore {
    * in the process is a plain read; read again, it is kept from then on while its stat stays the
    * same, parsed and checked no more (`parsedCache.ts`). `asked`: the request just hashed to this
    * name, when at hand (a read of the file compares it with the file's instead of hashing the
-   * file's again).
+   * file's again). `borrow`: the caller copies what it hands out of the response and changes
+   * none of it, so a kept fixture is handed over as it is kept (`isSharedFixture`), uncopied.
    */
-  read(hash: string, asked?: Asked): Fixture | undefined {
+  read(hash: string, asked?: Asked, borrow = false): Fixture | undefined {
     const file = this.fileFor(hash);
     if (PARSED.firstRead(file)) return this.readFile(hash, file, asked); // nothing kept to check, nothing to keep yet
     const stat = statOf(file); // before the read: a change made while reading shows at the next stat
     const kept = stat && PARSED.get(file, stat);
     // the response is the caller's to keep and change; the request is only read (frozen in the cache)
-    if (kept) return { ...kept, response: copyJson(kept.response) };
+    if (kept) return borrow ? kept : { ...kept, response: copyJson(kept.response) };
     const fixture = this.readFile(hash, file, asked);
     if (fixture && stat) {
       PARSED.keep(file, stat, () => {
         const request = deepFreeze(copyJson(fixture.request));
-        return { ...fixture, request: typeof request === "object" && request !== null ? markKept(request) : request, response: copyJson(fixture.response) };
+        const keptRequest = typeof request === "object" && request !== null ? markKept(request) : request;
+        const shared = Object.freeze({ ...fixture, request: keptRequest, response: copyJson(fixture.response) });
+        SHARED.add(shared);
+        return shared;
       });
     }
     return fixture;
@@ -194,6 +198,18 @@ function symlinkTarget(p: string): string | undefined {
 export function onDiskForm(fixture: Fixture): Fixture {
   const toDisk = kindSpec(fixture.kind)?.toDisk;
   return toDisk ? { ...fixture, response: toDisk(fixture.response) } : fixture;
+}
+
+/** The fixtures the store keeps, each handed as it is to every borrowing read (weak: it holds nothing alive). */
+const SHARED = new WeakSet<Fixture>();
+
+/**
+ * Whether `fixture` is one the store keeps, handed as it is to a borrowing read: its response
+ * is shared with every later replay, so it is copied before any of it is changed or handed out.
+ * Any other fixture a read returns is the caller's own.
+ */
+export function isSharedFixture(fixture: Fixture): boolean {
+  return SHARED.has(fixture);
 }
 
 /** The request a lookup asked, hashed (under this version's canonical form) to the name being read. */

@@ -16,6 +16,7 @@ import { canonicalParams } from "../../src/canonical/params";
 import { canonicalJson, requestHash, sha256Hex, sortDeep } from "../../src/canonical/json";
 import { identity } from "../../src/canonical/normalize";
 import { envelopeProblem } from "../../src/store/fixture";
+import { isSharedFixture } from "../../src/store/store";
 import { emit } from "../../src/scope";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { CHAT_PROMPT, chatModel, datedBack, tmpDir } from "./env";
@@ -49,6 +50,8 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
     const file = vcr.recorder.store.fileFor(hash);
     const text = fs.readFileSync(file, "utf8");
     const fixture = vcr.recorder.store.read(hash)!;
+    const kept = vcr.recorder.store.read(hash, undefined, true)!;
+    if (!isSharedFixture(kept)) throw new Error("bench: the fixture is not kept (dated back, read twice)");
     const sorted = JSON.stringify(sortDeep({ kind: "chat", request }));
     const resolved = Promise.resolve();
     const inv = c.model.invocationParams!(options) as Record<string, unknown>;
@@ -74,7 +77,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
             vcr.recorder.findParts(
               "chat",
               { key: CHAT_PROMPT, parts: chatParts(c.model, messages, options, identity), build: (p) => requestOf(c.model, p) },
-              { describe: "bench" },
+              { describe: "bench", borrow: true },
             );
           },
           batch: 50,
@@ -85,7 +88,10 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
           batch: 50,
         },
         step("  · Recorder.mode() (resolveMode: withVcr scope, env, options)", () => vcr.recorder.mode()),
-        step("· FixtureStore.read (total: a kept file, one stat and a copy)", () => vcr.recorder.store.read(hash)),
+        step("· FixtureStore.read, borrowed as VcrCache reads it (total: a kept file, one stat, no copy)", () =>
+          vcr.recorder.store.read(hash, undefined, true),
+        ),
+        step("· FixtureStore.read, not borrowed (a kept file: one stat and a copy of the response)", () => vcr.recorder.store.read(hash)),
         step("  · fileFor (the name, made once per store)", () => vcr.recorder.store.fileFor(hash)),
         step('  · fs.readFileSync(file, { encoding: "utf8" })', () => fs.readFileSync(file, { encoding: "utf8", flag: "r" })),
         step("  · JSON.parse", () => JSON.parse(text)),
@@ -94,7 +100,8 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
           requestHash(fixture.kind, fixture.request),
         ),
         step("· recorder hit bookkeeping (emit)", () => emit({ type: "used", hash, file })),
-        step("· loadGenerations (new AIMessage per generation)", () => loadGenerations(fixture.response)),
+        step("· loadGenerations of the kept response (new AIMessage per generation, every object copied)", () => loadGenerations(kept.response, true)),
+        step("· loadGenerations of a response parsed for one replay (new AIMessage, its objects taken)", () => loadGenerations(fixture.response)),
         step("· (alternative) fs.statSync of the fixture", () => fs.statSync(file)),
       ],
       opts,

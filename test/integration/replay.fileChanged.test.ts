@@ -7,6 +7,8 @@ import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
+import { HumanMessage } from "@langchain/core/messages";
+import type { ChatGeneration } from "@langchain/core/outputs";
 import { z } from "zod";
 import { openai, TEST_KEY } from "../helpers/models";
 import { inOwnTest } from "../helpers/ownTest";
@@ -103,10 +105,31 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     first.usage_metadata!.total_tokens = -1;
     (first.additional_kwargs as Record<string, unknown>).mutated = [1];
     first.content = "mutated";
+    const nested = Object.values(first.response_metadata).find((v) => v !== null && typeof v === "object") as Record<string, unknown>;
+    expect(nested, "the recorded response_metadata has a nested object to change").to.be.an("object");
+    nested.deep = "mutated";
     const next = await model.invoke(Q);
     expect(JSON.parse(JSON.stringify({ r: next.response_metadata, u: next.usage_metadata, k: next.additional_kwargs, c: next.content }))).to.deep.equal(
       pristine,
     );
+    expect(fake.count()).to.equal(1);
+  });
+
+  it("each generate() gets its own generation: mutating a replayed generationInfo, nested, never changes the next replay", async () => {
+    const { model, file, text } = await recordedAndKept();
+    const fixture = JSON.parse(text) as { response: { generations: { generationInfo?: Record<string, unknown> }[] } };
+    fixture.response.generations[0].generationInfo = { ...fixture.response.generations[0].generationInfo, logprobs: { content: [{ token: "4" }] } };
+    fs.writeFileSync(file, JSON.stringify(fixture, null, 2) + "\n");
+    fs.utimesSync(file, OLD, OLD);
+    const generation = async () => (await model.generate([[new HumanMessage(Q)]])).generations[0][0] as ChatGeneration;
+    await generation(); // read again, and kept
+    const first = await generation(); // from what was kept
+    const pristine = JSON.stringify(first.generationInfo?.logprobs);
+    (first.generationInfo!.logprobs as { content: unknown[] }).content.push("mutated");
+    (first.message.response_metadata as Record<string, unknown>).model_name = "mutated";
+    const next = await generation();
+    expect(JSON.stringify(next.generationInfo?.logprobs)).to.equal(pristine).and.to.include('"token":"4"');
+    expect((next.message.response_metadata as Record<string, unknown>).model_name).to.not.equal("mutated");
     expect(fake.count()).to.equal(1);
   });
 

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { fsCallsOn } from "../helpers/fsCalls";
 import { requestHash } from "../../src/canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../../src/errors";
-import { FixtureStore } from "../../src/store/store";
+import { FixtureStore, isSharedFixture } from "../../src/store/store";
 import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import type { Fixture } from "../../src/store/fixture";
@@ -117,6 +117,33 @@ describe("FixtureStore", () => {
       { stat: 2, read: 2 },
       { stat: 3, read: 2 },
     ]);
+  });
+
+  it("a borrowing read is handed the kept fixture itself (frozen, shared); any other read, or a file not kept, gets its own response", () => {
+    const dir = tmpDir();
+    const store = new FixtureStore(dir);
+    const f = {
+      ...fixture({ messages: [{ role: "user", content: "borrowed" }], model: "m" }),
+      response: { generations: [{ text: "a", generationInfo: { n: [1] } }] },
+    };
+    store.write(f, false);
+    const past = Date.now() / 1000 - 3600;
+    fs.utimesSync(store.fileFor(f.hash), past, past);
+    const first = store.read(f.hash, undefined, true)!; // a first read: parsed for this caller alone
+    const second = store.read(f.hash, undefined, true)!; // read again: parsed for this caller, and a copy kept
+    expect([isSharedFixture(first), isSharedFixture(second)]).to.deep.equal([false, false]);
+    expect(first.response).to.not.equal(second.response);
+    const kept = store.read(f.hash, undefined, true)!;
+    expect(isSharedFixture(kept)).to.equal(true);
+    expect(Object.isFrozen(kept)).to.equal(true);
+    expect(store.read(f.hash, undefined, true)).to.equal(kept); // the same object to every borrowing read
+    const own = store.read(f.hash)!; // not borrowing: its own response, as before
+    expect(isSharedFixture(own)).to.equal(false);
+    expect(own.response).to.not.equal(kept.response);
+    expect(own.response).to.deep.equal(f.response);
+    ((own.response as typeof f.response).generations[0].generationInfo.n as number[]).push(2);
+    expect(kept.response).to.deep.equal(f.response);
+    expect(second.response).to.not.equal(kept.response);
   });
 
   it("names a hash's file right past the bound of the names it keeps made, and keeps no more than the bound", () => {

@@ -14,6 +14,7 @@ import { assertReplayable } from "../../kinds/damaged";
 import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
 import { clientSecrets } from "../../clientSecrets";
+import { isSharedFixture } from "../../store/store";
 
 export class VcrCache extends BaseCache<Generation[]> {
   constructor(
@@ -36,13 +37,17 @@ export class VcrCache extends BaseCache<Generation[]> {
         : llmParts(model, entry.input as string, call.options(), this.normalize);
     // core's prompt string (lossy: no images, no tool-call ids) only narrows where a remembered hash is looked for
     const source: RequestParts<CallParts> = { key: prompt, parts, build: (p) => requestOf(model, p) };
-    const found = this.recorder.findParts(call.kind, source, { describe: (request) => describeModel(model, request as Record<string, unknown>), owner: call });
+    const found = this.recorder.findParts(call.kind, source, {
+      describe: (request) => describeModel(model, request as Record<string, unknown>),
+      owner: call,
+      borrow: true,
+    });
     const lookup = found instanceof Promise ? await found : found; // a hit takes no extra microtask turn
     entry.lookup = lookup;
     if (lookup.fixture) {
       entry.updated = true;
       assertReplayable(lookup);
-      const generations = loadGenerations(lookup.fixture.response);
+      const generations = loadGenerations(lookup.fixture.response, isSharedFixture(lookup.fixture));
       call.replayed(entry, generations);
       return generations as Generation[];
     }

@@ -5,6 +5,7 @@
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { sortDeep } from "../../canonical/json";
+import { copyJson } from "../../canonical/copy";
 import { isStoredMember } from "../../store/members";
 
 export interface StoredMessage {
@@ -63,28 +64,37 @@ export function generationsProblem(response: unknown): string | undefined {
   return undefined;
 }
 
-export function loadGenerations(response: unknown): { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> }[] {
+/**
+ * The generations of a chat/llm fixture's response, as new LangChain objects. `shared`: the
+ * response is the store's kept one (`isSharedFixture`), shared with every later replay, so
+ * every object taken from it is copied; else it was parsed for this replay alone (or cloned
+ * for one waiter on a shared recording), and the generations may own its objects.
+ */
+export function loadGenerations(response: unknown, shared = false): { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> }[] {
   const r = response as GenerationsResponse;
+  const own = shared ? copyJson : same;
   return r.generations.map((g) => {
     const out: { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> } = { text: g.text };
-    if (g.message) out.message = loadMessage(g.message);
-    if (g.generationInfo) out.generationInfo = g.generationInfo;
+    if (g.message) out.message = loadMessage(g.message, own);
+    if (g.generationInfo) out.generationInfo = own(g.generationInfo);
     return out;
   });
 }
 
-function loadMessage(s: StoredMessage): AIMessage {
-  // The fixture is freshly parsed for every replay (or cloned for each waiter on a shared
-  // recording), so the message may own these objects: no copy here.
+function same<T>(value: T): T {
+  return value;
+}
+
+function loadMessage(s: StoredMessage, own: <T>(value: T) => T): AIMessage {
   const fields = {
-    content: s.content,
-    name: s.name,
-    id: s.id,
-    tool_calls: s.tool_calls ?? [],
-    invalid_tool_calls: s.invalid_tool_calls ?? [],
-    usage_metadata: s.usage_metadata,
-    response_metadata: s.response_metadata ?? {},
-    additional_kwargs: s.additional_kwargs ?? {},
+    content: own(s.content),
+    name: own(s.name),
+    id: own(s.id),
+    tool_calls: own(s.tool_calls) ?? [],
+    invalid_tool_calls: own(s.invalid_tool_calls) ?? [],
+    usage_metadata: own(s.usage_metadata),
+    response_metadata: own(s.response_metadata) ?? {},
+    additional_kwargs: own(s.additional_kwargs) ?? {},
   } as ConstructorParameters<typeof AIMessage>[0] & object;
   return new AIMessage(fields);
 }
