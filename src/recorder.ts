@@ -155,7 +155,7 @@ export class Recorder {
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
     if (policy.readsFixtures && !options.live) {
-      const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options.borrow === true);
+      const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };

@@ -1,6 +1,6 @@
 /**
  * What replay parsed and checked for a fixture file, kept until the file changes, so a hit
- * costs one `stat` and a copy instead of a read, a parse and the checks. One per process,
+ * costs one `stat` (and the caller's copy) instead of a read, a parse and the checks. One per process,
  * keyed by file path (every Vcr on a directory shares it).
  *
  * Never stale: a file counts as unchanged only while its inode, size, mtime and ctime (to
@@ -14,7 +14,8 @@
  * kept yet to check against) and no copies, since a file read once (in a suite whose every
  * test replays its own fixture, each one) needs neither; one read again is kept from then on.
  *
- * The caller always gets its own copy: what is kept is never handed out. Bounded: past
+ * What is kept is the store's to hand out (`FixtureStore.read`): frozen, and copied for every
+ * caller but one that copies what it takes itself (a borrowing read). Bounded: past
  * `MAX_ENTRIES` files (kept, or only read once, a miss included) the entry first made goes.
  */
 import * as fs from "node:fs";

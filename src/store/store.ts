@@ -48,14 +48,16 @@ export class FixtureStore {
 
   /**
    * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
-   * returns its own response objects (its request may be shared and frozen). A file's first read
+   * returns its own response objects (its request may be shared and frozen), but a borrowing one
+   * (below). A file's first read
    * in the process is a plain read; read again, it is kept from then on while its stat stays the
    * same, parsed and checked no more (`parsedCache.ts`). `asked`: the request just hashed to this
    * name, when at hand (a read of the file compares it with the file's instead of hashing the
    * file's again). `borrow`: the caller copies what it hands out of the response and changes
-   * none of it, so a kept fixture is handed over as it is kept (`isSharedFixture`), uncopied.
+   * none of it, so a kept fixture is handed over as it is kept (`isSharedFixture`: frozen
+   * throughout), uncopied.
    */
-  read(hash: string, asked?: Asked, borrow = false): Fixture | undefined {
+  read(hash: string, asked?: Asked, { borrow = false }: { borrow?: boolean } = {}): Fixture | undefined {
     const file = this.fileFor(hash);
     if (PARSED.firstRead(file)) return this.readFile(hash, file, asked); // nothing kept to check, nothing to keep yet
     const stat = statOf(file); // before the read: a change made while reading shows at the next stat
@@ -67,7 +69,8 @@ export class FixtureStore {
       PARSED.keep(file, stat, () => {
         const request = deepFreeze(copyJson(fixture.request));
         const keptRequest = typeof request === "object" && request !== null ? markKept(request) : request;
-        const shared = Object.freeze({ ...fixture, request: keptRequest, response: copyJson(fixture.response) });
+        // frozen throughout: a borrower that changed the shared response would throw, not poison every later replay
+        const shared = Object.freeze({ ...fixture, request: keptRequest, response: deepFreeze(copyJson(fixture.response)) });
         SHARED.add(shared);
         return shared;
       });

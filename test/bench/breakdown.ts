@@ -50,7 +50,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
     const file = vcr.recorder.store.fileFor(hash);
     const text = fs.readFileSync(file, "utf8");
     const fixture = vcr.recorder.store.read(hash)!;
-    const kept = vcr.recorder.store.read(hash, undefined, true)!;
+    const kept = vcr.recorder.store.read(hash, undefined, { borrow: true })!;
     if (!isSharedFixture(kept)) throw new Error("bench: the fixture is not kept (dated back, read twice)");
     const sorted = JSON.stringify(sortDeep({ kind: "chat", request }));
     const resolved = Promise.resolve();
@@ -89,7 +89,7 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
         },
         step("  · Recorder.mode() (resolveMode: withVcr scope, env, options)", () => vcr.recorder.mode()),
         step("· FixtureStore.read, borrowed as VcrCache reads it (total: a kept file, one stat, no copy)", () =>
-          vcr.recorder.store.read(hash, undefined, true),
+          vcr.recorder.store.read(hash, undefined, { borrow: true }),
         ),
         step("· FixtureStore.read, not borrowed (a kept file: one stat and a copy of the response)", () => vcr.recorder.store.read(hash)),
         step("  · fileFor (the name, made once per store)", () => vcr.recorder.store.fileFor(hash)),
@@ -100,7 +100,9 @@ export async function benchBreakdown(opts: { rounds: number; warmup: number }): 
           requestHash(fixture.kind, fixture.request),
         ),
         step("· recorder hit bookkeeping (emit)", () => emit({ type: "used", hash, file })),
-        step("· loadGenerations of the kept response (new AIMessage per generation, every object copied)", () => loadGenerations(kept.response, true)),
+        step("· loadGenerations of the kept response (new AIMessage per generation, every object copied)", () =>
+          loadGenerations(kept.response, { shared: true }),
+        ),
         step("· loadGenerations of a response parsed for one replay (new AIMessage, its objects taken)", () => loadGenerations(fixture.response)),
         step("· (alternative) fs.statSync of the fixture", () => fs.statSync(file)),
       ],

@@ -7,7 +7,7 @@ import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
-import { HumanMessage } from "@langchain/core/messages";
+import { type AIMessage, HumanMessage } from "@langchain/core/messages";
 import type { ChatGeneration } from "@langchain/core/outputs";
 import { z } from "zod";
 import { openai, TEST_KEY } from "../helpers/models";
@@ -115,21 +115,42 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     expect(fake.count()).to.equal(1);
   });
 
-  it("each generate() gets its own generation: mutating a replayed generationInfo, nested, never changes the next replay", async () => {
+  it("each generate() gets its own generation: mutating anything in a replayed generation, nested, never changes the next replay", async () => {
     const { model, file, text } = await recordedAndKept();
-    const fixture = JSON.parse(text) as { response: { generations: { generationInfo?: Record<string, unknown> }[] } };
-    fixture.response.generations[0].generationInfo = { ...fixture.response.generations[0].generationInfo, logprobs: { content: [{ token: "4" }] } };
+    type Stored = { generationInfo?: Record<string, unknown>; message: Record<string, unknown> };
+    const fixture = JSON.parse(text) as { response: { generations: Stored[] } };
+    const g = fixture.response.generations[0];
+    g.generationInfo = { ...g.generationInfo, logprobs: { content: [{ token: "4" }] } };
+    Object.assign(g.message, {
+      content: [{ type: "text", text: "four" }],
+      tool_calls: [{ name: "lookup", args: { q: ["a"] }, id: "call_1", type: "tool_call" }],
+      invalid_tool_calls: [{ name: "bad", args: "{", id: "call_2", error: "not JSON", type: "invalid_tool_call" }],
+      additional_kwargs: { nested: { a: 1 } },
+    });
     fs.writeFileSync(file, JSON.stringify(fixture, null, 2) + "\n");
     fs.utimesSync(file, OLD, OLD);
     const generation = async () => (await model.generate([[new HumanMessage(Q)]])).generations[0][0] as ChatGeneration;
+    const snapshot = (c: ChatGeneration) => {
+      const m = c.message as AIMessage;
+      return JSON.stringify({
+        info: c.generationInfo,
+        m: [m.content, m.tool_calls, m.invalid_tool_calls, m.additional_kwargs, m.response_metadata, m.usage_metadata],
+      });
+    };
     await generation(); // read again, and kept
     const first = await generation(); // from what was kept
-    const pristine = JSON.stringify(first.generationInfo?.logprobs);
+    const pristine = snapshot(first);
+    expect(pristine).to.include('"token":"4"').and.include('"q":["a"]').and.include('"text":"four"').and.include('"error":"not JSON"');
+    const m = first.message as AIMessage;
     (first.generationInfo!.logprobs as { content: unknown[] }).content.push("mutated");
-    (first.message.response_metadata as Record<string, unknown>).model_name = "mutated";
-    const next = await generation();
-    expect(JSON.stringify(next.generationInfo?.logprobs)).to.equal(pristine).and.to.include('"token":"4"');
-    expect((next.message.response_metadata as Record<string, unknown>).model_name).to.not.equal("mutated");
+    (m.content as { text: string }[])[0].text = "mutated";
+    (m.tool_calls![0].args.q as string[]).push("mutated");
+    m.invalid_tool_calls![0].error = "mutated";
+    (m.additional_kwargs.nested as Record<string, unknown>).a = "mutated";
+    (Object.values(m.response_metadata).find((v) => v !== null && typeof v === "object") as Record<string, unknown>).deep = "mutated";
+    (m.usage_metadata as unknown as Record<string, Record<string, unknown>>).input_token_details.mutated = 1;
+    expect(snapshot(first)).to.not.equal(pristine);
+    expect(snapshot(await generation())).to.equal(pristine);
     expect(fake.count()).to.equal(1);
   });
 

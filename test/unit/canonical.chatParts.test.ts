@@ -51,6 +51,7 @@ describe("a call's parts (what its canonical request is built from)", () => {
       { betas: [], stop_sequences: [], max_tokens: 9, maxTokens: undefined, tools: [], tool_choice: null, signal: new AbortController().signal },
       { generationConfig: { stopSequences: [], temperature: undefined }, safetySettings: [], timeout: 5 },
       Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { model: "own", headers: { "x-a": "1" } }),
+      JSON.parse('{"model":"m","__proto__":{"temperature":1},"user":"u"}') as Record<string, unknown>, // an own __proto__ member
     ];
     for (const raw of raws) {
       const m = model(raw);

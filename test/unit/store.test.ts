@@ -119,7 +119,7 @@ describe("FixtureStore", () => {
     ]);
   });
 
-  it("a borrowing read is handed the kept fixture itself (frozen, shared); any other read, or a file not kept, gets its own response", () => {
+  it("a borrowing read is handed the kept fixture itself (shared, frozen throughout); any other read, or a file not kept, gets its own response", () => {
     const dir = tmpDir();
     const store = new FixtureStore(dir);
     const f = {
@@ -129,14 +129,14 @@ describe("FixtureStore", () => {
     store.write(f, false);
     const past = Date.now() / 1000 - 3600;
     fs.utimesSync(store.fileFor(f.hash), past, past);
-    const first = store.read(f.hash, undefined, true)!; // a first read: parsed for this caller alone
-    const second = store.read(f.hash, undefined, true)!; // read again: parsed for this caller, and a copy kept
+    const first = store.read(f.hash, undefined, { borrow: true })!; // a first read: parsed for this caller alone
+    const second = store.read(f.hash, undefined, { borrow: true })!; // read again: parsed for this caller, and a copy kept
     expect([isSharedFixture(first), isSharedFixture(second)]).to.deep.equal([false, false]);
     expect(first.response).to.not.equal(second.response);
-    const kept = store.read(f.hash, undefined, true)!;
+    const kept = store.read(f.hash, undefined, { borrow: true })!;
     expect(isSharedFixture(kept)).to.equal(true);
-    expect(Object.isFrozen(kept)).to.equal(true);
-    expect(store.read(f.hash, undefined, true)).to.equal(kept); // the same object to every borrowing read
+    expect([kept, kept.response, (kept.response as typeof f.response).generations[0].generationInfo.n].map(Object.isFrozen)).to.deep.equal([true, true, true]);
+    expect(store.read(f.hash, undefined, { borrow: true })).to.equal(kept); // the same object to every borrowing read
     const own = store.read(f.hash)!; // not borrowing: its own response, as before
     expect(isSharedFixture(own)).to.equal(false);
     expect(own.response).to.not.equal(kept.response);

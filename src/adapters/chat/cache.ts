@@ -47,7 +47,7 @@ export class VcrCache extends BaseCache<Generation[]> {
     if (lookup.fixture) {
       entry.updated = true;
       assertReplayable(lookup);
-      const generations = loadGenerations(lookup.fixture.response, isSharedFixture(lookup.fixture));
+      const generations = loadGenerations(lookup.fixture.response, { shared: isSharedFixture(lookup.fixture) });
       call.replayed(entry, generations);
       return generations as Generation[];
     }

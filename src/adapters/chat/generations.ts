@@ -70,7 +70,10 @@ export function generationsProblem(response: unknown): string | undefined {
  * every object taken from it is copied; else it was parsed for this replay alone (or cloned
  * for one waiter on a shared recording), and the generations may own its objects.
  */
-export function loadGenerations(response: unknown, shared = false): { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> }[] {
+export function loadGenerations(
+  response: unknown,
+  { shared = false }: { shared?: boolean } = {},
+): { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> }[] {
   const r = response as GenerationsResponse;
   const own = shared ? copyJson : same;
   return r.generations.map((g) => {
@@ -88,7 +91,7 @@ function same<T>(value: T): T {
 function loadMessage(s: StoredMessage, own: <T>(value: T) => T): AIMessage {
   const fields = {
     content: own(s.content),
-    name: own(s.name),
+    name: own(s.name), // strings, unless the file was edited: the kind's rule does not check them
     id: own(s.id),
     tool_calls: own(s.tool_calls) ?? [],
     invalid_tool_calls: own(s.invalid_tool_calls) ?? [],

@@ -40,13 +40,13 @@ interface HandlerLike {
 }
 
 /** The handlers a `callbacks` value holds: an array of handlers, or a CallbackManager. */
+const NO_HANDLERS: readonly HandlerLike[] = [];
+
 function handlersOf(callbacks: unknown): readonly HandlerLike[] {
   if (Array.isArray(callbacks)) return callbacks as HandlerLike[];
   const handlers = (callbacks as { handlers?: unknown } | undefined)?.handlers;
   return Array.isArray(handlers) ? (handlers as HandlerLike[]) : NO_HANDLERS;
 }
-
-const NO_HANDLERS: readonly HandlerLike[] = [];
 
 /**
  * Whether core's `_generateUncached` will stream this call: one message list, streaming not
