@@ -11,6 +11,11 @@ describeParity({
   ...DASH_T,
   hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "chat asks"`,
   concurrent: false,
+  changedOnly: {
+    args: ["--onlyChanged"],
+    file: "test/a.test.cjs",
+    reason: "only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)",
+  },
   onlyFile: { name: "test/c.test.cjs", text: `test("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {
     "jest.config.cjs": [

@@ -9,6 +9,7 @@ describeParity({
   ...DASH_T,
   hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "chat asks"`,
   concurrent: true,
+  changedOnly: { args: ["--changed"], file: "test/a.test.mjs", reason: "--changed ran only the test files related to changed files" },
   onlyFile: { name: "test/c.test.mjs", text: `import { test } from "vitest";\ntest("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {
     "vitest.config.mjs": [

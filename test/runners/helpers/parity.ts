@@ -5,6 +5,7 @@
  * test file says how to start its runner and how its filters are spelled.
  */
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ChildResult } from "../../helpers/child";
@@ -40,6 +41,8 @@ export interface RunnerSpec {
   concurrent: boolean;
   /** a runner-specific reason a filtered run is partial, as prune prints it */
   filterReason: string;
+  /** how the runner runs only the test files git sees changed, and the reason prune then prints */
+  changedOnly?: { args: string[]; file: string; reason: string };
 }
 
 /** The name filter, shards and titles of vitest and jest, which spell them the same way. */
@@ -119,6 +122,42 @@ export function describeParity(spec: RunnerSpec): void {
       expect(prune.stderr).to.include("prune refused").and.include(spec.filterReason);
       expect(p.fixtures()).to.deep.equal(all);
     });
+
+    if (spec.changedOnly) {
+      it("a run of only the test files git sees changed makes prune refuse and keep every fixture", async () => {
+        const changed = spec.changedOnly!;
+        const git = (args: string[]) => {
+          const out = spawnSync("git", ["-c", "user.email=vcr@example.invalid", "-c", "user.name=vcr", "-c", "commit.gpgsign=false", ...args], {
+            cwd: p.dir,
+            encoding: "utf8",
+          });
+          expect(out.status, out.stderr).to.equal(0);
+        };
+        const file = path.join(p.dir, changed.file);
+        const text = fs.readFileSync(file, "utf8");
+        fs.writeFileSync(path.join(p.dir, ".gitignore"), "node_modules/\nside-effects.log\n");
+        git(["init", "-q"]);
+        git(["add", "-A"]);
+        git(["commit", "-qm", "the suite"]);
+        fs.writeFileSync(file, text + "// changed\n");
+        fs.writeFileSync(p.side, "");
+        try {
+          const out = await run(changed.args);
+          expect(out.status, out.stdout + out.stderr).to.equal(0);
+        } finally {
+          fs.writeFileSync(file, text);
+          fs.rmSync(path.join(p.dir, ".git"), { recursive: true, force: true });
+          fs.rmSync(path.join(p.dir, ".gitignore"));
+        }
+        expect(p.sideLines(), "only the changed file's test ran").to.deep.equal([`ran ${spec.chatTitle}`]);
+        const all = p.fixtures();
+        expect(all).to.include(keptByFilteredRun); // unused: a prune that ran would remove it
+        const prune = await p.cli(["prune", FIXTURES]);
+        expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
+        expect(prune.stderr).to.include("prune refused").and.include(changed.reason);
+        expect(p.fixtures()).to.deep.equal(all);
+      });
+    }
 
     if (spec.onlyFile) {
       it("a .only in one test file makes prune refuse", async () => {
