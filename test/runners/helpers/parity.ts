@@ -170,9 +170,11 @@ export function describeParity(spec: RunnerSpec): void {
         } finally {
           fs.rmSync(file);
         }
+        const all = p.fixtures();
         const prune = await p.cli(["prune", FIXTURES]);
         expect(prune.status).to.equal(1);
         expect(prune.stderr).to.include(".only selected exclusive tests in").and.include(only.name);
+        expect(p.fixtures()).to.deep.equal(all);
       });
     }
 
