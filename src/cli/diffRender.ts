@@ -84,7 +84,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
 
 /**
  * What a re-record whose answer compares equal changed: the response is compared as the answer
- * (text, tool calls, finish reason, usage: the kind's `compare` form), so only what that leaves out.
+ * (text, tool calls, finish reason, usage: the kind's `review` form), so only what that leaves out.
  */
 const SAME_ANSWER = "only ids, provider metadata or recordedAt changed";
 

@@ -37,8 +37,9 @@ export interface DamagedAt {
 /**
  * Requests of kept fixtures whose response passed its kind's rule. A fixture the store keeps
  * hands every replay the same frozen request object (marked by `markKept`) with the same
- * response (shared, or a copy of it), so one check answers for all of them; any other read has a request object of
- * its own and is checked every time. Module state on purpose: a weak set, holding nothing alive.
+ * response (shared, or a copy of it), so one check answers for all of them; any other read has
+ * a request object of its own and is checked every time. Module state on purpose: a weak set,
+ * holding nothing alive.
  */
 const REPLAYABLE = new WeakSet<object>();
 

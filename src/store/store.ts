@@ -47,11 +47,10 @@ export class FixtureStore {
   }
 
   /**
-   * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call
-   * returns its own response objects (its request may be shared and frozen), but a borrowing one
-   * (below). A file's first read
-   * in the process is a plain read; read again, it is kept from then on while its stat stays the
-   * same, parsed and checked no more (`parsedCache.ts`). `asked`: the request just hashed to this
+   * The fixture for `hash`, or undefined when there is none. A damaged file throws. Each call but
+   * a borrowing one (below) returns its own response objects (its request may be shared and
+   * frozen). A file's first read in the process is a plain read; read again, it is kept from then
+   * on while its stat stays the same, parsed and checked no more (`parsedCache.ts`). `asked`: the request just hashed to this
    * name, when at hand (a read of the file compares it with the file's instead of hashing the
    * file's again). `borrow`: the caller copies what it hands out of the response and changes
    * none of it, so a kept fixture is handed over as it is kept (`isSharedFixture`: frozen
@@ -62,7 +61,7 @@ export class FixtureStore {
     if (PARSED.firstRead(file)) return this.readFile(hash, file, asked); // nothing kept to check, nothing to keep yet
     const stat = statOf(file); // before the read: a change made while reading shows at the next stat
     const kept = stat && PARSED.get(file, stat);
-    // the response is the caller's to keep and change; the request is only read (frozen in the cache)
+    // a borrower copies what it takes; any other caller gets the response to keep and change (the request is only read: frozen)
     if (kept) return borrow ? kept : { ...kept, response: copyJson(kept.response) };
     const fixture = this.readFile(hash, file, asked);
     if (fixture && stat) {
