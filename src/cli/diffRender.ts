@@ -46,9 +46,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
     lines.push(
       `  ${c.before} → ${c.after}${c.request.length + c.response.length ? ` (${[...c.request, ...c.response].length} difference(s) beyond the upgrade)` : ""}`,
     );
-  const [answered, same] = byAnswer(r.rerecorded);
-  for (const x of answered) lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`, ...section("response", x.response, false));
-  if (same.length) lines.push("", `re-recorded with the same answer (${SAME_ANSWER}):`, ...same.map((x) => `  ${x.file}  ${x.kind} ${x.title}`));
+  for (const x of r.rerecorded) lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`, ...section("response", x.response, false));
   for (const f of r.added) lines.push(`added    ${f}`);
   for (const f of r.removed) lines.push(`removed  ${f}`);
   for (const d of r.damaged) lines.push(`damaged  ${d.file} (${d.side}): ${d.problem}`);
@@ -65,7 +63,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       `${code(c.request.map((d) => d.path).join(", ") || "—")}`,
       `${code(short(c.before))} → ${code(short(c.after))}`,
     ]),
-    ...r.rerecorded.map((x) => [x.response.length ? "re-recorded" : "re-recorded, same answer", x.kind, cell(x.title), "—", code(short(x.file))]),
+    ...r.rerecorded.map((x) => ["re-recorded", x.kind, cell(x.title), "—", code(short(x.file))]),
     ...r.added.map((f) => ["added", "", "", "", code(short(f))]),
     ...r.removed.map((f) => ["removed", "", "", "", code(short(f))]),
     ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
@@ -76,29 +74,14 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
   for (const c of r.changed.filter((x) => !x.migrated)) {
     lines.push("", `**${c.kind}** ${cell(c.title)}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
   }
-  const [answered, same] = byAnswer(r.rerecorded);
-  for (const x of answered) lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("response", x.response, true));
-  if (same.length) lines.push("", `${same.length} re-recorded with the same answer (${SAME_ANSWER}).`);
+  for (const x of r.rerecorded) lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("response", x.response, true));
   return lines.join("\n") + "\n";
-}
-
-/**
- * What a re-record whose answer compares equal changed: the response is compared as the answer
- * (text, tool calls, finish reason, usage: the kind's `review` form), so only what that leaves out.
- */
-const SAME_ANSWER = "only ids, provider metadata or recordedAt changed";
-
-/** Re-recorded fixtures whose answer differs, and those whose answer is the same (a refresh that changed nothing a test reads). */
-function byAnswer(rerecorded: DiffReport["rerecorded"]): [DiffReport["rerecorded"], DiffReport["rerecorded"]] {
-  return [rerecorded.filter((x) => x.response.length > 0), rerecorded.filter((x) => x.response.length === 0)];
 }
 
 function summary(r: DiffReport): string {
   const n = (count: number, what: string) => `${count} ${what}`;
   const migrated = r.changed.filter((c) => c.migrated).length;
-  const same = r.rerecorded.filter((x) => x.response.length === 0).length;
-  const rerecorded = n(r.rerecorded.length, "re-recorded") + (same ? ` (${same} with the same answer)` : "");
-  return [n(r.changed.length - migrated, "changed"), n(r.added.length, "added"), n(r.removed.length, "removed"), rerecorded]
+  return [n(r.changed.length - migrated, "changed"), n(r.added.length, "added"), n(r.removed.length, "removed"), n(r.rerecorded.length, "re-recorded")]
     .concat(migrated ? [n(migrated, "migrated")] : [])
     .concat(r.damaged.length ? [n(r.damaged.length, "damaged")] : [])
     .join(", ");
