@@ -31,7 +31,12 @@ export interface DiffReport {
   changed: DiffChange[];
   added: string[];
   removed: string[];
-  rerecorded: { file: string; kind: string; title: string; response: VcrDifference[] }[];
+  /**
+   * Same name, other content. `request`: how the stored request differs. The same name means the
+   * same unredacted request, so it differs only where a redaction was added, dropped or changed
+   * (which can put a secret a redactor removed on disk).
+   */
+  rerecorded: { file: string; kind: string; title: string; request: VcrDifference[]; response: VcrDifference[] }[];
   /** Fixtures that could not be read on either side: reported, never fatal. */
   damaged: { file: string; side: "base" | "working tree"; problem: string }[];
 }
@@ -60,7 +65,14 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
     const a = good(base, "base", name);
     const b = good(work, "working tree", name);
     if (!a || !b || canonicalJson(a) === canonicalJson(b)) continue;
-    report.rerecorded.push({ file: work.label(name), kind: b.kind, title: titleOf(b), response: responseDiffs(b.kind, upgradedParts(a).response, b.response) });
+    const before = upgradedParts(a);
+    report.rerecorded.push({
+      file: work.label(name),
+      kind: b.kind,
+      title: titleOf(b),
+      request: diffValues(before.request, b.request),
+      response: responseDiffs(b.kind, before.response, b.response),
+    });
   }
   const removed = namesOnly(base.files, work.files).flatMap((n) => entry(n, good(base, "base", n), true));
   const added = namesOnly(work.files, base.files).flatMap((n) => entry(n, good(work, "working tree", n), false));

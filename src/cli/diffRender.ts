@@ -28,7 +28,12 @@ export function renderJson(r: DiffReport): string {
     })),
     added: r.added,
     removed: r.removed,
-    rerecorded: r.rerecorded.map((x) => ({ file: x.file, kind: x.kind, response: diffs(x.response) })),
+    rerecorded: r.rerecorded.map((x) => ({
+      file: x.file,
+      kind: x.kind,
+      ...(x.request.length ? { request: diffs(x.request) } : {}),
+      response: diffs(x.response),
+    })),
     damaged: r.damaged,
   };
   return JSON.stringify(out, null, 2) + "\n";
@@ -46,7 +51,10 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
     lines.push(
       `  ${c.before} → ${c.after}${c.request.length + c.response.length ? ` (${[...c.request, ...c.response].length} difference(s) beyond the upgrade)` : ""}`,
     );
-  for (const x of r.rerecorded) lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`, ...section("response", x.response, false));
+  for (const x of r.rerecorded) {
+    lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`);
+    lines.push(...(x.request.length ? section("request", x.request, false) : []), ...section("response", x.response, false));
+  }
   for (const f of r.added) lines.push(`added    ${f}`);
   for (const f of r.removed) lines.push(`removed  ${f}`);
   for (const d of r.damaged) lines.push(`damaged  ${d.file} (${d.side}): ${d.problem}`);
@@ -63,7 +71,13 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       `${code(c.request.map((d) => d.path).join(", ") || "—")}`,
       `${code(short(c.before))} → ${code(short(c.after))}`,
     ]),
-    ...r.rerecorded.map((x) => ["re-recorded", x.kind, cell(x.title), "—", code(short(x.file))]),
+    ...r.rerecorded.map((x) => [
+      "re-recorded",
+      x.kind,
+      cell(x.title),
+      x.request.length ? code(x.request.map((d) => d.path).join(", ")) : "—",
+      code(short(x.file)),
+    ]),
     ...r.added.map((f) => ["added", "", "", "", code(short(f))]),
     ...r.removed.map((f) => ["removed", "", "", "", code(short(f))]),
     ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
@@ -74,7 +88,9 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
   for (const c of r.changed.filter((x) => !x.migrated)) {
     lines.push("", `**${c.kind}** ${cell(c.title)}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
   }
-  for (const x of r.rerecorded) lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("response", x.response, true));
+  for (const x of r.rerecorded) {
+    lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("request", x.request, true), ...section("response", x.response, true));
+  }
   return lines.join("\n") + "\n";
 }
 

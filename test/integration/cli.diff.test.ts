@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { Vcr } from "../../src/index";
+import type { Fixture } from "../../src/store/fixture";
 import { ROOT } from "../helpers/built";
 import { cli } from "../helpers/cliRun";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
@@ -164,8 +165,34 @@ describe("cli: langchain-vcr diff", function () {
     expect(report.added).to.deep.equal([`cassettes/${joke}`]);
     expect(report.removed).to.deep.equal([`cassettes/${prime}`]);
     expect(report.rerecorded).to.have.length(2);
+    expect(report.rerecorded.every((x: { request?: unknown }) => x.request === undefined)).to.equal(true); // the same request: no request key
     const oceanEntry = report.rerecorded.find((x: { file: string }) => x.file === `cassettes/${ocean}`);
     expect(oceanEntry.response).to.deep.include({ path: "generations[0].text", recorded: "echo: Which ocean is the largest?", requested: "The Pacific." });
+  });
+
+  it("a re-record that drops a redaction shows how its stored request changed (the name is the unredacted request's), in text, markdown and JSON", async () => {
+    const dir = repo();
+    const cassettes = path.join(dir, "cassettes");
+    const mask = (f: Fixture): Fixture => JSON.parse(JSON.stringify(f).replace(/CUST-\d+/g, "CUST-XXXX"));
+    const ask = (vcr: Vcr) => openai(fake, vcr.cache).invoke([new HumanMessage("Balance for CUST-1001?")]);
+    await ask(new Vcr({ dir: cassettes, mode: "record_or_replay", redactors: [mask] }));
+    const [file] = fixtureFiles(cassettes);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "redacted");
+    await ask(new Vcr({ dir: cassettes, mode: "record_always" })); // the redactor is gone: the customer id reaches the file
+    expect(fixtureFiles(cassettes)).to.deep.equal([file]);
+
+    const text = await cli(["diff"], dir);
+    expect(text.code, text.stderr).to.equal(0);
+    expect(text.stdout).to.contain("0 changed, 0 added, 0 removed, 1 re-recorded");
+    expect(text.stdout).to.contain(`  cassettes/${file}\n  request messages[0].content: Balance for [-CUST-XXXX?-] {+CUST-1001?+}\n  response `);
+    const markdown = (await cli(["diff", "--format", "markdown"], dir)).stdout;
+    expect(markdown).to.contain("| re-recorded | chat |").and.contain("| `messages[0].content` |");
+    const report = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
+    expect(report.rerecorded).to.have.length(1);
+    expect(report.rerecorded[0].request).to.deep.equal([
+      { path: "messages[0].content", recorded: "Balance for CUST-XXXX?", requested: "Balance for CUST-1001?" },
+    ]);
   });
 
   it("reports a damaged base fixture and goes on; exits 2 outside git and on a bad --base or --format", async () => {
