@@ -5,7 +5,7 @@ import { clientOnlyParams } from "./clientParams";
 import { rememberedParams } from "./paramsMemo";
 import { copyJson } from "./copy";
 import { defineMember } from "./json";
-import { EXCLUDED_PARAMS } from "./params";
+import { isKeyedParam } from "./params";
 
 /** The parts of a LangChain model this module reads; both BaseChatModel and BaseLLM have them. */
 export interface ModelLike {
@@ -67,7 +67,7 @@ function keyedMembers(params: Record<string, unknown>): Record<string, unknown> 
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(params)) {
     const v = params[k];
-    if (v !== undefined && v !== null && !EXCLUDED_PARAMS.has(k)) defineMember(out, k, v);
+    if (isKeyedParam(k, v)) defineMember(out, k, v);
   }
   return out;
 }

@@ -90,8 +90,13 @@ export function canonicalParams(invocation: Record<string, unknown>): Record<str
   return dropInertMembers(out);
 }
 
+/** Whether a parameter can reach the canonical parameters: set, and not excluded (the parts keep only these: chat.ts). */
+export function isKeyedParam(key: string, value: unknown): boolean {
+  return value !== undefined && value !== null && !EXCLUDED_PARAMS.has(key);
+}
+
 function put(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (value === undefined || value === null || EXCLUDED_PARAMS.has(key)) return;
+  if (!isKeyedParam(key, value)) return;
   defineMember(out, Object.hasOwn(ALIASES, key) ? ALIASES[key] : key, value);
 }
 

@@ -90,9 +90,10 @@ export class ParsedFileCache<T> {
 }
 
 /**
- * Values a store keeps and shares between replays (a kept fixture's frozen request): one
- * WeakSet for the process, so a check made once for a kept value answers for every replay
- * that is handed it (src/kinds/damaged.ts). Weak: it holds nothing alive.
+ * Values a store keeps and shares between replays (a kept fixture, and its frozen request, which
+ * a copied read shares too): one WeakSet for the process, so a check made once for a kept value
+ * answers for every replay that is handed it (src/kinds/damaged.ts), and a borrowing read knows
+ * what it must copy (`isSharedFixture`). Weak: it holds nothing alive.
  */
 const KEPT = new WeakSet<object>();
 

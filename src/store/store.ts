@@ -12,7 +12,7 @@ import { formatFixture } from "./format";
 import { kindSpec } from "../kinds";
 import { tempFile } from "./atomic";
 import { copyJson, deepFreeze } from "../canonical/copy";
-import { markKept, ParsedFileCache, type FileStat } from "./parsedCache";
+import { isKept, markKept, ParsedFileCache, type FileStat } from "./parsedCache";
 import { isDirectory, readBytesIfAny } from "../fsProbe";
 import { sameUnordered } from "../canonical/sameJson";
 
@@ -69,9 +69,7 @@ export class FixtureStore {
         const request = deepFreeze(copyJson(fixture.request));
         const keptRequest = typeof request === "object" && request !== null ? markKept(request) : request;
         // frozen throughout: a borrower that changed the shared response would throw, not poison every later replay
-        const shared = Object.freeze({ ...fixture, request: keptRequest, response: deepFreeze(copyJson(fixture.response)) });
-        SHARED.add(shared);
-        return shared;
+        return markKept(Object.freeze({ ...fixture, request: keptRequest, response: deepFreeze(copyJson(fixture.response)) }));
       });
     }
     return fixture;
@@ -202,16 +200,13 @@ export function onDiskForm(fixture: Fixture): Fixture {
   return toDisk ? { ...fixture, response: toDisk(fixture.response) } : fixture;
 }
 
-/** The fixtures the store keeps, each handed as it is to every borrowing read (weak: it holds nothing alive). */
-const SHARED = new WeakSet<Fixture>();
-
 /**
  * Whether `fixture` is one the store keeps, handed as it is to a borrowing read: its response
  * is shared with every later replay, so it is copied before any of it is changed or handed out.
  * Any other fixture a read returns is the caller's own.
  */
 export function isSharedFixture(fixture: Fixture): boolean {
-  return SHARED.has(fixture);
+  return isKept(fixture); // a fixture read from the kept one is a new object; only the kept one is marked
 }
 
 /** The request a lookup asked, hashed (under this version's canonical form) to the name being read. */

@@ -11,6 +11,7 @@ import { migrateDir } from "../../src/cli/migrate";
 import { diffFixtures } from "../../src/cli/diff";
 import { formatFixture } from "../../src/store/format";
 import { DIST_BIN } from "../helpers/built";
+import { git } from "../helpers/git";
 import { tmpDir } from "./env";
 
 function chat(i: number, version: number, text = `Question ${i}: what is ${i} squared?`, answer = `${i * i}`): { name: string; body: string } {
@@ -47,12 +48,10 @@ export function benchReview(options: { fixtures: number; rounds: number; migrate
   const repo = tmpDir("vcr-bench-diff-");
   const dir = path.join(repo, "cassettes");
   fs.mkdirSync(dir);
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.com", "-c", "commit.gpgsign=false", ...args], { cwd: repo, stdio: "pipe" });
-  git("init", "-q");
+  git(repo, "init", "-q");
   for (let i = 0; i < options.fixtures; i++) write(dir, chat(i, 2));
-  git("add", "-A");
-  git("commit", "-qm", "fixtures");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "fixtures");
   for (let i = 0; i < 50; i++) {
     fs.rmSync(path.join(dir, chat(i, 2).name));
     write(dir, chat(i, 2, `Question ${i}: what is ${i} squared, exactly?`));

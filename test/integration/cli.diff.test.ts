@@ -4,7 +4,7 @@
  * prompt-edit case by mocha with the langchain-vcr/mocha plugin, then `prune`).
  */
 import { expect } from "chai";
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
@@ -12,6 +12,7 @@ import { Vcr } from "../../src/index";
 import type { Fixture } from "../../src/store/fixture";
 import { ROOT } from "../helpers/built";
 import { cli } from "../helpers/cliRun";
+import { git } from "../helpers/git";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -20,10 +21,6 @@ import { fixtureFiles, tmpDir } from "../helpers/tmp";
 const MOCHA = path.join(ROOT, "node_modules/mocha/bin/mocha.js");
 const PLUGIN = path.join(ROOT, "dist/cjs/mocha/index.js");
 const LIBRARY = path.join(ROOT, "dist/cjs/index.js");
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
-}
 
 function repo(): string {
   const dir = tmpDir("vcr-diff-");

@@ -5,10 +5,10 @@
  * test file says how to start its runner and how its filters are spelled.
  */
 import { expect } from "chai";
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ChildResult } from "../../helpers/child";
+import { git } from "../../helpers/git";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fakeProvider";
 import { removeTmpDirs } from "../../helpers/tmp";
 import { startHangingServer } from "./hangingServer";
@@ -126,19 +126,12 @@ export function describeParity(spec: RunnerSpec): void {
     if (spec.changedOnly) {
       it("a run of only the test files git sees changed makes prune refuse and keep every fixture", async () => {
         const changed = spec.changedOnly!;
-        const git = (args: string[]) => {
-          const out = spawnSync("git", ["-c", "user.email=vcr@example.invalid", "-c", "user.name=vcr", "-c", "commit.gpgsign=false", ...args], {
-            cwd: p.dir,
-            encoding: "utf8",
-          });
-          expect(out.status, out.stderr).to.equal(0);
-        };
         const file = path.join(p.dir, changed.file);
         const text = fs.readFileSync(file, "utf8");
         fs.writeFileSync(path.join(p.dir, ".gitignore"), "node_modules/\nside-effects.log\n");
-        git(["init", "-q"]);
-        git(["add", "-A"]);
-        git(["commit", "-qm", "the suite"]);
+        git(p.dir, "init", "-q");
+        git(p.dir, "add", "-A");
+        git(p.dir, "commit", "-qm", "the suite");
         fs.writeFileSync(file, text + "// changed\n");
         fs.writeFileSync(p.side, "");
         try {
