@@ -15,9 +15,16 @@ import { collectWorkerTotals, saveWorkerTotals, usageSummaryLine } from "../runn
 import { Usage } from "../runner/usage";
 import { giveOwnContexts } from "./hookContext";
 import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
+import { asRunner, followTests, type RunnerLike } from "./testEvents";
 
+interface MochaTest {
+  fullTitle(): string;
+  state?: string;
+  file?: string;
+  err?: { message?: string };
+}
 interface MochaContext {
-  currentTest?: { fullTitle(): string; state?: string; file?: string; err?: { message?: string } };
+  currentTest?: MochaTest;
 }
 
 exitOnConfigError();
@@ -26,24 +33,45 @@ startMochaRun();
 
 const usage = new Usage();
 let ledger: RunLedger | undefined;
+/** The runner mocha handed to `mochaGlobalSetup` (its serial runner, or the parallel one that runs no test here). */
+let runner: RunnerLike | undefined;
+
+function startMochaTest(test: MochaTest | undefined): void {
+  enterTest(test?.fullTitle() ?? "(unknown test)");
+}
+
+function endMochaTest(test: MochaTest | undefined): void {
+  const failed = test?.state === "failed";
+  const { liveNote } = endTest(leaveTest(), failed);
+  // mocha prints failures at the end of the run: the note joins the test's own error there
+  if (liveNote && test?.err && typeof test.err.message === "string") test.err.message += "\n" + liveNote;
+  if (failed) ledger?.markFailed(test?.fullTitle());
+}
 
 export const mochaHooks = {
   beforeAll(this: HookContextLike): void {
-    giveOwnContexts(this.test?.parent, [mochaHooks.beforeEach, mochaHooks.afterEach]);
+    const root = this.test?.parent;
+    const each = [mochaHooks.beforeEach, mochaHooks.afterEach];
+    // the root suite runs here, so `runner` runs its tests: follow its events, without the each-hooks (./testEvents.ts)
+    const following =
+      runner !== undefined &&
+      followTests(
+        runner,
+        root,
+        each,
+        (t) => startMochaTest(t as MochaTest),
+        (t) => endMochaTest(t as MochaTest),
+      );
+    if (!following) giveOwnContexts(root, each);
     if (ledger) return; // parallel mode runs root hooks once per file
     ledger = RunLedger.start();
     usage.start();
   },
   beforeEach(this: MochaContext): void {
-    enterTest(this.currentTest?.fullTitle() ?? "(unknown test)");
+    startMochaTest(this.currentTest);
   },
   afterEach(this: MochaContext): void {
-    const test = this.currentTest;
-    const failed = test?.state === "failed";
-    const { liveNote } = endTest(leaveTest(), failed);
-    // mocha prints failures at the end of the run: the note joins the test's own error there
-    if (liveNote && test?.err && typeof test.err.message === "string") test.err.message += "\n" + liveNote;
-    if (failed) ledger?.markFailed(test?.fullTitle());
+    endMochaTest(this.currentTest);
   },
   afterAll(this: HookContextLike): void {
     ledger?.useAll(usage.used, usage.usedBy);
@@ -54,6 +82,11 @@ export const mochaHooks = {
     if (role === "worker") saveWorkerTotals(mainId, usage.totals, usage.dirs, usage.modes); // the main process prints the run's line
   },
 };
+
+/** Runs once, in mocha's main process, before any test: mocha passes its runner as `this`. */
+export function mochaGlobalSetup(this: unknown): void {
+  runner = asRunner(this);
+}
 
 /** Runs once, in mocha's main process, after every test (and every worker) has finished. */
 export function mochaGlobalTeardown(): void {

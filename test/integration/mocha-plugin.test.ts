@@ -9,12 +9,13 @@ import { fixtureFiles, readFixtures } from "../helpers/tmp";
 
 const ROOT = path.join(__dirname, "../..");
 const SPEC = path.join(ROOT, "test/plugin-specs/recording.spec.js");
+const HOOKS_SPEC = path.join(ROOT, "test/plugin-specs/hooks.spec.js");
 
-function runMocha(env: Record<string, string>, extra: string[] = []) {
+function runMocha(env: Record<string, string>, extra: string[] = [], spec = SPEC) {
   builtBin(); // the child loads the built package, as users do
   return runChild(
     process.execPath,
-    [path.join(ROOT, "node_modules/mocha/bin/mocha.js"), "--no-config", "--require", path.join(ROOT, "dist/cjs/mocha/index.js"), ...extra, SPEC],
+    [path.join(ROOT, "node_modules/mocha/bin/mocha.js"), "--no-config", "--require", path.join(ROOT, "dist/cjs/mocha/index.js"), ...extra, spec],
     { cwd: ROOT, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", LANGCHAIN_VCR_MODE: "", CI: "", LANGCHAIN_VCR_QUIET: "1", ...env } },
   );
 }
@@ -44,6 +45,23 @@ describe("the mocha plugin (run as a child process)", () => {
     const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
     expect(summary).to.deep.equal([`langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`]);
   });
+
+  for (const [how, extra, eachHooks] of [
+    ["serially (mocha's runner events scope each test: the plugin's root each-hooks are taken off)", [], "0 beforeEach, 0 afterEach"],
+    ["under --parallel (a worker: the plugin's root each-hooks scope each test)", ["--parallel", "--jobs", "2"], "1 beforeEach, 1 afterEach"],
+  ] as const) {
+    it(`${how}: a test's beforeEach and afterEach calls are its own (removed with it when it fails); before/after hook calls are no test's (kept)`, async () => {
+      const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL }, [...extra], HOOKS_SPEC);
+      expect(out.status).to.equal(1); // one failing test
+      expect(fake.count()).to.equal(9);
+      expect(out.stdout).to.include(`root each-hooks: ${eachHooks}`);
+      expect(out.stdout + out.stderr).to.include('test "the first suite fails" failed: removed 3 fixture(s) it recorded');
+      const kept = readFixtures(dir).map((f) => f.request.messages[0].content as string);
+      expect(kept.sort()).to.deep.equal(
+        ["beforeEach of passes", "body of passes", "afterEach of passes", "after of the first suite", "before of the next suite", "body of passes too"].sort(),
+      );
+    });
+  }
 
   it("the next record_or_replay run re-records exactly the failed test", async () => {
     await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });

@@ -1,0 +1,93 @@
+/**
+ * Per-test scope from mocha's runner events instead of a root `beforeEach`/`afterEach` pair.
+ *
+ * mocha runs every root each-hook through its hook machinery (a Runnable run, two title
+ * rewrites, hook events, a context change) around every test: for a suite of 1,000 replayed
+ * tests that pair cost ~20 ms of CPU here, more than the hooks' own code (test/bench/suite.ts).
+ * The runner's events cost nothing when they have a listener. They are the reporters' public
+ * API: `test` (a test starts, before its `beforeEach` hooks), `hook` (a hook starts), `suite`,
+ * `suite end` and `end`.
+ *
+ * A test begins at its `test` event, as at the first root `beforeEach`. It ends at the first
+ * event after its `afterEach` hooks, as after the last root `afterEach`: the next `test`, a
+ * `before all`/`after all` hook (the plugin's own root `afterAll` included), a suite starting
+ * or ending, or the end of the run. A `beforeEach`/`afterEach` hook belongs to the test that
+ * is running, so its `hook` event does not end it.
+ *
+ * Used only where the runner that runs the tests is known: mocha hands it to
+ * `mochaGlobalSetup` as `this`, in its serial main process (a `--parallel` worker runs no
+ * global setup, so workers keep the hooks). The plugin's each-hooks are then taken off the
+ * root suite; where that cannot be done the hooks stay, and the events are not followed.
+ */
+
+/** The parts of mocha's Runner, Suite, Test and Hook this module reads (public in mocha 10–12). */
+export interface RunnerLike {
+  on(event: string, listener: (arg: unknown) => void): unknown;
+}
+interface SuiteWithHooks {
+  getHooks?(name: string): unknown;
+}
+interface HookLike {
+  fn?: unknown;
+  parent?: SuiteWithHooks;
+}
+
+const EACH = ["beforeEach", "afterEach"] as const;
+const followed = new WeakSet<object>();
+
+/** Whether `value` is a runner whose events can be followed (mocha's `this` in `mochaGlobalSetup`). */
+export function asRunner(value: unknown): RunnerLike | undefined {
+  const r = value as RunnerLike | null | undefined;
+  return r && typeof r === "object" && typeof r.on === "function" ? r : undefined;
+}
+
+/**
+ * Takes the each-hooks whose function is one of `fns` off `rootSuite` and follows `runner`'s
+ * events instead, calling `start(test)` and `end(test)` for every test. Returns false (and
+ * changes nothing) when the hooks cannot be taken off: they then keep doing the work.
+ */
+export function followTests(
+  runner: RunnerLike,
+  rootSuite: unknown,
+  fns: readonly unknown[],
+  start: (test: unknown) => void,
+  end: (test: unknown) => void,
+): boolean {
+  if (followed.has(runner)) return true;
+  const lists = EACH.map((name) => hookList(rootSuite, name));
+  if (lists.some((l) => l === undefined)) return false;
+  for (const list of lists as HookLike[][]) {
+    for (let i = list.length - 1; i >= 0; i--) if (fns.includes(list[i]?.fn)) list.splice(i, 1);
+  }
+  followed.add(runner);
+  let current: { test: unknown } | undefined;
+  const finish = (): void => {
+    if (!current) return;
+    const { test } = current;
+    current = undefined;
+    end(test);
+  };
+  runner.on("test", (test) => {
+    finish();
+    current = { test };
+    start(test);
+  });
+  runner.on("hook", (hook) => {
+    if (current && !isEachHook(hook as HookLike)) finish();
+  });
+  for (const event of ["suite", "suite end", "end"]) runner.on(event, finish);
+  return true;
+}
+
+function hookList(suite: unknown, name: string): HookLike[] | undefined {
+  const s = suite as SuiteWithHooks | null | undefined;
+  if (!s || typeof s !== "object" || typeof s.getHooks !== "function") return undefined;
+  const list = s.getHooks(name);
+  return Array.isArray(list) ? (list as HookLike[]) : undefined;
+}
+
+/** A `beforeEach` or `afterEach` hook: it runs for the test that is running. */
+function isEachHook(hook: HookLike | null | undefined): boolean {
+  if (!hook || typeof hook !== "object") return false;
+  return EACH.some((name) => hookList(hook.parent, name)?.includes(hook) === true);
+}
