@@ -8,8 +8,9 @@
  * `startMochaRun()` (the plugin calls it when mocha loads it) starts the run in the main mocha
  * process: it exports the run context to the environment (so `--parallel` workers, forked
  * later, join the same run), removes old run directories, and writes the main process's
- * ledger (with its exit code) on exit. Each worker writes its own ledger after every spec
- * file it runs. Importing this module does nothing.
+ * ledger twice: at once, without an exit code (a run killed before it exits stays on record
+ * as unfinished), and on exit, with everything. Each worker writes its own ledger after every
+ * spec file it runs. Importing this module does nothing.
  */
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
 import { configuredSpec } from "./configSpec";
@@ -66,7 +67,12 @@ function startProcess(): ProcessState {
     } catch {
       // best effort: an old run directory we cannot remove does no harm
     }
-    recordExitCode((code) => (s.current ?? new RunLedger(s)).finish(code));
+    // on record from the start, without an exit code: a run killed before it exits makes prune
+    // refuse ("did not finish") instead of trusting the run before it, which never saw what
+    // this one recorded. The exit rewrites it with everything (the only other write here).
+    const ledger = (s.current = new RunLedger(s));
+    ledger.write();
+    recordExitCode((code) => ledger.finish(code));
   }
   return s;
 }
@@ -147,14 +153,15 @@ export class RunLedger {
   }
 
   /**
-   * Writes this process's ledger. With the root hook's `this` (`flush(this)` in a root
-   * `afterAll`), first reads the root suite: which spec files ran, tests that never ran
-   * (`--grep`, `--bail`, a failing hook), and `.only`.
+   * The tests are over (`flush(this)` in a root `afterAll`): reads the root suite (which spec
+   * files ran, tests that never ran: `--grep`, `--bail`, a failing hook; `.only`), and writes a
+   * worker's ledger. The main process's is written at its start and at its exit, which comes
+   * next: a write here would be overwritten unread.
    */
   flush(context?: HookContextLike): void {
     const rootSuite = context?.test?.parent as SuiteLike | undefined;
     if (rootSuite && typeof rootSuite === "object") this.inspect(rootSuite);
-    this.write();
+    if (this.s.run.role !== "main") this.write();
   }
 
   /** The main process exits: record its exit code. */
@@ -198,7 +205,8 @@ export class RunLedger {
     return { specFiles: [...this.specFiles].sort(), used, usedBy };
   }
 
-  private write(): void {
+  /** Writes this process's ledger as it stands. */
+  write(): void {
     try {
       writeLedger(this.s.ledgerDir, this.record());
     } catch (e) {

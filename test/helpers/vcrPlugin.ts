@@ -2,4 +2,4 @@
 // Near-miss notes ("recorded a new fixture; the nearest differs at ...") are tested on their
 // own (test/integration/near-miss.test.ts); the hundreds of deliberate near misses in this suite would only bury the output.
 process.env.LANGCHAIN_VCR_QUIET ??= "1";
-export { mochaHooks, mochaGlobalTeardown } from "../../src/mocha/index";
+export { mochaHooks, mochaGlobalSetup, mochaGlobalTeardown } from "../../src/mocha/index";

@@ -206,6 +206,29 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     for (const p of [only, failing, named]) expect(fixtureFiles(path.join(p, "cassettes"))).to.deep.equal(fixtures);
   });
 
+  it("a run killed before it exits (after an earlier complete run) makes prune refuse: what it recorded is kept", async () => {
+    const project = clone(recorded, true); // the earlier complete run's ledger is there: it never saw c1
+    fs.writeFileSync(
+      path.join(project, "test/c.spec.js"),
+      spec("c", ["c1"]).replace(
+        `it("c1", () => ask("question c1"));`,
+        `it("c1", async () => { await ask("question c1"); process.kill(process.pid, "SIGKILL"); });`,
+      ),
+    );
+    const before = fake.count();
+    const killed = await mocha(project, fake);
+    expect(killed.code, killed.stderr).to.not.equal(0);
+    expect(fake.count() - before).to.equal(1, "c1 recorded before the kill");
+    const all = fixtureFiles(path.join(project, "cassettes"));
+    expect(all).to.have.length(4);
+    for (const args of [["prune"], ["prune", "--dry-run"]]) {
+      const r = await cli(args, project);
+      expect(r.code, r.stdout).to.equal(1);
+      expect(r.stderr).to.include("  - the run did not finish (mocha is still running, or was killed)\n");
+    }
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(all);
+  });
+
   it("--parallel: every worker writes its own ledger and prune merges them (replays count as used)", async () => {
     const project = clone(recorded, false);
     const dead = addDeadFixture(project);
