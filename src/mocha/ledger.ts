@@ -57,7 +57,7 @@ function processState(): ProcessState {
 
 function startProcess(): ProcessState {
   const facts = { env: process.env, argv: process.argv, pid: process.pid, ppid: process.ppid, now: new Date() };
-  const run = resolveRunContext({ ...facts, configSpec: configuredSpec(process.argv) });
+  const run = resolveRunContext({ ...facts, configSpec: () => configuredSpec(process.argv) });
   const root = process.cwd();
   const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root) };
   if (run.role === "main") {

@@ -30,8 +30,12 @@ export interface ProcessFacts {
   pid: number;
   ppid: number;
   now: Date;
-  /** The spec globs the mocha config (.mocharc, package.json) names: on argv they are the whole suite, not a subset. */
-  configSpec?: readonly string[];
+  /**
+   * The spec globs the mocha config (.mocharc, package.json) names: on argv they are the whole
+   * suite, not a subset. A function is called only when argv names spec files (reading the
+   * config with mocha's option loader takes ~3 ms).
+   */
+  configSpec?: readonly string[] | (() => readonly string[]);
 }
 
 /** This process's run: inherited from the main mocha process when this is one of its workers, else a new one. */
@@ -107,7 +111,7 @@ const VALUE_OPTIONS = new Set([
  * the one configured in `.mocharc.*` / package.json. Files that are the config's own spec do
  * not count: mocha puts them on argv when it re-spawns itself for `"node-option"`.
  */
-export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, configSpec: readonly string[] = []): Generator<string> {
+export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, configSpec: ProcessFacts["configSpec"] = []): Generator<string> {
   const script = argv[1] ?? "";
   if (!/mocha/i.test(script)) {
     yield `not started by the mocha command line (${script || "unknown script"}), so which spec files ran is unknown`;
@@ -136,7 +140,8 @@ export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, con
     else if (name === "dry-run") yield "--dry-run ran no tests";
     else if (name === "spec" && value !== undefined) named.push(value);
   }
-  const configured = new Set(configSpec);
+  if (named.length === 0) return;
+  const configured = new Set(typeof configSpec === "function" ? configSpec() : configSpec);
   named = named.filter((n) => !configured.has(n));
   if (named.length && !isShard) {
     yield (

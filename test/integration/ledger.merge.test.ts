@@ -55,6 +55,17 @@ describe("ledger: command line, run context and merging", () => {
       expect(reasons(["test/a.spec.js"], true)).to.deep.equal([]);
     });
 
+    it("reads the config's spec only when the command line names spec files, and then does not count the config's own", () => {
+      let reads = 0;
+      const configSpec = () => (reads++, ["test/**/*.spec.js"]);
+      expect([...mochaArgvReasons(["node", MOCHA, "--grep", "x", "-r", "setup.js"], false, configSpec)]).to.deep.equal(['--grep "x" selected only some tests']);
+      expect(reads).to.equal(0);
+      expect([...mochaArgvReasons(["node", MOCHA, "test/**/*.spec.js"], false, configSpec)]).to.deep.equal([]); // mocha's re-spawned child
+      expect(reads).to.equal(1);
+      expect([...mochaArgvReasons(["node", MOCHA, "test/a.spec.js"], false, configSpec)]).to.have.length(1);
+      expect(reads).to.equal(2);
+    });
+
     it("treats a run not started by the mocha command line as partial", () => {
       expect([...mochaArgvReasons(["node", "/p/scripts/run-tests.js"], false)]).to.deep.equal([
         "not started by the mocha command line (/p/scripts/run-tests.js), so which spec files ran is unknown",
