@@ -44,7 +44,14 @@ function endMochaTest(test: MochaTest | undefined): void {
   const failed = test?.state === "failed";
   const { liveNote } = endTest(leaveTest(), failed);
   // mocha prints failures at the end of the run: the note joins the test's own error there
-  if (liveNote && test?.err && typeof test.err.message === "string") test.err.message += "\n" + liveNote;
+  // (not where its message cannot be set, as a DOMException's: the note is on stderr already)
+  if (liveNote && test?.err && typeof test.err.message === "string") {
+    try {
+      test.err.message += "\n" + liveNote;
+    } catch {
+      // read-only message
+    }
+  }
   if (failed) ledger?.markFailed(test?.fullTitle());
 }
 
@@ -92,6 +99,8 @@ export function mochaGlobalSetup(this: unknown): void {
 export function mochaGlobalTeardown(): void {
   const { role, mainId } = runRole();
   if (role !== "main") return;
+  // a spec file's root-level `after` runs after the plugin's root afterAll: its fixtures join the ledger written at exit
+  ledger?.useAll(usage.used, usage.usedBy);
   collectWorkerTotals(mainId, usage);
   process.stdout.write("\n" + usageSummaryLine(usage) + "\n");
 }

@@ -19,10 +19,13 @@
  * global setup, so workers keep the hooks). The plugin's each-hooks are then taken off the
  * root suite; where that cannot be done the hooks stay, and the events are not followed.
  */
+import { log } from "../log";
 
 /** The parts of mocha's Runner, Suite, Test and Hook this module reads (public in mocha 10–12). */
 export interface RunnerLike {
   on(event: string, listener: (arg: unknown) => void): unknown;
+  /** Marks a test failed and reports it: the failure counts in mocha's exit code. */
+  fail?(test: unknown, err: unknown): void;
 }
 interface SuiteWithHooks {
   getHooks?(name: string): unknown;
@@ -65,18 +68,40 @@ export function followTests(
     if (!current) return;
     const { test } = current;
     current = undefined;
-    end(test);
+    guarded(runner, test, end);
   };
   runner.on("test", (test) => {
+    // mocha also reports a test that a failing hook affected (`--fail-hook-affected-tests`) with a
+    // `test` event, after marking it failed: that test is not starting (it may be the current one)
+    if (current?.test === test || (test as { state?: unknown } | null)?.state !== undefined) return;
     finish();
     current = { test };
-    start(test);
+    guarded(runner, test, start);
   });
   runner.on("hook", (hook) => {
     if (current && !isEachHook(hook as HookLike)) finish();
   });
   for (const event of ["suite", "suite end", "end"]) runner.on(event, finish);
   return true;
+}
+
+/**
+ * Runs `step(test)`. A listener runs inside mocha's own callbacks: an error thrown there would
+ * stop the run where it is, silently, with exit code 0. It fails the test instead, as an error in
+ * the old root hook did, or, once the run is over, is written to stderr.
+ */
+function guarded(runner: RunnerLike, test: unknown, step: (test: unknown) => void): void {
+  try {
+    step(test);
+  } catch (e) {
+    try {
+      if (typeof runner.fail !== "function") throw e;
+      runner.fail(test, e);
+    } catch {
+      log.warn(`the mocha plugin could not end a test's scope: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      process.exitCode = 1;
+    }
+  }
 }
 
 function hookList(suite: unknown, name: string): HookLike[] | undefined {

@@ -61,10 +61,6 @@ export function startRun(runner: string, env: NodeJS.ProcessEnv = process.env): 
   };
   fs.mkdirSync(share.dir, { recursive: true });
   env[SHARE_ENV] = JSON.stringify(share);
-  // the run is on record from its start: a main process killed before `finishRun` leaves a
-  // ledger without an exit code, so prune refuses ("did not finish") instead of trusting the
-  // run before it, which never saw what this one recorded
-  writeRunLedger(share, runRecord(share, { partial: [], used: [], usedBy: {} }));
   return share;
 }
 
@@ -164,24 +160,9 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     );
   }
   if (failed.length) reasons.push(`${failed.length} test(s) failed (first: ${JSON.stringify(failed[0])})`);
+  const ledgerDir = defaultLedgerDir(share.root);
   const rel = new RootRelative(share.root);
-  const record = runRecord(share, {
-    exitCode: end.exitCode,
-    shard: end.shard,
-    partial: reasons,
-    used: [...total.used].map((f) => rel.of(f)).sort(),
-    usedBy: total.usedByRecord((f) => rel.of(f)),
-  });
-  writeRunLedger(share, record, { removeOld: true });
-  fs.rmSync(share.dir, { recursive: true, force: true });
-  const line = usageSummaryLine(total);
-  (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
-  return { record, line };
-}
-
-/** The main process's ledger of the run: without `exitCode` until the run finishes. */
-function runRecord(share: RunShare, fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy">): LedgerRecord {
-  return {
+  const record: LedgerRecord = {
     ledgerVersion: LEDGER_VERSION,
     runner: share.runner,
     runId: share.runId,
@@ -190,23 +171,23 @@ function runRecord(share: RunShare, fields: Pick<LedgerRecord, "exitCode" | "sha
     pid: share.mainPid,
     startedAt: share.startedAt,
     writtenAt: new Date().toISOString(),
-    exitCode: fields.exitCode,
-    shard: fields.shard,
-    partial: fields.partial,
+    exitCode: end.exitCode,
+    shard: end.shard,
+    partial: reasons,
     specFiles: [],
-    used: fields.used,
-    usedBy: fields.usedBy,
+    used: [...total.used].map((f) => rel.of(f)).sort(),
+    usedBy: total.usedByRecord((f) => rel.of(f)),
   };
-}
-
-function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld?: boolean } = {}): void {
-  const ledgerDir = defaultLedgerDir(share.root);
   try {
-    if (opts.removeOld) removeOldRuns(ledgerDir);
+    removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);
   } catch (e) {
     log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}`);
   }
+  fs.rmSync(share.dir, { recursive: true, force: true });
+  const line = usageSummaryLine(total);
+  (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
+  return { record, line };
 }
 
 /** The finished report of one unit (a test file), for a main process that acts on it before the run ends. */

@@ -206,6 +206,21 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     for (const p of [only, failing, named]) expect(fixtureFiles(path.join(p, "cassettes"))).to.deep.equal(fixtures);
   });
 
+  it("a fixture used only by a spec file's root-level after() hook is in the ledger: prune keeps it", async () => {
+    const project = clone(recorded, false);
+    fs.writeFileSync(path.join(project, "test/d.spec.js"), spec("d", ["d1"]) + `after(() => ask("question of a root-level after hook"));\n`);
+    const r = await mocha(project, fake);
+    expect(r.code, r.stdout + r.stderr).to.equal(0);
+    const all = fixtureFiles(path.join(project, "cassettes"));
+    expect(all).to.have.length(5);
+    const [ledger] = ledgerFiles(path.join(project, LEDGERS)).map((l) => l.record);
+    expect(ledger.used).to.deep.equal(all.map((f) => `cassettes/${f}`));
+    const dry = await cli(["prune", "--dry-run"], project);
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout).to.not.include("would remove cassettes");
+    expect(dry.stdout).to.match(/would remove 0 of 5 fixture\(s\)/);
+  });
+
   it("a run killed before it exits (after an earlier complete run) makes prune refuse: what it recorded is kept", async () => {
     const project = clone(recorded, true); // the earlier complete run's ledger is there: it never saw c1
     fs.writeFileSync(

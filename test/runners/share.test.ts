@@ -47,21 +47,6 @@ describe("the run share: test files' reports added up by the main process", () =
     expect(fs.existsSync(share.dir)).to.equal(false); // the exchange directory is removed
   });
 
-  it("a run whose main process never finishes (killed) is on record from its start: the verdict is partial, not the complete run before it", () => {
-    finish(); // a complete run
-    const started = Date.now();
-    while (Date.now() - started < 3); // the next run starts later
-    const killed = startRun("vitest", {}); // never finished
-    try {
-      const verdict = lastRunVerdict(ledgers)!;
-      expect(verdict.runId).to.equal(killed.runId);
-      expect(verdict.complete).to.equal(false);
-      expect(verdict.reasons).to.deep.equal(["the run did not finish (vitest is still running, or was killed)"]);
-    } finally {
-      fs.rmSync(killed.dir, { recursive: true, force: true });
-    }
-  });
-
   it("a test file whose report is still unfinished (its worker was killed) makes the run partial", () => {
     new Unit(share, "test/a.test.mjs").finish();
     const killed = new Unit(share, "test/killed.test.mjs"); // started, never finished
