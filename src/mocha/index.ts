@@ -55,6 +55,13 @@ function endMochaTest(test: MochaTest | undefined): void {
   if (failed) ledger?.markFailed(test?.fullTitle());
 }
 
+/** The fixture files used since the last call go into this process's ledger. */
+function ledgerTakesUsage(): void {
+  ledger?.useAll(usage.used, usage.usedBy);
+  usage.used.clear();
+  usage.usedBy.clear();
+}
+
 export const mochaHooks = {
   beforeAll(this: HookContextLike): void {
     const root = this.test?.parent;
@@ -81,9 +88,7 @@ export const mochaHooks = {
     endMochaTest(this.currentTest);
   },
   afterAll(this: HookContextLike): void {
-    ledger?.useAll(usage.used, usage.usedBy);
-    usage.used.clear();
-    usage.usedBy.clear();
+    ledgerTakesUsage();
     ledger?.flush(this);
     const { role, mainId } = runRole();
     if (role === "worker") saveWorkerTotals(mainId, usage.totals, usage.dirs, usage.modes); // the main process prints the run's line
@@ -99,8 +104,7 @@ export function mochaGlobalSetup(this: unknown): void {
 export function mochaGlobalTeardown(): void {
   const { role, mainId } = runRole();
   if (role !== "main") return;
-  // a spec file's root-level `after` runs after the plugin's root afterAll: its fixtures join the ledger written at exit
-  ledger?.useAll(usage.used, usage.usedBy);
+  ledgerTakesUsage(); // a spec file's root-level `after` runs after the plugin's root afterAll: its fixtures join the ledger written at exit
   collectWorkerTotals(mainId, usage);
   process.stdout.write("\n" + usageSummaryLine(usage) + "\n");
 }

@@ -20,22 +20,14 @@
  * root suite; where that cannot be done the hooks stay, and the events are not followed.
  */
 import { log } from "../log";
+import { EACH_HOOKS, hookList, type HookLike } from "./hookContext";
 
-/** The parts of mocha's Runner, Suite, Test and Hook this module reads (public in mocha 10–12). */
+/** The part of mocha's Runner this module uses (public in mocha 10–12; suites and hooks: ./hookContext.ts). */
 export interface RunnerLike {
   on(event: string, listener: (arg: unknown) => void): unknown;
   /** Marks a test failed and reports it: the failure counts in mocha's exit code. */
   fail?(test: unknown, err: unknown): void;
 }
-interface SuiteWithHooks {
-  getHooks?(name: string): unknown;
-}
-interface HookLike {
-  fn?: unknown;
-  parent?: SuiteWithHooks;
-}
-
-const EACH = ["beforeEach", "afterEach"] as const;
 const followed = new WeakSet<object>();
 
 /** Whether `value` is a runner whose events can be followed (mocha's `this` in `mochaGlobalSetup`). */
@@ -57,7 +49,7 @@ export function followTests(
   end: (test: unknown) => void,
 ): boolean {
   if (followed.has(runner)) return true;
-  const lists = EACH.map((name) => hookList(rootSuite, name));
+  const lists = EACH_HOOKS.map((name) => hookList(rootSuite, name));
   if (lists.some((l) => l === undefined)) return false;
   for (const list of lists as HookLike[][]) {
     for (let i = list.length - 1; i >= 0; i--) if (fns.includes(list[i]?.fn)) list.splice(i, 1);
@@ -98,21 +90,14 @@ function guarded(runner: RunnerLike, test: unknown, step: (test: unknown) => voi
       if (typeof runner.fail !== "function") throw e;
       runner.fail(test, e);
     } catch {
-      log.warn(`the mocha plugin could not end a test's scope: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      log.warn(`the mocha plugin could not start or end a test's scope: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       process.exitCode = 1;
     }
   }
 }
 
-function hookList(suite: unknown, name: string): HookLike[] | undefined {
-  const s = suite as SuiteWithHooks | null | undefined;
-  if (!s || typeof s !== "object" || typeof s.getHooks !== "function") return undefined;
-  const list = s.getHooks(name);
-  return Array.isArray(list) ? (list as HookLike[]) : undefined;
-}
-
 /** A `beforeEach` or `afterEach` hook: it runs for the test that is running. */
 function isEachHook(hook: HookLike | null | undefined): boolean {
   if (!hook || typeof hook !== "object") return false;
-  return EACH.some((name) => hookList(hook.parent, name)?.includes(hook) === true);
+  return EACH_HOOKS.some((name) => hookList(hook.parent, name)?.includes(hook) === true);
 }

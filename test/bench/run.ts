@@ -26,7 +26,7 @@ import { benchRecording, CONCURRENT } from "./recording";
 import { benchRunners, runnerOverhead, SUITE_TESTS } from "./runners";
 import { benchReview } from "./review";
 import { benchScale, childSummary, pairedStartupRatio } from "./scale";
-import { byPredecessorTable, fmtBytes, fmtRatio, fmtTime, median, table, timingTable } from "./stats";
+import { byPredecessorTable, fmtBytes, fmtRatio, fmtTime, median, pairedRatio, table, timingTable } from "./stats";
 import { benchStreaming } from "./streaming";
 import type { Measured } from "./harness";
 
@@ -91,24 +91,13 @@ interface Target {
   unit?: string;
 }
 
-const ratioOf = (rows: Measured[], a: string, b: string, q = median): number => {
+/** `a`'s row / `b`'s row (by name prefix), as a ratio of `q` (pooled: the ratio of medians) or `paired` (stats.ts `pairedRatio`). */
+const ratioOf = (rows: Measured[], a: string, b: string, q: ((s: number[]) => number) | "paired" = median): number => {
   const find = (prefix: string) => rows.find((r) => r.name.startsWith(prefix));
   const x = find(a);
   const y = find(b);
-  return x && y ? q(x.samples) / q(y.samples) : NaN;
-};
-
-/**
- * The median over rounds of `a`'s sample / `b`'s sample in the same round (rows whose samples
- * are taken one per round, as the whole-suite section takes them): a drift of the machine's
- * speed over the run moves both samples of a round alike, and cancels.
- */
-const pairedRatioOf = (rows: Measured[], a: string, b: string): number => {
-  const find = (prefix: string) => rows.find((r) => r.name.startsWith(prefix));
-  const x = find(a);
-  const y = find(b);
-  if (!x || !y || x.samples.length !== y.samples.length) return NaN;
-  return median(x.samples.map((v, i) => v / y.samples[i]));
+  if (!x || !y) return NaN;
+  return q === "paired" ? pairedRatio(x.samples, y.samples) : q(x.samples) / q(y.samples);
 };
 
 async function main(): Promise<void> {
@@ -265,7 +254,7 @@ async function main(): Promise<void> {
         ];
         for (const r of results) {
           const ratio = ratioOf(r.rows, "langchain-vcr", "InMemoryCache");
-          const paired = pairedRatioOf(r.rows, "langchain-vcr", "InMemoryCache");
+          const paired = ratioOf(r.rows, "langchain-vcr", "InMemoryCache", "paired");
           targets.push({
             what: `Whole suite under ${r.runner}: langchain-vcr replaying vs InMemoryCache pre-filled (pooled; paired ${fmtRatio(paired)})`,
             goal: "≤ 1.10×",
@@ -279,8 +268,8 @@ async function main(): Promise<void> {
             "",
             `langchain-vcr / InMemoryCache: ${fmtRatio(ratio)} pooled, ${fmtRatio(paired)} paired; live / langchain-vcr: ${fmtRatio(ratioOf(r.rows, "live", "langchain-vcr"))}.` +
               (r.rows.some((row) => row.name.startsWith("the floor"))
-                ? ` The floor / InMemoryCache: ${fmtRatio(ratioOf(r.rows, "the floor", "InMemoryCache"))} pooled, ${fmtRatio(pairedRatioOf(r.rows, "the floor", "InMemoryCache"))} paired;` +
-                  ` langchain-vcr / the floor: ${fmtRatio(ratioOf(r.rows, "langchain-vcr", "the floor"))} pooled, ${fmtRatio(pairedRatioOf(r.rows, "langchain-vcr", "the floor"))} paired.`
+                ? ` The floor / InMemoryCache: ${fmtRatio(ratioOf(r.rows, "the floor", "InMemoryCache"))} pooled, ${fmtRatio(ratioOf(r.rows, "the floor", "InMemoryCache", "paired"))} paired;` +
+                  ` langchain-vcr / the floor: ${fmtRatio(ratioOf(r.rows, "langchain-vcr", "the floor"))} pooled, ${fmtRatio(ratioOf(r.rows, "langchain-vcr", "the floor", "paired"))} paired.`
                 : ""),
             "",
           );

@@ -11,6 +11,15 @@ export function quantile(samples: readonly number[], q: number): number {
 export const median = (s: readonly number[]): number => quantile(s, 0.5);
 export const p95 = (s: readonly number[]): number => quantile(s, 0.95);
 
+/**
+ * The median over rounds of `xs[i] / ys[i]` (samples taken one per round, as whole processes
+ * are timed): a drift of the machine's speed over the run moves both samples of a round alike,
+ * and cancels. NaN when the rounds do not pair up.
+ */
+export function pairedRatio(xs: readonly number[], ys: readonly number[]): number {
+  return xs.length === ys.length ? median(xs.map((x, i) => x / ys[i])) : NaN;
+}
+
 /** A time in µs, printed with a unit that keeps 3 significant digits. */
 export function fmtTime(us: number): string {
   if (!Number.isFinite(us)) return "–";

@@ -112,6 +112,14 @@ interface Runner {
   args(variant: Variant): string[];
 }
 
+/** The mocha command line (after `node`) that runs the suite in the consumer `dir`, with the mocha plugin of `dir`'s langchain-vcr when `plugin`. */
+export function mochaSuiteArgs(dir: string, plugin: boolean): string[] {
+  const nm = path.join(dir, "node_modules");
+  const args = [path.join(nm, "mocha/bin/mocha.js"), "--no-config"];
+  if (plugin) args.push("--require", path.join(nm, "langchain-vcr/dist/cjs/mocha/index.js"));
+  return [...args, "suite/mocha/*.test.cjs"];
+}
+
 export function writeSuite(): { dir: string; fixtures: string; runners: Runner[] } {
   const c = consumer();
   c.write("suite/common.cjs", common(false));
@@ -129,7 +137,6 @@ export function writeSuite(): { dir: string; fixtures: string; runners: Runner[]
   c.write("vitest.vcr.config.mjs", config(true));
   c.write("vitest.plain.config.mjs", config(false));
   const nm = path.join(c.dir, "node_modules");
-  const mochaBin = path.join(nm, "mocha/bin/mocha.js");
   const vitestBin = path.join(nm, "vitest/vitest.mjs");
   return {
     dir: c.dir,
@@ -139,12 +146,7 @@ export function writeSuite(): { dir: string; fixtures: string; runners: Runner[]
       {
         name: "mocha",
         variants: ["vcr", "memory", "floor", "live"],
-        args: (v) => [
-          mochaBin,
-          "--no-config",
-          ...(v === "vcr" ? ["--require", path.join(nm, "langchain-vcr/dist/cjs/mocha/index.js")] : []),
-          "suite/mocha/*.test.cjs",
-        ],
+        args: (v) => mochaSuiteArgs(c.dir, v === "vcr"),
       },
       {
         name: "vitest",

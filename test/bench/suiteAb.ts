@@ -19,8 +19,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { datedBack, log, removeTmpDirs, tmpDir } from "./env";
-import { median } from "./stats";
-import { SUITE_TESTS, writeSuite } from "./suite";
+import { median, pairedRatio } from "./stats";
+import { mochaSuiteArgs, SUITE_TESTS, writeSuite } from "./suite";
 
 const run = promisify(execFile);
 const TIME = "/usr/bin/time";
@@ -35,10 +35,7 @@ interface Contender {
 }
 
 async function runOnce(c: Contender, fixtures: string, env: NodeJS.ProcessEnv, mode = c.variant === "vcr" ? "replay_only" : ""): Promise<void> {
-  const nm = path.join(c.dir, "node_modules");
-  const mocha = [path.join(nm, "mocha/bin/mocha.js"), "--no-config"];
-  if (c.plugin) mocha.push("--require", path.join(nm, "langchain-vcr/dist/cjs/mocha/index.js"));
-  mocha.push("suite/mocha/*.test.cjs");
+  const mocha = mochaSuiteArgs(c.dir, c.plugin);
   const timed = fs.existsSync(TIME);
   const cpuFile = path.join(c.dir, "cpu.txt");
   const [cmd, args] = timed ? [TIME, ["-f", "%U %S", "-o", cpuFile, process.execPath, ...mocha]] : [process.execPath, mocha];
@@ -86,11 +83,10 @@ async function main(): Promise<void> {
     }
     if (fake.count() !== SUITE_TESTS) throw new Error(`suiteAb: a replaying contender reached the provider (${fake.count() - SUITE_TESTS} requests)`);
     const base = contenders[0];
-    const paired = (xs: number[], ys: number[]) => median(xs.map((x, i) => x / ys[i]));
     for (const c of contenders) {
-      const cpu = c.cpu.length ? `; CPU ${median(c.cpu).toFixed(0)} ms, paired ${paired(c.cpu, base.cpu).toFixed(3)}×` : "";
+      const cpu = c.cpu.length ? `; CPU ${median(c.cpu).toFixed(0)} ms, paired ${pairedRatio(c.cpu, base.cpu).toFixed(3)}×` : "";
       process.stdout.write(
-        `${c.name}: wall ${median(c.wall).toFixed(0)} ms, pooled ${(median(c.wall) / median(base.wall)).toFixed(3)}×, paired ${paired(c.wall, base.wall).toFixed(3)}×${cpu}\n`,
+        `${c.name}: wall ${median(c.wall).toFixed(0)} ms, pooled ${(median(c.wall) / median(base.wall)).toFixed(3)}×, paired ${pairedRatio(c.wall, base.wall).toFixed(3)}×${cpu}\n`,
       );
     }
   } finally {
