@@ -5,12 +5,13 @@
  * files report to. After each test file it undoes what that file's failed tests recorded; at
  * the end it prints one summary line and writes the ledger, partial after `-t`, named test
  * files, `--onlyChanged`/`--findRelatedTests`/`--changedSince`, watch mode, `.only`, or a
- * failure; `--shard` runs are shards `prune` merges.
+ * failure; `--shard` runs are shards `prune` merges. The run is on record (as unfinished) from
+ * the moment its tests start.
  */
 import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
 import { filesUsingOnly } from "../runner/onlyScan";
-import { finishRun, startRun, unitReport, type RunShare } from "../runner/share";
+import { finishRun, recordRunStart, startRun, unitReport, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
 
@@ -53,6 +54,16 @@ class LangchainVcrJestReporter {
     this.share = startRun("jest");
   }
 
+  /** The tests are about to run (not for `--listTests`): the run is on record from here. */
+  onRunStart(): void {
+    recordRunStart(this.share, this.shard());
+  }
+
+  private shard(): Shard | undefined {
+    const s = this.globalConfig.shard;
+    return s ? { index: s.shardIndex, total: s.shardCount } : undefined;
+  }
+
   onTestResult(_test: unknown, result: TestFileResult): void {
     const failed = result.testResults.filter((t) => t.status === "failed");
     this.files.push(result.testFilePath);
@@ -68,7 +79,7 @@ class LangchainVcrJestReporter {
     const reasons: string[] = [];
     if (c.testNamePattern) reasons.push(`-t ${JSON.stringify(c.testNamePattern)} selected only some tests`);
     const patterns = Array.isArray(c.testPathPatterns) ? c.testPathPatterns : (c.testPathPatterns?.patterns ?? []);
-    const shard: Shard | undefined = c.shard ? { index: c.shard.shardIndex, total: c.shard.shardCount } : undefined;
+    const shard = this.shard();
     if (patterns.length && !shard) reasons.push(`test files were selected on the command line (${patterns.join(" ")}), so this may be a subset of the suite`);
     if (c.onlyChanged || c.lastCommit || c.changedSince)
       reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");

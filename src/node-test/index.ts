@@ -19,7 +19,7 @@ import { leaveTestSlot, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { processWide } from "../processWide";
 import { endTest } from "../runner/lifecycle";
-import { finishRun, joinRun, startRun, Unit } from "../runner/share";
+import { finishRun, joinRun, recordRunStart, startRun, Unit } from "../runner/share";
 import { nodeTestArgvReasons, nodeTestShard } from "./argv";
 import { installTestScopes, scopeOfContext } from "./testScope";
 
@@ -37,6 +37,8 @@ function runnerProcess(alsoTests = false): void {
   if (alsoTests) testProcess();
   const shard = nodeTestShard(process.execArgv);
   const reasons = [...nodeTestArgvReasons(process.execArgv, process.argv, shard !== undefined)];
+  // node's test runner starts its test files right after this preload: the run is on record now
+  recordRunStart(share, shard);
   process.on("exit", (code) => {
     const exitCode = code || Number(process.exitCode ?? 0) || 0;
     finishRun(share, { reasons, exitCode, shard });

@@ -160,9 +160,38 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     );
   }
   if (failed.length) reasons.push(`${failed.length} test(s) failed (first: ${JSON.stringify(failed[0])})`);
-  const ledgerDir = defaultLedgerDir(share.root);
   const rel = new RootRelative(share.root);
-  const record: LedgerRecord = {
+  const record = runRecord(share, {
+    exitCode: end.exitCode,
+    shard: end.shard,
+    partial: reasons,
+    used: [...total.used].map((f) => rel.of(f)).sort(),
+    usedBy: total.usedByRecord((f) => rel.of(f)),
+  });
+  writeRunLedger(share, record, { removeOld: true });
+  fs.rmSync(share.dir, { recursive: true, force: true });
+  const line = usageSummaryLine(total);
+  (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
+  return { record, line };
+}
+
+/**
+ * The main process: its tests are starting (vitest's `onTestRunStart`, jest's `onRunStart`,
+ * node's test runner once it is loaded), not merely its config being read (`vitest list`
+ * runs the plugin's config hook and no test). The run is on record from here, without an
+ * exit code: a main process killed before `finishRun` makes `prune` refuse ("did not
+ * finish") instead of trusting the run before it, which never saw what this one recorded.
+ * `finishRun` rewrites the same file. The shard is in it, so a retried shard's later attempt
+ * supersedes the killed one instead of leaving the run unfinished for good. Called again
+ * (a watch-mode rerun), it is on record again as running.
+ */
+export function recordRunStart(share: RunShare, shard?: Shard): void {
+  writeRunLedger(share, runRecord(share, { shard, partial: [], used: [], usedBy: {} }));
+}
+
+/** The main process's ledger of the run: without `exitCode` until the run finishes. */
+function runRecord(share: RunShare, fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy">): LedgerRecord {
+  return {
     ledgerVersion: LEDGER_VERSION,
     runner: share.runner,
     runId: share.runId,
@@ -171,23 +200,23 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     pid: share.mainPid,
     startedAt: share.startedAt,
     writtenAt: new Date().toISOString(),
-    exitCode: end.exitCode,
-    shard: end.shard,
-    partial: reasons,
+    exitCode: fields.exitCode,
+    shard: fields.shard,
+    partial: fields.partial,
     specFiles: [],
-    used: [...total.used].map((f) => rel.of(f)).sort(),
-    usedBy: total.usedByRecord((f) => rel.of(f)),
+    used: fields.used,
+    usedBy: fields.usedBy,
   };
+}
+
+function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld?: boolean } = {}): void {
+  const ledgerDir = defaultLedgerDir(share.root);
   try {
-    removeOldRuns(ledgerDir);
+    if (opts.removeOld) removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);
   } catch (e) {
     log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}`);
   }
-  fs.rmSync(share.dir, { recursive: true, force: true });
-  const line = usageSummaryLine(total);
-  (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
-  return { record, line };
 }
 
 /** The finished report of one unit (a test file), for a main process that acts on it before the run ends. */

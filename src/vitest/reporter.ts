@@ -3,10 +3,11 @@
  * end of the run it adds up every test file's report (counts, fixtures used, failed tests),
  * prints one summary line and writes the run's ledger. It reads from vitest what makes a run
  * partial: `-t`, `.only`, test files left out (named files, `--changed`, `related`), watch
- * mode, and `--shard` (a declared shard, merged with its siblings by `prune`).
+ * mode, and `--shard` (a declared shard, merged with its siblings by `prune`). The run is on
+ * record (as unfinished) from the moment its tests start.
  */
 import { filesUsingOnly } from "../runner/onlyScan";
-import { finishRun, type RunShare } from "../runner/share";
+import { finishRun, recordRunStart, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 
 interface TestModuleLike {
@@ -32,6 +33,16 @@ export class LangchainVcrVitestReporter {
     this.vitest = vitest;
   }
 
+  /** Tests are about to run (never called by `vitest list`): the run is on record from here. */
+  onTestRunStart(): void {
+    recordRunStart(this.share, this.shard());
+  }
+
+  private shard(): Shard | undefined {
+    const s = this.vitest?.config.shard;
+    return s ? { index: s.index, total: s.count } : undefined;
+  }
+
   async onTestRunEnd(modules: readonly TestModuleLike[], errors: readonly unknown[], reason: string): Promise<void> {
     const config = this.vitest?.config ?? {};
     const reasons: string[] = [];
@@ -43,7 +54,7 @@ export class LangchainVcrVitestReporter {
       reasons.push("related ran only the test files related to the given sources");
     const focused = filesUsingOnly(modules.map((m) => m.moduleId));
     if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);
-    const shard: Shard | undefined = config.shard ? { index: config.shard.index, total: config.shard.count } : undefined;
+    const shard = this.shard();
     if (!shard) reasons.push(...(await this.filesLeftOut(modules)));
     if (errors.length) reasons.push(`${errors.length} unhandled error(s) during the run`);
     finishRun(this.share, { reasons, exitCode: reason === "passed" && errors.length === 0 ? 0 : 1, shard });

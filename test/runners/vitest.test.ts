@@ -7,6 +7,7 @@ describeParity({
   name: "langchain-vcr/vitest (vitest 4)",
   command: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run"],
   ...DASH_T,
+  list: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "list"],
   hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "chat asks"`,
   concurrent: true,
   changedOnly: { args: ["--changed"], file: "test/a.test.mjs", reason: "--changed ran only the test files related to changed files" },

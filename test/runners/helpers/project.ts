@@ -46,8 +46,22 @@ function model(baseURL = process.env.FAKE_URL) {
   return new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL } });
 }
 
+/** KILL_RUN: the first test to start records one question, then kills the run's main process (and its own). */
+async function killRunIfAsked(title) {
+  if (!process.env.KILL_RUN) return;
+  await model().invoke("asked by a run killed in " + title);
+  const share = process.env.LANGCHAIN_VCR_RUN_SHARE; // vitest, jest, node:test: the main process is another one
+  try {
+    if (share) process.kill(JSON.parse(share).mainPid, "SIGKILL");
+  } catch {
+    // already killed by another test process of the run
+  }
+  process.kill(process.pid, "SIGKILL");
+}
+
 async function askChat(title) {
   side("ran " + title);
+  await killRunIfAsked(title);
   const q = "what is a cassette?";
   const a = await model().invoke(q);
   if (a.content !== "echo: " + q) throw new Error("unexpected answer " + a.content);
@@ -65,6 +79,7 @@ function refundTool() {
 
 async function askAgent(title) {
   side("ran " + title);
+  await killRunIfAsked(title);
   const agent = createAgent({ model: model(), tools: [refundTool()] });
   const out = await agent.invoke({ messages: [{ role: "user", content: ${JSON.stringify(REFUND)} }] });
   const last = out.messages[out.messages.length - 1];
@@ -76,6 +91,7 @@ const lookup = vcr.tool(tool(async ({ q }) => { side("lookup " + q); await new P
 
 async function lookupTwice(title) {
   side("ran " + title);
+  await killRunIfAsked(title);
   await lookup.invoke({ q: "same" });
   await new Promise((r) => setTimeout(r, 10));
   await lookup.invoke({ q: "same" });
