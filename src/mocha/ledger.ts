@@ -147,6 +147,11 @@ export class RunLedger {
     this.lists = undefined;
   }
 
+  /** Something this process learns while it runs makes the run partial. */
+  partialBecause(reason: string): void {
+    this.reason(reason);
+  }
+
   /** A test failed: the run is partial (`title` names it in the reason). */
   markFailed(title?: string): void {
     this.failures.push(title ?? "");
@@ -174,7 +179,7 @@ export class RunLedger {
   record(): LedgerRecord {
     const { run } = this.s;
     const partial = run.role === "main" ? [...run.argvReasons] : [];
-    partial.push(...this.reasons);
+    for (const r of this.reasons) if (!partial.includes(r)) partial.push(r); // --dry-run is read from argv and from mocha's runner
     if (this.failures.length) {
       const named = this.failures.find((t) => t !== "");
       partial.push(`${this.failures.length} test(s) failed${named ? ` (first: ${JSON.stringify(named)})` : ""}`);

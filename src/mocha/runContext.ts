@@ -12,6 +12,8 @@ import { parseShard, SHARD_ENV, type Shard } from "../runner/ledgerFiles";
 import { newRunIds, parseEnvJson } from "../runner/runIds";
 
 export const CONTEXT_ENV = "LANGCHAIN_VCR_RUN_CONTEXT";
+/** Why a dry run (`--dry-run`, or `dry-run` in the mocha config) is partial: it reports the tests without running them. */
+export const DRY_RUN_REASON = "--dry-run ran no tests";
 
 export interface RunContext {
   role: "main" | "worker";
@@ -137,7 +139,7 @@ export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, con
     if (name === "grep" || name === "g") yield `--grep ${JSON.stringify(value ?? "")} selected only some tests`;
     else if (name === "fgrep" || name === "f") yield `--fgrep ${JSON.stringify(value ?? "")} selected only some tests`;
     else if (name === "watch" || name === "w") yield "--watch runs are never complete";
-    else if (name === "dry-run") yield "--dry-run ran no tests";
+    else if (name === "dry-run") yield DRY_RUN_REASON;
     else if (name === "spec" && value !== undefined) named.push(value);
   }
   if (named.length === 0) return;

@@ -244,6 +244,28 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(all);
   });
 
+  it("a dry run (dry-run in .mocharc, or --dry-run) makes prune refuse, with the reason once", async () => {
+    const inConfig = clone(recorded, true);
+    const rc = path.join(inConfig, ".mocharc.json");
+    fs.writeFileSync(rc, JSON.stringify({ ...JSON.parse(fs.readFileSync(rc, "utf8")), "dry-run": true }));
+    const onArgv = clone(recorded, true);
+    const before = fake.count();
+    const [c, a] = await Promise.all([mocha(inConfig, fake), mocha(onArgv, fake, ["--dry-run"])]);
+    expect([c.code, a.code], c.stderr + a.stderr).to.deep.equal([0, 0]);
+    expect(fake.count()).to.equal(before, "no test body ran");
+    for (const project of [inConfig, onArgv]) {
+      const latest = ledgerFiles(path.join(project, LEDGERS))
+        .map((l) => l.record)
+        .sort((x, y) => x.startedAt.localeCompare(y.startedAt))
+        .pop();
+      expect(latest.partial).to.deep.equal(["--dry-run ran no tests"]);
+      const r = await cli(["prune"], project);
+      expect(r.code, r.stdout).to.equal(1);
+      expect(r.stderr).to.include("  - --dry-run ran no tests\n");
+      expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+    }
+  });
+
   it("--parallel: every worker writes its own ledger and prune merges them (replays count as used)", async () => {
     const project = clone(recorded, false);
     const dead = addDeadFixture(project);
