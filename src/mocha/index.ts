@@ -16,7 +16,7 @@ import { Usage } from "../runner/usage";
 import { giveOwnContexts } from "./hookContext";
 import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
 import { DRY_RUN_REASON } from "./runContext";
-import { asRunner, followTests, type RunnerLike } from "./testEvents";
+import { asRunner, followTests, isDryRun, type RunnerLike } from "./testEvents";
 
 interface MochaTest {
   fullTitle(): string;
@@ -99,9 +99,8 @@ export const mochaHooks = {
 /** Runs once, in mocha's main process, before any test: mocha passes its runner as `this`. */
 export function mochaGlobalSetup(this: unknown): void {
   runner = asRunner(this);
-  // `dry-run` set in .mocharc (the command line's --dry-run is read with the rest of argv): no
-  // test body and no root hook runs, yet every test is reported passed
-  if ((this as { _opts?: { dryRun?: unknown } } | undefined)?._opts?.dryRun === true) RunLedger.start().partialBecause(DRY_RUN_REASON);
+  // also `dry-run` set in .mocharc, which argv does not show: no test body or root hook runs
+  if (isDryRun(runner)) RunLedger.start().partialBecause(DRY_RUN_REASON);
 }
 
 /** Runs once, in mocha's main process, after every test (and every worker) has finished. */

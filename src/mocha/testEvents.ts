@@ -27,6 +27,8 @@ export interface RunnerLike {
   on(event: string, listener: (arg: unknown) => void): unknown;
   /** Marks a test failed and reports it: the failure counts in mocha's exit code. */
   fail?(test: unknown, err: unknown): void;
+  /** The options mocha made the runner with (not public API: read by `isDryRun` only, checked by its unit test on mocha's real runner). */
+  _opts?: { dryRun?: unknown };
 }
 const followed = new WeakSet<object>();
 
@@ -34,6 +36,15 @@ const followed = new WeakSet<object>();
 export function asRunner(value: unknown): RunnerLike | undefined {
   const r = value as RunnerLike | null | undefined;
   return r && typeof r === "object" && typeof r.on === "function" ? r : undefined;
+}
+
+/**
+ * Whether mocha runs dry (`--dry-run`, or `dry-run` in its config): every test is reported
+ * passed and no test body or hook runs. Only the runner knows when the option came from the
+ * config; false when it cannot tell (argv's --dry-run is read on its own in ./runContext.ts).
+ */
+export function isDryRun(runner: RunnerLike | undefined): boolean {
+  return runner?._opts?.dryRun === true;
 }
 
 /**

@@ -3,8 +3,9 @@
  * process starts a run (`startRun`), which its test processes find through an environment
  * variable they inherit (`joinRun`). Each test file ("unit") a test process runs leaves one
  * report in the run's directory: written as unfinished when the file starts, rewritten with its
- * counts, fixture use and failures when it ends. The main process adds them up (`finishRun`):
- * one summary line and one ledger for the run. A report still unfinished at the end (a
+ * counts, fixture use and failures when it ends. The main process puts the run on record when
+ * its tests start (`recordRunStart`), and adds the reports up at the end (`finishRun`): one
+ * summary line and the run's ledger, in the same file. A report still unfinished at the end (a
  * worker killed mid-file) makes the run partial, so `prune` never trusts a run that lost
  * part of its fixture use.
  */
@@ -59,7 +60,8 @@ export function startRun(runner: string, env: NodeJS.ProcessEnv = process.env): 
     dir: path.join(os.tmpdir(), `langchain-vcr-run-${mainId}`),
     root: process.cwd(),
   };
-  fs.mkdirSync(share.dir, { recursive: true });
+  // the directory is made by the first report written to it: a command that runs no test
+  // (`vitest list`) leaves nothing behind in the temp dir
   env[SHARE_ENV] = JSON.stringify(share);
   return share;
 }
@@ -182,8 +184,8 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
  * exit code: a main process killed before `finishRun` makes `prune` refuse ("did not
  * finish") instead of trusting the run before it, which never saw what this one recorded.
  * `finishRun` rewrites the same file. The shard is in it, so a retried shard's later attempt
- * supersedes the killed one instead of leaving the run unfinished for good. Called again
- * (a watch-mode rerun), it is on record again as running.
+ * supersedes the killed one instead of leaving the run unfinished for good. In watch mode the
+ * record of each rerun is partial whichever write comes last.
  */
 export function recordRunStart(share: RunShare, shard?: Shard): void {
   writeRunLedger(share, runRecord(share, { shard, partial: [], used: [], usedBy: {} }));
@@ -209,13 +211,17 @@ function runRecord(share: RunShare, fields: Pick<LedgerRecord, "exitCode" | "sha
   };
 }
 
+/** Ledger dirs already warned about: a run that cannot write its start record says so once, not again at its end. */
+const unwritable = new Set<string>();
+
 function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld?: boolean } = {}): void {
   const ledgerDir = defaultLedgerDir(share.root);
   try {
     if (opts.removeOld) removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);
   } catch (e) {
-    log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}`);
+    if (!unwritable.has(ledgerDir)) log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}`);
+    unwritable.add(ledgerDir);
   }
 }
 

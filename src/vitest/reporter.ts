@@ -20,6 +20,7 @@ interface VitestLike {
     changed?: boolean | string;
     related?: string[] | string;
     shard?: { index: number; count: number };
+    mergeReports?: string;
   };
   globTestSpecifications?(): Promise<{ moduleId: string }[]>;
 }
@@ -49,6 +50,7 @@ export class LangchainVcrVitestReporter {
     const pattern = config.testNamePattern;
     if (pattern) reasons.push(`-t ${JSON.stringify(pattern instanceof RegExp ? pattern.source : String(pattern))} selected only some tests`);
     if (config.watch) reasons.push("watch mode runs only what changed, never the whole suite");
+    if (config.mergeReports) reasons.push("--merge-reports replays other runs' blob reports, which hold no fixture use (prune reads each shard's own ledger)");
     if (config.changed) reasons.push("--changed ran only the test files related to changed files");
     if (config.related && (!Array.isArray(config.related) || config.related.length))
       reasons.push("related ran only the test files related to the given sources");

@@ -9,7 +9,6 @@ describeParity({
   // two workers, so the two test files run in two processes
   command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--maxWorkers=2"],
   ...DASH_T,
-  list: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--listTests"],
   hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "chat asks"`,
   concurrent: false,
   changedOnly: {

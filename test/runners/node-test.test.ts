@@ -33,7 +33,8 @@ const FILES: Record<string, string> = {
 
 describeParity({
   name: "langchain-vcr/node-test (node --test)",
-  command: ["--require", "langchain-vcr/node-test", "--test"],
+  // two test files at once whatever the core count
+  command: ["--require", "langchain-vcr/node-test", "--test", "--test-concurrency=2"],
   filter: (pattern) => [`--test-name-pattern=${pattern}`],
   shard: (i, n) => [`--test-shard=${i}/${n}`],
   chatOnly: "chat",

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { lastRunVerdict, LEDGER_DIR_ENV } from "../../src/runner/ledgerFiles";
-import { finishRun, startRun, Unit, type RunShare } from "../../src/runner/share";
+import { finishRun, recordRunStart, startRun, Unit, type RunShare } from "../../src/runner/share";
 import { emit } from "../../src/scope";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
@@ -73,5 +73,32 @@ describe("the run share: test files' reports added up by the main process", () =
     a.finish();
     const { record } = finish(["agent refunds"]);
     expect(record.partial).to.deep.equal(['2 test(s) failed (first: "agent refunds")']);
+  });
+
+  it("starting a run writes nothing (a command that runs no test leaves nothing behind); the first report makes its directory", () => {
+    expect(fs.existsSync(share.dir)).to.equal(false);
+    expect(fs.readdirSync(ledgers)).to.deep.equal([]);
+    new Unit(share, "test/a.test.mjs");
+    expect(fs.readdirSync(share.dir)).to.have.length(1);
+  });
+
+  it("recordRunStart puts the run on record as unfinished, with its shard; finishRun rewrites that same file", () => {
+    recordRunStart(share, { index: 2, total: 3 });
+    const files = () =>
+      fs
+        .readdirSync(ledgers, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".json"));
+    expect(files()).to.have.length(1);
+    const started = JSON.parse(fs.readFileSync(path.join(ledgers, files()[0]), "utf8"));
+    expect(started).to.not.have.property("exitCode");
+    expect(started.shard).to.deep.equal({ index: 2, total: 3 });
+    const verdict = lastRunVerdict(ledgers);
+    expect(verdict?.complete).to.equal(false);
+    expect(verdict?.reasons.join("\n")).to.include("shard 2/3 did not finish (vitest is still running, or was killed)");
+    new Unit(share, "test/a.test.mjs").finish();
+    finishRun(share, { reasons: [], exitCode: 0, shard: { index: 2, total: 3 }, print: () => {} });
+    expect(files()).to.have.length(1);
+    expect(JSON.parse(fs.readFileSync(path.join(ledgers, files()[0]), "utf8"))).to.include({ exitCode: 0 });
   });
 });

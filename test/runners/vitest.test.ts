@@ -1,43 +1,88 @@
 /** langchain-vcr/vitest in a user's project: vitest 4, ESM test files, `plugins: [langchainVcr()]`. */
 import * as path from "node:path";
 import { ROOT } from "../helpers/built";
+import { expect } from "chai";
+import * as fs from "node:fs";
+import { startFakeProvider } from "../helpers/fakeProvider";
+import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
+import { FIXTURES, makeProject, REFUND_ANSWERS } from "./helpers/project";
+
+const VITEST = path.join(ROOT, "node_modules/vitest/vitest.mjs");
+
+const CONFIG = (reporters = "") =>
+  [
+    `import langchainVcr from "langchain-vcr/vitest";`,
+    `export default { plugins: [langchainVcr()], test: { include: ["test/**/*.test.mjs"], testTimeout: 20000${reporters} } };`,
+    ``,
+  ].join("\n");
+
+const FILES: Record<string, string> = {
+  "vitest.config.mjs": CONFIG(),
+  // two test files, so vitest forks two test processes (and a --shard pair has one each)
+  "test/a.test.mjs": [
+    `import { describe, test } from "vitest";`,
+    `import { askChat, hang } from "../scenario.mjs";`,
+    `describe("chat", () => { test("asks", () => askChat("chat asks")); });`,
+    `describe("hang", () => { test.skipIf(!process.env.HANG_URL)("times out", () => hang("hang times out"), 1500); });`,
+    ``,
+  ].join("\n"),
+  "test/b.test.mjs": [
+    `import { describe, test } from "vitest";`,
+    `import { askAgent, lookupTwice } from "../scenario.mjs";`,
+    `describe("agent", () => {`,
+    `  test("refund once", () => askAgent("agent refund once"));`,
+    `  test("refund again", () => askAgent("agent refund again"));`,
+    `});`,
+    `describe("concurrent", () => {`,
+    `  test.concurrent("c1", () => lookupTwice("c1"));`,
+    `  test.concurrent("c2", () => lookupTwice("c2"));`,
+    `});`,
+    ``,
+  ].join("\n"),
+};
 
 describeParity({
   name: "langchain-vcr/vitest (vitest 4)",
-  command: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run"],
+  // two workers, so the two test files run in two processes at once whatever the core count
+  command: [VITEST, "run", "--maxWorkers=2"],
   ...DASH_T,
-  list: [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "list"],
+  list: [VITEST, "list"],
   hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "chat asks"`,
   concurrent: true,
   changedOnly: { args: ["--changed"], file: "test/a.test.mjs", reason: "--changed ran only the test files related to changed files" },
   onlyFile: { name: "test/c.test.mjs", text: `import { test } from "vitest";\ntest("left out", () => {});\ntest.only("focused", () => {});\n` },
-  files: {
-    "vitest.config.mjs": [
-      `import langchainVcr from "langchain-vcr/vitest";`,
-      `export default { plugins: [langchainVcr()], test: { include: ["test/**/*.test.mjs"], testTimeout: 20000 } };`,
-      ``,
-    ].join("\n"),
-    // two test files, so vitest forks two test processes (and a --shard pair has one each)
-    "test/a.test.mjs": [
-      `import { describe, test } from "vitest";`,
-      `import { askChat, hang } from "../scenario.mjs";`,
-      `describe("chat", () => { test("asks", () => askChat("chat asks")); });`,
-      `describe("hang", () => { test.skipIf(!process.env.HANG_URL)("times out", () => hang("hang times out"), 1500); });`,
-      ``,
-    ].join("\n"),
-    "test/b.test.mjs": [
-      `import { describe, test } from "vitest";`,
-      `import { askAgent, lookupTwice } from "../scenario.mjs";`,
-      `describe("agent", () => {`,
-      `  test("refund once", () => askAgent("agent refund once"));`,
-      `  test("refund again", () => askAgent("agent refund again"));`,
-      `});`,
-      `describe("concurrent", () => {`,
-      `  test.concurrent("c1", () => lookupTwice("c1"));`,
-      `  test.concurrent("c2", () => lookupTwice("c2"));`,
-      `});`,
-      ``,
-    ].join("\n"),
-  },
+  files: FILES,
+});
+
+describe("langchain-vcr/vitest with vitest's blob reporter (sharded CI that merges its reports)", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("shards with the blob reporter in the config write their ledgers (prune merges them); a --merge-reports run is partial", async () => {
+    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
+    try {
+      // as docs/runners.md shows: --merge-reports refuses a config naming the blob reporter, so only shard runs name it
+      const p = makeProject({
+        ...FILES,
+        "vitest.config.mjs": CONFIG(`, reporters: process.argv.some((a) => a.startsWith("--shard")) ? ["default", "blob"] : ["default"]`),
+      });
+      const env = { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", LANGCHAIN_VCR_RUN_ID: `blob-${Date.now()}` };
+      for (const i of [1, 2]) {
+        const out = await p.run([VITEST, "run", `--shard=${i}/2`], env);
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+      }
+      expect(fs.readdirSync(path.join(p.dir, ".vitest-reports"))).to.have.length(2);
+      const shards = await p.cli(["prune", "--dry-run", FIXTURES]);
+      expect(shards.status, shards.stdout + shards.stderr).to.equal(0);
+      expect(shards.stdout).to.include("2 shard(s)");
+      const merged = await p.run([VITEST, "run", "--merge-reports"], { FAKE_URL: fake.openaiBaseURL });
+      expect(merged.status, merged.stdout + merged.stderr).to.equal(0);
+      const after = await p.cli(["prune", "--dry-run", FIXTURES]);
+      expect(after.status, after.stdout + after.stderr).to.equal(1);
+      expect(after.stderr).to.include("  - --merge-reports replays other runs' blob reports, which hold no fixture use");
+    } finally {
+      await fake.close();
+    }
+  });
 });

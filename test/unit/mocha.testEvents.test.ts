@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import Mocha from "mocha";
-import { followTests, type RunnerLike } from "../../src/mocha/testEvents";
+import { asRunner, followTests, isDryRun, type RunnerLike } from "../../src/mocha/testEvents";
 
 type Log = string[];
 
@@ -134,4 +134,19 @@ describe("followTests (a serial mocha run's test scopes from the runner's events
     ).to.equal(false);
     expect(listened).to.equal(0);
   });
+});
+
+describe("isDryRun (mocha's runner, as mochaGlobalSetup gets it)", () => {
+  for (const dryRun of [true, false]) {
+    it(`reads ${dryRun ? "a dry run" : "a run"} from the runner a real Mocha instance hands its global setup`, async () => {
+      const seen: boolean[] = [];
+      const setup = function (this: unknown) {
+        seen.push(isDryRun(asRunner(this)));
+      };
+      const mocha = new Mocha({ dryRun, reporter: class {} as never, globalSetup: [setup] } as Mocha.MochaOptions); // @types/mocha lacks globalSetup
+      mocha.suite.addTest(new Mocha.Test("t", () => {}));
+      await new Promise<void>((resolve) => mocha.run(() => resolve()));
+      expect(seen).to.deep.equal([dryRun]);
+    });
+  }
 });

@@ -235,7 +235,7 @@ export function describeParity(spec: RunnerSpec): void {
       const complete = await run([]);
       expect(complete.status, complete.stdout + complete.stderr).to.equal(0);
       const before = fake.count();
-      const killed = await run([], { LANGCHAIN_VCR_MODE: "record_or_replay", KILL_RUN: "1" });
+      const killed = await run([], { LANGCHAIN_VCR_MODE: "record_or_replay", KILL_RUN: path.join(p.dir, `kill-${Date.now()}.flag`) });
       expect(killed.status, killed.stdout + killed.stderr).to.not.equal(0);
       expect(fake.count() - before).to.be.at.least(1, "the killed run recorded before it was killed");
       const all = p.fixtures();
@@ -255,7 +255,7 @@ export function describeParity(spec: RunnerSpec): void {
       const killed = await run(spec.shard(1, 2), {
         LANGCHAIN_VCR_RUN_ID: runId,
         LANGCHAIN_VCR_MODE: "record_or_replay",
-        KILL_RUN: "1",
+        KILL_RUN: path.join(p.dir, `kill-${runId}.flag`),
         ...spec.shardEnv?.(1, 2),
       });
       expect(killed.status, killed.stdout + killed.stderr).to.not.equal(0);

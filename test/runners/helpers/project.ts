@@ -46,16 +46,29 @@ function model(baseURL = process.env.FAKE_URL) {
   return new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL } });
 }
 
-/** KILL_RUN: the first test to start records one question, then kills the run's main process (and its own). */
+/**
+ * KILL_RUN (a file that must not exist yet): the first test to start, in whichever test process,
+ * records one question and kills the run's main process and its own. A test starting in another
+ * test process records nothing and goes once the main process has gone (so nothing is written
+ * after the run is dead, and no pid the main process had is signalled once it may be reused).
+ */
 async function killRunIfAsked(title) {
-  if (!process.env.KILL_RUN) return;
-  await model().invoke("asked by a run killed in " + title);
-  const share = process.env.LANGCHAIN_VCR_RUN_SHARE; // vitest, jest, node:test: the main process is another one
+  const flag = process.env.KILL_RUN;
+  if (!flag) return;
+  const share = process.env.LANGCHAIN_VCR_RUN_SHARE; // vitest, jest, node:test; mocha runs its tests in the main process
+  const mainPid = share ? JSON.parse(share).mainPid : process.pid;
+  let first = true;
   try {
-    if (share) process.kill(JSON.parse(share).mainPid, "SIGKILL");
+    fs.writeFileSync(flag, String(process.pid), { flag: "wx" });
   } catch {
-    // already killed by another test process of the run
+    first = false;
   }
+  if (first) {
+    await model().invoke("asked by a run killed in " + title);
+    if (mainPid !== process.pid && process.ppid === mainPid) process.kill(mainPid, "SIGKILL");
+    process.kill(process.pid, "SIGKILL");
+  }
+  while (mainPid === process.pid || process.ppid === mainPid) await new Promise((r) => setTimeout(r, 20));
   process.kill(process.pid, "SIGKILL");
 }
 
