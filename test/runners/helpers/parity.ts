@@ -188,6 +188,50 @@ export function describeParity(spec: RunnerSpec): void {
       expect(p.fixtures()).to.deep.equal(used);
     });
 
+    // the next two come right after a complete run (the shard pair): prune would judge by it if
+    // what follows left no record
+    if (spec.list) {
+      it("listing the tests runs none and leaves no record: prune still judges by the complete run before it", async () => {
+        fs.writeFileSync(p.side, "");
+        const listed = await p.run(spec.list!, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "replay_only" });
+        expect(listed.status, listed.stdout + listed.stderr).to.equal(0);
+        expect(p.sideLines()).to.deep.equal([], "no test ran");
+        const dry = await p.cli(["prune", "--dry-run", FIXTURES]);
+        expect(dry.status, dry.stdout + dry.stderr).to.equal(0);
+      });
+    }
+
+    it("a shard whose main process is killed after a test recorded makes prune refuse and keep what it recorded, until the shard runs again", async () => {
+      const runId = `killed-${Date.now()}`;
+      const before = fake.count();
+      const killed = await run(spec.shard(1, 2), {
+        LANGCHAIN_VCR_RUN_ID: runId,
+        LANGCHAIN_VCR_MODE: "record_or_replay",
+        KILL_RUN: path.join(p.dir, `kill-${runId}.flag`),
+        ...spec.shardEnv?.(1, 2),
+      });
+      expect(killed.status, killed.stdout + killed.stderr).to.not.equal(0);
+      expect(fake.count() - before).to.equal(1, "the killed shard recorded one question before it was killed");
+      const all = p.fixtures();
+      for (const args of [
+        ["prune", "--dry-run", FIXTURES],
+        ["prune", FIXTURES],
+      ]) {
+        const r = await p.cli(args);
+        expect(r.status, r.stdout + r.stderr).to.equal(1);
+        expect(r.stderr).to.match(/ {2}- shard 1\/2 did not finish \(.+ is still running, or was killed\)\n/);
+      }
+      expect(p.fixtures()).to.deep.equal(all);
+      // the shard runs again (a CI retry) and its sibling runs: the later attempt supersedes the killed one
+      for (const i of [1, 2]) {
+        const out = await run(spec.shard(i, 2), { LANGCHAIN_VCR_RUN_ID: runId, ...spec.shardEnv?.(i, 2) });
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+      }
+      const dry = await p.cli(["prune", "--dry-run", FIXTURES]);
+      expect(dry.status, dry.stdout + dry.stderr).to.equal(0);
+      expect(dry.stdout).to.include("2 shard(s)");
+    });
+
     it("a failed test's recording is removed and what it overwrote is restored byte for byte", async () => {
       const before = new Map(p.fixtures().map((f) => [f, fs.readFileSync(path.join(p.dir, FIXTURES, f))]));
       const out = await run(spec.filter(spec.chatOnly), { LANGCHAIN_VCR_MODE: "record_always", FAIL: "1" });
@@ -215,60 +259,6 @@ export function describeParity(spec: RunnerSpec): void {
       } finally {
         await hanging.close();
       }
-    });
-
-    if (spec.list) {
-      it("listing the tests runs none and leaves no record: prune still judges by the run before it", async () => {
-        const complete = await run([]);
-        expect(complete.status, complete.stdout + complete.stderr).to.equal(0);
-        fs.writeFileSync(p.side, "");
-        const listed = await p.run(spec.list!, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "replay_only" });
-        expect(listed.status, listed.stdout + listed.stderr).to.equal(0);
-        expect(p.sideLines()).to.deep.equal([], "no test ran");
-        const dry = await p.cli(["prune", "--dry-run", FIXTURES]);
-        expect(dry.status, dry.stdout + dry.stderr).to.equal(0);
-      });
-    }
-
-    it("a run whose main process is killed after a test recorded makes prune refuse and keep what it recorded", async () => {
-      // a complete run first: a killed run that left no record would be judged by this one, which never saw its fixture
-      const complete = await run([]);
-      expect(complete.status, complete.stdout + complete.stderr).to.equal(0);
-      const before = fake.count();
-      const killed = await run([], { LANGCHAIN_VCR_MODE: "record_or_replay", KILL_RUN: path.join(p.dir, `kill-${Date.now()}.flag`) });
-      expect(killed.status, killed.stdout + killed.stderr).to.not.equal(0);
-      expect(fake.count() - before).to.be.at.least(1, "the killed run recorded before it was killed");
-      const all = p.fixtures();
-      for (const args of [
-        ["prune", "--dry-run", FIXTURES],
-        ["prune", FIXTURES],
-      ]) {
-        const r = await p.cli(args);
-        expect(r.status, r.stdout + r.stderr).to.equal(1);
-        expect(r.stderr).to.match(/ {2}- the run did not finish \(.+ is still running, or was killed\)\n/);
-      }
-      expect(p.fixtures()).to.deep.equal(all);
-    });
-
-    it("a shard whose main process was killed and that ran again is superseded by its later attempt: the run is complete", async () => {
-      const runId = `retried-${Date.now()}`;
-      const killed = await run(spec.shard(1, 2), {
-        LANGCHAIN_VCR_RUN_ID: runId,
-        LANGCHAIN_VCR_MODE: "record_or_replay",
-        KILL_RUN: path.join(p.dir, `kill-${runId}.flag`),
-        ...spec.shardEnv?.(1, 2),
-      });
-      expect(killed.status, killed.stdout + killed.stderr).to.not.equal(0);
-      const refused = await p.cli(["prune", "--dry-run", FIXTURES]);
-      expect(refused.status).to.equal(1);
-      expect(refused.stderr).to.include("  - shard 1/2 did not finish (");
-      for (const i of [1, 2]) {
-        const out = await run(spec.shard(i, 2), { LANGCHAIN_VCR_RUN_ID: runId, ...spec.shardEnv?.(i, 2) });
-        expect(out.status, out.stdout + out.stderr).to.equal(0);
-      }
-      const dry = await p.cli(["prune", "--dry-run", FIXTURES]);
-      expect(dry.status, dry.stdout + dry.stderr).to.equal(0);
-      expect(dry.stdout).to.include("2 shard(s)");
     });
 
     it("a bad LANGCHAIN_VCR_MODE fails the run before any test body runs: the valid modes, no stack trace", async () => {
