@@ -8,6 +8,7 @@
 import * as path from "node:path";
 import { VcrConfigError } from "../errors";
 import { exitOnConfigError } from "../runner/configCheck";
+import { log } from "../log";
 import { startRun } from "../runner/share";
 import { LangchainVcrVitestReporter } from "./reporter";
 
@@ -21,6 +22,10 @@ export const VITEST_SETUP_FILE = path.join(__dirname, "../../esm/vitest-setup.mj
 
 interface UserConfig {
   test?: { reporters?: unknown };
+}
+/** What `configureVitest` (vitest 3.1+) is given: the resolved config, before its reporters are made. */
+interface ConfigureVitestContext {
+  vitest?: { config?: { reporters?: unknown } };
 }
 
 /** One reporter per process: vitest may resolve the config (and call this plugin's hook) more than once. */
@@ -37,7 +42,22 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
       const reporters = user.test?.reporters === undefined ? ["default", reporter] : [reporter];
       return { test: { setupFiles: [VITEST_SETUP_FILE], reporters } };
     },
+    configureVitest({ vitest }: ConfigureVitestContext) {
+      const resolved = vitest?.config?.reporters;
+      if (reporter && Array.isArray(resolved) && !resolved.includes(reporter)) log.warn(droppedReporterMessage(resolved));
+    },
   };
+}
+
+/** `--reporter` on vitest's command line replaces the configured reporters, this plugin's among them. */
+export function droppedReporterMessage(reporters: readonly unknown[]): string {
+  const names = reporters.map((r) => (Array.isArray(r) ? String(r[0]) : ((r as object)?.constructor?.name ?? "a reporter")));
+  return (
+    `vitest's command line set the reporters (${names.join(", ") || "none"}), which replaces the ones in the config, langchain-vcr's among them.\n` +
+    `  So this run prints no langchain-vcr summary and writes no usage ledger: \`langchain-vcr prune\` will not count what it used.\n` +
+    `  Fix: name the reporters in vitest.config instead of with --reporter, e.g. for CI shards:\n` +
+    `    test: { reporters: process.argv.some((a) => a.startsWith("--shard")) ? ["default", "blob"] : ["default"] }\n`
+  );
 }
 
 function checkOptions(options: unknown): void {

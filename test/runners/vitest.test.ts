@@ -55,7 +55,7 @@ describeParity({
   files: FILES,
 });
 
-describe("langchain-vcr/vitest with vitest's blob reporter (sharded CI that merges its reports)", function () {
+describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports of CI shards, --merge-reports)", function () {
   this.timeout(120000);
   after(removeTmpDirs);
 
@@ -71,6 +71,7 @@ describe("langchain-vcr/vitest with vitest's blob reporter (sharded CI that merg
       for (const i of [1, 2]) {
         const out = await p.run([VITEST, "run", `--shard=${i}/2`], env);
         expect(out.status, out.stdout + out.stderr).to.equal(0);
+        expect(out.stderr).to.not.include("replaces the ones in the config");
       }
       expect(fs.readdirSync(path.join(p.dir, ".vitest-reports"))).to.have.length(2);
       const shards = await p.cli(["prune", "--dry-run", FIXTURES]);
@@ -81,6 +82,23 @@ describe("langchain-vcr/vitest with vitest's blob reporter (sharded CI that merg
       const after = await p.cli(["prune", "--dry-run", FIXTURES]);
       expect(after.status, after.stdout + after.stderr).to.equal(1);
       expect(after.stderr).to.include("  - --merge-reports replays other runs' blob reports, which hold no fixture use");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("--reporter on the command line drops the plugin's reporter: the run says so and how to fix it, and writes no ledger", async () => {
+    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
+    try {
+      const p = makeProject(FILES);
+      const out = await p.run([VITEST, "run", "--reporter=dot"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      expect(out.stderr).to.include(
+        "langchain-vcr: vitest's command line set the reporters (dot), which replaces the ones in the config, langchain-vcr's among them.\n" +
+          "  So this run prints no langchain-vcr summary and writes no usage ledger: `langchain-vcr prune` will not count what it used.\n" +
+          "  Fix: name the reporters in vitest.config instead of with --reporter",
+      );
+      expect(fs.existsSync(path.join(p.dir, "node_modules/.cache/langchain-vcr/ledgers"))).to.equal(false);
     } finally {
       await fake.close();
     }
