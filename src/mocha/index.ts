@@ -10,7 +10,7 @@
  */
 import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
-import { endTest } from "../runner/lifecycle";
+import { appendNote, endTest } from "../runner/lifecycle";
 import { collectWorkerTotals, saveWorkerTotals, usageSummaryLine } from "../runner/summary";
 import { Usage } from "../runner/usage";
 import { giveOwnContexts } from "./hookContext";
@@ -22,7 +22,7 @@ interface MochaTest {
   fullTitle(): string;
   state?: string;
   file?: string;
-  err?: { message?: string };
+  err?: { message?: unknown; stack?: unknown };
 }
 interface MochaContext {
   currentTest?: MochaTest;
@@ -45,14 +45,7 @@ function endMochaTest(test: MochaTest | undefined): void {
   const failed = test?.state === "failed";
   const { liveNote } = endTest(leaveTest(), failed);
   // mocha prints failures at the end of the run: the note joins the test's own error there
-  // (not where its message cannot be set, as a DOMException's: the note is on stderr already)
-  if (liveNote && test?.err && typeof test.err.message === "string") {
-    try {
-      test.err.message += "\n" + liveNote;
-    } catch {
-      // read-only message
-    }
-  }
+  if (liveNote) appendNote(test?.err, liveNote);
   if (failed) ledger?.markFailed(test?.fullTitle());
 }
 

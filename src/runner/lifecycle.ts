@@ -37,3 +37,21 @@ export function liveCallNote(scope: Scope): string | undefined {
   scope.live.clear();
   return lines.join("\n");
 }
+
+/**
+ * Appends the live-call note to a failed test's error, where the runner prints it: to the
+ * message, and to the message's copy at the head of the stack, which is what mocha prints when
+ * the stack has frames (its reporters split the stack, not the message). An error whose message
+ * cannot be set (a DOMException's) is left alone: the note is on stderr already.
+ */
+export function appendNote(err: { message?: unknown; stack?: unknown } | null | undefined, note: string): void {
+  if (!err || typeof err.message !== "string") return;
+  const before = err.message;
+  const after = before + "\n" + note;
+  try {
+    err.message = after;
+    if (before !== "" && typeof err.stack === "string" && err.stack.includes(before)) err.stack = err.stack.replace(before, () => after);
+  } catch {
+    // read-only
+  }
+}

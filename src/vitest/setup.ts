@@ -9,7 +9,7 @@
  */
 import { Scope, enterTestContext, enterTestSlot, leaveTestSlot, setRunner } from "../scope";
 import { checkEnvironment } from "../runner/configCheck";
-import { endTest } from "../runner/lifecycle";
+import { appendNote, endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 
 interface VitestTask {
@@ -61,7 +61,7 @@ export function installVitestHooks(hooks: VitestHooks): void {
       const failed = done.task.result?.state === "fail";
       const { liveNote } = endTest(scope, failed);
       const first = done.task.result?.errors?.[0];
-      if (liveNote && first && typeof first.message === "string") first.message += "\n" + liveNote;
+      if (liveNote) appendNote(first, liveNote);
       if (failed) current.markFailed(title);
     });
   });

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
+import { startHangingServer } from "./helpers/hangingServer";
 import { agentAndLookupsCjs, makeProject, summaryLines } from "./helpers/project";
 
 /** the project's own copy (see makeProject) */
@@ -57,6 +58,25 @@ describe("langchain-vcr/mocha: the summary names the mode in force", function ()
       ]);
     } finally {
       await fake.close();
+    }
+  });
+});
+
+describe("langchain-vcr/mocha: a timed-out test's failure names the call left in flight", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("mocha's failure list (stdout) carries the note, not only stderr", async () => {
+    const hanging = await startHangingServer();
+    try {
+      const p = makeProject(FILES, { mocha: true });
+      const out = await p.run([MOCHA, "--grep", "hang"], { HANG_URL: hanging.url });
+      expect(out.status, out.stdout + out.stderr).to.equal(1);
+      const failures = out.stdout.slice(out.stdout.indexOf("1 failing"));
+      expect(failures).to.include("Timeout of 1500ms exceeded.");
+      expect(failures).to.include('langchain-vcr: test "hang times out" ended while 1 live recording call(s) had not answered:');
+    } finally {
+      await hanging.close();
     }
   });
 });
