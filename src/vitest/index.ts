@@ -25,7 +25,7 @@ interface UserConfig {
 }
 /** What `configureVitest` (vitest 3.1+) is given: the resolved config, before its reporters are made. */
 interface ConfigureVitestContext {
-  vitest?: { config?: { reporters?: unknown } };
+  vitest?: { config?: { reporters?: unknown; mergeReports?: unknown } };
 }
 
 /** One reporter per process: vitest may resolve the config (and call this plugin's hook) more than once. */
@@ -43,21 +43,38 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
       return { test: { setupFiles: [VITEST_SETUP_FILE], reporters } };
     },
     configureVitest({ vitest }: ConfigureVitestContext) {
-      const resolved = vitest?.config?.reporters;
-      if (reporter && Array.isArray(resolved) && !resolved.includes(reporter)) log.warn(droppedReporterMessage(resolved));
+      const config = vitest?.config;
+      const resolved = config?.reporters;
+      // a merge of blob reports and a listing run no test: no ledger of theirs would count
+      if (warnedDropped || !reporter || !Array.isArray(resolved) || resolved.includes(reporter) || config?.mergeReports || process.argv[2] === "list") return;
+      warnedDropped = true; // once, however many projects name the plugin
+      log.warn(
+        droppedReporterMessage(
+          resolved,
+          process.argv.some((a) => a === "--reporter" || a.startsWith("--reporter=")),
+        ),
+      );
     },
   };
 }
 
-/** `--reporter` on vitest's command line replaces the configured reporters, this plugin's among them. */
-export function droppedReporterMessage(reporters: readonly unknown[]): string {
-  const names = reporters.map((r) => (Array.isArray(r) ? String(r[0]) : ((r as object)?.constructor?.name ?? "a reporter")));
-  return (
-    `vitest's command line set the reporters (${names.join(", ") || "none"}), which replaces the ones in the config, langchain-vcr's among them.\n` +
-    `  So this run prints no langchain-vcr summary and writes no usage ledger: \`langchain-vcr prune\` will not count what it used.\n` +
-    `  Fix: name the reporters in vitest.config instead of with --reporter, e.g. for CI shards:\n` +
-    `    test: { reporters: process.argv.some((a) => a.startsWith("--shard")) ? ["default", "blob"] : ["default"] }\n`
-  );
+let warnedDropped = false;
+
+/**
+ * Why the plugin's reporter is missing from vitest's: `--reporter` on the command line replaces
+ * the configured reporters, or (without it) the plugin is named where reporters are not set (a
+ * project's config in a workspace: the root config sets them).
+ */
+export function droppedReporterMessage(reporters: readonly unknown[], fromCommandLine: boolean): string {
+  const names = reporters.map((r) => (Array.isArray(r) ? String(r[0]) : ((r as object)?.constructor?.name ?? "a reporter"))).join(", ") || "none";
+  const cause = fromCommandLine
+    ? `vitest's command line set the reporters (${names}), which replaces the ones in the config, langchain-vcr's among them.`
+    : `vitest's reporters (${names}) do not include langchain-vcr's: the plugin is named in a config that does not set them (in a workspace, the root config does).`;
+  const fix = fromCommandLine
+    ? `  Fix: name the reporters in vitest.config instead of with --reporter, e.g. for CI shards:\n` +
+      `    test: { reporters: process.argv.some((a) => a.startsWith("--shard")) ? ["default", "blob"] : ["default"] }\n`
+    : `  Fix: add langchainVcr() to the plugins of the root vitest.config too.\n`;
+  return `${cause}\n  So this run prints no langchain-vcr summary and writes no usage ledger: \`langchain-vcr prune\` will not count what it used.\n${fix}`;
 }
 
 function checkOptions(options: unknown): void {

@@ -4,7 +4,7 @@
  * build, CommonJS) that builds the suite's 50 models exactly as `suite.ts`'s files do (its
  * `common.cjs`: InMemoryCache pre-filled, the floor's file-reading cache, VcrCache), then times
  * the 1,000 invokes of the suite's questions, one after another: each is the first replay of its
- * request in that process, with cold code, as in the suite. Contenders alternate, one process
+ * request in that process, as in the suite (the code warms up over the 1,000). Contenders alternate, one process
  * each per round, in rotated order; with a second dist (B), VcrCache runs from both builds.
  * Prints each contender's median time for the 1,000 invokes (wall and CPU of the timed part)
  * and its ratio to InMemoryCache, pooled and paired.
@@ -12,8 +12,8 @@
  *   node -r ts-node/register/transpile-only test/bench/coldAb.ts [rounds] [other dist/]
  *
  * Measured in the ninth session (2-core machine, 21 rounds): InMemoryCache 78 ms, the floor
- * 122 ms, VcrCache 134 ms: a first replay costs about 13 µs above reading, parsing and hashing
- * one file (BENCHMARKS.md, "Ninth session").
+ * 122 ms, VcrCache 134 ms; a first replay costs 10–25 µs above reading, parsing and hashing
+ * one file, depending on the run (BENCHMARKS.md, "Ninth session").
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";

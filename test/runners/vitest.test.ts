@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { FIXTURES, makeProject, REFUND_ANSWERS } from "./helpers/project";
+import { FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
 
 const VITEST = path.join(ROOT, "node_modules/vitest/vitest.mjs");
 
@@ -99,6 +99,36 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
           "  Fix: name the reporters in vitest.config instead of with --reporter",
       );
       expect(fs.existsSync(path.join(p.dir, "node_modules/.cache/langchain-vcr/ledgers"))).to.equal(false);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("a workspace whose projects name the plugin but whose root config does not: the run says so and how to fix it; with the plugin in the root too, one summary line and a ledger", async () => {
+    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
+    try {
+      const pkg = (name: string) => ({
+        [`packages/${name}/vitest.config.mjs`]: CONFIG().replace(`test: {`, `test: { name: "${name}",`),
+        [`packages/${name}/test/a.test.mjs`]: `import { test } from "vitest";\nimport { askChat } from "../../../scenario.mjs";\ntest("asks", () => askChat("${name} asks"));\n`,
+      });
+      const roots = [`export default { test: { projects: ["packages/*"] } };\n`, CONFIG().replace(/test: \{[^}]*\}/, `test: { projects: ["packages/*"] }`)];
+      const outs = [];
+      for (const root of roots) {
+        const p = makeProject({ "vitest.config.mjs": root, ...pkg("one"), ...pkg("two") });
+        const out = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+        outs.push({ out, ledger: fs.existsSync(path.join(p.dir, "node_modules/.cache/langchain-vcr/ledgers")) });
+      }
+      const [without, withRoot] = outs;
+      expect(without.out.stderr).to.include(
+        "langchain-vcr: vitest's reporters (default) do not include langchain-vcr's: the plugin is named in a config that does not set them (in a workspace, the root config does).\n" +
+          "  So this run prints no langchain-vcr summary and writes no usage ledger: `langchain-vcr prune` will not count what it used.\n" +
+          "  Fix: add langchainVcr() to the plugins of the root vitest.config too.\n",
+      );
+      expect(without.out.stderr.split("do not include langchain-vcr's")).to.have.length(2, "warned once for two projects");
+      expect([without.ledger, summaryLines(without.out).length]).to.deep.equal([false, 0]);
+      expect(withRoot.out.stderr).to.not.include("do not include langchain-vcr's");
+      expect([withRoot.ledger, summaryLines(withRoot.out).length]).to.deep.equal([true, 1]);
     } finally {
       await fake.close();
     }

@@ -11,6 +11,21 @@ describe("appendNote (the live-call note on a failed test's error)", () => {
     expect(err.stack).to.equal(["Error: Timeout of 1500ms exceeded.", "langchain-vcr: the note", ...frames].join("\n"));
   });
 
+  it("an error whose stack nobody read yet gets the note once (V8 writes the stack out on its first read)", () => {
+    const err = new Error("Timeout");
+    appendNote(err, "NOTE");
+    expect((err.stack ?? "").split("\n").slice(0, 3)).to.deep.equal(["Error: Timeout", "NOTE", (err.stack ?? "").split("\n")[2]]);
+    expect((err.stack ?? "").split("\n")[2]).to.match(/^\s+at /);
+  });
+
+  it("puts the note after the message, never inside the error's name (TypeError: Type, Error: E)", () => {
+    for (const err of [new TypeError("Type"), new Error("E"), new RangeError("Range")]) {
+      void err.stack;
+      appendNote(err, "NOTE");
+      expect((err.stack ?? "").split("\n").slice(0, 2)).to.deep.equal([`${err.name}: ${err.message.split("\n")[0]}`, "NOTE"]);
+    }
+  });
+
   it("takes the message literally in the stack ($& and $1 are not replacement patterns)", () => {
     const err = new Error("costs $& and $1");
     appendNote(err, "note");
