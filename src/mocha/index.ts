@@ -10,7 +10,7 @@
  */
 import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
-import { appendNote, endTest } from "../runner/lifecycle";
+import { endTest } from "../runner/lifecycle";
 import { collectWorkerTotals, saveWorkerTotals, usageSummaryLine } from "../runner/summary";
 import { Usage } from "../runner/usage";
 import { giveOwnContexts } from "./hookContext";
@@ -43,9 +43,8 @@ function startMochaTest(test: MochaTest | undefined): void {
 
 function endMochaTest(test: MochaTest | undefined): void {
   const failed = test?.state === "failed";
-  const { liveNote } = endTest(leaveTest(), failed);
-  // mocha prints failures at the end of the run: the note joins the test's own error there
-  if (liveNote) appendNote(test?.err, liveNote);
+  // mocha prints failures at the end of the run: a live-call note joins the test's own error there
+  endTest(leaveTest(), failed, test?.err);
   if (failed) ledger?.markFailed(test?.fullTitle());
 }
 

@@ -8,19 +8,20 @@ import { PREFIX } from "../errors";
 import { restoreFailedTest } from "./cleanup";
 import { log } from "../log";
 
-export interface TestEnd {
-  /** The note naming the live calls still in flight, if any (already written to stderr). */
-  liveNote?: string;
-}
+/** A failed test's error as its runner will print it (mocha's, vitest's): the live-call note joins it there. */
+export type PrintedError = { message?: unknown; stack?: unknown; name?: unknown } | null | undefined;
 
-export function endTest(scope: Scope | undefined, failed: boolean): TestEnd {
-  if (!scope) return {};
+/** `error`: the test's error, where the runner hands it over (a note naming a live call in flight is appended). */
+export function endTest(scope: Scope | undefined, failed: boolean, error?: PrintedError): void {
+  if (!scope) return;
   scope.ended = true;
   // prefixed here: the note is also appended to the test's error, where nothing adds it
   const liveNote = liveCallNote(scope);
-  if (liveNote) log.warn(liveNote + "\n");
+  if (liveNote) {
+    log.warn(liveNote + "\n");
+    appendNote(error, liveNote);
+  }
   if (failed) restoreFailedTest(scope);
-  return { liveNote };
 }
 
 /** What a test left in flight: model, hash, expected file, and what to do about a provider that does not answer. */
@@ -45,7 +46,7 @@ export function liveCallNote(scope: Scope): string | undefined {
  * first: V8 writes it out on its first read, from the message as it is then. An error whose
  * message cannot be set (a DOMException's) is left alone: the note is on stderr already.
  */
-export function appendNote(err: { message?: unknown; stack?: unknown; name?: unknown } | null | undefined, note: string): void {
+export function appendNote(err: PrintedError, note: string): void {
   if (!err || typeof err.message !== "string") return;
   const before = err.message;
   const after = before + "\n" + note;

@@ -9,7 +9,7 @@
  */
 import { Scope, enterTestContext, enterTestSlot, leaveTestSlot, setRunner } from "../scope";
 import { checkEnvironment } from "../runner/configCheck";
-import { appendNote, endTest } from "../runner/lifecycle";
+import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 
 interface VitestTask {
@@ -59,9 +59,7 @@ export function installVitestHooks(hooks: VitestHooks): void {
     ctx.onTestFinished?.((done) => {
       leaveTestSlot(scope);
       const failed = done.task.result?.state === "fail";
-      const { liveNote } = endTest(scope, failed);
-      const first = done.task.result?.errors?.[0];
-      if (liveNote) appendNote(first, liveNote);
+      endTest(scope, failed, done.task.result?.errors?.[0]);
       if (failed) current.markFailed(title);
     });
   });

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { InMemoryCache } from "@langchain/core/caches";
 import type * as Lib from "../../src/index";
 import { startFakeProvider } from "../helpers/fakeProvider";
-import { CHAT_PROMPT, chatModel, removeTmpDirs, tmpDir } from "./env";
+import { CHAT_PROMPT, chatModel, removeTmpDirs, runTool, tmpDir } from "./env";
 import { compare } from "./harness";
 import { median, p95 } from "./stats";
 
@@ -52,7 +52,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runTool(main);

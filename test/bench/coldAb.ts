@@ -20,9 +20,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { startFakeProvider } from "../helpers/fakeProvider";
-import { datedBack, log, removeTmpDirs, tmpDir } from "./env";
+import { log, removeTmpDirs, runTool } from "./env";
 import { median, pairedRatio } from "./stats";
-import { mochaSuiteArgs, SUITE_FILES, SUITE_TESTS, writeSuite } from "./suite";
+import { consumerWithDist, recordSuite, SUITE_FILES, SUITE_TESTS, suiteEnv, writeSuite } from "./suite";
 
 const run = promisify(execFile);
 
@@ -61,36 +61,22 @@ async function main(): Promise<void> {
   if (other && !fs.existsSync(path.join(other, "cjs/index.js"))) throw new Error(`coldAb: ${other} is not a langchain-vcr dist/ (no cjs/index.js)`);
   const suite = writeSuite();
   const fake = await startFakeProvider();
-  const env: NodeJS.ProcessEnv = { ...process.env, FAKE_URL: fake.openaiBaseURL, SUITE_FIXTURES: suite.fixtures, LANGCHAIN_VCR_QUIET: "1", CI: "" };
-  for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") && k !== "LANGCHAIN_VCR_QUIET") delete env[k];
   try {
     log("coldAb: recording the suite's fixtures ...");
-    await run(process.execPath, mochaSuiteArgs(suite.dir, true), {
-      cwd: suite.dir,
-      env: { ...env, SUITE_VARIANT: "vcr", LANGCHAIN_VCR_MODE: "record_or_replay" },
-    });
-    const recorded = fs.readdirSync(suite.fixtures).length;
-    if (recorded !== SUITE_TESTS || fake.count() !== SUITE_TESTS) throw new Error(`coldAb: recorded ${recorded} fixtures with ${fake.count()} requests`);
-    datedBack(suite.fixtures);
+    await recordSuite(suite, fake);
     fs.writeFileSync(path.join(suite.dir, "cold.cjs"), COLD_SCRIPT);
     const contenders: Contender[] = [
       { name: "InMemoryCache pre-filled", dir: suite.dir, variant: "memory", wall: [], cpu: [] },
       { name: "the floor (a file read, parsed and hashed per test)", dir: suite.dir, variant: "floor", wall: [], cpu: [] },
       { name: "VcrCache (this checkout)", dir: suite.dir, variant: "vcr", wall: [], cpu: [] },
     ];
-    if (other) {
-      const b = path.join(tmpDir("cold-ab"), "b");
-      await run("cp", ["-a", suite.dir, b]);
-      fs.rmSync(path.join(b, "node_modules/langchain-vcr/dist"), { recursive: true, force: true });
-      fs.cpSync(other, path.join(b, "node_modules/langchain-vcr/dist"), { recursive: true });
-      contenders.push({ name: `VcrCache (${other})`, dir: b, variant: "vcr", wall: [], cpu: [] });
-    }
+    if (other) contenders.push({ name: `VcrCache (${other})`, dir: await consumerWithDist(suite.dir, other), variant: "vcr", wall: [], cpu: [] });
     for (let r = 0; r < rounds; r++) {
       log(`coldAb: round ${r + 1}/${rounds}`);
       for (let k = 0; k < contenders.length; k++) {
         const c = contenders[(k + r) % contenders.length];
         const mode = c.variant === "vcr" ? "replay_only" : "";
-        const { stdout } = await run(process.execPath, ["cold.cjs"], { cwd: c.dir, env: { ...env, SUITE_VARIANT: c.variant, LANGCHAIN_VCR_MODE: mode } });
+        const { stdout } = await run(process.execPath, ["cold.cjs"], { cwd: c.dir, env: suiteEnv(fake, suite.fixtures, c.variant, mode) });
         const [wall, cpu] = stdout.trim().split(" ").map(Number);
         c.wall.push(wall);
         c.cpu.push(cpu);
@@ -113,7 +99,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runTool(main);

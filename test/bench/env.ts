@@ -83,3 +83,11 @@ export function muteRecordingNotices(): () => number {
     return swallowed;
   };
 }
+
+/** Runs a bench tool's `main` as a script: an error is printed and the process exits 1. */
+export function runTool(main: () => Promise<void>): void {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

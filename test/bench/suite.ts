@@ -20,13 +20,13 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { consumer } from "./consumer";
-import { datedBack, log } from "./env";
+import { datedBack, log, tmpDir } from "./env";
 import type { Measured } from "./harness";
 
 export const SUITE_FILES = 50;
 export const SUITE_TESTS = 1000;
 const PER_FILE = SUITE_TESTS / SUITE_FILES;
-type Variant = "vcr" | "memory" | "floor" | "live";
+export type Variant = "vcr" | "memory" | "floor" | "live";
 export const VARIANT_NAMES: Record<Variant, string> = {
   vcr: "langchain-vcr replaying (VcrCache + plugin)",
   memory: "InMemoryCache pre-filled",
@@ -157,6 +157,43 @@ export function writeSuite(): { dir: string; fixtures: string; runners: Runner[]
   };
 }
 
+/**
+ * The environment a suite process runs in: this one's, without any langchain-vcr, mocha or
+ * vitest setting of its own, plus the variant, its fixtures, the fake and the mode.
+ */
+export function suiteEnv(fake: FakeProvider, fixtures: string, variant: Variant, mode: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k.startsWith("VITEST")) delete env[k];
+  return {
+    ...env,
+    SUITE_VARIANT: variant,
+    SUITE_FIXTURES: fixtures,
+    FAKE_URL: fake.openaiBaseURL,
+    LANGCHAIN_VCR_MODE: mode,
+    LANGCHAIN_VCR_QUIET: "1",
+    CI: "",
+    NO_COLOR: "1",
+  };
+}
+
+/** Records the suite's fixtures once (mocha and the plugin, against the fake), checks there is one per test, and dates them back. */
+export async function recordSuite(suite: { dir: string; fixtures: string }, fake: FakeProvider): Promise<void> {
+  await runSuite(suite.dir, mochaSuiteArgs(suite.dir, true), suiteEnv(fake, suite.fixtures, "vcr", "record_or_replay"));
+  const files = fs.readdirSync(suite.fixtures).filter((f) => f.endsWith(".json"));
+  if (files.length !== SUITE_TESTS || fake.count() !== SUITE_TESTS)
+    throw new Error(`bench: the suite recorded ${files.length} fixtures with ${fake.count()} requests`);
+  datedBack(suite.fixtures, files);
+}
+
+/** A copy of the suite's consumer `dir` whose langchain-vcr `dist/` is `dist` (another build, for the A/B tools). */
+export async function consumerWithDist(dir: string, dist: string): Promise<string> {
+  const copy = path.join(tmpDir("suite-ab"), "b");
+  await promisify(execFile)("cp", ["-a", dir, copy]);
+  fs.rmSync(path.join(copy, "node_modules/langchain-vcr/dist"), { recursive: true, force: true });
+  fs.cpSync(dist, path.join(copy, "node_modules/langchain-vcr/dist"), { recursive: true });
+  return copy;
+}
+
 async function runSuite(dir: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const t0 = process.hrtime.bigint();
   try {
@@ -185,26 +222,9 @@ export async function benchSuite(opts: { rounds: number; mochaRounds?: number })
   const timed = only.length ? suite.runners.filter((r) => only.includes(r.name)) : suite.runners;
   const fake = await startFakeProvider();
   try {
-    const base = (variant: Variant, mode: string): NodeJS.ProcessEnv => {
-      const env: NodeJS.ProcessEnv = { ...process.env };
-      for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k.startsWith("VITEST")) delete env[k];
-      return {
-        ...env,
-        SUITE_VARIANT: variant,
-        SUITE_FIXTURES: suite.fixtures,
-        FAKE_URL: fake.openaiBaseURL,
-        LANGCHAIN_VCR_MODE: mode,
-        LANGCHAIN_VCR_QUIET: "1",
-        CI: "",
-        NO_COLOR: "1",
-      };
-    };
+    const base = (variant: Variant, mode: string) => suiteEnv(fake, suite.fixtures, variant, mode);
     log(`bench: suite: recording ${SUITE_TESTS} fixtures ...`);
-    await runSuite(suite.dir, suite.runners[0].args("vcr"), base("vcr", "record_or_replay"));
-    const files = fs.readdirSync(suite.fixtures).filter((f) => f.endsWith(".json"));
-    if (files.length !== SUITE_TESTS || fake.count() !== SUITE_TESTS)
-      throw new Error(`bench: the suite recorded ${files.length} fixtures with ${fake.count()} requests`);
-    datedBack(suite.fixtures, files);
+    await recordSuite(suite, fake);
     const results: SuiteResult[] = timed.map((r) => ({
       runner: r.name,
       rows: r.variants.map((v) => ({ name: VARIANT_NAMES[v], samples: [] as number[] })),

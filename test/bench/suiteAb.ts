@@ -18,9 +18,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { startFakeProvider } from "../helpers/fakeProvider";
-import { datedBack, log, removeTmpDirs, tmpDir } from "./env";
+import { log, removeTmpDirs, runTool } from "./env";
 import { median, pairedRatio } from "./stats";
-import { mochaSuiteArgs, SUITE_TESTS, writeSuite } from "./suite";
+import { consumerWithDist, mochaSuiteArgs, recordSuite, SUITE_TESTS, suiteEnv, writeSuite } from "./suite";
 
 const run = promisify(execFile);
 const TIME = "/usr/bin/time";
@@ -34,13 +34,13 @@ interface Contender {
   cpu: number[];
 }
 
-async function runOnce(c: Contender, fixtures: string, env: NodeJS.ProcessEnv, mode = c.variant === "vcr" ? "replay_only" : ""): Promise<void> {
+async function runOnce(c: Contender, env: (variant: Contender["variant"], mode: string) => NodeJS.ProcessEnv): Promise<void> {
   const mocha = mochaSuiteArgs(c.dir, c.plugin);
   const timed = fs.existsSync(TIME);
   const cpuFile = path.join(c.dir, "cpu.txt");
   const [cmd, args] = timed ? [TIME, ["-f", "%U %S", "-o", cpuFile, process.execPath, ...mocha]] : [process.execPath, mocha];
   const t0 = process.hrtime.bigint();
-  await run(cmd, args, { cwd: c.dir, env: { ...env, SUITE_VARIANT: c.variant, SUITE_FIXTURES: fixtures, LANGCHAIN_VCR_MODE: mode } });
+  await run(cmd, args, { cwd: c.dir, env: env(c.variant, c.variant === "vcr" ? "replay_only" : "") });
   c.wall.push(Number(process.hrtime.bigint() - t0) / 1e6);
   if (timed)
     c.cpu.push(
@@ -59,18 +59,11 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(other, "cjs/mocha/index.js"))) throw new Error(`suiteAb: ${other} is not a langchain-vcr dist/ (no cjs/mocha/index.js)`);
   const suite = writeSuite();
   const fake = await startFakeProvider();
-  const env: NodeJS.ProcessEnv = { ...process.env, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_QUIET: "1", CI: "", NO_COLOR: "1" };
-  for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") && k !== "LANGCHAIN_VCR_QUIET") delete env[k];
+  const env = (variant: Contender["variant"], mode: string) => suiteEnv(fake, suite.fixtures, variant, mode);
   try {
     log("suiteAb: recording the suite's fixtures ...");
-    await runOnce({ name: "record", dir: suite.dir, variant: "vcr", plugin: true, wall: [], cpu: [] }, suite.fixtures, env, "record_or_replay");
-    const recorded = fs.readdirSync(suite.fixtures).length;
-    if (recorded !== SUITE_TESTS || fake.count() !== SUITE_TESTS) throw new Error(`suiteAb: recorded ${recorded} fixtures with ${fake.count()} requests`);
-    datedBack(suite.fixtures);
-    const b = path.join(tmpDir("suite-ab"), "b");
-    await run("cp", ["-a", suite.dir, b]);
-    fs.rmSync(path.join(b, "node_modules/langchain-vcr/dist"), { recursive: true, force: true });
-    fs.cpSync(other, path.join(b, "node_modules/langchain-vcr/dist"), { recursive: true });
+    await recordSuite(suite, fake);
+    const b = await consumerWithDist(suite.dir, other);
     const contenders: Contender[] = [
       { name: "InMemoryCache pre-filled", dir: suite.dir, variant: "memory", plugin: false, wall: [], cpu: [] },
       { name: "VcrCache, no plugin (A)", dir: suite.dir, variant: "vcr", plugin: false, wall: [], cpu: [] },
@@ -79,7 +72,7 @@ async function main(): Promise<void> {
     ];
     for (let r = 0; r < rounds; r++) {
       log(`suiteAb: round ${r + 1}/${rounds}`);
-      for (let k = 0; k < contenders.length; k++) await runOnce(contenders[(k + r) % contenders.length], suite.fixtures, env);
+      for (let k = 0; k < contenders.length; k++) await runOnce(contenders[(k + r) % contenders.length], env);
     }
     if (fake.count() !== SUITE_TESTS) throw new Error(`suiteAb: a replaying contender reached the provider (${fake.count() - SUITE_TESTS} requests)`);
     const base = contenders[0];
@@ -95,7 +88,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runTool(main);
