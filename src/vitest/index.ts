@@ -11,6 +11,7 @@ import { exitOnConfigError } from "../runner/configCheck";
 import { log } from "../log";
 import { startRun } from "../runner/share";
 import { LangchainVcrVitestReporter } from "./reporter";
+import { VITEST_VERSION_ENV } from "./names";
 
 /** No options yet; the object is there so later ones do not change the call. */
 export type LangchainVcrVitestOptions = Record<string, never>;
@@ -23,9 +24,9 @@ export const VITEST_SETUP_FILE = path.join(__dirname, "../../esm/vitest-setup.mj
 interface UserConfig {
   test?: { reporters?: unknown };
 }
-/** What `configureVitest` (vitest 3.1+) is given: the resolved config, before its reporters are made. */
+/** What `configureVitest` (vitest 3.1+) is given: vitest, its config resolved, before its reporters are made. */
 interface ConfigureVitestContext {
-  vitest?: { config?: { reporters?: unknown; mergeReports?: unknown } };
+  vitest?: { version?: unknown; config?: { reporters?: unknown; mergeReports?: unknown } };
 }
 
 /** One reporter per process: vitest may resolve the config (and call this plugin's hook) more than once. */
@@ -43,6 +44,8 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
       return { test: { setupFiles: [VITEST_SETUP_FILE], reporters } };
     },
     configureVitest({ vitest }: ConfigureVitestContext) {
+      // before any test process starts: they name tests as this vitest's -t matches them (./setup.ts)
+      if (typeof vitest?.version === "string") process.env[VITEST_VERSION_ENV] = vitest.version;
       const config = vitest?.config;
       const resolved = config?.reporters;
       // a merge of blob reports and a listing run no test: no ledger of theirs would count

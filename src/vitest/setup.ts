@@ -11,14 +11,11 @@ import { Scope, enterTestContext, enterTestSlot, leaveTestSlot, setRunner } from
 import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
+import { vitestTitle, type NamedTask } from "./names";
 
-interface VitestTask {
-  name: string;
+interface VitestTask extends NamedTask {
   concurrent?: boolean;
-  type?: string;
-  suite?: VitestTask;
   file?: { filepath?: string; name?: string };
-  filepath?: string;
   result?: { state?: string; errors?: { message?: string }[] };
 }
 interface VitestContext {
@@ -30,13 +27,6 @@ export interface VitestHooks {
   beforeAll(fn: (context: object, suite?: { filepath?: string; name?: string }) => void): void;
   beforeEach(fn: (ctx: VitestContext) => void): void;
   afterAll(fn: () => void): void;
-}
-
-/** "suite test", as vitest's `-t` matches it. */
-export function vitestTitle(task: VitestTask): string {
-  const names = [task.name];
-  for (let s = task.suite; s && s.type !== "file" && s.filepath === undefined && s.name; s = s.suite) names.unshift(s.name);
-  return names.join(" ");
 }
 
 export function installVitestHooks(hooks: VitestHooks): void {

@@ -1,14 +1,22 @@
-/** langchain-vcr/vitest in a user's project: vitest 4, ESM test files, `plugins: [langchainVcr()]`. */
+/**
+ * langchain-vcr/vitest in a user's project: ESM test files, `plugins: [langchainVcr()]`. vitest 4
+ * (this repository's), or the newest vitest (`npm run test:vitest-latest` sets VCR_TEST_VITEST).
+ */
 import * as path from "node:path";
-import { ROOT } from "../helpers/built";
 import { expect } from "chai";
 import * as fs from "node:fs";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
+import { FIXTURES, makeProject, REFUND_ANSWERS, summaryLines, VITEST_DIR, vitestMajor } from "./helpers/project";
 
-const VITEST = path.join(ROOT, "node_modules/vitest/vitest.mjs");
+const VITEST = path.join(VITEST_DIR, "vitest.mjs");
+const MAJOR = vitestMajor();
+/** A test's name as vitest's -t matches it: "suite > test" from vitest 5, "suite test" before. */
+const named = (suite: string, test: string) => (MAJOR >= 5 ? `${suite} > ${test}` : `${suite} ${test}`);
+const CHAT = named("chat", "asks");
+/** Where the blob reporter writes by default. */
+const BLOB_DIR = MAJOR >= 5 ? ".vitest/blob" : ".vitest-reports";
 
 const CONFIG = (reporters = "") =>
   [
@@ -23,8 +31,8 @@ const FILES: Record<string, string> = {
   "test/a.test.mjs": [
     `import { describe, test } from "vitest";`,
     `import { askChat, hang } from "../scenario.mjs";`,
-    `describe("chat", () => { test("asks", () => askChat("chat asks")); });`,
-    `describe("hang", () => { test.skipIf(!process.env.HANG_URL)("times out", () => hang("hang times out"), 1500); });`,
+    `describe("chat", () => { test("asks", () => askChat("${CHAT}")); });`,
+    `describe("hang", () => { test.skipIf(!process.env.HANG_URL)("times out", () => hang("${named("hang", "times out")}"), 1500); });`,
     ``,
   ].join("\n"),
   "test/b.test.mjs": [
@@ -43,12 +51,15 @@ const FILES: Record<string, string> = {
 };
 
 describeParity({
-  name: "langchain-vcr/vitest (vitest 4)",
+  name: `langchain-vcr/vitest (vitest ${MAJOR})`,
   // two workers, so the two test files run in two processes at once whatever the core count
   command: [VITEST, "run", "--maxWorkers=2"],
   ...DASH_T,
+  chatAndHang: `${CHAT}|hang`,
+  chatTitle: CHAT,
+  hangTitle: named("hang", "times out"),
   list: [VITEST, "list"],
-  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "chat asks"`,
+  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "${CHAT}"`,
   concurrent: true,
   changedOnly: { args: ["--changed"], file: "test/a.test.mjs", reason: "--changed ran only the test files related to changed files" },
   onlyFile: { name: "test/c.test.mjs", text: `import { test } from "vitest";\ntest("left out", () => {});\ntest.only("focused", () => {});\n` },
@@ -73,7 +84,7 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
         expect(out.status, out.stdout + out.stderr).to.equal(0);
         expect(out.stderr).to.not.include("replaces the ones in the config");
       }
-      expect(fs.readdirSync(path.join(p.dir, ".vitest-reports"))).to.have.length(2);
+      expect(fs.readdirSync(path.join(p.dir, BLOB_DIR))).to.have.length(2);
       const shards = await p.cli(["prune", "--dry-run", FIXTURES]);
       expect(shards.status, shards.stdout + shards.stderr).to.equal(0);
       expect(shards.stdout).to.include("2 shard(s)");

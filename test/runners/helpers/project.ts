@@ -15,6 +15,18 @@ import { fixtureFiles, tmpDir } from "../../helpers/tmp";
 const LINKED = ["@langchain", "langchain", "zod", "vitest", "jest", "@jest", "uuid", "tsx"];
 
 /**
+ * The vitest the projects run: this repository's, or the one `VCR_TEST_VITEST` names (a vitest
+ * package directory; `npm run test:vitest-latest` installs the newest vitest there and runs
+ * vitest.test.ts against it).
+ */
+export const VITEST_DIR = process.env.VCR_TEST_VITEST ? path.resolve(process.env.VCR_TEST_VITEST) : path.join(ROOT, "node_modules/vitest");
+
+/** The major version of the vitest the projects run. */
+export function vitestMajor(): number {
+  return Number.parseInt((JSON.parse(fs.readFileSync(path.join(VITEST_DIR, "package.json"), "utf8")) as { version: string }).version, 10);
+}
+
+/**
  * mocha is copied, not linked: it imports `--require` names from its own directory, which for a
  * link would be this repository's node_modules (where langchain-vcr is not installed). Its
  * dependencies are linked next to it.
@@ -173,7 +185,7 @@ export function makeProject(files: Record<string, string>, options: { mocha?: bo
   fs.mkdirSync(nm);
   fs.symlinkSync(ROOT, path.join(nm, "langchain-vcr"), "dir");
   for (const name of LINKED) {
-    const from = path.join(ROOT, "node_modules", name);
+    const from = name === "vitest" ? VITEST_DIR : path.join(ROOT, "node_modules", name);
     if (fs.existsSync(from)) fs.symlinkSync(from, path.join(nm, name), "dir");
   }
   if (options.mocha) installMocha(nm);
