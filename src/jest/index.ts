@@ -14,6 +14,7 @@ import { journalEntry } from "./journal";
 import { log } from "../log";
 
 interface JestGlobals {
+  beforeAll(fn: () => void): void;
   beforeEach(fn: () => void): void;
   afterEach(fn: () => void): void;
   afterAll(fn: () => void): void;
@@ -22,7 +23,7 @@ interface JestGlobals {
 
 function jestGlobals(): JestGlobals {
   const g = globalThis as unknown as Partial<JestGlobals>;
-  if (g.beforeEach && g.afterEach && g.afterAll && g.expect) return g as JestGlobals;
+  if (g.beforeAll && g.beforeEach && g.afterEach && g.afterAll && g.expect) return g as JestGlobals;
   // injectGlobals: false
 
   return require("@jest/globals") as JestGlobals;
@@ -32,7 +33,7 @@ const WARNED = Symbol.for("langchain-vcr.jest.no-reporter");
 
 checkEnvironment();
 setRunner("jest");
-const { beforeEach, afterEach, afterAll, expect } = jestGlobals();
+const { beforeAll, beforeEach, afterEach, afterAll, expect } = jestGlobals();
 const share = joinRun();
 if (!share && !(process as unknown as Record<symbol, boolean>)[WARNED]) {
   (process as unknown as Record<symbol, boolean>)[WARNED] = true;
@@ -41,7 +42,9 @@ if (!share && !(process as unknown as Record<symbol, boolean>)[WARNED]) {
       `  Fix: add it to jest.config: reporters: ["default", "langchain-vcr/jest/reporter"].\n`,
   );
 }
-const unit = new Unit(share, expect.getState().testPath ?? "(unknown test file)");
+// on record once its tests start: jest runs no hook of a file whose tests are all skipped
+const unit = new Unit(share, expect.getState().testPath ?? "(unknown test file)", { announce: false });
+beforeAll(() => unit.announce());
 
 beforeEach(() => {
   enterTest(expect.getState().currentTestName ?? "(unknown test)");
@@ -53,4 +56,5 @@ afterEach(() => {
   const entry = journalEntry(scope);
   if (entry) unit.extra.push(entry);
 });
-afterAll(() => unit.finish());
+// registered before the test file's own top-level afterAll, which runs after it: use made there is followed
+afterAll(() => unit.finish({ followLateUse: true }));

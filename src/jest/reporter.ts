@@ -4,13 +4,14 @@
  * LANGCHAIN_VCR_MODE ends the run with the message, no stack) and starts the run the test
  * files report to. After each test file it undoes what that file's failed tests recorded; at
  * the end it prints one summary line and writes the ledger, partial after `-t`, named test
- * files, `--onlyChanged`/`--findRelatedTests`/`--changedSince`, watch mode, `.only`, or a
- * failure; `--shard` runs are shards `prune` merges. The run is on record (as unfinished) from
+ * files, options that leave test files out (`--testPathIgnorePatterns`, ...),
+ * `--onlyChanged`/`--findRelatedTests`/`--changedSince`, watch mode, `.only`, or a failure; `--shard` runs are shards `prune` merges. The run is on record (as unfinished) from
  * the moment its tests start.
  */
 import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
 import { filesUsingOnly } from "../runner/onlyScan";
+import { NARROWING_OPTIONS, narrowingOptionsIn, narrowingReason } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, startRun, unitReport, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
@@ -81,6 +82,8 @@ class LangchainVcrJestReporter {
     const patterns = Array.isArray(c.testPathPatterns) ? c.testPathPatterns : (c.testPathPatterns?.patterns ?? []);
     const shard = this.shard();
     if (patterns.length && !shard) reasons.push(`test files were selected on the command line (${patterns.join(" ")}), so this may be a subset of the suite`);
+    const narrowed = narrowingReason(narrowingOptionsIn(process.argv.slice(2), NARROWING_OPTIONS.jest));
+    if (narrowed) reasons.push(narrowed);
     if (c.onlyChanged || c.lastCommit || c.changedSince)
       reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");
     if (c.findRelatedTests) reasons.push("--findRelatedTests ran only the tests related to the given sources");

@@ -13,7 +13,7 @@
  * spec file it runs. Importing this module does nothing.
  */
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
-import { configuredSpec } from "./configSpec";
+import { configuredFiles } from "./configSpec";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { log } from "../log";
 import { defineMember } from "../canonical/json";
@@ -57,7 +57,7 @@ function processState(): ProcessState {
 
 function startProcess(): ProcessState {
   const facts = { env: process.env, argv: process.argv, pid: process.pid, ppid: process.ppid, now: new Date() };
-  const run = resolveRunContext({ ...facts, configSpec: () => configuredSpec(process.argv) });
+  const run = resolveRunContext({ ...facts, config: () => configuredFiles(process.argv) });
   const root = process.cwd();
   const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root) };
   if (run.role === "main") {

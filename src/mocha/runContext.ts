@@ -10,6 +10,8 @@
  */
 import { parseShard, SHARD_ENV, type Shard } from "../runner/ledgerFiles";
 import { newRunIds, parseEnvJson } from "../runner/runIds";
+import { NARROWING_OPTIONS, narrowingReason } from "../runner/narrowingArgs";
+import type { ConfiguredFiles } from "./configSpec";
 
 export const CONTEXT_ENV = "LANGCHAIN_VCR_RUN_CONTEXT";
 /** Why a dry run (`--dry-run`, or `dry-run` in the mocha config) is partial: it reports the tests without running them. */
@@ -33,11 +35,11 @@ export interface ProcessFacts {
   ppid: number;
   now: Date;
   /**
-   * The spec globs the mocha config (.mocharc, package.json) names: on argv they are the whole
-   * suite, not a subset. A function is called only when argv names spec files (reading the
-   * config with mocha's option loader takes ~3 ms).
+   * The spec globs and ignored files the mocha config (.mocharc, package.json) names: on argv
+   * they are the whole suite, not a subset. A function is called only when argv names spec files
+   * or ignores some (reading the config with mocha's option loader takes ~3 ms).
    */
-  configSpec?: readonly string[] | (() => readonly string[]);
+  config?: ConfiguredFiles | (() => ConfiguredFiles);
 }
 
 /** This process's run: inherited from the main mocha process when this is one of its workers, else a new one. */
@@ -47,7 +49,7 @@ export function resolveRunContext(p: ProcessFacts): RunContext {
   const { mainId, runId } = newRunIds(p.pid, p.now, p.env);
   const shardText = p.env[SHARD_ENV];
   const shard = parseShard(shardText);
-  const argvReasons = [...mochaArgvReasons(p.argv, shard !== undefined, p.configSpec)];
+  const argvReasons = [...mochaArgvReasons(p.argv, shard !== undefined, p.config)];
   if (shardText && !shard) argvReasons.push(`${SHARD_ENV}=${JSON.stringify(shardText)} is not <index>/<total> (e.g. 2/3)`);
   return {
     role: "main",
@@ -110,16 +112,19 @@ const VALUE_OPTIONS = new Set([
  * What the command line says makes this run partial. Not a mocha command line (a programmatic
  * run) → partial: nothing tells which spec files ran. Spec files named on the command line
  * (positional or `--spec`) → partial unless the run is a declared shard: the whole suite is
- * the one configured in `.mocharc.*` / package.json. Files that are the config's own spec do
- * not count: mocha puts them on argv when it re-spawns itself for `"node-option"`.
+ * the one configured in `.mocharc.*` / package.json. Files left out with `--ignore`/`--exclude`
+ * → partial, shard or not. The config's own spec and ignored files do not count: mocha puts them
+ * on argv when it re-spawns itself for `"node-option"`.
  */
-export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, configSpec: ProcessFacts["configSpec"] = []): Generator<string> {
+export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, config: ProcessFacts["config"] = { spec: [], ignore: [] }): Generator<string> {
   const script = argv[1] ?? "";
   if (!/mocha/i.test(script)) {
     yield `not started by the mocha command line (${script || "unknown script"}), so which spec files ran is unknown`;
     return;
   }
   let named: string[] = [];
+  /** `--ignore` / `--exclude` and the file each leaves out */
+  const ignored: [string, string][] = [];
   const args = argv.slice(2);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -141,10 +146,15 @@ export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, con
     else if (name === "watch" || name === "w") yield "--watch runs are never complete";
     else if (name === "dry-run") yield DRY_RUN_REASON;
     else if (name === "spec" && value !== undefined) named.push(value);
+    else if (NARROWING_OPTIONS.mocha.includes(`--${name}` as never) && value !== undefined) ignored.push([`--${name}`, value]);
   }
-  if (named.length === 0) return;
-  const configured = new Set(typeof configSpec === "function" ? configSpec() : configSpec);
-  named = named.filter((n) => !configured.has(n));
+  if (named.length === 0 && ignored.length === 0) return;
+  const configured = typeof config === "function" ? config() : config;
+  const ignoredByConfig = new Set(configured.ignore);
+  const narrowed = narrowingReason([...new Set(ignored.filter(([, v]) => !ignoredByConfig.has(v)).map(([o]) => o))]);
+  if (narrowed) yield narrowed;
+  const configuredSpec = new Set(configured.spec);
+  named = named.filter((n) => !configuredSpec.has(n));
   if (named.length && !isShard) {
     yield (
       `spec files were named on the command line (${named.join(" ")}), so this may be a subset of the suite ` +

@@ -261,7 +261,11 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
     const present = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[0])));
     const missing: string[] = [];
     for (let i = 1; i <= shards; i++) if (!present.has(i)) missing.push(`${i}/${shards}`);
-    if (missing.length) add(`no ledger from shard ${missing.join(", ")}: copy every shard's ledger files into ${ledgerDir} before pruning`);
+    if (missing.length) {
+      add(
+        `no ledger from shard ${missing.join(", ")} of run ${runId}: give every shard of a run the same ${RUN_ID_ENV}, and copy every shard's ledger files into ${ledgerDir} before pruning`,
+      );
+    }
   }
 
   const used = new Set<string>();

@@ -79,26 +79,58 @@ let unitSeq = 0;
 
 /** One test file in a test process: its usage, its failed tests, and its report. */
 export class Unit {
-  readonly usage = new Usage().start();
+  readonly usage = new Usage().start(() => this.lateUse());
   readonly failed: string[] = [];
   readonly extra: unknown[] = [];
   private readonly file: string;
+  /** Set by `finish({ followLateUse: true })`: the report is final but still takes in later use. */
+  private following = false;
 
+  private announced = false;
+
+  /**
+   * `announce: false` (jest): the unfinished report is written by `announce()`, once the file's
+   * tests start, not now. jest runs no hook of a file whose tests are all skipped (or that fails
+   * to load), so a report written at load would never finish, and the run would look as if a
+   * worker had died.
+   */
   constructor(
     private readonly share: RunShare | undefined,
     readonly name: string,
+    { announce = true }: { announce?: boolean } = {},
   ) {
     this.file = share ? path.join(share.dir, `${process.pid}-${++unitSeq}-${randomBytes(2).toString("hex")}.json`) : "";
-    this.write({ unit: name, pid: process.pid, done: false });
+    if (announce) this.announce();
+  }
+
+  /** Puts the file on record as unfinished: if its process dies before `finish`, the run is partial. */
+  announce(): void {
+    if (this.announced) return;
+    this.announced = true;
+    this.write({ unit: this.name, pid: process.pid, done: false });
   }
 
   markFailed(title: string): void {
     this.failed.push(title);
   }
 
-  /** The file's tests are over: its report is final. */
-  finish(): void {
-    this.usage.stop();
+  /**
+   * The file's tests are over: its report is final. `followLateUse` (jest: its setup file's
+   * `afterAll` runs before the test file's own top-level one, and each test file has its own
+   * sandbox, so nothing of another file reaches this one's listener): use made after this
+   * rewrites the report with it, so a fixture used only in that hook is in the ledger.
+   */
+  finish({ followLateUse = false }: { followLateUse?: boolean } = {}): void {
+    if (followLateUse) this.following = true;
+    else this.usage.stop();
+    this.writeFinal();
+  }
+
+  private lateUse(): void {
+    if (this.following) this.writeFinal();
+  }
+
+  private writeFinal(): void {
     const u = this.usage;
     this.write({
       unit: this.name,

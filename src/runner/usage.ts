@@ -17,7 +17,8 @@ export class Usage {
   readonly modes = new Set<string>();
   private off: (() => void) | undefined;
 
-  start(): this {
+  /** `changed`: called after each event it counts. */
+  start(changed?: () => void): this {
     this.off ??= onScopeEvent((e) => {
       if (e.type === "used") {
         this.dirs.add(path.dirname(e.file));
@@ -28,6 +29,7 @@ export class Usage {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);
       }
+      changed?.();
     });
     return this;
   }

@@ -2,11 +2,12 @@
  * The reporter the langchain-vcr vitest plugin adds. It runs in vitest's main process: at the
  * end of the run it adds up every test file's report (counts, fixtures used, failed tests),
  * prints one summary line and writes the run's ledger. It reads from vitest what makes a run
- * partial: `-t`, `.only`, test files left out (named files, `--changed`, `related`), watch
- * mode, and `--shard` (a declared shard, merged with its siblings by `prune`). The run is on
+ * partial: `-t`, `.only`, test files left out (named files, `--changed`, `related`,
+ * `--exclude`/`--project`/`--dir`), watch mode, and `--shard` (a declared shard, merged with its siblings by `prune`). The run is on
  * record (as unfinished) from the moment its tests start.
  */
 import { filesUsingOnly } from "../runner/onlyScan";
+import { NARROWING_OPTIONS, narrowingOptionsIn, narrowingReason } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 
@@ -58,6 +59,9 @@ export class LangchainVcrVitestReporter {
     if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);
     const shard = this.shard();
     if (!shard) reasons.push(...(await this.filesLeftOut(modules)));
+    // the config vitest resolved already leaves these files out: the command line says so
+    const narrowed = narrowingReason(narrowingOptionsIn(process.argv.slice(2), NARROWING_OPTIONS.vitest));
+    if (narrowed) reasons.push(narrowed);
     if (errors.length) reasons.push(`${errors.length} unhandled error(s) during the run`);
     finishRun(this.share, { reasons, exitCode: reason === "passed" && errors.length === 0 ? 0 : 1, shard });
   }

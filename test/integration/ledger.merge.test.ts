@@ -57,13 +57,25 @@ describe("ledger: command line, run context and merging", () => {
 
     it("reads the config's spec only when the command line names spec files, and then does not count the config's own", () => {
       let reads = 0;
-      const configSpec = () => (reads++, ["test/**/*.spec.js"]);
+      const configSpec = () => (reads++, { spec: ["test/**/*.spec.js"], ignore: [] });
       expect([...mochaArgvReasons(["node", MOCHA, "--grep", "x", "-r", "setup.js"], false, configSpec)]).to.deep.equal(['--grep "x" selected only some tests']);
       expect(reads).to.equal(0);
       expect([...mochaArgvReasons(["node", MOCHA, "test/**/*.spec.js"], false, configSpec)]).to.deep.equal([]); // mocha's re-spawned child
       expect(reads).to.equal(1);
       expect([...mochaArgvReasons(["node", MOCHA, "test/a.spec.js"], false, configSpec)]).to.have.length(1);
       expect(reads).to.equal(2);
+    });
+
+    it("flags files left out with --ignore / --exclude, shard or not, unless the config ignores them too (mocha's re-spawned child)", () => {
+      const reason = "--ignore on the command line left test files out, so this may be a subset of the suite (set it in the config to make it the suite's)";
+      expect(reasons(["--ignore", "test/b.spec.js"])).to.deep.equal([reason]);
+      expect(reasons(["--ignore=test/b.spec.js"], true)).to.deep.equal([reason]);
+      expect(reasons(["--exclude", "a", "--ignore", "b"])).to.deep.equal([
+        "--exclude, --ignore on the command line left test files out, so this may be a subset of the suite (set them in the config to make it the suite's)",
+      ]);
+      const config = { spec: ["test/**/*.spec.js"], ignore: ["test/slow.spec.js"] };
+      expect([...mochaArgvReasons(["node", MOCHA, "test/**/*.spec.js", "--ignore", "test/slow.spec.js"], false, config)]).to.deep.equal([]);
+      expect([...mochaArgvReasons(["node", MOCHA, "--ignore", "test/slow.spec.js", "--ignore", "test/b.spec.js"], false, config)]).to.deep.equal([reason]);
     });
 
     it("treats a run not started by the mocha command line as partial", () => {
@@ -153,7 +165,7 @@ describe("ledger: command line, run context and merging", () => {
       let v = lastRunVerdict(dir, "/p")!;
       expect(v.reasons).to.deep.equal([
         "shard 2/3 failed: mocha exited with code 1",
-        `no ledger from shard 3/3: copy every shard's ledger files into ${dir} before pruning`,
+        `no ledger from shard 3/3 of run ci: give every shard of a run the same LANGCHAIN_VCR_RUN_ID, and copy every shard's ledger files into ${dir} before pruning`,
       ]);
       writeLedger(dir, shard(2, { mainId: "2-retry", startedAt: "2026-01-01T00:05:00.000Z" }));
       writeLedger(dir, shard(3));

@@ -303,7 +303,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     fs.cpSync(path.join(project, "shard-1-ledgers"), merged, { recursive: true });
     const partial = await cli(["prune", "--ledger-dir", "merged-ledgers"], project);
     expect(partial.code).to.equal(1);
-    expect(partial.stderr).to.include(`  - no ledger from shard 2/2: copy every shard's ledger files into ${merged} before pruning\n`);
+    expect(partial.stderr).to.include(
+      `  - no ledger from shard 2/2 of run ci-run-42: give every shard of a run the same LANGCHAIN_VCR_RUN_ID, and copy every shard's ledger files into ${merged} before pruning\n`,
+    );
     fs.cpSync(path.join(project, "shard-2-ledgers"), merged, { recursive: true });
     const prune = await cli(["prune", "--ledger-dir", "merged-ledgers"], project);
     expect(prune.code, prune.stderr).to.equal(0);

@@ -10,12 +10,14 @@ describeParity({
   command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--maxWorkers=2"],
   ...DASH_T,
   hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "chat asks"`,
+  narrowing: { args: ["--testPathIgnorePatterns", "b\\.test"], option: "--testPathIgnorePatterns" },
   concurrent: false,
   changedOnly: {
     args: ["--onlyChanged"],
     file: "test/a.test.cjs",
     reason: "only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)",
   },
+  skippedFile: { name: "test/c.test.cjs", text: `test.skip("skipped", () => {});\n` },
   onlyFile: { name: "test/c.test.cjs", text: `test("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {
     "jest.config.cjs": [
@@ -35,6 +37,7 @@ describeParity({
       `describe("hang", () => { (process.env.HANG_URL ? test : test.skip)("times out", () => hang("hang times out"), 1500); });`,
       ``,
     ].join("\n"),
-    "test/b.test.cjs": agentAndLookupsCjs("test"),
+    // a fixture used only in a test file's top-level afterAll, which jest runs after the plugin's: still in the ledger
+    "test/b.test.cjs": agentAndLookupsCjs("test") + `afterAll(() => require("../scenario.cjs").askInHook("b's afterAll"));\n`,
   },
 });

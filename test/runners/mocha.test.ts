@@ -32,6 +32,8 @@ describeParity({
   filter: (pattern) => ["--grep", pattern],
   shard: (i) => [i === 1 ? "test/a.spec.cjs" : "test/b.spec.cjs"],
   shardEnv: (i, n) => ({ LANGCHAIN_VCR_SHARD: `${i}/${n}` }),
+  narrowing: { args: ["--ignore", "test/b.spec.cjs"], option: "--ignore" },
+  skippedFile: { name: "test/c.spec.cjs", text: `it.skip("skipped", () => {});\n` },
   chatOnly: "chat",
   chatAndHang: "chat asks|hang",
   chatTitle: "chat asks",

@@ -35,6 +35,8 @@ export interface RunnerSpec {
   hint: string;
   /** a test file that focuses one test with `.only` (runners that honour it without a flag) */
   onlyFile?: { name: string; text: string };
+  /** a test file whose tests are all skipped (`.skip`) */
+  skippedFile: { name: string; text: string };
   /** the project needs its own copy of mocha */
   mocha?: boolean;
   /** the project's concurrent tests run concurrently (vitest, node:test) */
@@ -43,6 +45,8 @@ export interface RunnerSpec {
   filterReason: string;
   /** how the runner runs only the test files git sees changed, and the reason prune then prints */
   changedOnly?: { args: string[]; file: string; reason: string };
+  /** an option that leaves test files out of the suite, and the option as prune's reason names it */
+  narrowing?: { args: string[]; option: string };
   /** node arguments that list the suite's tests without running any (runners that have such a command) */
   list?: string[];
 }
@@ -125,6 +129,18 @@ export function describeParity(spec: RunnerSpec): void {
       expect(p.fixtures()).to.deep.equal(all);
     });
 
+    if (spec.narrowing) {
+      it("a run that leaves test files out with a command-line option makes prune refuse and keep every fixture", async () => {
+        const out = await run(spec.narrowing!.args);
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+        const all = p.fixtures();
+        const prune = await p.cli(["prune", FIXTURES]);
+        expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
+        expect(prune.stderr).to.include("prune refused").and.include(`${spec.narrowing!.option} on the command line left test files out`);
+        expect(p.fixtures()).to.deep.equal(all);
+      });
+    }
+
     if (spec.changedOnly) {
       it("a run of only the test files git sees changed makes prune refuse and keep every fixture", async () => {
         const changed = spec.changedOnly!;
@@ -154,17 +170,29 @@ export function describeParity(spec: RunnerSpec): void {
       });
     }
 
+    /** A whole-suite run with one more test file, which is gone again after it. */
+    const runWithFile = async (extra: { name: string; text: string }) => {
+      const file = path.join(p.dir, extra.name);
+      fs.writeFileSync(file, extra.text);
+      try {
+        const out = await run([]);
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+      } finally {
+        fs.rmSync(file);
+      }
+    };
+
+    it("a test file whose tests are all skipped leaves the run complete: prune does not refuse", async () => {
+      await runWithFile(spec.skippedFile);
+      const dry = await p.cli(["prune", "--dry-run", FIXTURES]);
+      expect(dry.status, dry.stdout + dry.stderr).to.equal(0);
+      expect(dry.stderr).to.not.include("refused");
+    });
+
     if (spec.onlyFile) {
       it("a .only in one test file makes prune refuse", async () => {
         const only = spec.onlyFile!;
-        const file = path.join(p.dir, only.name);
-        fs.writeFileSync(file, only.text);
-        try {
-          const out = await run([]);
-          expect(out.status, out.stdout + out.stderr).to.equal(0);
-        } finally {
-          fs.rmSync(file);
-        }
+        await runWithFile(only);
         const all = p.fixtures();
         const prune = await p.cli(["prune", FIXTURES]);
         expect(prune.status).to.equal(1);

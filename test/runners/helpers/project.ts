@@ -97,6 +97,19 @@ async function askChat(title) {
   }
 }
 
+/**
+ * A test file's top-level after-all hook: a question of its own, which no test asks. Not under
+ * record_always (the failed-test case): node:test runs the hook beside a name-filtered run, and it
+ * would record its fixture again.
+ */
+async function askInHook(where) {
+  if (process.env.LANGCHAIN_VCR_MODE === "record_always") return;
+  side("ran " + where);
+  const q = "asked in " + where;
+  const a = await model().invoke(q);
+  if (a.content !== "echo: " + q) throw new Error("unexpected answer " + a.content);
+}
+
 function refundTool() {
   return vcr.tool(tool(async ({ orderId, amount }) => { side("refund " + orderId + " " + amount); return "refunded " + amount; },
     { name: "issue_refund", description: "Refund part of an order.", schema: z.object({ orderId: z.string(), amount: z.number() }) }));
@@ -147,7 +160,7 @@ function scenario(esm: boolean): string {
         `const { createAgent } = require("langchain");`,
         `const { z } = require("zod");`,
       ];
-  const tail = esm ? `export { askChat, askAgent, lookupTwice, hang };` : `module.exports = { askChat, askAgent, lookupTwice, hang };`;
+  const tail = esm ? `export { askChat, askAgent, askInHook, lookupTwice, hang };` : `module.exports = { askChat, askAgent, askInHook, lookupTwice, hang };`;
   return [...head, SCENARIO_BODY, tail, ""].join("\n");
 }
 
