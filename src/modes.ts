@@ -84,5 +84,5 @@ export function modeSource(optionMode?: VcrMode): string {
   if (currentOverride()?.mode !== undefined) return "withVcr";
   if (process.env[MODE_ENV]) return MODE_ENV_WHERE;
   if (optionMode !== undefined) return "options.mode";
-  return isCi() ? "default (CI is set)" : "default";
+  return isCi() ? "default, CI is set" : "default";
 }

@@ -32,14 +32,31 @@ export function patchEsmCore(): void {
       Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile("@langchain/core", subpath)) as Record<string, unknown>)[name]])),
     );
   } catch (e) {
-    log.warn(
-      `note: vcr.install() could not load the ESM copy of @langchain/core (${(e as Error).message.split("\n")[0]}).\n` +
-        `  Models that providers build from ES modules (initChatModel, createAgent with a "provider:model" string) are not recorded on this Node (${process.version}).\n` +
-        `  Fix it: use Node 20.19 or later, or pass the model object itself: createAgent({ model: new ChatOpenAI({ …, cache: vcr.cache }) }).\n`,
-    );
+    const note = esmCoreNote((e as Error).message.split("\n")[0], process.version, process.env, process.execArgv);
+    if (note) log.warn(note);
     return;
   }
   patchCoreCopy(core as unknown as PatchableCore);
+}
+
+/**
+ * What to say when the ESM copy of core could not be loaded: the cause is Node (before 20.19 or
+ * 22.12, `require()` cannot load ES modules) or the module loader in use (jest's). Nothing under
+ * jest without `--experimental-vm-modules`: there jest cannot `import()` a provider package
+ * either, so initChatModel fails with jest's own error and no string model can call out.
+ */
+export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.ProcessEnv, execArgv: readonly string[]): string | undefined {
+  const jest = env.JEST_WORKER_ID !== undefined;
+  if (jest && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules")) return undefined;
+  const [major, minor] = nodeVersion.replace(/^v/, "").split(".").map(Number);
+  const nodeCan = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
+  const where = nodeCan ? `under ${jest ? "jest's module loader" : "this process's module loader (not Node's own require)"}` : `on this Node (${nodeVersion})`;
+  const fix = nodeCan ? "pass the model object itself" : "use Node 20.19 or later, or pass the model object itself";
+  return (
+    `note: vcr.install() could not load the ESM copy of @langchain/core (${cause}).\n` +
+    `  Models that providers build from ES modules (initChatModel, createAgent with a "provider:model" string) are not recorded ${where}.\n` +
+    `  Fix it: ${fix}: createAgent({ model: new ChatOpenAI({ …, cache: vcr.cache }) }).\n`
+  );
 }
 
 /** The ESM file a package's package.json exports for `subpath` (its "import" condition). */

@@ -31,7 +31,7 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { problem: `is not valid JSON (${(e as Error).message}); a merge conflict or a truncated write?`, cause: e };
+    return { problem: `is not valid JSON (${(e as Error).message}): a merge conflict or a truncated write, perhaps`, cause: e };
   }
   const problem = envelopeProblem(value, expectedHash);
   if (problem) return { problem };

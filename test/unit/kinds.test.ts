@@ -68,11 +68,12 @@ function expectSameWords(kind: FixtureKind, problems: FixtureProblem[], e: unkno
   const what = problem.slice(0, problem.indexOf(", so replay refuses it"));
   const q = JSON.stringify(file);
   const fix = `Fix it: restore it from git (git checkout -- ${q}), or delete it and re-record it: rm ${q} && LANGCHAIN_VCR_MODE=record_or_replay`;
-  expect(problem).to.equal(`${what}, so replay refuses it (a ${kind} fixture's response is ${KINDS[kind].shape}). ${fix} npm test`);
+  const a = kind === "embedding" ? "an" : "a";
+  expect(problem).to.equal(`${what}, so replay refuses it (${a} ${kind} fixture's response is ${KINDS[kind].shape}). ${fix} npm test`);
   const lines = (e as Error).message.split("\n");
   expect(lines[0]).to.equal(`langchain-vcr: the ${kind} fixture ${file} ${what}, so replay refuses it.`);
   expect(lines[1]).to.match(/^ {2}hash: +[0-9a-f]{64}$/);
-  expect(lines.find((l) => l.startsWith(`  A ${kind} fixture's response is ${KINDS[kind].shape}; `))).to.be.a("string");
+  expect(lines.find((l) => l.startsWith(`  ${kind === "embedding" ? "An" : "A"} ${kind} fixture's response is ${KINDS[kind].shape}; `))).to.be.a("string");
   // at replay a test is running: the fix names the command that re-records just it
   expect(lines[lines.length - 1]).to.match(new RegExp(`^  ${fix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} npx mocha --grep .+$`));
 }
@@ -176,7 +177,7 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     await vcr.embeddings(new FixedEmbeddings()).embedQuery("q");
     const file = damageResponse(dir, { vector: "AACAPgAAAD8=" });
     expect((await validateFixtures(dir)).map((p) => p.problem)).to.deep.equal([
-      `has a "response.vector" that is a string, but the request does not ask for base64 vectors (no "base64" in request.options), so replay refuses it (a embedding fixture's response is ${KINDS.embedding.shape}). ` +
+      `has a "response.vector" that is a string, but the request does not ask for base64 vectors (no "base64" in request.options), so replay refuses it (an embedding fixture's response is ${KINDS.embedding.shape}). ` +
         `Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record it: rm ${JSON.stringify(file)} && LANGCHAIN_VCR_MODE=record_or_replay npm test`,
     ]);
     const f = JSON.parse(fs.readFileSync(file, "utf8"));

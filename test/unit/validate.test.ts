@@ -109,7 +109,7 @@ describe("validateFixtures", () => {
     expect(problemsOf(problems, good)).to.deep.equal([]);
     expect(problemsOf(problems, empty)).to.deep.equal(["is empty"]);
     expect(problemsOf(problems, broken)).to.have.length(1);
-    expect(problemsOf(problems, broken)[0]).to.match(/^is not valid JSON \(.+\); a merge conflict or a truncated write\?$/);
+    expect(problemsOf(problems, broken)[0]).to.match(/^is not valid JSON \(.+\): a merge conflict or a truncated write, perhaps$/);
     expect(problemsOf(problems, noKind)).to.deep.equal(['has an unknown "kind" "video" (valid: chat, chat_stream, llm, embedding, tool)']);
     expect(problemsOf(problems, newer)[0]).to.match(/^has schemaVersion 3, newer than this langchain-vcr understands \(2\)/);
     expect(problems).to.have.length(4);
