@@ -27,10 +27,17 @@ export interface DiffChange {
   migrated?: true;
 }
 
+/** A fixture only one side has: its file as the report shows it, its kind and a one-line name of its request. */
+export interface DiffListed {
+  file: string;
+  kind: string;
+  title: string;
+}
+
 export interface DiffReport {
   changed: DiffChange[];
-  added: string[];
-  removed: string[];
+  added: DiffListed[];
+  removed: DiffListed[];
   /**
    * Same name, other content. `request`: how the stored request differs. The same name means the
    * same unredacted request, so it differs only where a redaction was added, dropped or changed
@@ -91,8 +98,9 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
   }
   const pairedA = new Set(pairs.map(([a]) => a.name));
   const pairedR = new Set(pairs.map(([, r]) => r.name));
-  report.added = added.filter((a) => !pairedA.has(a.name)).map((a) => work.label(a.name));
-  report.removed = removed.filter((r) => !pairedR.has(r.name)).map((r) => base.label(r.name));
+  const listed = (side: Side, e: Entry): DiffListed => ({ file: side.label(e.name), kind: e.fixture.kind, title: titleOf(e.fixture) });
+  report.added = added.filter((a) => !pairedA.has(a.name)).map((a) => listed(work, a));
+  report.removed = removed.filter((r) => !pairedR.has(r.name)).map((r) => listed(base, r));
   report.changed.sort((x, y) => (x.after < y.after ? -1 : 1));
   return report;
 }

@@ -26,8 +26,8 @@ export function renderJson(r: DiffReport): string {
       response: diffs(c.response),
       ...(c.migrated ? { migrated: true } : {}),
     })),
-    added: r.added,
-    removed: r.removed,
+    added: r.added.map((x) => x.file),
+    removed: r.removed.map((x) => x.file),
     rerecorded: r.rerecorded.map((x) => ({
       file: x.file,
       kind: x.kind,
@@ -55,8 +55,9 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
     lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`);
     lines.push(...(x.request.length ? section("request", x.request, false) : []), ...section("response", x.response, false));
   }
-  for (const f of r.added) lines.push(`added    ${f}`);
-  for (const f of r.removed) lines.push(`removed  ${f}`);
+  if (r.added.length + r.removed.length) lines.push("");
+  for (const f of r.added) lines.push(`added    ${f.file}  ${f.kind} ${f.title}`);
+  for (const f of r.removed) lines.push(`removed  ${f.file}  ${f.kind} ${f.title}`);
   for (const d of r.damaged) lines.push(`damaged  ${d.file} (${d.side}): ${d.problem}`);
   return lines.join("\n") + "\n";
 }
@@ -78,8 +79,8 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       x.request.length ? code(x.request.map((d) => d.path).join(", ")) : "—",
       code(short(x.file)),
     ]),
-    ...r.added.map((f) => ["added", "", "", "", code(short(f))]),
-    ...r.removed.map((f) => ["removed", "", "", "", code(short(f))]),
+    ...r.added.map((f) => ["added", f.kind, cell(f.title), "—", code(short(f.file))]),
+    ...r.removed.map((f) => ["removed", f.kind, cell(f.title), "—", code(short(f.file))]),
     ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
   ];
   if (rows.length) {

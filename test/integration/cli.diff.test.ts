@@ -155,8 +155,12 @@ describe("cli: langchain-vcr diff", function () {
       `re-recorded chat gpt-4o-mini: "Which ocean is the largest?"\n  cassettes/${ocean}\n  response generations[0].text: [-echo: Which ocean is the largest?-] {+The Pacific.+}\n` +
         "  response generations[0].usage_metadata.output_tokens: 6 → 2\n  response generations[0].usage_metadata.total_tokens: 11 → 7\n\n",
     );
-    expect(text.stdout).to.contain(`added    cassettes/${joke}`);
-    expect(text.stdout).to.contain(`removed  cassettes/${prime}`);
+    // a new or removed fixture says what it asks, as a changed one does
+    expect(text.stdout).to.contain(`added    cassettes/${joke}  chat gpt-4o-mini: "Tell me a joke about penguins."\n`);
+    expect(text.stdout).to.contain(`removed  cassettes/${prime}  chat gpt-4o-mini: "Name one prime number."\n`);
+    const markdown = (await cli(["diff", "--format", "markdown"], dir)).stdout;
+    expect(markdown).to.contain('| added | chat | gpt-4o-mini: "Tell me a joke about penguins." | — |');
+    expect(markdown).to.contain('| removed | chat | gpt-4o-mini: "Name one prime number." | — |');
     const report = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
     expect(report.changed).to.deep.equal([]);
     expect(report.added).to.deep.equal([`cassettes/${joke}`]);
