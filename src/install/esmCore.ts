@@ -51,7 +51,7 @@ export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.Proc
   const [major, minor] = nodeVersion.replace(/^v/, "").split(".").map(Number);
   const nodeCan = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
   const where = nodeCan ? `under ${jest ? "jest's module loader" : "this process's module loader (not Node's own require)"}` : `on this Node (${nodeVersion})`;
-  const fix = nodeCan ? "pass the model object itself" : "use Node 20.19 or later, or pass the model object itself";
+  const fix = nodeCan ? "pass the model object itself" : "use Node 20.19+ (or 22.12+ on Node 22), or pass the model object itself";
   return (
     `note: vcr.install() could not load the ESM copy of @langchain/core (${cause}).\n` +
     `  Models that providers build from ES modules (initChatModel, createAgent with a "provider:model" string) are not recorded ${where}.\n` +

@@ -82,7 +82,7 @@ class LangchainVcrJestReporter {
     const patterns = Array.isArray(c.testPathPatterns) ? c.testPathPatterns : (c.testPathPatterns?.patterns ?? []);
     const shard = this.shard();
     if (patterns.length && !shard) reasons.push(`test files were selected on the command line (${patterns.join(" ")}), so this may be a subset of the suite`);
-    const narrowed = narrowingReason(narrowingOptionsIn(process.argv.slice(2), NARROWING_OPTIONS.jest));
+    const narrowed = narrowingReason(narrowingOptionsIn(process.argv.slice(2), NARROWING_OPTIONS.jest), NARROWING_OPTIONS.jest);
     if (narrowed) reasons.push(narrowed);
     if (c.onlyChanged || c.lastCommit || c.changedSince)
       reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");

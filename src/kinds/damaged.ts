@@ -15,7 +15,7 @@ export function damagedParts(kind: string, file: string, problem: string, record
   const q = JSON.stringify(file);
   return {
     what: `${problem}, so replay refuses it`,
-    shape: `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} fixture's response is ${kindSpec(kind)?.shape ?? "unknown"}`,
+    shape: `${/^(?:[aeiou]|llm)/.test(kind) ? "an" : "a"} ${kind} fixture's response is ${kindSpec(kind)?.shape ?? "unknown"}`, // "an llm"
     fix: `restore it from git (git checkout -- ${q}), or delete it and re-record it: rm ${q} && ${recordCommand}`,
   };
 }

@@ -146,12 +146,12 @@ export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, con
     else if (name === "watch" || name === "w") yield "--watch runs are never complete";
     else if (name === "dry-run") yield DRY_RUN_REASON;
     else if (name === "spec" && value !== undefined) named.push(value);
-    else if (NARROWING_OPTIONS.mocha.includes(`--${name}` as never) && value !== undefined) ignored.push([`--${name}`, value]);
+    else if (`--${name}` in NARROWING_OPTIONS.mocha && value !== undefined) ignored.push([`--${name}`, value]);
   }
   if (named.length === 0 && ignored.length === 0) return;
   const configured = typeof config === "function" ? config() : config;
   const ignoredByConfig = new Set(configured.ignore);
-  const narrowed = narrowingReason([...new Set(ignored.filter(([, v]) => !ignoredByConfig.has(v)).map(([o]) => o))]);
+  const narrowed = narrowingReason([...new Set(ignored.filter(([, v]) => !ignoredByConfig.has(v)).map(([o]) => o))], NARROWING_OPTIONS.mocha);
   if (narrowed) yield narrowed;
   const configuredSpec = new Set(configured.spec);
   named = named.filter((n) => !configuredSpec.has(n));

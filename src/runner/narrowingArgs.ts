@@ -1,37 +1,66 @@
 /**
  * Options on a runner's command line that leave test files of the configured suite out: files to
- * ignore, another test-file pattern, a subset of the projects. A run given one is partial, as
- * one given named test files is: `prune` must not judge the suite by it.
+ * ignore, another test-file pattern or root, a subset of the projects. A run given one is partial,
+ * as one given named test files is: `prune` must not judge the suite by it. That holds even when
+ * the option only restates the config (`"test": "vitest --dir src"`): the config is the suite.
  */
 
-/** The options of each runner that narrow the suite, as its documentation spells them. */
+/** Each runner's options that narrow the suite, as its documentation spells them, and where the config says the same. */
 export const NARROWING_OPTIONS = {
-  jest: ["--testPathIgnorePatterns", "--testRegex", "--testMatch", "--roots", "--selectProjects", "--ignoreProjects"],
-  vitest: ["--exclude", "--project", "--dir"],
-  mocha: ["--ignore", "--exclude"],
-} as const;
+  jest: {
+    "--testPathIgnorePatterns": "testPathIgnorePatterns in jest.config",
+    "--testRegex": "testRegex in jest.config",
+    "--testMatch": "testMatch in jest.config",
+    "--roots": "roots in jest.config",
+    "--rootDir": "rootDir in jest.config",
+    "--projects": "only the projects to run in jest.config's projects",
+    "--selectProjects": "only the projects to run in jest.config's projects",
+    "--ignoreProjects": "only the projects to run in jest.config's projects",
+  },
+  vitest: {
+    "--exclude": "test.exclude in vitest.config",
+    "--dir": "test.dir in vitest.config",
+    "--root": "root in vitest.config",
+    "--project": "only the projects to run in vitest.config's test.projects",
+  },
+  mocha: {
+    "--ignore": "ignore in .mocharc",
+    "--exclude": "ignore in .mocharc",
+  },
+} as const satisfies Record<string, Record<string, string>>;
+
+export type NarrowingOptions = Readonly<Record<string, string>>;
+
+/** Options whose value is a test-name pattern: the token after one is never an option of its own. */
+const NAME_PATTERN_KEYS = new Set(["t", "testnamepattern"]);
 
 /** `--test-path-ignore-patterns=x`, `--testPathIgnorePatterns`: one key ("testpathignorepatterns"). */
 function key(arg: string): string {
   const eq = arg.indexOf("=");
-  return (eq >= 0 ? arg.slice(0, eq) : arg).replace(/^--/, "").replace(/-/g, "").toLowerCase();
+  return (eq >= 0 ? arg.slice(0, eq) : arg).replace(/^--?/, "").replace(/-/g, "").toLowerCase();
 }
 
 /** Which of `options` `argv` (after node and the script) gives, in `options`' spelling. Stops at `--`. */
-export function narrowingOptionsIn(argv: readonly string[], options: readonly string[]): string[] {
-  const wanted = new Map(options.map((o) => [key(o), o] as const));
+export function narrowingOptionsIn(argv: readonly string[], options: NarrowingOptions): string[] {
+  const wanted = new Map(Object.keys(options).map((o) => [key(o), o] as const));
   const found = new Set<string>();
-  for (const a of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
     if (a === "--") break;
-    if (!a.startsWith("--")) continue;
-    const o = wanted.get(key(a));
+    if (!a.startsWith("-")) continue;
+    if (NAME_PATTERN_KEYS.has(key(a)) && !a.includes("=")) {
+      i++; // `-t --exclude`: a test name, not the option
+      continue;
+    }
+    const o = a.startsWith("--") ? wanted.get(key(a)) : undefined;
     if (o) found.add(o);
   }
   return [...found];
 }
 
-/** The ledger's reason for a run given `found`, or undefined when there are none. */
-export function narrowingReason(found: readonly string[]): string | undefined {
+/** The ledger's reason for a run given `found` (options of `options`), or undefined when there are none. */
+export function narrowingReason(found: readonly string[], options: NarrowingOptions): string | undefined {
   if (!found.length) return undefined;
-  return `${found.join(", ")} on the command line left test files out, so this may be a subset of the suite (set ${found.length > 1 ? "them" : "it"} in the config to make it the suite's)`;
+  const where = [...new Set(found.map((o) => options[o]))].join("; ");
+  return `${found.join(", ")} on the command line left test files out, so this may be a subset of the suite (to make it the suite, set ${where})`;
 }

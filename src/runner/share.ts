@@ -18,6 +18,7 @@ import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLed
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { log } from "../log";
+import { processWide } from "../processWide";
 
 export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
 
@@ -77,9 +78,12 @@ function parseShare(text: string | undefined): RunShare | undefined {
 
 let unitSeq = 0;
 
+/** The finished unit of this process still taking in late use, until the next unit starts (`Unit.finish`). */
+const following = processWide("unit.following.v1", () => ({ unit: undefined as { stopFollowing(): void } | undefined }));
+
 /** One test file in a test process: its usage, its failed tests, and its report. */
 export class Unit {
-  readonly usage = new Usage().start(() => this.lateUse());
+  readonly usage = new Usage().start(() => this.used());
   readonly failed: string[] = [];
   readonly extra: unknown[] = [];
   private readonly file: string;
@@ -100,6 +104,7 @@ export class Unit {
     { announce = true }: { announce?: boolean } = {},
   ) {
     this.file = share ? path.join(share.dir, `${process.pid}-${++unitSeq}-${randomBytes(2).toString("hex")}.json`) : "";
+    following.unit?.stopFollowing(); // the file before this one in the process is over, its hooks included
     if (announce) this.announce();
   }
 
@@ -115,18 +120,29 @@ export class Unit {
   }
 
   /**
-   * The file's tests are over: its report is final. `followLateUse` (jest: its setup file's
-   * `afterAll` runs before the test file's own top-level one, and each test file has its own
-   * sandbox, so nothing of another file reaches this one's listener): use made after this
-   * rewrites the report with it, so a fixture used only in that hook is in the ledger.
+   * The file's tests are over: its report is final. `followLateUse`: use made after this (in a
+   * hook of the test file's own that its runner runs after the setup file's `afterAll`: jest
+   * always, vitest under `sequence.hooks` "list" or "parallel") rewrites the report with it, so
+   * a fixture used only there is in the ledger. It follows until the next unit of the process
+   * starts: a test process runs one test file at a time.
    */
   finish({ followLateUse = false }: { followLateUse?: boolean } = {}): void {
-    if (followLateUse) this.following = true;
-    else this.usage.stop();
+    if (followLateUse) {
+      this.following = true;
+      following.unit = this;
+    } else this.usage.stop();
     this.writeFinal();
   }
 
-  private lateUse(): void {
+  stopFollowing(): void {
+    this.following = false;
+    this.usage.stop();
+    if (following.unit === this) following.unit = undefined;
+  }
+
+  private used(): void {
+    // used before its tests start (a model called while jest loads the file): on record now, or a file whose tests are all skipped would lose it
+    if (!this.announced) this.announce();
     if (this.following) this.writeFinal();
   }
 

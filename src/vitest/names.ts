@@ -20,13 +20,25 @@ export interface NamedTask {
 }
 
 /**
- * A test's name as `-t` matches it: vitest 5 matches the full name ("suite > test"), vitest 4
- * the names joined by spaces ("suite test"). Without a version (the plugin's main-process hook
- * did not run), vitest 4's.
+ * A test's name as `-t` matches it: from vitest 5.0.0-rc.1 the full name ("suite > test"),
+ * before it the names joined by spaces ("suite test"). Without a version (the plugin's
+ * main-process hook did not run), vitest 4's.
  */
 export function vitestTitle(task: NamedTask, version = process.env[VITEST_VERSION_ENV]): string {
-  if (typeof task.fullTestName === "string" && Number.parseInt(version ?? "", 10) >= 5) return task.fullTestName;
+  if (typeof task.fullTestName === "string" && matchesFullName(version)) return task.fullTestName;
   const names = [task.name];
   for (let s = task.suite; s && s.type !== "file" && s.filepath === undefined && s.name; s = s.suite) names.unshift(s.name);
   return names.join(" ");
+}
+
+/** Whether this vitest's `-t` matches the full name: 5.0.0-rc.1 and later (5.0.0's betas did not). */
+export function matchesFullName(version: string | undefined): boolean {
+  const m = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?/.exec(version ?? "");
+  if (!m) return false;
+  const [major, minor, patch] = [m[1], m[2], m[3]].map(Number);
+  if (major !== 5 || minor > 0 || patch > 0) return major >= 5;
+  const pre = m[4];
+  if (pre === undefined) return true;
+  const rc = /^rc\.(\d+)/.exec(pre);
+  return rc !== null && Number(rc[1]) >= 1;
 }

@@ -53,5 +53,6 @@ export function installVitestHooks(hooks: VitestHooks): void {
       if (failed) current.markFailed(title);
     });
   });
-  hooks.afterAll(() => unit?.finish());
+  // under sequence.hooks "list" or "parallel", the test file's own top-level afterAll runs after this one: follow its use
+  hooks.afterAll(() => unit?.finish({ followLateUse: true }));
 }

@@ -40,7 +40,7 @@ try {
   });
   const env = { ...process.env, VCR_TEST_VITEST: join(dir, "node_modules/vitest") };
   if (major(process.versions.node) < 22) {
-    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --require ${join(root, "test/compat/groupBy-polyfill.cjs")}`.trim();
+    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(join(root, "test/compat/groupBy-polyfill.cjs"))}`.trim();
   }
   const started = Date.now();
   const out = spawnSync(process.execPath, [join(root, "node_modules/mocha/bin/mocha.js"), "test/runners/vitest.test.ts"], {

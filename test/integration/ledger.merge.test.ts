@@ -67,11 +67,11 @@ describe("ledger: command line, run context and merging", () => {
     });
 
     it("flags files left out with --ignore / --exclude, shard or not, unless the config ignores them too (mocha's re-spawned child)", () => {
-      const reason = "--ignore on the command line left test files out, so this may be a subset of the suite (set it in the config to make it the suite's)";
+      const reason = "--ignore on the command line left test files out, so this may be a subset of the suite (to make it the suite, set ignore in .mocharc)";
       expect(reasons(["--ignore", "test/b.spec.js"])).to.deep.equal([reason]);
       expect(reasons(["--ignore=test/b.spec.js"], true)).to.deep.equal([reason]);
       expect(reasons(["--exclude", "a", "--ignore", "b"])).to.deep.equal([
-        "--exclude, --ignore on the command line left test files out, so this may be a subset of the suite (set them in the config to make it the suite's)",
+        "--exclude, --ignore on the command line left test files out, so this may be a subset of the suite (to make it the suite, set ignore in .mocharc)",
       ]);
       const config = { spec: ["test/**/*.spec.js"], ignore: ["test/slow.spec.js"] };
       expect([...mochaArgvReasons(["node", MOCHA, "test/**/*.spec.js", "--ignore", "test/slow.spec.js"], false, config)]).to.deep.equal([]);

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { FIXTURES, makeProject, REFUND_ANSWERS, summaryLines, VITEST_DIR, vitestMajor } from "./helpers/project";
+import { addDeadFixture, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines, VITEST_DIR, vitestMajor } from "./helpers/project";
 
 const VITEST = path.join(VITEST_DIR, "vitest.mjs");
 const MAJOR = vitestMajor();
@@ -96,6 +96,30 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
       const after = await p.cli(["prune", "--dry-run", FIXTURES]);
       expect(after.status, after.stdout + after.stderr).to.equal(1);
       expect(after.stderr).to.include("  - --merge-reports replays other runs' blob reports, which hold no fixture use");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("sequence.hooks 'list' (the setup file's afterAll runs first), isolated or not: a fixture used only by a file's top-level afterAll stays in the ledger, counted once", async () => {
+    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
+    try {
+      const p = makeProject({ ...FILES, "vitest.config.mjs": CONFIG(`, sequence: { hooks: "list" }`) });
+      const env = { FAKE_URL: fake.openaiBaseURL };
+      // one worker for both files, not isolated: the first file's report follows late use only until the second file starts
+      const rec = await p.run([VITEST, "run", "--no-isolate", "--maxWorkers=1"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      const recorded = p.fixtures();
+      expect(summaryLines(rec)[0], "each recording counted once").to.include(`, ${recorded.length} recorded,`);
+      const hookFixture = recorded.find((f) => fs.readFileSync(path.join(p.dir, FIXTURES, f), "utf8").includes("asked in b's afterAll"));
+      expect(hookFixture, "the hook recorded its question").to.be.a("string");
+      const replay = await p.run([VITEST, "run"], { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      const dead = addDeadFixture(p, "hooks list");
+      const prune = await p.cli(["prune", FIXTURES]);
+      expect(prune.status, prune.stdout + prune.stderr).to.equal(0);
+      expect(prune.stdout).to.include(`removed 1 of ${recorded.length + 1} fixture(s)`);
+      expect(p.fixtures()).to.deep.equal(recorded).and.not.include(dead);
     } finally {
       await fake.close();
     }

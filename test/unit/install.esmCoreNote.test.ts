@@ -6,8 +6,11 @@ describe("esmCoreNote: what vcr.install() says when the ESM copy of core cannot 
 
   it("on a Node whose require() cannot load ES modules: names the Node and the upgrade", () => {
     const note = esmCoreNote(cause, "v20.18.1", {}, []);
-    expect(note).to.include("are not recorded on this Node (v20.18.1)").and.include("use Node 20.19 or later, or pass the model object itself");
-    expect(esmCoreNote(cause, "v22.11.0", {}, [])).to.include("on this Node (v22.11.0)");
+    expect(note).to.include("are not recorded on this Node (v20.18.1)").and.include("use Node 20.19+ (or 22.12+ on Node 22), or pass the model object itself");
+    for (const v of ["v22.11.0", "v21.7.3"])
+      expect(esmCoreNote(cause, v, {}, []))
+        .to.include(`on this Node (${v})`)
+        .and.include("22.12+ on Node 22");
   });
 
   it("on a Node that can (20.19+, 22.12+, 23+): blames the module loader in use, never the Node", () => {

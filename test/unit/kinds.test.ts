@@ -68,12 +68,14 @@ function expectSameWords(kind: FixtureKind, problems: FixtureProblem[], e: unkno
   const what = problem.slice(0, problem.indexOf(", so replay refuses it"));
   const q = JSON.stringify(file);
   const fix = `Fix it: restore it from git (git checkout -- ${q}), or delete it and re-record it: rm ${q} && LANGCHAIN_VCR_MODE=record_or_replay`;
-  const a = kind === "embedding" ? "an" : "a";
+  const a = kind === "embedding" || kind === "llm" ? "an" : "a";
   expect(problem).to.equal(`${what}, so replay refuses it (${a} ${kind} fixture's response is ${KINDS[kind].shape}). ${fix} npm test`);
   const lines = (e as Error).message.split("\n");
   expect(lines[0]).to.equal(`langchain-vcr: the ${kind} fixture ${file} ${what}, so replay refuses it.`);
   expect(lines[1]).to.match(/^ {2}hash: +[0-9a-f]{64}$/);
-  expect(lines.find((l) => l.startsWith(`  ${kind === "embedding" ? "An" : "A"} ${kind} fixture's response is ${KINDS[kind].shape}; `))).to.be.a("string");
+  expect(
+    lines.find((l) => l.startsWith(`  ${kind === "embedding" || kind === "llm" ? "An" : "A"} ${kind} fixture's response is ${KINDS[kind].shape}; `)),
+  ).to.be.a("string");
   // at replay a test is running: the fix names the command that re-records just it
   expect(lines[lines.length - 1]).to.match(new RegExp(`^  ${fix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} npx mocha --grep .+$`));
 }

@@ -6,19 +6,30 @@ describe("narrowingOptionsIn: command-line options that leave test files out", (
     const argv = ["--maxWorkers=2", "--testPathIgnorePatterns", "b.test", "--test-path-ignore-patterns=c", "--select-projects", "unit", "--ci"];
     expect(narrowingOptionsIn(argv, NARROWING_OPTIONS.jest)).to.deep.equal(["--testPathIgnorePatterns", "--selectProjects"]);
     expect(narrowingOptionsIn(["--testRegex=x", "--roots", "src"], NARROWING_OPTIONS.jest)).to.deep.equal(["--testRegex", "--roots"]);
+    expect(narrowingOptionsIn(["--projects", "p1", "--rootDir=sub"], NARROWING_OPTIONS.jest)).to.deep.equal(["--projects", "--rootDir"]);
   });
 
-  it("finds vitest's, and nothing in a plain run, after --, or in a value that only looks like one", () => {
+  it("finds vitest's: --project is not --projects, --root is not --rootDir", () => {
     expect(narrowingOptionsIn(["run", "--exclude", "test/b.test.mjs", "--project=web"], NARROWING_OPTIONS.vitest)).to.deep.equal(["--exclude", "--project"]);
+    expect(narrowingOptionsIn(["run", "--root", "pkg", "--dir=src"], NARROWING_OPTIONS.vitest)).to.deep.equal(["--root", "--dir"]);
+    expect(narrowingOptionsIn(["run", "--projects", "x", "--rootDir", "y"], NARROWING_OPTIONS.vitest)).to.deep.equal([]);
+  });
+
+  it("finds nothing in a plain run, after --, or in a test name that looks like an option (-t --exclude)", () => {
     expect(narrowingOptionsIn(["run", "--maxWorkers=2", "--reporter=dot"], NARROWING_OPTIONS.vitest)).to.deep.equal([]);
     expect(narrowingOptionsIn(["run", "--", "--exclude"], NARROWING_OPTIONS.vitest)).to.deep.equal([]);
-    expect(narrowingOptionsIn(["run", "-t", "exclude"], NARROWING_OPTIONS.vitest)).to.deep.equal([]);
+    expect(narrowingOptionsIn(["run", "-t", "--exclude"], NARROWING_OPTIONS.vitest)).to.deep.equal([]);
+    expect(narrowingOptionsIn(["--testNamePattern", "--roots", "--ci"], NARROWING_OPTIONS.jest)).to.deep.equal([]);
+    expect(narrowingOptionsIn(["-t=x", "--exclude", "b"], NARROWING_OPTIONS.vitest)).to.deep.equal(["--exclude"]);
   });
 
-  it("says what was given and how to make it the suite's", () => {
-    expect(narrowingReason([])).to.equal(undefined);
-    expect(narrowingReason(["--exclude"])).to.equal(
-      "--exclude on the command line left test files out, so this may be a subset of the suite (set it in the config to make it the suite's)",
+  it("says what was given and where the config says it instead", () => {
+    expect(narrowingReason([], NARROWING_OPTIONS.vitest)).to.equal(undefined);
+    expect(narrowingReason(["--exclude"], NARROWING_OPTIONS.vitest)).to.equal(
+      "--exclude on the command line left test files out, so this may be a subset of the suite (to make it the suite, set test.exclude in vitest.config)",
+    );
+    expect(narrowingReason(["--selectProjects", "--ignoreProjects"], NARROWING_OPTIONS.jest)).to.equal(
+      "--selectProjects, --ignoreProjects on the command line left test files out, so this may be a subset of the suite (to make it the suite, set only the projects to run in jest.config's projects)",
     );
   });
 });

@@ -15,8 +15,12 @@ describe("vitestTitle: a test's name as the running vitest's -t matches it", () 
 
   it("vitest 5 matches the full name, suites joined by ' > '", () => {
     expect(vitestTitle(test, "5.1.2")).to.equal("chat > asks");
-    expect(vitestTitle(test, "6.0.0-beta.1")).to.equal("chat > asks");
     expect(vitestTitle(topLevel, "5.1.2")).to.equal("alone");
+  });
+
+  it("follows the release that changed -t (5.0.0-rc.1), not the major: 5.0.0's betas and rc.0 match as vitest 4", () => {
+    for (const v of ["5.0.0-beta.7", "5.0.0-rc.0", "4.1.12", "5.0.0-alpha.1"]) expect(vitestTitle(test, v), v).to.equal("chat asks");
+    for (const v of ["5.0.0-rc.1", "5.0.0-rc.4", "5.0.0", "5.1.0-beta.1", "6.0.0-beta.1"]) expect(vitestTitle(test, v), v).to.equal("chat > asks");
   });
 
   it("without a version (the plugin's main-process hook did not run), or a task without a full name, vitest 4's", () => {

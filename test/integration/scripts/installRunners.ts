@@ -55,10 +55,11 @@ export const PROJECTS: RunnerProject[] = [
     files: {
       // testPathIgnorePatterns / haste: this project sits under node_modules/.cache, which jest skips by default
       "jest.config.js": `module.exports = { setupFilesAfterEnv: ["<rootDir>/test/vcr-setup.js"], testMatch: ["**/test/*.test.js"], testPathIgnorePatterns: [], haste: { retainAllFiles: true }, testEnvironment: "node" };\n`,
-      "test/vcr-setup.js": `${cjsSetup}afterAll(() => uninstall());\n`,
+      // no afterAll(uninstall) (docs/zero-touch.md): jest loads it afresh for each test file, here both in one process
+      "test/vcr-setup.js": cjsSetup,
       ...twoFiles("test/%.test.js", (n) => `${cjsImports}test("${n}", async () => {${body(n)}});\n`),
     },
-    command: (root) => [path.join(root, "node_modules/jest/bin/jest.js"), "--rootDir", "."],
+    command: (root) => [path.join(root, "node_modules/jest/bin/jest.js"), "--rootDir", ".", "--runInBand"],
   },
   {
     runner: "node:test (--require)",
