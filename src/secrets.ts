@@ -53,7 +53,10 @@ export function findSecret(value: unknown, knownSecrets: readonly string[], allo
 }
 
 export function secretError(hit: SecretHit, file: string): VcrSecretError {
-  const how = hit.pattern === "client_api_key" ? "It holds the API key of the model client itself." : `It matches the credential pattern "${hit.pattern}".`;
+  const how =
+    hit.pattern === "client_api_key"
+      ? "It holds a credential of the model client itself (its API key, or an AWS secret or session token)."
+      : `It matches the credential pattern "${hit.pattern}".`;
   return new VcrSecretError(
     `refused to write ${file}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
       `  Nothing was written; the call failed so the secret cannot reach the repository.\n` +

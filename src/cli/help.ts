@@ -41,7 +41,7 @@ a failed test, or an unfinished run. Run the whole suite (npx mocha) first.
   --ledger-dir path  where the ledgers are (default: $${LEDGER_DIR_ENV}, else
                      node_modules/.cache/langchain-vcr/ledgers)
 `,
-  stats: `Usage: langchain-vcr stats [dir] [--json] [--ledger-dir path]
+  stats: `Usage: langchain-vcr stats [dir] [--json] [--by-test] [--ledger-dir path]
 
 Counts and bytes of the fixtures in dir (default "${D}") by kind and by model, the 5 largest
 fixtures, and how many fixtures the last run (per its usage ledger) did not use.

@@ -18,7 +18,7 @@ export const chatStream: KindSpec = {
   title: modelTitle,
 };
 
-/** What a stream's chunks add up to: the answer's text, its tool calls, the last usage. */
+/** What a stream's chunks add up to: the answer's text, its tool calls, the usage summed as LangChain sums it. */
 function assemble(chunks: unknown[]): { text: string; calls: { name: string; args: string; id?: string }[]; whole: Rec[]; usage?: Rec } {
   let text = "";
   const calls = new Map<string, { name: string; args: string; id?: string }>();
@@ -34,9 +34,25 @@ function assemble(chunks: unknown[]): { text: string; calls: { name: string; arg
       calls.set(key, { name: prev.name + String(t.name ?? ""), args: prev.args + String(t.args ?? ""), id: prev.id ?? (t.id as string | undefined) });
     }
     if (!Array.isArray(m.tool_call_chunks)) whole.push(...((Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]));
-    if (isRec(m.usage_metadata)) usage = m.usage_metadata;
+    if (isRec(m.usage_metadata)) usage = usage ? addUsage(usage, m.usage_metadata) : m.usage_metadata;
   }
   return { text, calls: [...calls.values()], whole, usage };
+}
+
+/**
+ * Two chunks' usage together, as AIMessageChunk's concat adds it: numbers summed, token details
+ * summed member by member. Anthropic sends the input tokens in its first event and the output
+ * tokens in its last, so the last chunk alone is not the stream's usage.
+ */
+export function addUsage(a: Rec, b: Rec): Rec {
+  const out: Rec = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    if (typeof v === "number" && typeof prev === "number") out[k] = prev + v;
+    else if (isRec(v) && isRec(prev)) out[k] = addUsage(prev, v);
+    else if (v !== undefined) out[k] = v;
+  }
+  return out;
 }
 
 function renderStream(chunks: unknown[], out: string[]): void {

@@ -72,9 +72,19 @@ export function modelTitle(req: Rec): string {
   return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(firstLine(text, 60))}`;
 }
 
-/** A generation's finish reason: OpenAI-style `finish_reason` or Ollama's `done_reason`, from its info or its message's metadata. */
+/**
+ * A generation's finish reason, from its info or its message's metadata, in each provider's
+ * spelling: OpenAI's `finish_reason`, Ollama's `done_reason`, Anthropic's `stop_reason`,
+ * Google's `finishReason`, Bedrock's `stopReason`.
+ */
+const FINISH_KEYS = ["finish_reason", "done_reason", "stop_reason", "finishReason", "stopReason"] as const;
+
 function finishReason(info: Rec, meta: Rec): unknown {
-  return info.finish_reason ?? meta.finish_reason ?? info.done_reason ?? meta.done_reason;
+  for (const k of FINISH_KEYS) {
+    const v = info[k] ?? meta[k];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
 }
 
 function roleOf(type: string): string {
@@ -91,7 +101,8 @@ export function reviewGenerations(response: unknown): unknown {
       const m = isRec(g.message) ? g.message : {};
       const info = isRec(g.generationInfo) ? g.generationInfo : {};
       const meta = isRec(m.response_metadata) ? m.response_metadata : {};
-      const out: Rec = { text: g.text };
+      // the whole message's text: a generation's own `text` can be its first text block only (ChatGoogleGenerativeAI)
+      const out: Rec = { text: isRec(g.message) ? contentText(m.content) : g.text };
       if (Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls.map((c) => (isRec(c) ? { name: c.name, args: c.args } : c));
       const finish = finishReason(info, meta);
       if (finish !== undefined) out.finish_reason = finish;

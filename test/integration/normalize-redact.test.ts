@@ -196,7 +196,7 @@ describe("secret safety", () => {
       .invoke("my key is plain-looking-key-123")
       .catch((e) => e);
     expect(err).to.be.instanceOf(VcrSecretError);
-    expect(err.message).to.include("API key of the model client itself");
+    expect(err.message).to.include("a credential of the model client itself (its API key");
   });
 
   it("a pattern can be allowed by name; a redactor can mask instead", async () => {

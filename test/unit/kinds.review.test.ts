@@ -1,0 +1,92 @@
+/**
+ * How `diff` (a kind's `review`) and `show` (its `render`) read an answer, on responses shaped as
+ * the providers' LangChain clients store them: they must agree with each other and with LangChain.
+ */
+import { expect } from "chai";
+import { KINDS } from "../../src/kinds";
+import { addUsage } from "../../src/kinds/chatStream";
+
+/** ChatGoogleGenerativeAI: the message holds every text part; the generation's own `text` only the first. */
+const gemini = (last: string) => ({
+  generations: [
+    {
+      text: "The capital ",
+      message: {
+        type: "ai",
+        content: [
+          { type: "text", text: "The capital " },
+          { type: "text", text: "of France is " },
+          { type: "text", text: last },
+        ],
+      },
+      generationInfo: { finishReason: "STOP" },
+    },
+  ],
+});
+
+/** ChatAnthropic's stream: input tokens in the first event, output tokens in the last. */
+const anthropicStream = (inputTokens: number) => ({
+  chunks: [
+    { text: "", message: { content: "", usage_metadata: { input_tokens: inputTokens, output_tokens: 1, total_tokens: inputTokens + 1 } } },
+    { text: "Paris", message: { content: "Paris" } },
+    {
+      text: ".",
+      message: {
+        content: ".",
+        usage_metadata: { input_tokens: 0, output_tokens: 5, total_tokens: 5, input_token_details: { cache_read: 0 }, output_token_details: {} },
+      },
+    },
+  ],
+});
+
+describe("kinds: an answer as diff reviews it and show renders it", () => {
+  it("a chat answer in several text blocks is compared whole, so a change in a later block shows (ChatGoogleGenerativeAI)", () => {
+    const before = KINDS.chat.review!(gemini("Paris.")) as { generations: { text: string }[] };
+    const after = KINDS.chat.review!(gemini("Madrid!")) as { generations: { text: string }[] };
+    expect(before.generations[0].text).to.equal("The capital of France is Paris.");
+    expect(after.generations[0].text).to.equal("The capital of France is Madrid!");
+    const shown: string[] = [];
+    KINDS.chat.render({}, gemini("Madrid!"), gemini("Madrid!"), shown);
+    expect(shown.join("\n")).to.include("The capital of France is Madrid!").and.include("finish: STOP");
+    expect(after.generations[0]).to.include({ finish_reason: "STOP" });
+  });
+
+  it("reads the finish reason in each provider's spelling (Anthropic stop_reason, Bedrock stopReason)", () => {
+    const gen = (meta: object) => ({ generations: [{ text: "ok", message: { type: "ai", content: "ok", response_metadata: meta } }] });
+    for (const meta of [{ stop_reason: "end_turn" }, { stopReason: "end_turn" }, { finish_reason: "end_turn" }]) {
+      const r = KINDS.chat.review!(gen(meta)) as { generations: object[] };
+      expect(r.generations[0], JSON.stringify(meta)).to.include({ finish_reason: "end_turn" });
+    }
+  });
+
+  it("an llm answer (no message) is its generation's text", () => {
+    expect(KINDS.llm.review!({ generations: [{ text: "42" }] })).to.deep.equal({ generations: [{ text: "42" }] });
+  });
+
+  it("a stream's usage is summed over its chunks, as LangChain's concat sums it, not the last chunk's", () => {
+    const review = KINDS.chat_stream.review!(anthropicStream(10)) as { text: string; usage_metadata: unknown };
+    expect(review.text).to.equal("Paris.");
+    expect(review.usage_metadata).to.deep.equal({
+      input_tokens: 10,
+      output_tokens: 6,
+      total_tokens: 16,
+      input_token_details: { cache_read: 0 },
+      output_token_details: {},
+    });
+    // so a change in the input tokens alone shows in diff
+    expect(KINDS.chat_stream.review!(anthropicStream(12))).to.not.deep.equal(review);
+    const shown: string[] = [];
+    KINDS.chat_stream.render({}, anthropicStream(10), anthropicStream(10), shown);
+    expect(shown.join("\n")).to.include("10 in, 6 out");
+  });
+
+  it("addUsage sums numbers and token details member by member, and keeps what only one side has", () => {
+    expect(
+      addUsage({ input_tokens: 1, output_token_details: { reasoning: 2 } }, { input_tokens: 2, output_token_details: { reasoning: 3, audio: 1 }, extra: "x" }),
+    ).to.deep.equal({
+      input_tokens: 3,
+      output_token_details: { reasoning: 5, audio: 1 },
+      extra: "x",
+    });
+  });
+});
