@@ -21,20 +21,36 @@ export function modelRender(key: string, renderAnswer: (items: unknown[], out: s
 
 export function renderModelRequest(req: Rec, out: string[]): void {
   if (req.model !== undefined) out.push(`  model:    ${String(req.model)}`);
-  const params = Object.keys(req).filter((k) => !["model", "messages", "prompt", "tools"].includes(k));
-  if (params.length) out.push(`  params:   ${params.map((k) => `${k}=${compact(req[k])}`).join(", ")}`);
-  if (Array.isArray(req.tools)) {
+  // Bedrock keeps its tools in toolConfig.tools: shown as tools, the rest of toolConfig as a param
+  const toolConfig = isRec(req.toolConfig) && Array.isArray(req.toolConfig.tools) ? req.toolConfig : undefined;
+  const { tools: _configTools, ...configRest } = toolConfig ?? {};
+  const params = Object.keys(req).filter((k) => !["model", "messages", "prompt", "tools"].includes(k) && !(k === "toolConfig" && toolConfig));
+  const shown = params.map((k) => `${k}=${compact(req[k])}`);
+  if (toolConfig && Object.keys(configRest).length) shown.push(`toolConfig=${compact(configRest)}`);
+  if (shown.length) out.push(`  params:   ${shown.join(", ")}`);
+  const tools = [...(Array.isArray(req.tools) ? req.tools : []), ...((toolConfig?.tools as unknown[]) ?? [])].flatMap(toolDefinitions);
+  if (Array.isArray(req.tools) || toolConfig) {
     out.push("tools:");
-    for (const t of req.tools as Rec[]) {
-      const desc = isRec(t) && typeof t.description === "string" ? ` — ${firstLine(t.description)}` : "";
-      out.push(`  ${String((isRec(t) ? t.name : undefined) ?? compact(t))}${desc}`);
-    }
+    for (const t of tools) out.push(`  ${t.name}${t.description ? ` — ${firstLine(t.description)}` : ""}`);
   }
   if (typeof req.prompt === "string") out.push("prompt:", indent(req.prompt, "  "));
   if (Array.isArray(req.messages)) {
     out.push("messages:");
     for (const m of req.messages) renderMessage(isRec(m) ? m : {}, out);
   }
+}
+
+/**
+ * The functions one entry of a request's tools declares, in each provider's shape: `{ name }`
+ * (Anthropic, Ollama), `{ function: { name } }` (OpenAI), `{ functionDeclarations: [...] }`
+ * (Google), `{ toolSpec: { name } }` (Bedrock); anything else as compact JSON.
+ */
+function toolDefinitions(t: unknown): { name: string; description?: string }[] {
+  if (!isRec(t)) return [{ name: compact(t) }];
+  if (Array.isArray(t.functionDeclarations)) return t.functionDeclarations.flatMap(toolDefinitions);
+  const def = isRec(t.function) ? t.function : isRec(t.toolSpec) ? t.toolSpec : t;
+  if (typeof def.name !== "string") return [{ name: compact(t) }];
+  return [{ name: def.name, description: typeof def.description === "string" ? def.description : undefined }];
 }
 
 function renderMessage(m: Rec, out: string[]): void {

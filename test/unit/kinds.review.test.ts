@@ -80,6 +80,25 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(shown.join("\n")).to.include("10 in, 6 out");
   });
 
+  it("show names the tools of a request in each provider's shape (Google functionDeclarations, Bedrock toolConfig.tools)", () => {
+    const render = (req: object) => {
+      const out: string[] = [];
+      KINDS.chat.render(req as never, {}, {}, out);
+      return out.join("\n");
+    };
+    const gemini = render({
+      model: "gemini-2.5-flash",
+      tools: [{ functionDeclarations: [{ name: "get_weather", description: "Weather." }, { name: "lookup" }] }],
+    });
+    expect(gemini).to.include("tools:\n  get_weather — Weather.\n  lookup");
+    const bedrock = render({
+      model: "anthropic.claude",
+      toolConfig: { tools: [{ toolSpec: { name: "get_weather", description: "Weather.", inputSchema: { json: {} } } }], toolChoice: { auto: {} } },
+    });
+    expect(bedrock).to.include('params:   toolConfig={"toolChoice":{"auto":{}}}').and.include("tools:\n  get_weather — Weather.");
+    expect(render({ model: "m", tools: [{ name: "plain", description: "Canonical." }] })).to.include("tools:\n  plain — Canonical.");
+  });
+
   it("addUsage sums numbers and token details member by member, and keeps what only one side has", () => {
     expect(
       addUsage({ input_tokens: 1, output_token_details: { reasoning: 2 } }, { input_tokens: 2, output_token_details: { reasoning: 3, audio: 1 }, extra: "x" }),
