@@ -10,8 +10,8 @@ export function resolveDir(io: Io, dir: string | undefined): string {
   return path.resolve(io.cwd, dir ?? DEFAULTS.dir);
 }
 
-/** Absolute paths of the `<sha256>.json` files in `dir`, sorted. A missing directory is an error. */
-export function listFixtures(dir: string): string[] {
+/** Absolute paths of the `<sha256>.json` files in `dir`, sorted. A missing directory is an error naming `command`'s own call. */
+export function listFixtures(dir: string, command: string): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -19,7 +19,7 @@ export function listFixtures(dir: string): string[] {
     const code = (e as NodeJS.ErrnoException).code;
     throw new VcrConfigError(
       `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
-        `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr stats ${DEFAULTS.dir}`,
+        `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`,
     );
   }
   return names

@@ -28,7 +28,7 @@ export interface MigrateReport {
 export function migrateDir(dir: string, dryRun = false): MigrateReport {
   const store = new FixtureStore(dir);
   const report: MigrateReport = { renamed: [], current: 0, left: [] };
-  for (const file of listFixtures(dir)) {
+  for (const file of listFixtures(dir, "migrate")) {
     const read = readFixtureFile(file);
     if (read.problem !== undefined) {
       report.left.push({ file, problem: read.problem });

@@ -15,7 +15,7 @@ export const pruneSpec = { booleans: ["dry-run"], strings: ["ledger-dir"] } as c
 export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, args.positionals[0]);
   const ledgerDir = ledgerDirOf(args, io);
-  const fixtures = listFixtures(dir);
+  const fixtures = listFixtures(dir, "prune");
   const verdict = lastRunVerdict(ledgerDir, io.cwd);
   const fix =
     `  Fix: run the whole suite with the langchain-vcr plugin of your test runner (mocha, vitest, jest or node:test: no name filter such as --grep/-t/--test-name-pattern, ` +

@@ -38,7 +38,7 @@ export interface FixtureStats {
 }
 
 export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false): FixtureStats {
-  const files = listFixtures(dir);
+  const files = listFixtures(dir, "stats");
   // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
   const s: FixtureStats = {
     dir,

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { log } from "../log";
+import { exportedFile } from "./packageDirs";
 
 const FILES: readonly [keyof PatchableCore, string][] = [
   ["BaseChatModel", "./language_models/chat_models"],
@@ -59,15 +60,9 @@ export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.Proc
   );
 }
 
-/** The ESM file a package's package.json exports for `subpath` (its "import" condition). */
+/** The ESM file a package's package.json exports for `subpath` (its "import" condition), as langchain-vcr resolves the package. */
 export function esmFile(pkgName: string, subpath: string): string {
-  const pkgFile = require.resolve(`${pkgName}/package.json`);
-
-  const pkg = require(pkgFile) as { exports: Record<string, { import?: string | { default?: string } }> };
-  const target = pkg.exports[subpath]?.import;
-  const file = typeof target === "string" ? target : target?.default;
-  if (!file) throw new Error(`${pkgName} exports no ESM file for ${subpath}`);
-  return path.join(path.dirname(pkgFile), file);
+  return exportedFile(path.dirname(require.resolve(`${pkgName}/package.json`)), subpath, "import");
 }
 
 /** Runs `fn` without Node's one-time "require() of an ES module is experimental" warning. */

@@ -11,7 +11,8 @@
  * one that cannot be loaded this way, is not reached: wrap its embeddings with `vcr.embeddings()`.
  */
 import { scanExports } from "./embeddings";
-import { esmFile, quietly } from "./esmCore";
+import { quietly } from "./esmCore";
+import { exportedFile, packageDirs } from "./packageDirs";
 import { processWide } from "../processWide";
 
 /** LangChain integrations that export Embeddings classes. */
@@ -26,21 +27,28 @@ export const KNOWN_INTEGRATIONS = [
 
 const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 
-/** `esm`: load each integration's ESM entry; `cjs`: require it (through the runner's registry, if it has one). */
+/**
+ * `esm`: load each integration's ESM entry; `cjs`: require it (through the runner's registry, if
+ * it has one). Every installed copy the project has (`packageDirs`), not only the one
+ * langchain-vcr itself would resolve: an embeddings class left unwrapped would make live calls
+ * under replay_only.
+ */
 export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
   if (done.has(kind)) return;
   done.add(kind);
   for (const name of KNOWN_INTEGRATIONS) {
-    let target: string;
-    try {
-      target = kind === "esm" ? esmFile(name, ".") : require.resolve(name);
-    } catch {
-      continue; // not installed
-    }
-    try {
-      scanExports(quietly(() => require(target) as unknown));
-    } catch {
-      // not loadable this way (an older Node, top-level await): not reached, as documented
+    for (const dir of packageDirs(name)) {
+      let target: string;
+      try {
+        target = exportedFile(dir, ".", kind === "esm" ? "import" : "require");
+      } catch {
+        continue; // no such entry
+      }
+      try {
+        scanExports(quietly(() => require(target) as unknown));
+      } catch {
+        // not loadable this way (an older Node, top-level await): not reached, as documented
+      }
     }
   }
 }

@@ -268,6 +268,19 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(notHex.code).to.equal(1);
       expect(notHex.stderr).to.include('"hello" is neither a fixture file nor a hash');
     });
+
+    it("a missing fixture directory: each command's error shows that command's own call", async () => {
+      const gone = path.join(dir, "no-such-dir");
+      for (const [args, call] of [
+        [["prune", gone], "langchain-vcr prune cassettes"],
+        [["stats", gone], "langchain-vcr stats cassettes"],
+        [["migrate", gone], "langchain-vcr migrate cassettes"],
+      ] as const) {
+        const out = await cli([...args]);
+        expect(out.code, args.join(" ")).to.equal(1);
+        expect(out.stderr).to.include(`the fixture directory ${gone} does not exist.`).and.include(`e.g. ${call}`);
+      }
+    });
   });
 
   describe("usage", () => {
