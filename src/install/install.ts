@@ -40,6 +40,7 @@ function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfi
       `  This Vcr: dir ${vcr.dir}. One Vcr at a time can be the default for models, embeddings and tools that have none of their own.\n` +
       `  Nearest: explicit wiring (\`cache: vcr.cache\`, \`vcr.embeddings()\`, \`vcr.tools()\`) works for any number of Vcrs at once.\n` +
       `  Fix it: call the function the first install() returned before installing again:\n` +
-      `    const uninstall = vcr.install(); … uninstall();`,
+      `    const uninstall = vcr.install(); … uninstall();\n` +
+      `  In a vitest setup file (run before every test file, in a worker that may keep langchain-vcr loaded): afterAll(() => uninstall()).`,
   );
 }
