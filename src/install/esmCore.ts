@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { log } from "../log";
-import { exportedFile } from "./packageDirs";
+import { exportedFile } from "./packageJson";
 
 const FILES: readonly [keyof PatchableCore, string][] = [
   ["BaseChatModel", "./language_models/chat_models"],
@@ -62,7 +62,43 @@ export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.Proc
 
 /** The ESM file a package's package.json exports for `subpath` (its "import" condition), as langchain-vcr resolves the package. */
 export function esmFile(pkgName: string, subpath: string): string {
-  return exportedFile(path.dirname(require.resolve(`${pkgName}/package.json`)), subpath, "import");
+  const file = exportedFile(path.dirname(require.resolve(`${pkgName}/package.json`)), subpath, "import");
+  if (!file) throw new Error(`${pkgName} exports no ESM file for ${subpath}`);
+  return file;
+}
+
+/** Copies of core patched through `patchCoreAt`, by real directory and module system. */
+const patchedAt = processWide("coreCopies.v1", () => new Set<string>());
+
+/**
+ * Patches the copy of core in `coreDir` (an integration's own, when it is not langchain-vcr's:
+ * another version in a pnpm store), loaded as `condition` says, so its models are recorded and
+ * its Embeddings subclasses are recognised. A copy that cannot be loaded is named in a note:
+ * what is built on it is not reached.
+ */
+export function patchCoreAt(coreDir: string, condition: "import" | "require", usedBy: string): void {
+  const key = `${coreDir}|${condition}`;
+  if (patchedAt.has(key)) return;
+  patchedAt.add(key);
+  let core: Record<string, unknown>;
+  try {
+    core = quietly(() =>
+      Object.fromEntries(
+        FILES.map(([name, subpath]) => {
+          const file = exportedFile(coreDir, subpath, condition);
+          if (!file) throw new Error(`it exports no ${condition === "import" ? "ESM" : "CommonJS"} file for ${subpath}`);
+          return [name, (require(file) as Record<string, unknown>)[name]];
+        }),
+      ),
+    );
+  } catch (e) {
+    log.warn(
+      `note: vcr.install() could not load the copy of @langchain/core in ${coreDir}, which ${usedBy} uses (${(e as Error).message.split("\n")[0]}).\n` +
+        `  What is built on that copy is not recorded. Fix it: wrap those models and embeddings explicitly (cache: vcr.cache, vcr.embeddings()).\n`,
+    );
+    return;
+  }
+  patchCoreCopy(core as unknown as PatchableCore);
 }
 
 /** Runs `fn` without Node's one-time "require() of an ES module is experimental" warning. */

@@ -11,8 +11,12 @@
  * one that cannot be loaded this way, is not reached: wrap its embeddings with `vcr.embeddings()`.
  */
 import { scanExports } from "./embeddings";
-import { quietly } from "./esmCore";
-import { exportedFile, packageDirs } from "./packageDirs";
+import { createRequire } from "node:module";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { patchCoreAt, quietly } from "./esmCore";
+import { exportedFile } from "./packageJson";
+import { packageDirs } from "./packageDirs";
 import { processWide } from "../processWide";
 
 /** LangChain integrations that export Embeddings classes. */
@@ -29,26 +33,45 @@ const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 
 /**
  * `esm`: load each integration's ESM entry; `cjs`: require it (through the runner's registry, if
- * it has one). Every installed copy the project has (`packageDirs`), not only the one
- * langchain-vcr itself would resolve: an embeddings class left unwrapped would make live calls
- * under replay_only.
+ * it has one: its own resolution first, so moduleNameMapper and export conditions hold). Every
+ * installed copy the project has (`packageDirs`), not only the one langchain-vcr itself would
+ * resolve, each over its own copy of core (patched too when it is another one): an embeddings
+ * class left unwrapped would make live calls under replay_only.
  */
 export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
   if (done.has(kind)) return;
   done.add(kind);
+  const condition = kind === "esm" ? "import" : "require";
   for (const name of KNOWN_INTEGRATIONS) {
-    for (const dir of packageDirs(name)) {
-      let target: string;
+    const targets = new Set<string>();
+    if (kind === "cjs") {
       try {
-        target = exportedFile(dir, ".", kind === "esm" ? "import" : "require");
+        targets.add(require.resolve(name));
       } catch {
-        continue; // no such entry
+        // not resolvable from here: the copies below
       }
+    }
+    for (const dir of packageDirs(name)) {
+      const own = coreOf(dir);
+      if (own) patchCoreAt(own, condition, `${name} in ${dir}`);
+      const file = exportedFile(dir, ".", condition);
+      if (file && ![...targets].some((t) => t.startsWith(dir + path.sep))) targets.add(file);
+    }
+    for (const target of targets) {
       try {
         scanExports(quietly(() => require(target) as unknown));
       } catch {
         // not loadable this way (an older Node, top-level await): not reached, as documented
       }
     }
+  }
+}
+
+/** The real directory of the @langchain/core an installed package resolves. */
+function coreOf(pkgDir: string): string | undefined {
+  try {
+    return fs.realpathSync(path.dirname(createRequire(path.join(pkgDir, "package.json")).resolve("@langchain/core/package.json")));
+  } catch {
+    return undefined;
   }
 }

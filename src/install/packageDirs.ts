@@ -2,71 +2,67 @@
  * Where a project has a package installed, for `install()` to load an integration that no test
  * has handed it: as langchain-vcr resolves it, as the working directory resolves it (a strict
  * layout such as pnpm's with `hoist=false` lets a package resolve only what it declares, and
- * langchain-vcr declares no integration), and every copy in a pnpm store above the working
- * directory (a workspace whose packages use different versions has one copy per version there).
- * A copy that no one imports costs a load, never a wrong answer: its classes are only wrapped.
+ * langchain-vcr declares no integration), and every copy in the pnpm store that langchain-vcr or
+ * that copy lives in (a workspace whose packages use different versions has one copy per version
+ * there). Only that store: never one that merely sits in a directory above the project.
  */
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+const STORE_SEGMENT = `${path.sep}node_modules${path.sep}.pnpm${path.sep}`;
+
 export function packageDirs(name: string, cwd: string = process.cwd()): string[] {
   const found = new Set<string>();
-  const add = (dir: string | undefined) => {
-    if (dir === undefined) return;
-    try {
-      found.add(fs.realpathSync(dir));
-    } catch {
-      // gone
-    }
-  };
-  add(resolvedDir(name, require));
-  add(resolvedDir(name, createRequire(path.join(cwd, "package.json"))));
-  for (const dir of pnpmStoreCopies(name, cwd)) add(dir);
+  const own = realDir(resolvedDir(name, (s) => require.resolve(s))); // written out: the ESM build defines require where it sees one called
+  const local = realDir(resolvedDir(name, (s) => createRequire(path.join(cwd, "package.json")).resolve(s)));
+  for (const d of [own, local]) if (d) found.add(d);
+  const self = realDir(resolvedDir("langchain-vcr", (s) => require.resolve(s))); // a package resolves its own name through its "exports"
+  const stores = new Set([storeOf(self), storeOf(own), storeOf(local)].filter((s): s is string => s !== undefined));
+  for (const store of stores) for (const d of storeCopies(store, name)) found.add(d);
   return [...found];
 }
 
-function resolvedDir(name: string, req: NodeJS.Require): string | undefined {
+function resolvedDir(name: string, resolve: (specifier: string) => string): string | undefined {
   try {
-    return path.dirname(req.resolve(`${name}/package.json`));
+    return path.dirname(resolve(`${name}/package.json`));
   } catch {
     return undefined;
   }
 }
 
-/** `node_modules/.pnpm/<name with + for />@<version>.../node_modules/<name>` in the nearest store at or above `cwd`. */
-function pnpmStoreCopies(name: string, cwd: string): string[] {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    const store = path.join(dir, "node_modules", ".pnpm");
-    let entries: string[] | undefined;
-    try {
-      entries = fs.readdirSync(store);
-    } catch {
-      entries = undefined;
-    }
-    if (entries) {
-      const prefix = name.replace("/", "+") + "@";
-      return entries
-        .filter((e) => e.startsWith(prefix))
-        .map((e) => path.join(store, e, "node_modules", name))
-        .filter((d) => fs.existsSync(path.join(d, "package.json")));
-    }
-    if (path.dirname(dir) === dir) return [];
+function realDir(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return undefined;
   }
 }
 
-/** The file a package's package.json exports for `subpath` under `condition` ("import" or "require"). */
-export function exportedFile(pkgDir: string, subpath: string, condition: "import" | "require"): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8")) as {
-    exports?: Record<string, Record<string, string | { default?: string }> | string>;
-    main?: string;
-  };
-  const entry = pkg.exports?.[subpath];
-  const target = typeof entry === "object" ? entry[condition] : entry;
-  const file = typeof target === "string" ? target : target?.default;
-  if (!file) {
-    if (condition === "require" && subpath === "." && pkg.main) return path.join(pkgDir, pkg.main);
-    throw new Error(`${pkgDir} exports no ${condition === "import" ? "ESM" : "CommonJS"} file for ${subpath}`);
+/** The `node_modules/.pnpm` directory a real path lies in, if it does. */
+function storeOf(real: string | undefined): string | undefined {
+  const at = real?.lastIndexOf(STORE_SEGMENT) ?? -1;
+  return at < 0 ? undefined : real!.slice(0, at + STORE_SEGMENT.length - 1);
+}
+
+/** Each store's entries, read once per process. */
+const listings = new Map<string, string[]>();
+
+/** `<store>/<name with + for />@<version>[_<peers>]/node_modules/<name>` for each entry of `name`. */
+function storeCopies(store: string, name: string): string[] {
+  let entries = listings.get(store);
+  if (entries === undefined) {
+    try {
+      entries = fs.readdirSync(store);
+    } catch {
+      entries = [];
+    }
+    listings.set(store, entries);
   }
-  return path.join(pkgDir, file);
+  const prefix = name.replace("/", "+") + "@";
+  return entries
+    .filter((e) => e.startsWith(prefix))
+    .map((e) => realDir(path.join(store, e, "node_modules", name)))
+    .filter((d): d is string => d !== undefined && fs.existsSync(path.join(d, "package.json")));
 }

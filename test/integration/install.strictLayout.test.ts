@@ -1,10 +1,13 @@
 /**
- * `vcr.install()` in an ES-module process under a strict layout like a pnpm workspace with
- * `hoist=false`: langchain-vcr sits in the store next to its one peer, @langchain/core, and cannot
- * resolve @langchain/openai from where it is; the app package can (its own node_modules), and a
- * second package uses another copy of @langchain/openai (another version in the store). Both
- * copies' OpenAIEmbeddings must be reached: under replay_only an unrecorded embedQuery is a
- * VcrMissError with 0 requests, never a silent live call.
+ * `vcr.install()` in an ES-module process under strict node_modules layouts, where langchain-vcr
+ * cannot resolve @langchain/openai from where it is installed (it declares no integration):
+ * - a pnpm workspace with `hoist=false`: langchain-vcr in the store beside its one peer, core; the
+ *   app's copy of @langchain/openai linked into the app; another version in the store, built
+ *   over the same core or over a core copy of its own;
+ * - an npm workspace whose app package has its own nested @langchain/openai.
+ * Every copy's OpenAIEmbeddings must be reached: under replay_only an unrecorded embedQuery is a
+ * VcrMissError with 0 requests, never a silent live call. A pnpm store that merely sits in a
+ * directory above the project is not the project's: nothing of it is loaded.
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
@@ -18,18 +21,27 @@ import { tmpDir } from "../helpers/tmp";
 const ROOT = path.resolve(__dirname, "../..");
 const NM = path.join(ROOT, "node_modules");
 
-/** root/node_modules/.pnpm/<entry>/node_modules/<name>, a link to `target` (or a copy when `copy`). */
-function storeEntry(root: string, entry: string, name: string, target: string, copy = false): string {
-  const dir = path.join(root, "node_modules/.pnpm", entry, "node_modules", name);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  if (copy) fs.cpSync(target, dir, { recursive: true, dereference: true });
-  else fs.symlinkSync(target, dir, "dir");
-  return dir;
-}
-
 function link(from: string, to: string): void {
   fs.mkdirSync(path.dirname(from), { recursive: true });
   fs.symlinkSync(to, from, "dir");
+}
+
+/** langchain-vcr as its tarball installs it (package.json and dist) in `dir`, with its peer, core, linked beside it. */
+function installVcr(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(path.join(ROOT, "package.json"), path.join(dir, "package.json"));
+  fs.cpSync(path.join(ROOT, "dist"), path.join(dir, "dist"), { recursive: true });
+  link(path.join(path.dirname(dir), "@langchain/core"), path.join(NM, "@langchain/core"));
+}
+
+/** A copy of this repository's `pkg` at `dir` (`<store entry>/node_modules/<pkg>`), its dependencies linked beside it (`core`: its core). */
+function copyPackage(pkg: string, dir: string, core = path.join(NM, "@langchain/core")): void {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  fs.cpSync(path.join(NM, pkg), dir, { recursive: true, dereference: true });
+  const meta = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const siblings = pkg.startsWith("@") ? path.dirname(path.dirname(dir)) : path.dirname(dir);
+  for (const dep of Object.keys({ ...meta.dependencies, ...meta.peerDependencies }))
+    link(path.join(siblings, dep), dep === "@langchain/core" ? core : path.join(NM, dep));
 }
 
 const SCRIPT = `
@@ -37,7 +49,7 @@ import { Vcr } from "langchain-vcr";
 const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });
 vcr.install();
 const report = {};
-for (const [copy, from] of [["app", "@langchain/openai"], ["other", process.env.OTHER_COPY]]) {
+for (const [copy, from] of JSON.parse(process.env.COPIES)) {
   const { OpenAIEmbeddings } = await import(from);
   const e = new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: "k", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });
   report[copy] = await e.embedQuery("never recorded (" + copy + ")").then(() => "live answer", (err) => err.code ?? err.message);
@@ -45,58 +57,83 @@ for (const [copy, from] of [["app", "@langchain/openai"], ["other", process.env.
 console.log(JSON.stringify(report));
 `;
 
-describe("vcr.install() under a strict node_modules layout (a pnpm workspace with hoist=false)", function () {
-  this.timeout(60000);
+describe("vcr.install() under a strict node_modules layout", function () {
+  this.timeout(90000);
   let fake: FakeProvider;
   let fixtures: string;
   useFakeAndDir((f, d) => ((fake = f), (fixtures = d)));
 
-  it("reaches the app's own copy of an integration and every other copy in the store: replay_only misses, 0 requests", async () => {
-    builtBin();
-    const root = tmpDir();
-    // langchain-vcr as installed from its tarball: package.json and dist, with its peer beside it
-    const vcrDir = path.join(root, "node_modules/.pnpm/langchain-vcr@0.1.0/node_modules/langchain-vcr");
-    fs.mkdirSync(vcrDir, { recursive: true });
-    fs.copyFileSync(path.join(ROOT, "package.json"), path.join(vcrDir, "package.json"));
-    fs.cpSync(path.join(ROOT, "dist"), path.join(vcrDir, "dist"), { recursive: true });
-    storeEntry(root, "langchain-vcr@0.1.0", "@langchain/core", path.join(NM, "@langchain/core"));
-    const appCopy = storeEntry(root, "@langchain+openai@1.6.0", "@langchain/openai", path.join(NM, "@langchain/openai"));
-    // another version: a copy of the package whose dependencies resolve from this repository
-    const otherCopy = storeEntry(root, "@langchain+openai@1.5.0", "@langchain/openai", path.join(NM, "@langchain/openai"), true);
-    const pkg = JSON.parse(fs.readFileSync(path.join(otherCopy, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
-    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }))
-      link(path.join(path.dirname(path.dirname(otherCopy)), dep), path.join(NM, dep));
-    const app = path.join(root, "packages/app");
-    link(path.join(app, "node_modules/langchain-vcr"), vcrDir);
-    link(path.join(app, "node_modules/@langchain/openai"), appCopy);
-    fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-    fs.writeFileSync(path.join(app, "repro.mjs"), SCRIPT);
-
-    // the layout is what the test says: langchain-vcr alone cannot resolve the integration
+  /** Runs the script in `app` over the given copies (name → import specifier); checks langchain-vcr alone cannot resolve the integration. */
+  async function run(app: string, vcrDir: string, copies: [string, string][]): Promise<Record<string, string>> {
     const probe = await runChild(
       process.execPath,
       ["-e", `try { require.resolve("@langchain/openai", { paths: [${JSON.stringify(vcrDir)}] }); console.log("found") } catch { console.log("not found") }`],
       {
-        cwd: root,
+        cwd: app,
         env: { ...process.env, NODE_PATH: "" },
       },
     );
-    expect(probe.stdout.trim()).to.equal("not found");
-
+    expect(probe.stdout.trim(), "the layout hides the integration from langchain-vcr").to.equal("not found");
+    fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    fs.writeFileSync(path.join(app, "repro.mjs"), SCRIPT);
     const out = await runChild(process.execPath, ["repro.mjs"], {
       cwd: app,
-      env: {
-        ...process.env,
-        NODE_PATH: "",
-        FIXTURE_DIR: fixtures,
-        FAKE_URL: fake.openaiBaseURL,
-        OTHER_COPY: path.join(otherCopy, "dist/index.js"),
-        LANGCHAIN_VCR_MODE: "",
-      },
-      timeoutMs: 45000,
+      env: { ...process.env, NODE_PATH: "", FIXTURE_DIR: fixtures, FAKE_URL: fake.openaiBaseURL, COPIES: JSON.stringify(copies), LANGCHAIN_VCR_MODE: "" },
+      timeoutMs: 60000,
     });
     expect(out.status, out.stdout + out.stderr).to.equal(0);
-    expect(JSON.parse(out.stdout.trim().split("\n").pop()!)).to.deep.equal({ app: "VCR_MISS", other: "VCR_MISS" });
+    return JSON.parse(out.stdout.trim().split("\n").pop()!) as Record<string, string>;
+  }
+
+  it("a pnpm workspace (hoist=false): the app's copy and the store's other versions, over the same core or a core of their own, all miss with 0 requests", async () => {
+    builtBin();
+    const root = tmpDir();
+    const store = path.join(root, "node_modules/.pnpm");
+    const vcrDir = path.join(store, "langchain-vcr@0.1.0_@langchain+core@1.4.0/node_modules/langchain-vcr");
+    installVcr(vcrDir);
+    const appCopy = path.join(store, "@langchain+openai@1.6.0_@langchain+core@1.4.0/node_modules/@langchain/openai");
+    link(appCopy, path.join(NM, "@langchain/openai"));
+    const sameCore = path.join(store, "@langchain+openai@1.5.0_@langchain+core@1.4.0/node_modules/@langchain/openai");
+    copyPackage("@langchain/openai", sameCore);
+    // another version over a copy of core of its own, as pnpm lays out a package whose peer is another version
+    const otherCore = path.join(store, "@langchain+core@1.3.0/node_modules/@langchain/core");
+    copyPackage("@langchain/core", otherCore);
+    const ownCore = path.join(store, "@langchain+openai@1.5.0_@langchain+core@1.3.0/node_modules/@langchain/openai");
+    copyPackage("@langchain/openai", ownCore, otherCore);
+    const app = path.join(root, "packages/app");
+    link(path.join(app, "node_modules/langchain-vcr"), vcrDir);
+    link(path.join(app, "node_modules/@langchain/openai"), appCopy);
+
+    const report = await run(app, vcrDir, [
+      ["app", "@langchain/openai"],
+      ["same core", path.join(sameCore, "dist/index.js")],
+      ["own core", path.join(ownCore, "dist/index.js")],
+    ]);
+    expect(report).to.deep.equal({ app: "VCR_MISS", "same core": "VCR_MISS", "own core": "VCR_MISS" });
     expect(fake.count()).to.equal(0);
+  });
+
+  it("an npm workspace whose app has its own nested copy: it misses with 0 requests; a pnpm store in a directory above the project is never loaded", async () => {
+    builtBin();
+    const outer = tmpDir();
+    // a store above the project that is not its own: its "integration" would leave a mark if loaded
+    const foreign = path.join(outer, "node_modules/.pnpm/@langchain+openai@6.6.6/node_modules/@langchain/openai");
+    fs.mkdirSync(foreign, { recursive: true });
+    const mark = path.join(outer, "foreign-loaded");
+    fs.writeFileSync(
+      path.join(foreign, "package.json"),
+      JSON.stringify({ name: "@langchain/openai", version: "6.6.6", type: "module", exports: { ".": { import: "./index.js" } } }),
+    );
+    fs.writeFileSync(path.join(foreign, "index.js"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(mark)}, "loaded");\n`);
+    const root = path.join(outer, "project");
+    const vcrDir = path.join(root, "node_modules/langchain-vcr");
+    installVcr(vcrDir);
+    const app = path.join(root, "packages/app");
+    link(path.join(app, "node_modules/@langchain/openai"), path.join(NM, "@langchain/openai"));
+
+    const report = await run(app, vcrDir, [["app", "@langchain/openai"]]);
+    expect(report).to.deep.equal({ app: "VCR_MISS" });
+    expect(fake.count()).to.equal(0);
+    expect(fs.existsSync(mark), "the foreign store's package was loaded").to.equal(false);
   });
 });
