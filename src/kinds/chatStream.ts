@@ -2,7 +2,7 @@
 import { streamResponseProblem, type StreamResponse } from "../adapters/stream/chunks";
 import { compactStream, expandStream } from "../adapters/stream/compact";
 import { MODEL_UPGRADES, modelRender, modelTitle } from "./model";
-import { contentText, isRec, joinText, toolCall, usageText } from "./text";
+import { contentText, isRec, joinText, messageText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
 
 export const chatStream: KindSpec = {
@@ -27,32 +27,43 @@ function assemble(chunks: unknown[]): { text: string; calls: { name: string; arg
   for (const raw of chunks) {
     const c = isRec(raw) ? raw : {};
     const m = isRec(c.message) ? c.message : {};
-    text += typeof c.text === "string" ? c.text : contentText(m.content);
+    // a chunk's own text is its first text block only when it mixes blocks (ChatGoogleGenerativeAI): its message's text blocks
+    text += Array.isArray(m.content) ? messageText(m.content) : typeof c.text === "string" ? c.text : contentText(m.content);
     for (const t of (Array.isArray(m.tool_call_chunks) ? m.tool_call_chunks : []) as Rec[]) {
       const key = String(t.index ?? t.id ?? calls.size);
       const prev = calls.get(key) ?? { name: "", args: "" };
       calls.set(key, { name: prev.name + String(t.name ?? ""), args: prev.args + String(t.args ?? ""), id: prev.id ?? (t.id as string | undefined) });
     }
     if (!Array.isArray(m.tool_call_chunks)) whole.push(...((Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]));
-    if (isRec(m.usage_metadata)) usage = usage ? addUsage(usage, m.usage_metadata) : m.usage_metadata;
+    if (isRec(m.usage_metadata)) usage = addUsage(usage ?? {}, m.usage_metadata);
   }
   return { text, calls: [...calls.values()], whole, usage };
 }
 
+const MODALITIES = ["audio", "image", "video", "document", "text"] as const;
+
+/** `a + b` of the members of `keys` either side has (a missing or null side counts 0), as core's merge does. */
+function sumKeys(a: Rec | undefined, b: Rec | undefined, keys: readonly string[]): Rec {
+  const out: Rec = {};
+  const n = (v: unknown) => (typeof v === "number" ? v : 0);
+  for (const k of keys) if (a?.[k] !== undefined || b?.[k] !== undefined) out[k] = n(a?.[k]) + n(b?.[k]);
+  return out;
+}
+
+const rec = (v: unknown): Rec | undefined => (isRec(v) ? v : undefined);
+
 /**
- * Two chunks' usage together, as AIMessageChunk's concat adds it: numbers summed, token details
- * summed member by member. Anthropic sends the input tokens in its first event and the output
- * tokens in its last, so the last chunk alone is not the stream's usage.
+ * Two chunks' usage together, exactly as @langchain/core's `mergeUsageMetadata` (AIMessageChunk's
+ * concat) adds it: the token counts and the known token details summed, others dropped. Anthropic
+ * sends the input tokens in its first event and the output tokens in its last, so the last chunk
+ * alone is not the stream's usage.
  */
 export function addUsage(a: Rec, b: Rec): Rec {
-  const out: Rec = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const prev = out[k];
-    if (typeof v === "number" && typeof prev === "number") out[k] = prev + v;
-    else if (isRec(v) && isRec(prev)) out[k] = addUsage(prev, v);
-    else if (v !== undefined) out[k] = v;
-  }
-  return out;
+  return {
+    ...sumKeys(a, b, ["input_tokens", "output_tokens", "total_tokens"]),
+    input_token_details: sumKeys(rec(a.input_token_details), rec(b.input_token_details), [...MODALITIES, "cache_read", "cache_creation"]),
+    output_token_details: sumKeys(rec(a.output_token_details), rec(b.output_token_details), [...MODALITIES, "reasoning"]),
+  };
 }
 
 function renderStream(chunks: unknown[], out: string[]): void {

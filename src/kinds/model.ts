@@ -1,6 +1,6 @@
 /** What the model kinds (chat, chat_stream, llm) share: rendering their request and generations, and their title. */
 import { dropInertMembers } from "../canonical/inert";
-import { compact, contentText, firstLine, indent, isRec, joinText, json, toolCall, usageText } from "./text";
+import { compact, contentText, firstLine, indent, isRec, joinText, json, messageText, otherBlockTypes, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
 
 /** The schema steps of a model request (chat, chat_stream, llm): version 2 drops the inert schema values (canonical/inert.ts). */
@@ -117,8 +117,10 @@ export function reviewGenerations(response: unknown): unknown {
       const m = isRec(g.message) ? g.message : {};
       const info = isRec(g.generationInfo) ? g.generationInfo : {};
       const meta = isRec(m.response_metadata) ? m.response_metadata : {};
-      // the whole message's text: a generation's own `text` can be its first text block only (ChatGoogleGenerativeAI)
-      const out: Rec = { text: isRec(g.message) ? contentText(m.content) : g.text };
+      // the message's text as LangChain reads it: a generation's own `text` can be its first text block only (ChatGoogleGenerativeAI)
+      const out: Rec = { text: isRec(g.message) ? messageText(m.content) : g.text };
+      const blocks = otherBlockTypes(m.content); // a thinking or tool-use block that comes or goes shows, though it is not the text
+      if (blocks.length) out.other_blocks = blocks;
       if (Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls.map((c) => (isRec(c) ? { name: c.name, args: c.args } : c));
       const finish = finishReason(info, meta);
       if (finish !== undefined) out.finish_reason = finish;

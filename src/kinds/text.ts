@@ -20,6 +20,23 @@ export function contentText(content: unknown): string {
     .join("");
 }
 
+/**
+ * A message's text as LangChain's `message.text` gives it: a string as is, of a block list only
+ * the `text` blocks (and a stream's `text_delta`s), joined. `contentText` is for showing a
+ * message whole; this is its answer.
+ */
+export function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((b) => (isRec(b) && (b.type === "text" || b.type === "text_delta") && typeof b.text === "string" ? b.text : "")).join("");
+}
+
+/** The types of a block list's blocks that are not text, in order (none for a string). */
+export function otherBlockTypes(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter((b) => !(isRec(b) && (b.type === "text" || b.type === "text_delta"))).map((b) => (isRec(b) ? String(b.type ?? "block") : typeof b));
+}
+
 /** One-line JSON, vectors summarized, at most 200 characters. */
 export function compact(v: unknown): string {
   const s = JSON.stringify(v, summarizeVectors) ?? String(v);

@@ -59,6 +59,27 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     }
   });
 
+  it("the text is LangChain's message.text (text blocks only); other blocks are listed by type, so one that comes or goes shows", () => {
+    const answer = (blocks: object[]) => ({ generations: [{ text: "", message: { type: "ai", content: blocks } }] });
+    const thought = { type: "thinking", thinking: "Let me think." };
+    const text = { type: "text", text: "Paris." };
+    const call = { type: "tool_use", id: "t1", name: "lookup", input: {} };
+    expect(KINDS.chat.review!(answer([thought, text, call]))).to.deep.equal({ generations: [{ text: "Paris.", other_blocks: ["thinking", "tool_use"] }] });
+    expect(KINDS.chat.review!(answer([text]))).to.deep.equal({ generations: [{ text: "Paris." }] });
+    // a streamed chunk mixing blocks (its own text is its first text block only): its message's text blocks
+    const chunk = {
+      text: "A",
+      message: {
+        content: [
+          { type: "text", text: "A" },
+          { type: "functionCall", name: "f" },
+          { type: "text", text: "B" },
+        ],
+      },
+    };
+    expect(KINDS.chat_stream.review!({ chunks: [chunk] })).to.include({ text: "AB" });
+  });
+
   it("an llm answer (no message) is its generation's text", () => {
     expect(KINDS.llm.review!({ generations: [{ text: "42" }] })).to.deep.equal({ generations: [{ text: "42" }] });
   });
@@ -99,13 +120,12 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(render({ model: "m", tools: [{ name: "plain", description: "Canonical." }] })).to.include("tools:\n  plain — Canonical.");
   });
 
-  it("addUsage sums numbers and token details member by member, and keeps what only one side has", () => {
+  it("addUsage is core's mergeUsageMetadata: known counts summed (null or missing as 0), unknown members dropped", () => {
     expect(
-      addUsage({ input_tokens: 1, output_token_details: { reasoning: 2 } }, { input_tokens: 2, output_token_details: { reasoning: 3, audio: 1 }, extra: "x" }),
-    ).to.deep.equal({
-      input_tokens: 3,
-      output_token_details: { reasoning: 5, audio: 1 },
-      extra: "x",
-    });
+      addUsage(
+        { input_tokens: 1, output_tokens: null, output_token_details: { reasoning: 2 }, input_token_details: { over_200k: 5 } },
+        { input_tokens: 2, output_tokens: 4, output_token_details: { reasoning: 3, audio: 1 }, extra: "x" },
+      ),
+    ).to.deep.equal({ input_tokens: 3, output_tokens: 4, input_token_details: {}, output_token_details: { reasoning: 5, audio: 1 } });
   });
 });
