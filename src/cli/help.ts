@@ -33,9 +33,9 @@ other files (dotfiles such as .gitkeep are ignored). Exit 0 when clean, 1 on any
   prune: `Usage: langchain-vcr prune [dir] [--dry-run] [--ledger-dir path]
 
 Removes the fixtures in dir (default "${D}") that no test used in the last run, read from
-the usage ledgers the langchain-vcr/mocha plugin writes. Refuses (exit 1) when that run was
-partial: --grep/--fgrep, .only, spec files named on the command line, tests that did not run,
-a failed test, or an unfinished run. Run the whole suite (npx mocha) first.
+the usage ledgers your test runner's langchain-vcr plugin writes. Refuses (exit 1) when that run
+was partial: a name filter (--grep, -t), .only, test files named or left out on the command line,
+tests that did not run, a failed test, or an unfinished run. Run the whole suite first.
 
   --dry-run          list what would be removed; delete nothing
   --ledger-dir path  where the ledgers are (default: $${LEDGER_DIR_ENV}, else

@@ -21,6 +21,7 @@ export const NARROWING_OPTIONS = {
     "--exclude": "test.exclude in vitest.config",
     "--dir": "test.dir in vitest.config",
     "--root": "root in vitest.config",
+    "-r": "root in vitest.config", // --root's short form
     "--project": "only the projects to run in vitest.config's test.projects",
   },
   mocha: {
@@ -52,8 +53,8 @@ export function narrowingOptionsIn(argv: readonly string[], options: NarrowingOp
       i++; // `-t --exclude`: a test name, not the option
       continue;
     }
-    const o = a.startsWith("--") ? wanted.get(key(a)) : undefined;
-    if (o) found.add(o);
+    const o = wanted.get(key(a));
+    if (o && a.startsWith("--") === o.startsWith("--")) found.add(o); // -r is vitest's --root; --r is nothing
   }
   return [...found];
 }

@@ -5,7 +5,11 @@ describe("narrowingOptionsIn: command-line options that leave test files out", (
   it("finds jest's in camelCase or kebab-case, with or without =value, once each, in the documented spelling", () => {
     const argv = ["--maxWorkers=2", "--testPathIgnorePatterns", "b.test", "--test-path-ignore-patterns=c", "--select-projects", "unit", "--ci"];
     expect(narrowingOptionsIn(argv, NARROWING_OPTIONS.jest)).to.deep.equal(["--testPathIgnorePatterns", "--selectProjects"]);
-    expect(narrowingOptionsIn(["--testRegex=x", "--roots", "src"], NARROWING_OPTIONS.jest)).to.deep.equal(["--testRegex", "--roots"]);
+    expect(narrowingOptionsIn(["--testRegex=x", "--roots", "src", "--testMatch", "**/*.spec.js"], NARROWING_OPTIONS.jest)).to.deep.equal([
+      "--testRegex",
+      "--roots",
+      "--testMatch",
+    ]);
     expect(narrowingOptionsIn(["--projects", "p1", "--rootDir=sub"], NARROWING_OPTIONS.jest)).to.deep.equal(["--projects", "--rootDir"]);
   });
 
@@ -13,6 +17,8 @@ describe("narrowingOptionsIn: command-line options that leave test files out", (
     expect(narrowingOptionsIn(["run", "--exclude", "test/b.test.mjs", "--project=web"], NARROWING_OPTIONS.vitest)).to.deep.equal(["--exclude", "--project"]);
     expect(narrowingOptionsIn(["run", "--root", "pkg", "--dir=src"], NARROWING_OPTIONS.vitest)).to.deep.equal(["--root", "--dir"]);
     expect(narrowingOptionsIn(["run", "--projects", "x", "--rootDir", "y"], NARROWING_OPTIONS.vitest)).to.deep.equal([]);
+    expect(narrowingOptionsIn(["run", "-r", "pkg"], NARROWING_OPTIONS.vitest)).to.deep.equal(["-r"]); // --root's short form
+    expect(narrowingOptionsIn(["run", "--r", "pkg", "-t", "x"], NARROWING_OPTIONS.vitest)).to.deep.equal([]);
   });
 
   it("finds nothing in a plain run, after --, or in a test name that looks like an option (-t --exclude)", () => {
