@@ -7,6 +7,7 @@
  * that way, into the same module map `import()` uses, so a later `import()` gets these very
  * patched classes). On a Node without that, it says so once: string models would stay live.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
@@ -27,17 +28,18 @@ const once = processWide("esmCore.v1", () => ({ done: false }));
 export function patchEsmCore(): void {
   if (once.done) return;
   once.done = true;
-  let core: Record<string, unknown>;
+  let coreDir: string;
+  let core: PatchableCore;
   try {
-    core = quietly(() =>
-      Object.fromEntries(FILES.map(([name, subpath]) => [name, (require(esmFile("@langchain/core", subpath)) as Record<string, unknown>)[name]])),
-    );
+    coreDir = fs.realpathSync(path.dirname(require.resolve("@langchain/core/package.json")));
+    core = loadCore(coreDir, "import");
   } catch (e) {
     const note = esmCoreNote((e as Error).message.split("\n")[0], process.version, process.env, process.execArgv);
     if (note) log.warn(note);
     return;
   }
-  patchCoreCopy(core as unknown as PatchableCore);
+  patchedAt.add(copyKey(coreDir, "import")); // an integration over this very copy finds it patched (patchCoreAt)
+  patchCoreCopy(core);
 }
 
 /**
@@ -67,8 +69,25 @@ export function esmFile(pkgName: string, subpath: string): string {
   return file;
 }
 
-/** Copies of core patched through `patchCoreAt`, by real directory and module system. */
+/** Copies of core patched here (`patchEsmCore`, `patchCoreAt`), by real directory and module system. */
 const patchedAt = processWide("coreCopies.v1", () => new Set<string>());
+
+function copyKey(coreDir: string, condition: "import" | "require"): string {
+  return `${coreDir}|${condition}`;
+}
+
+/** The classes `patchCoreCopy` needs, from the copy of core in `coreDir`, loaded as `condition` says. */
+function loadCore(coreDir: string, condition: "import" | "require"): PatchableCore {
+  return quietly(() =>
+    Object.fromEntries(
+      FILES.map(([name, subpath]) => {
+        const file = exportedFile(coreDir, subpath, condition);
+        if (!file) throw new Error(`@langchain/core exports no ${condition === "import" ? "ESM" : "CommonJS"} file for ${subpath}`);
+        return [name, (require(file) as Record<string, unknown>)[name]];
+      }),
+    ),
+  ) as unknown as PatchableCore;
+}
 
 /**
  * Patches the copy of core in `coreDir` (an integration's own, when it is not langchain-vcr's:
@@ -77,20 +96,12 @@ const patchedAt = processWide("coreCopies.v1", () => new Set<string>());
  * what is built on it is not reached.
  */
 export function patchCoreAt(coreDir: string, condition: "import" | "require", usedBy: string): void {
-  const key = `${coreDir}|${condition}`;
+  const key = copyKey(coreDir, condition);
   if (patchedAt.has(key)) return;
   patchedAt.add(key);
-  let core: Record<string, unknown>;
+  let core: PatchableCore;
   try {
-    core = quietly(() =>
-      Object.fromEntries(
-        FILES.map(([name, subpath]) => {
-          const file = exportedFile(coreDir, subpath, condition);
-          if (!file) throw new Error(`it exports no ${condition === "import" ? "ESM" : "CommonJS"} file for ${subpath}`);
-          return [name, (require(file) as Record<string, unknown>)[name]];
-        }),
-      ),
-    );
+    core = loadCore(coreDir, condition);
   } catch (e) {
     log.warn(
       `note: vcr.install() could not load the copy of @langchain/core in ${coreDir}, which ${usedBy} uses (${(e as Error).message.split("\n")[0]}).\n` +
@@ -98,7 +109,7 @@ export function patchCoreAt(coreDir: string, condition: "import" | "require", us
     );
     return;
   }
-  patchCoreCopy(core as unknown as PatchableCore);
+  patchCoreCopy(core);
 }
 
 /** Runs `fn` without Node's one-time "require() of an ES module is experimental" warning. */

@@ -17,10 +17,17 @@ export function packageDirs(name: string, cwd: string = process.cwd()): string[]
   const own = realDir(resolvedDir(name, (s) => require.resolve(s))); // written out: the ESM build defines require where it sees one called
   const local = realDir(resolvedDir(name, (s) => createRequire(path.join(cwd, "package.json")).resolve(s)));
   for (const d of [own, local]) if (d) found.add(d);
-  const self = realDir(resolvedDir("langchain-vcr", (s) => require.resolve(s))); // a package resolves its own name through its "exports"
-  const stores = new Set([storeOf(self), storeOf(own), storeOf(local)].filter((s): s is string => s !== undefined));
+  const stores = new Set([storeOf(ownDir()), storeOf(own), storeOf(local)].filter((s): s is string => s !== undefined));
   for (const store of stores) for (const d of storeCopies(store, name)) found.add(d);
   return [...found];
+}
+
+let self: { dir: string | undefined } | undefined;
+
+/** langchain-vcr's own real directory, found once: a package resolves its own name through its "exports". */
+function ownDir(): string | undefined {
+  self ??= { dir: realDir(resolvedDir("langchain-vcr", (s) => require.resolve(s))) };
+  return self.dir;
 }
 
 function resolvedDir(name: string, resolve: (specifier: string) => string): string | undefined {

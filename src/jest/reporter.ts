@@ -11,7 +11,7 @@
 import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
 import { filesUsingOnly } from "../runner/onlyScan";
-import { NARROWING_OPTIONS, narrowingOptionsIn, narrowingReason } from "../runner/narrowingArgs";
+import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, startRun, unitReport, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
@@ -82,7 +82,7 @@ class LangchainVcrJestReporter {
     const patterns = Array.isArray(c.testPathPatterns) ? c.testPathPatterns : (c.testPathPatterns?.patterns ?? []);
     const shard = this.shard();
     if (patterns.length && !shard) reasons.push(`test files were selected on the command line (${patterns.join(" ")}), so this may be a subset of the suite`);
-    const narrowed = narrowingReason(narrowingOptionsIn(process.argv.slice(2), NARROWING_OPTIONS.jest), NARROWING_OPTIONS.jest);
+    const narrowed = argvNarrowingReason(NARROWING_OPTIONS.jest);
     if (narrowed) reasons.push(narrowed);
     if (c.onlyChanged || c.lastCommit || c.changedSince)
       reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");

@@ -28,13 +28,17 @@ export function contentText(content: unknown): string {
 export function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((b) => (isRec(b) && (b.type === "text" || b.type === "text_delta") && typeof b.text === "string" ? b.text : "")).join("");
+  return content.map((b) => (isTextBlock(b) && typeof b.text === "string" ? b.text : "")).join("");
 }
 
 /** The types of a block list's blocks that are not text, in order (none for a string). */
 export function otherBlockTypes(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
-  return content.filter((b) => !(isRec(b) && (b.type === "text" || b.type === "text_delta"))).map((b) => (isRec(b) ? String(b.type ?? "block") : typeof b));
+  return content.filter((b) => !isTextBlock(b)).map((b) => (isRec(b) ? String(b.type ?? "block") : typeof b));
+}
+
+function isTextBlock(b: unknown): b is Rec {
+  return isRec(b) && (b.type === "text" || b.type === "text_delta");
 }
 
 /** One-line JSON, vectors summarized, at most 200 characters. */

@@ -65,3 +65,8 @@ export function narrowingReason(found: readonly string[], options: NarrowingOpti
   const where = [...new Set(found.map((o) => options[o]))].join("; ");
   return `${found.join(", ")} on the command line left test files out, so this may be a subset of the suite (to make it the suite, set ${where})`;
 }
+
+/** The ledger's reason for this process's command line (after node and the script), if it narrows the suite. */
+export function argvNarrowingReason(options: NarrowingOptions, argv: readonly string[] = process.argv.slice(2)): string | undefined {
+  return narrowingReason(narrowingOptionsIn(argv, options), options);
+}

@@ -79,7 +79,7 @@ function parseShare(text: string | undefined): RunShare | undefined {
 let unitSeq = 0;
 
 /** The finished unit of this process still taking in late use, until the next unit starts (`Unit.finish`). */
-const following = processWide("unit.following.v1", () => ({ unit: undefined as { stopFollowing(): void } | undefined }));
+const followingSlot = processWide("unit.following.v1", () => ({ unit: undefined as { stopFollowing(): void } | undefined }));
 
 /** One test file in a test process: its usage, its failed tests, and its report. */
 export class Unit {
@@ -104,7 +104,7 @@ export class Unit {
     { announce = true }: { announce?: boolean } = {},
   ) {
     this.file = share ? path.join(share.dir, `${process.pid}-${++unitSeq}-${randomBytes(2).toString("hex")}.json`) : "";
-    following.unit?.stopFollowing(); // the file before this one in the process is over, its hooks included
+    followingSlot.unit?.stopFollowing(); // the file before this one in the process is over, its hooks included
     if (announce) this.announce();
   }
 
@@ -129,7 +129,7 @@ export class Unit {
   finish({ followLateUse = false }: { followLateUse?: boolean } = {}): void {
     if (followLateUse) {
       this.following = true;
-      following.unit = this;
+      followingSlot.unit = this;
     } else this.usage.stop();
     this.writeFinal();
   }
@@ -137,7 +137,7 @@ export class Unit {
   stopFollowing(): void {
     this.following = false;
     this.usage.stop();
-    if (following.unit === this) following.unit = undefined;
+    if (followingSlot.unit === this) followingSlot.unit = undefined;
   }
 
   private used(): void {

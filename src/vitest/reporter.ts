@@ -7,7 +7,7 @@
  * record (as unfinished) from the moment its tests start.
  */
 import { filesUsingOnly } from "../runner/onlyScan";
-import { NARROWING_OPTIONS, narrowingOptionsIn, narrowingReason } from "../runner/narrowingArgs";
+import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
 
@@ -60,7 +60,7 @@ export class LangchainVcrVitestReporter {
     const shard = this.shard();
     if (!shard) reasons.push(...(await this.filesLeftOut(modules)));
     // the config vitest resolved already leaves these files out: the command line says so
-    const narrowed = narrowingReason(narrowingOptionsIn(process.argv.slice(2), NARROWING_OPTIONS.vitest), NARROWING_OPTIONS.vitest);
+    const narrowed = argvNarrowingReason(NARROWING_OPTIONS.vitest);
     if (narrowed) reasons.push(narrowed);
     if (errors.length) reasons.push(`${errors.length} unhandled error(s) during the run`);
     finishRun(this.share, { reasons, exitCode: reason === "passed" && errors.length === 0 ? 0 : 1, shard });

@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import * as path from "node:path";
-import { startFakeProvider } from "../helpers/fakeProvider";
+import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
 import { startHangingServer } from "./helpers/hangingServer";
@@ -50,17 +50,14 @@ describe("langchain-vcr/mocha: the summary names the mode in force", function ()
   after(removeTmpDirs);
 
   it("a Vcr built with mode: record_always says so, not only the environment's default", async () => {
-    const fake = await startFakeProvider();
-    try {
+    await withFakeProvider({}, async (fake) => {
       const p = makeProject(FILES, { mocha: true });
       const out = await p.run([MOCHA, "--grep", "chat"], { FAKE_URL: fake.openaiBaseURL, VCR_OPTION_MODE: "record_always" });
       expect(out.status, out.stdout + out.stderr).to.equal(0);
       expect(summaryLines(out)).to.deep.equal([
         `langchain-vcr: 0 replayed, 1 recorded, 0 bypassed, 0 missed — mode record_always (set in code; default says record_or_replay), fixtures: ${path.join(p.dir, "cassettes")}`,
       ]);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 

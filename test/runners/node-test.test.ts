@@ -3,7 +3,7 @@
  * on Node 20, one ESM and one CommonJS test file (each in its own child process).
  */
 import { expect } from "chai";
-import { startFakeProvider } from "../helpers/fakeProvider";
+import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
 import { FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
@@ -54,8 +54,7 @@ describe("langchain-vcr/node-test loaded with --import (test processes only)", f
   after(removeTmpDirs);
 
   it("scopes and records in each test file, prints one summary line per file, and leaves prune refusing", async () => {
-    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
-    try {
+    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
       const p = makeProject(FILES);
       const out = await p.run(["--import", "langchain-vcr/node-test", "--test"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(out.status, out.stdout + out.stderr).to.equal(0);
@@ -64,9 +63,7 @@ describe("langchain-vcr/node-test loaded with --import (test processes only)", f
       const prune = await p.cli(["prune", FIXTURES]);
       expect(prune.status).to.equal(1);
       expect(prune.stderr).to.include("loaded with --import");
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 
@@ -75,8 +72,7 @@ describe("langchain-vcr/node-test next to a module-hooks loader (--import tsx)",
   after(removeTmpDirs);
 
   it("a complete run with --import tsx records, sums one summary line and lets prune run (the hooks thread takes no part)", async () => {
-    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
-    try {
+    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
       const p = makeProject(FILES);
       const out = await p.run(["--require", "langchain-vcr/node-test", "--import", "tsx", "--test"], {
         FAKE_URL: fake.openaiBaseURL,
@@ -87,8 +83,6 @@ describe("langchain-vcr/node-test next to a module-hooks loader (--import tsx)",
       const prune = await p.cli(["prune", FIXTURES, "--dry-run"]);
       expect(prune.stderr, prune.stderr).to.not.include("stopped before they finished");
       expect(prune.status, prune.stderr).to.equal(0);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });

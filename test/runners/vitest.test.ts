@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { expect } from "chai";
 import * as fs from "node:fs";
-import { startFakeProvider } from "../helpers/fakeProvider";
+import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
 import { addDeadFixture, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines, VITEST_DIR, vitestMajor } from "./helpers/project";
@@ -74,8 +74,7 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
   after(removeTmpDirs);
 
   it("shards with the blob reporter in the config write their ledgers (prune merges them); a --merge-reports run is partial", async () => {
-    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
-    try {
+    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
       // as docs/runners.md shows: --merge-reports refuses a config naming the blob reporter, so only shard runs name it
       const p = makeProject({
         ...FILES,
@@ -96,14 +95,11 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
       const after = await p.cli(["prune", "--dry-run", FIXTURES]);
       expect(after.status, after.stdout + after.stderr).to.equal(1);
       expect(after.stderr).to.include("  - --merge-reports replays other runs' blob reports, which hold no fixture use");
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   it("sequence.hooks 'list' (the setup file's afterAll runs first), isolated or not: a fixture used only by a file's top-level afterAll stays in the ledger, counted once", async () => {
-    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
-    try {
+    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
       const p = makeProject({ ...FILES, "vitest.config.mjs": CONFIG(`, sequence: { hooks: "list" }`) });
       const env = { FAKE_URL: fake.openaiBaseURL };
       // one worker for both files, not isolated: the first file's report follows late use only until the second file starts
@@ -120,14 +116,11 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
       expect(prune.status, prune.stdout + prune.stderr).to.equal(0);
       expect(prune.stdout).to.include(`removed 1 of ${recorded.length + 1} fixture(s)`);
       expect(p.fixtures()).to.deep.equal(recorded).and.not.include(dead);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   it("--reporter on the command line drops the plugin's reporter: the run says so and how to fix it, and writes no ledger", async () => {
-    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
-    try {
+    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
       const p = makeProject(FILES);
       const out = await p.run([VITEST, "run", "--reporter=dot"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(out.status, out.stdout + out.stderr).to.equal(0);
@@ -137,14 +130,11 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
           "  Fix: name the reporters in vitest.config instead of with --reporter",
       );
       expect(fs.existsSync(path.join(p.dir, "node_modules/.cache/langchain-vcr/ledgers"))).to.equal(false);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   it("a workspace whose projects name the plugin but whose root config does not: the run says so and how to fix it; with the plugin in the root too, one summary line and a ledger", async () => {
-    const fake = await startFakeProvider({ answers: REFUND_ANSWERS });
-    try {
+    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
       const pkg = (name: string) => ({
         [`packages/${name}/vitest.config.mjs`]: CONFIG().replace(`test: {`, `test: { name: "${name}",`),
         [`packages/${name}/test/a.test.mjs`]: `import { test } from "vitest";\nimport { askChat } from "../../../scenario.mjs";\ntest("asks", () => askChat("${name} asks"));\n`,
@@ -167,8 +157,6 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
       expect([without.ledger, summaryLines(without.out).length]).to.deep.equal([false, 0]);
       expect(withRoot.out.stderr).to.not.include("do not include langchain-vcr's");
       expect([withRoot.ledger, summaryLines(withRoot.out).length]).to.deep.equal([true, 1]);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
