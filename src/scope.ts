@@ -72,7 +72,11 @@ interface GlobalState {
   runner?: RunnerName;
 }
 
-export type ScopeEvent = { type: "used"; hash: string; file: string } | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string; mode?: VcrMode };
+export type ScopeEvent =
+  | { type: "used"; hash: string; file: string }
+  | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string; mode?: VcrMode }
+  /** A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded. */
+  | { type: "undone"; count: number };
 
 const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
   als: new AsyncLocalStorage<Scope>(),

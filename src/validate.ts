@@ -23,6 +23,7 @@ import { findSecret } from "./secrets";
 import { FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
 import { TEMP_PREFIX } from "./store/atomic";
+import { suiteRerecordCommand } from "./diagnose/suiteCommand";
 
 export interface FixtureProblem {
   /** Absolute path of the file (or of the directory, when the directory itself is the problem). */
@@ -113,7 +114,7 @@ function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>
         problem:
           `has a "request" that no longer hashes to its "hash" (it hashes to ${actual}): the request was edited by hand ` +
           `or merged badly, so it can never match. Restore it from git, or delete it and re-record ` +
-          `(LANGCHAIN_VCR_MODE=record_or_replay npm test)`,
+          `(${suiteRerecordCommand()})`,
       });
     }
   }
@@ -135,7 +136,7 @@ async function hashInside(file: string): Promise<string | undefined> {
 function olderProblem(file: string, version: number, redacted: boolean): string {
   const what = `was written by an older langchain-vcr (schemaVersion ${version}; this one writes ${SCHEMA_VERSION}), so no lookup reads it. `;
   if (redacted) {
-    return what + `It is redacted, so its new name cannot be computed offline: delete it and re-record it (LANGCHAIN_VCR_MODE=record_or_replay npm test)`;
+    return what + `It is redacted, so its new name cannot be computed offline: delete it and re-record it (${suiteRerecordCommand()})`;
   }
   return what + `Upgrade it offline, with no model call: npx langchain-vcr migrate ${JSON.stringify(path.dirname(file))}`;
 }

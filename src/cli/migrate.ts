@@ -16,6 +16,7 @@ import { upgradeFixture } from "../store/upgrade";
 import type { ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
+import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 
 export const migrateSpec = { booleans: ["dry-run"] } as const;
 
@@ -77,7 +78,7 @@ export async function migrateCommand(args: ParsedArgs, io: Io): Promise<number> 
   io.err(
     `langchain-vcr migrate: ${r.left.length} fixture(s) in ${display(io, dir)} could not be upgraded and were left byte for byte:\n` +
       r.left.map((l) => `  ${display(io, l.file)}: ${l.problem}\n`).join("") +
-      `  Fix them (npx langchain-vcr validate ${display(io, dir)} says more), or delete them and re-record: LANGCHAIN_VCR_MODE=record_or_replay npm test\n`,
+      `  Fix them (npx langchain-vcr validate ${display(io, dir)} says more), or delete them and re-record: ${suiteRerecordCommand(io.cwd)}\n`,
   );
   return 1;
 }

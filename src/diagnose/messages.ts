@@ -4,6 +4,7 @@ import type { VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
 import type { RunnerName } from "../scope";
 import { formatValue, hintFor, looksEdited } from "./diff";
+import { suiteRerecordCommand } from "./suiteCommand";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -70,7 +71,7 @@ function shellQuote(s: string): string {
  */
 export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined): string {
   const env = `${MODE_ENV}=record_or_replay`;
-  if (title === undefined) return `${env} npm test`;
+  if (title === undefined) return suiteRerecordCommand();
   // every runner takes the title as a regular expression
   const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   switch (runner) {

@@ -49,6 +49,7 @@ class LangchainVcrJestReporter {
   private readonly share: RunShare;
   private readonly failed: string[] = [];
   private readonly files: string[] = [];
+  private undone = 0;
 
   constructor(private readonly globalConfig: JestGlobalConfig = {}) {
     exitOnConfigError();
@@ -72,7 +73,11 @@ class LangchainVcrJestReporter {
     if (failed.length === 0) return;
     const report = unitReport(this.share, result.testFilePath);
     const titles = new Set(failed.map((t) => t.fullName));
-    for (const entry of (report?.extra ?? []) as JournalEntry[]) if (titles.has(entry.title)) restoreFailedTest(scopeOf(entry));
+    for (const entry of (report?.extra ?? []) as JournalEntry[]) {
+      if (!titles.has(entry.title)) continue;
+      const { removed, restored } = restoreFailedTest(scopeOf(entry));
+      this.undone += removed.length + restored.length; // counted here: the worker that recorded them has reported already
+    }
   }
 
   onRunComplete(_contexts: unknown, results: AggregatedLike): void {
@@ -94,7 +99,7 @@ class LangchainVcrJestReporter {
     // jest sets results.success only after the reporters have run
     const exitCode = results.numFailedTests || results.numFailedTestSuites || results.numRuntimeErrorTestSuites ? 1 : 0;
     // jest writes everything to stderr; the summary line goes with it
-    finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, print: (line) => process.stderr.write("\n" + line + "\n") });
+    finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, undone: this.undone, print: (line) => process.stderr.write("\n" + line + "\n") });
   }
 }
 

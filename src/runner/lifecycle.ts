@@ -3,7 +3,7 @@
  * test that ended while a live recording call was still in flight (a timeout, usually) is told
  * which call that was.
  */
-import type { Scope } from "../scope";
+import { emit, type Scope } from "../scope";
 import { PREFIX } from "../errors";
 import { restoreFailedTest } from "./cleanup";
 import { log } from "../log";
@@ -21,7 +21,13 @@ export function endTest(scope: Scope | undefined, failed: boolean, error?: Print
     log.warn(liveNote + "\n");
     appendNote(error, liveNote);
   }
-  if (failed) restoreFailedTest(scope);
+  if (failed) emitUndone(restoreFailedTest(scope));
+}
+
+/** Takes a failed test's recordings out of the run's "recorded" count (each file created or overwritten is one). */
+export function emitUndone(r: { removed: string[]; restored: string[] }): void {
+  const count = r.removed.length + r.restored.length;
+  if (count > 0) emit({ type: "undone", count });
 }
 
 /** What a test left in flight: model, hash, expected file, and what to do about a provider that does not answer. */

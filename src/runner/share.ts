@@ -185,6 +185,8 @@ export interface RunEnd {
   shard?: Shard;
   /** Usage of the main process itself (a runner that runs tests in band). */
   local?: Usage;
+  /** Recordings the main process took back from failed tests (jest's reporter), beyond those the units report. */
+  undone?: number;
   /** Write the summary line here (default: stdout). */
   print?: (line: string) => void;
 }
@@ -204,6 +206,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
   }
+  total.totals.undone += end.undone ?? 0;
   if (unfinished.length) {
     reasons.push(
       `${unfinished.length} test file(s) stopped before they finished (a worker was killed or crashed), so their fixture use is unknown: ${unfinished.slice(0, 3).join(", ")}`,

@@ -25,6 +25,8 @@ export class Usage {
         this.used.add(e.file);
         const title = currentTest()?.title;
         if (title !== undefined) this.titlesOf(e.file).add(title);
+      } else if (e.type === "undone") {
+        this.totals.undone += e.count;
       } else {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);

@@ -15,6 +15,7 @@ import { copyJson, deepFreeze } from "../canonical/copy";
 import { isKept, markKept, ParsedFileCache, type FileStat } from "./parsedCache";
 import { isDirectory, readBytesIfAny } from "../fsProbe";
 import { sameUnordered } from "../canonical/sameJson";
+import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
@@ -242,7 +243,7 @@ export function fixtureFileError(file: string, problem: string, cause?: unknown)
     `the fixture ${file} ${problem}.\n` +
       `  It was not treated as a miss and was not overwritten.\n` +
       `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record ` +
-      `(LANGCHAIN_VCR_MODE=record_or_replay npm test).`,
+      `(${suiteRerecordCommand()}).`,
     file,
     cause === undefined ? undefined : { cause },
   );

@@ -43,7 +43,9 @@ describe("recording: the fixture was written by another process first (created: 
       configuration: { fetch: (url: string, init: RequestInit) => (fs.writeFileSync(file, theirs), fetch(url, init)) },
     });
     const events: string[] = [];
-    const stop = onScopeEvent((e) => events.push(e.type === "used" ? `used ${path.basename(e.file)}` : `${e.type} ${e.kind}`));
+    const stop = onScopeEvent((e) =>
+      events.push(e.type === "used" ? `used ${path.basename(e.file)}` : e.type === "undone" ? `undone ${e.count}` : `${e.type} ${e.kind}`),
+    );
     let answer: unknown;
     const stderr = await stderrOf(async () => (answer = (await racing.invoke("race question two")).content)).finally(stop);
 

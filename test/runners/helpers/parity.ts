@@ -267,6 +267,10 @@ export function describeParity(spec: RunnerSpec): void {
       expect(out.stdout + out.stderr).to.include(
         `langchain-vcr: test "${spec.chatTitle}" failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`,
       );
+      // the two recordings it took back are not counted as recorded
+      const lines = summaryLines(out);
+      expect(lines, out.stdout + out.stderr).to.have.length(1);
+      expect(lines[0]).to.match(/^langchain-vcr: \d+ replayed, 0 recorded \(2 more undone: their tests failed\), 0 bypassed, 0 missed/);
       expect(p.fixtures()).to.deep.equal([...before.keys()]);
       for (const [f, bytes] of before) expect(fs.readFileSync(path.join(p.dir, FIXTURES, f)).equals(bytes), f).to.equal(true);
     });
