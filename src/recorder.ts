@@ -8,8 +8,9 @@ import { requestHash } from "./canonical/json";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
-import { missMessage, recordedNearMessage } from "./diagnose/messages";
-import { VcrMissError } from "./errors";
+import { failedLiveMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
+import { appendNote, type PrintedError } from "./diagnose/appendNote";
+import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
 import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, type Redactor } from "./redact";
@@ -17,6 +18,22 @@ import { currentRunner, currentTest, emit, type Scope } from "./scope";
 import { findSecret, secretError } from "./secrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
+
+/** The errors a failed-live note was joined to, by request hash: a call that fails through two layers is noted once. */
+const noted = new WeakMap<object, Set<string>>();
+
+function notedAlready(error: unknown, hash: string): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  let hashes = noted.get(error);
+  if (!hashes) noted.set(error, (hashes = new Set()));
+  if (hashes.has(hash)) return true;
+  hashes.add(hash);
+  return false;
+}
+
+function describeOf(options: LookupOptions, request: unknown): string {
+  return typeof options.describe === "function" ? options.describe(request) : options.describe;
+}
 
 /** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */
 const NEAR_MISS_SCAN_LIMIT = 2000;
@@ -50,6 +67,8 @@ export interface Lookup {
   settle?: (fixture: Fixture | undefined) => void;
   /** The test whose live call this lookup is, while it has not answered (named if the test fails or times out). */
   liveIn?: Scope;
+  /** Set on a miss that went to the provider to be recorded (`record_or_replay`), for `liveFailed`'s note. */
+  missedLive?: { describe: string; test?: Scope };
 }
 
 export interface LookupOptions {
@@ -164,7 +183,7 @@ export class Recorder {
       if (fs.existsSync(file)) emit({ type: "used", hash, file });
       return this.live(base, options);
     }
-    if (policy.onMiss === "fail") throw this.miss(base, typeof options.describe === "function" ? options.describe(base.request) : options.describe);
+    if (policy.onMiss === "fail") throw this.miss(base, describeOf(options, base.request));
     return this.missed(base, options);
   }
 
@@ -187,6 +206,7 @@ export class Recorder {
     this.inflight.set(hash, entry);
     return {
       ...this.live(base, options),
+      missedLive: { describe: describeOf(options, base.request), test: currentTest() },
       settle: (f) => {
         if (this.inflight.get(hash) === entry) this.inflight.delete(hash);
         settle(f);
@@ -206,8 +226,7 @@ export class Recorder {
   private live(base: Omit<Lookup, "fixture">, options: LookupOptions): Lookup {
     const test = currentTest();
     if (!test) return base;
-    const describe = typeof options.describe === "function" ? options.describe(base.request) : options.describe;
-    test.live.set(base.hash, { describe, kind: base.kind, hash: base.hash, file: base.file });
+    test.live.set(base.hash, { describe: describeOf(options, base.request), kind: base.kind, hash: base.hash, file: base.file });
     return { ...base, liveIn: test };
   }
 
@@ -253,14 +272,44 @@ export class Recorder {
       this.count("recorded", lookup.kind, lookup.mode);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
-      // a changed prompt is worth a note; a new embedding text or tool argument is routine
-      if (lookup.mode === "record_or_replay" && KINDS[lookup.kind].noteNearMiss) this.reportNearMiss(lookup);
+      // a changed prompt is worth a note (record_always: a new file, not one recorded again); a new embedding text or tool argument is routine
+      const fresh = lookup.mode === "record_or_replay" || (lookup.mode === "record_always" && result.created);
+      if (fresh && KINDS[lookup.kind].noteNearMiss) this.reportNearMiss(lookup);
       lookup.settle?.(fixture);
       lookup.settle = undefined;
       return fixture;
     } finally {
       this.abandon(lookup);
     }
+  }
+
+  /**
+   * The live call of a lookup failed: release it. For a miss that went live to be recorded
+   * (`record_or_replay`), say so on the provider's error, which alone ("Missing credentials",
+   * ECONNREFUSED) never tells that no fixture matched, or which one was nearest; and count it
+   * for the run's summary. The note goes on stderr when the error cannot carry it. `note: false`:
+   * counted only (one call's other texts, whose note would repeat the first's).
+   */
+  liveFailed(lookup: Lookup, error: unknown, { note: withNote = true }: { note?: boolean } = {}): void {
+    this.abandon(lookup);
+    const missed = lookup.missedLive;
+    if (!missed) return;
+    lookup.missedLive = undefined;
+    emit({ type: "failedLive", kind: lookup.kind, mode: lookup.mode });
+    // langchain-vcr's own errors (a wrong number of vectors) say what happened already
+    if (!withNote || isVcrError(error) || notedAlready(error, lookup.hash)) return;
+    const nearest = KINDS[lookup.kind].noteNearMiss ? this.nearest.find(lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT) : undefined;
+    const note =
+      PREFIX +
+      failedLiveMessage({
+        ...lookup,
+        describe: missed.describe,
+        nearest,
+        test: missed.test?.title,
+        runner: currentRunner(),
+        filterTitle: missed.test?.filterTitle,
+      });
+    if (!appendNote(error as PrintedError, note)) log.warn(note);
   }
 
   private hit(base: Omit<Lookup, "fixture">, fixture: Fixture): Lookup {

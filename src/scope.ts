@@ -75,6 +75,8 @@ interface GlobalState {
 export type ScopeEvent =
   | { type: "used"; hash: string; file: string }
   | { type: "replayed" | "recorded" | "bypassed" | "missed"; kind: string; mode?: VcrMode }
+  /** A `record_or_replay` miss went to the provider to be recorded, and that call failed. */
+  | { type: "failedLive"; kind: string; mode?: VcrMode }
   /** A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded. */
   | { type: "undone"; count: number };
 

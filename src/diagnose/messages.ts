@@ -15,7 +15,8 @@ export function formatDifferences(nearest: VcrNearest, indent = "    "): string[
   return lines;
 }
 
-export function missMessage(m: {
+/** What a message says about one request that no fixture matched. */
+interface Unmatched {
   kind: string;
   hash: string;
   file: string;
@@ -27,21 +28,17 @@ export function missMessage(m: {
   runner?: RunnerName;
   /** The name the runner's filter should match, when not the full title. */
   filterTitle?: string;
-  /** How many fixtures in the directory are of an older schema version (never read until migrated). */
-  older?: number;
-}): string {
+}
+
+export function missMessage(
+  m: Unmatched & {
+    /** How many fixtures in the directory are of an older schema version (never read until migrated). */
+    older?: number;
+  },
+): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
-  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`];
-  if (m.test) lines.push(`  test:     ${m.test}`);
-  lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
-  if (m.nearest) {
-    lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
-    lines.push(...formatDifferences(m.nearest));
-    const hint = hintFor(m.nearest.differences);
-    if (hint) lines.push(`  hint: ${hint}`);
-  } else {
-    lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
-  }
+  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m)];
+  if (!m.nearest) lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
   if (m.older) {
     const same = m.nearest && m.nearest.differences.length === 0 ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
     lines.push(
@@ -57,6 +54,39 @@ export function missMessage(m: {
       `, then review and commit the new fixture.`,
   );
   return lines.join("\n");
+}
+
+/**
+ * The note joined to a provider's error when a `record_or_replay` miss went live to be
+ * recorded and the call failed: the provider's own error never says a fixture was missing.
+ */
+export function failedLiveMessage(m: Unmatched): string {
+  const lines = [
+    `no recorded fixture matched this ${m.kind} request from ${m.describe}, so mode ${m.mode} sent it to the provider to record it, and that call failed (the error above); nothing was recorded.`,
+    ...facts(m),
+  ];
+  const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test);
+  lines.push(
+    m.nearest && m.nearest.differences.length > 0
+      ? `  If the request changed on purpose, record it with the real provider configured (its URL and key): ${fix}. If not, undo the change shown above.`
+      : `  To record it, run the test with the real provider configured (its URL and key): ${fix}.`,
+    `  Under CI=true or LANGCHAIN_VCR_MODE=replay_only such a request fails as a VcrMissError and never reaches the provider.`,
+  );
+  return lines.join("\n");
+}
+
+/** The test, the hash, the file expected, and the nearest recorded fixture with its differences. */
+function facts(m: Unmatched): string[] {
+  const lines: string[] = [];
+  if (m.test) lines.push(`  test:     ${m.test}`);
+  lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
+  if (m.nearest) {
+    lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
+    lines.push(...formatDifferences(m.nearest));
+    const hint = hintFor(m.nearest.differences);
+    if (hint) lines.push(`  hint: ${hint}`);
+  }
+  return lines;
 }
 
 /** A word for a POSIX shell: in double quotes when that is safe, else in single quotes. */

@@ -18,7 +18,7 @@ export function restoreFailedTest(scope: Scope): { removed: string[]; restored: 
     log.warn(
       `test "${scope.title}" failed: removed ${removed.length} fixture(s) it recorded` +
         (restored.length ? ` and restored ${restored.length} it overwrote` : "") +
-        `, so the next run records it again.\n`,
+        `: nothing a failed test records is kept.\n`,
     );
   }
   return { removed, restored };

@@ -7,9 +7,9 @@ import { emit, type Scope } from "../scope";
 import { PREFIX } from "../errors";
 import { restoreFailedTest } from "./cleanup";
 import { log } from "../log";
+import { appendNote, type PrintedError } from "../diagnose/appendNote";
 
-/** A failed test's error as its runner will print it (mocha's, vitest's): the live-call note joins it there. */
-export type PrintedError = { message?: unknown; stack?: unknown; name?: unknown } | null | undefined;
+export type { PrintedError };
 
 /** `error`: the test's error, where the runner hands it over (a note naming a live call in flight is appended). */
 export function endTest(scope: Scope | undefined, failed: boolean, error?: PrintedError): void {
@@ -43,27 +43,4 @@ export function liveCallNote(scope: Scope): string | undefined {
   );
   scope.live.clear();
   return lines.join("\n");
-}
-
-/**
- * Appends the live-call note to a failed test's error, where the runner prints it: to the
- * message, and to the message's copy at the head of the stack, which is what mocha prints when
- * the stack has frames (its reporters split the stack, not the message). The stack is read
- * first: V8 writes it out on its first read, from the message as it is then. An error whose
- * message cannot be set (a DOMException's) is left alone: the note is on stderr already.
- */
-export function appendNote(err: PrintedError, note: string): void {
-  if (!err || typeof err.message !== "string") return;
-  const before = err.message;
-  const after = before + "\n" + note;
-  try {
-    const stack = err.stack;
-    err.message = after;
-    if (typeof stack !== "string" || before === "") return;
-    // the head is "<name>: <message>" (the message alone when the name is empty); never a match inside the name
-    const head = typeof err.name === "string" && err.name !== "" ? `${err.name}: ${before}` : before;
-    if (stack.startsWith(head)) err.stack = head.slice(0, head.length - before.length) + after + stack.slice(head.length);
-  } catch {
-    // read-only
-  }
 }

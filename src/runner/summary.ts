@@ -16,10 +16,12 @@ export interface Totals {
   missed: number;
   /** Recordings a failed test's clean-up took back: counted in `recorded` when made, subtracted in the summary. */
   undone: number;
+  /** `record_or_replay` misses whose live call failed: nothing recorded, and not a `replay_only` miss either. */
+  failedLive: number;
 }
 
 export function emptyTotals(): Totals {
-  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0 };
+  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, failedLive: 0 };
 }
 
 function workerDir(mainId: string): string {
@@ -55,9 +57,12 @@ export function collectWorkerTotals(mainId: string, into: { add(w: { totals: Tot
 export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: string, source: string): string {
   const list = [...dirs];
   const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
-  const undone = totals.undone > 0 ? ` (${totals.undone} more undone: their tests failed)` : "";
+  const notes: string[] = [];
+  if (totals.failedLive > 0) notes.push(`${totals.failedLive} live call(s) for missing fixtures failed`);
+  if (totals.undone > 0) notes.push(`${totals.undone} more undone: their tests failed`);
+  const recorded = `${Math.max(0, totals.recorded - totals.undone)} recorded${notes.length ? ` (${notes.join("; ")})` : ""}`;
   return (
-    `langchain-vcr: ${totals.replayed} replayed, ${Math.max(0, totals.recorded - totals.undone)} recorded${undone}, ${totals.bypassed} bypassed, ` +
+    `langchain-vcr: ${totals.replayed} replayed, ${recorded}, ${totals.bypassed} bypassed, ` +
     `${totals.missed} missed — mode ${mode} (${source}), fixtures: ${where}`
   );
 }

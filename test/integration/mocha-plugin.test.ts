@@ -33,7 +33,9 @@ describe("the mocha plugin (run as a child process)", () => {
     expect(fixtures.map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
     expect(out.stderr).to.include('test "a user\'s suite fails after recording" failed: removed 2 fixture(s) it recorded');
     const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
-    expect(summary).to.deep.equal([`langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`]);
+    expect(summary).to.deep.equal([
+      `langchain-vcr: 0 replayed, 1 recorded (2 more undone: their tests failed), 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`,
+    ]);
   });
 
   it("cleans up a failed test's recordings under mocha --parallel too (the test runs in a worker)", async () => {
@@ -43,7 +45,9 @@ describe("the mocha plugin (run as a child process)", () => {
     expect(readFixtures(dir).map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
     expect(out.stdout + out.stderr).to.include("removed 2 fixture(s) it recorded");
     const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
-    expect(summary).to.deep.equal([`langchain-vcr: 0 replayed, 3 recorded, 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`]);
+    expect(summary).to.deep.equal([
+      `langchain-vcr: 0 replayed, 1 recorded (2 more undone: their tests failed), 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`,
+    ]);
   });
 
   for (const [how, extra, eachHooks] of [
@@ -68,7 +72,7 @@ describe("the mocha plugin (run as a child process)", () => {
     fake.reset();
     const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });
     expect(fake.count()).to.equal(2); // only the failing test's two calls; the passing one replays
-    expect(out.stdout).to.include("1 replayed, 2 recorded");
+    expect(out.stdout).to.include("1 replayed, 0 recorded (2 more undone: their tests failed)"); // it fails again
   });
 
   it("restores a fixture that a failed test overwrote under record_always", async () => {

@@ -71,6 +71,16 @@ describe("the near-miss note on recording", () => {
     expect(notes).to.deep.equal([]);
   });
 
+  it("record_always notes a request recorded into a new file, never one recorded again into its own", async () => {
+    const always = () => openai(fake, new Vcr({ dir, mode: "record_always" }).cache);
+    await always().invoke("Today is 2026-11-28. Summarize my calendar.");
+    expect(await notesDuring(() => always().invoke("Today is 2026-11-28. Summarize my calendar."))).to.deep.equal([]);
+    const notes = await notesDuring(() => always().invoke("Today is 2026-11-29. Summarize my calendar."));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.include("differs at:").and.include("2026-11-29");
+    expect(fake.count()).to.equal(3);
+  });
+
   it("LANGCHAIN_VCR_QUIET silences it", async () => {
     await model().invoke("Today is 2026-11-28. Summarize my calendar.");
     const notes = await notesDuring(() => model().invoke("Today is 2026-11-29. Summarize my calendar."), "1");

@@ -167,14 +167,17 @@ export function describeErrors(spec: ProviderSpec): void {
       ["malformed JSON mid-stream", { malformed: true }, true],
     ];
     for (const [name, reply, streamed] of cases) {
-      it(`${name}: the client's own error, 0 fixtures`, async () => {
+      it(`${name}: the client's own error (its message, then the note that no fixture matched), 0 fixtures`, async () => {
         const expected = await bareError(spec, fake, reply, streamed);
         const dir = tmpDir();
         const vcr = new Vcr({ dir, mode: "record_or_replay" });
         fake.enqueue(reply);
         const got = await captured(() => spec.chat(fake.url, vcr.cache), streamed);
         expect(got.constructor).to.equal(expected.constructor);
-        expect(got.message).to.equal(expected.message);
+        const [own, note, ...rest] = got.message.split("\nlangchain-vcr: ");
+        expect(own).to.equal(expected.message);
+        expect(note, got.message).to.match(/^no recorded fixture matched this chat(_stream)? request from /);
+        expect(rest, "one note").to.deep.equal([]);
         expect((got as { status?: number }).status).to.equal((expected as { status?: number }).status);
         expect(fixtureFiles(dir)).to.have.length(0);
         expect(vcr.stats().recorded).to.equal(0);

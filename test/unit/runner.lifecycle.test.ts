@@ -1,6 +1,6 @@
 /** appendNote: the live-call note joins a failed test's error where runners print it. */
 import { expect } from "chai";
-import { appendNote } from "../../src/runner/lifecycle";
+import { appendNote } from "../../src/diagnose/appendNote";
 
 describe("appendNote (the live-call note on a failed test's error)", () => {
   it("appends to the message and to the message's copy at the head of the stack; the frames stay", () => {

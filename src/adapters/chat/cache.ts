@@ -65,9 +65,13 @@ export class VcrCache extends BaseCache<Generation[]> {
     this.recorder.record(entry.lookup, storeGenerations(value as Parameters<typeof storeGenerations>[0]), clientSecrets(call.model));
   }
 
-  /** Called by the patch when a looked-up request never reached `update` (the live call failed). */
-  release(lookup: Lookup): void {
-    this.recorder.abandon(lookup);
+  /**
+   * Called by the patch when a looked-up request never reached `update`: the call failed
+   * (`error`) or its answer was not recorded (an aborted call's).
+   */
+  release(lookup: Lookup, error?: { thrown: unknown }): void {
+    if (error) this.recorder.liveFailed(lookup, error.thrown);
+    else this.recorder.abandon(lookup);
   }
 }
 

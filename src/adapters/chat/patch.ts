@@ -81,16 +81,20 @@ function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown
         }
         const call = new ModelCall(this, kind, inputs, promptOf);
         const leave = enterCoreGenerate(this);
-        const end = (result: unknown) => {
+        // `error`: the live call failed (a miss that went live says so on it)
+        const end = (result: unknown, error?: { thrown: unknown }) => {
           leave();
           call.end(result);
-          for (const e of call.entries) if (e.lookup && !e.updated) (cache as { release(l: unknown): void }).release(e.lookup);
+          for (const e of call.entries)
+            if (e.lookup && !e.updated) (cache as { release(l: unknown, error?: { thrown: unknown }): void }).release(e.lookup, error);
         };
         const run = () => original.call(this, input, options, callbacks) as Promise<unknown>;
         return runModelCall(call, cache === this.cache ? run : () => withLentCache(this, cache, run)).then(
           (result) => (end(result), result),
           (error: unknown) => {
-            end(undefined);
+            // an aborted call is no failure to explain
+            const aborted = (call.options() as { signal?: AbortSignal } | undefined)?.signal?.aborted;
+            end(undefined, aborted ? undefined : { thrown: error });
             throw error;
           },
         );

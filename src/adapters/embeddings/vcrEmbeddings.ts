@@ -125,7 +125,8 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
       }
       responses = missing.map((e, i) => recordableResponse(vectors[i], e.text, e.describe, e.request));
     } catch (e) {
-      for (const entry of missing) this.recorder.abandon(entry.lookup as Lookup);
+      // a miss that went live says so on the provider's error (once for the call: the first text's)
+      missing.forEach((entry, i) => this.recorder.liveFailed(entry.lookup as Lookup, e, { note: i === 0 }));
       throw e;
     }
     const secrets = clientSecrets(inner as unknown as Record<string, unknown>);

@@ -70,13 +70,18 @@ export async function* vcrStream(
       if (!stored.newToken) storeNewToken(stored, text, idx);
     } else if (chunk && !early.has(chunk)) early.set(chunk, [text, idx]);
   });
-  for await (const chunk of original.call(model, messages, options, watched)) {
-    const stored = storeChunk(chunk);
-    const before = early.get(chunk);
-    if (before) storeNewToken(stored, before[0], before[1]);
-    recorded.push(stored);
-    byChunk.set(chunk, stored);
-    yield chunk;
+  try {
+    for await (const chunk of original.call(model, messages, options, watched)) {
+      const stored = storeChunk(chunk);
+      const before = early.get(chunk);
+      if (before) storeNewToken(stored, before[0], before[1]);
+      recorded.push(stored);
+      byChunk.set(chunk, stored);
+      yield chunk;
+    }
+  } catch (e) {
+    if (!signal?.aborted) recorder.liveFailed(lookup, e); // a miss that went live says so on the provider's error
+    throw e;
   }
   // Only a generator that ran to its end gets here: an error, a `break` or `return()` never does.
   if (signal?.aborted) return;

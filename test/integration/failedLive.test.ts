@@ -1,0 +1,101 @@
+/**
+ * A `record_or_replay` miss whose live call fails (no key, a provider down): the provider's
+ * error alone ("Missing credentials", "Connection error") never says that no fixture matched.
+ * langchain-vcr joins a note to that error: the request had no fixture, the nearest recorded
+ * one and what differs, and how to record it; the run's summary counts it.
+ */
+import { expect } from "chai";
+import { OpenAIEmbeddings } from "@langchain/openai";
+import { Vcr, type VcrMode } from "../../src/index";
+import { onScopeEvent } from "../../src/scope";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { CLOSED_PORT_URL, offlineOpenAI, openai } from "../helpers/models";
+import { startHangingServer } from "../runners/helpers/hangingServer";
+
+const NOTE = "no recorded fixture matched this";
+
+/** The error `fn` rejects with, and the failed-live events it emitted. */
+async function failure(fn: () => Promise<unknown>): Promise<{ message: string; failedLive: number }> {
+  let failedLive = 0;
+  const stop = onScopeEvent((e) => void (e.type === "failedLive" && failedLive++));
+  try {
+    await fn();
+  } catch (e) {
+    return { message: String((e as Error).message), failedLive };
+  } finally {
+    stop();
+  }
+  throw new Error("expected a rejection");
+}
+
+function count(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+describe("a record_or_replay miss whose live call fails says it had no fixture", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+  const vcr = (mode: VcrMode = "record_or_replay") => new Vcr({ dir, mode });
+
+  it("chat: the provider's error first, then one note with the nearest fixture's difference and the fix; counted once", async () => {
+    await openai(fake, vcr().cache).invoke("Refund order 42, which arrived broken.");
+    const { message, failedLive } = await failure(() => offlineOpenAI(vcr().cache).invoke("Refund order 42, which arrived broken!"));
+    expect(message.startsWith("langchain-vcr:"), message).to.equal(false); // the provider's own error leads
+    expect(count(message, NOTE), message).to.equal(1);
+    expect(message).to.include(`langchain-vcr: ${NOTE} chat request from ChatOpenAI (model "gpt-4o-mini")`);
+    expect(message).to.include("so mode record_or_replay sent it to the provider to record it, and that call failed (the error above); nothing was recorded.");
+    expect(message).to.match(
+      /nearest recorded chat fixture: .*\.json, which differs at:\n {4}messages\[0\]\.content: "Refund order 42, which arrived broken\." → "Refund order 42, which arrived broken!"/,
+    );
+    expect(message).to.include(
+      "If the request changed on purpose, record it with the real provider configured (its URL and key): LANGCHAIN_VCR_MODE=record_or_replay",
+    );
+    expect(message).to.include("Under CI=true or LANGCHAIN_VCR_MODE=replay_only such a request fails as a VcrMissError");
+    expect(failedLive).to.equal(1);
+    expect(fake.count()).to.equal(1);
+  });
+
+  it("a stream: the same note on the stream's error", async () => {
+    const { message, failedLive } = await failure(async () => {
+      for await (const _ of await offlineOpenAI(vcr().cache).stream("What is the capital of France?"));
+    });
+    expect(count(message, NOTE), message).to.equal(1);
+    expect(message).to.include(`${NOTE} chat_stream request`);
+    expect(message).to.include("To record it, run the test with the real provider configured");
+    expect(failedLive).to.equal(1);
+  });
+
+  it("embeddings: one note for the call, every text counted", async () => {
+    const embeddings = vcr().embeddings(
+      new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: "no-key", maxRetries: 0, configuration: { baseURL: CLOSED_PORT_URL } }),
+    );
+    const { message, failedLive } = await failure(() => embeddings.embedDocuments(["a", "b", "c"]));
+    expect(count(message, NOTE), message).to.equal(1);
+    expect(message).to.include(`${NOTE} embedding request`);
+    expect(failedLive).to.equal(3);
+  });
+
+  it("no note where nothing was missed: record_always, bypass, an aborted call; replay_only is a VcrMissError as before", async () => {
+    for (const mode of ["record_always", "bypass"] as const) {
+      const { message, failedLive } = await failure(() => offlineOpenAI(vcr(mode).cache).invoke("Where is order 42?"));
+      expect(message, mode).to.not.include(NOTE);
+      expect(failedLive, mode).to.equal(0);
+    }
+    const hanging = await startHangingServer();
+    try {
+      const controller = new AbortController();
+      const model = openai(fake, vcr().cache, { configuration: { baseURL: hanging.url } });
+      setTimeout(() => controller.abort(), 100);
+      const { message, failedLive } = await failure(() => model.invoke("Where is order 43?", { signal: controller.signal }));
+      expect(message).to.not.include(NOTE);
+      expect(failedLive).to.equal(0);
+    } finally {
+      await hanging.close();
+    }
+    const miss = await failure(() => offlineOpenAI(vcr("replay_only").cache).invoke("Where is order 44?"));
+    expect(miss.message).to.include("no recorded fixture for this chat request").and.not.include(NOTE);
+    expect(miss.failedLive).to.equal(0);
+  });
+});
