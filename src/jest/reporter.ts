@@ -5,7 +5,7 @@
  * files report to. After each test file it undoes what that file's failed tests recorded; at
  * the end it prints one summary line and writes the ledger, partial after `-t`, named test
  * files, options that leave test files out (`--testPathIgnorePatterns`, ...),
- * `--onlyChanged`/`--findRelatedTests`/`--changedSince`, watch mode, `.only`, or a failure; `--shard` runs are shards `prune` merges. The run is on record (as unfinished) from
+ * `--onlyChanged`/`--findRelatedTests`/`--changedSince`/`--onlyFailures`, watch mode, `.only`, or a failure; `--shard` runs are shards `prune` merges. The run is on record (as unfinished) from
  * the moment its tests start.
  */
 import { exitOnConfigError } from "../runner/configCheck";
@@ -22,6 +22,7 @@ interface JestGlobalConfig {
   testPathPatterns?: { patterns?: string[] } | string[];
   onlyChanged?: boolean;
   findRelatedTests?: boolean;
+  onlyFailures?: boolean;
   changedSince?: string;
   lastCommit?: boolean;
   watch?: boolean;
@@ -92,6 +93,7 @@ class LangchainVcrJestReporter {
     if (c.onlyChanged || c.lastCommit || c.changedSince)
       reasons.push("only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)");
     if (c.findRelatedTests) reasons.push("--findRelatedTests ran only the tests related to the given sources");
+    if (c.onlyFailures) reasons.push("--onlyFailures ran only the tests that failed in the run before");
     if (c.watch || c.watchAll) reasons.push("watch mode runs are never complete");
     const focused = filesUsingOnly(this.files);
     if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);

@@ -17,6 +17,7 @@ describeParity({
     file: "test/a.test.cjs",
     reason: "only the test files related to changed files ran (--onlyChanged/--changedSince/--lastCommit)",
   },
+  failuresOnly: { args: ["--onlyFailures"], reason: "--onlyFailures ran only the tests that failed in the run before" },
   skippedFile: { name: "test/c.test.cjs", text: `test.skip("skipped", () => {});\n` },
   onlyFile: { name: "test/c.test.cjs", text: `test("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {

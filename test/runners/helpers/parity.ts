@@ -45,6 +45,8 @@ export interface RunnerSpec {
   filterReason: string;
   /** how the runner runs only the test files git sees changed, and the reason prune then prints */
   changedOnly?: { args: string[]; file: string; reason: string };
+  /** a rerun of only the tests that failed before (jest --onlyFailures) and prune's reason for it */
+  failuresOnly?: { args: string[]; reason: string };
   /** an option that leaves test files out of the suite, and the option as prune's reason names it */
   narrowing?: { args: string[]; option: string };
   /** node arguments that list the suite's tests without running any (runners that have such a command) */
@@ -138,6 +140,22 @@ export function describeParity(spec: RunnerSpec): void {
         expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
         expect(prune.stderr).to.include("prune refused").and.include(`${spec.narrowing!.option} on the command line left test files out`);
         expect(p.fixtures()).to.deep.equal(all);
+      });
+    }
+
+    if (spec.failuresOnly) {
+      it("a rerun of only the tests that failed before makes prune refuse and keep every fixture", async () => {
+        const failing = await run([], { FAIL: "1" });
+        expect(failing.status, failing.stdout + failing.stderr).to.not.equal(0);
+        fs.writeFileSync(p.side, "");
+        const out = await run(spec.failuresOnly!.args);
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+        expect(p.sideLines(), "only the test that failed ran").to.deep.equal([`ran ${spec.chatTitle}`]);
+        expect(p.fixtures()).to.include(keptByFilteredRun); // unused: a prune that ran would remove it
+        const prune = await p.cli(["prune", FIXTURES]);
+        expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
+        expect(prune.stderr).to.include("prune refused").and.include(spec.failuresOnly!.reason);
+        expect(p.fixtures()).to.include(keptByFilteredRun);
       });
     }
 
