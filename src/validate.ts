@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { requestHash } from "./canonical/json";
 import { damagedProblem } from "./kinds/damaged";
 import { findSecret } from "./secrets";
-import { FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
+import { CONFLICT_PROBLEM, conflictFix, FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
 import { TEMP_PREFIX } from "./store/atomic";
 import { suiteRerecordCommand } from "./diagnose/suiteCommand";
@@ -99,7 +99,7 @@ export function checkFixture(file: string, raw: string, allow: ReadonlySet<strin
 
 /** The problems of one fixture file as the reader parsed it (read once: the file is not parsed again here). */
 function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>): FixtureProblem[] {
-  if (read.problem !== undefined) return [{ file, problem: read.problem }];
+  if (read.problem !== undefined) return [{ file, problem: read.problem === CONFLICT_PROBLEM ? `${read.problem}: ${conflictFix(file)}` : read.problem }];
   const fixture = read.fixture;
   const problems: FixtureProblem[] = [];
   const bad = responseProblem(fixture);

@@ -13,9 +13,10 @@ import { UsageError, type ParsedArgs } from "./args";
 import { computeDiff, type DiffReport } from "./diffCompute";
 import { blobId, blobsAt, DiffUsageError, readBlobs, resolveRef, workTreeOf } from "./diffGit";
 import { renderJson, renderMarkdown, renderText } from "./diffRender";
-import { resolveDir } from "./fixtureDir";
+import { dirArgOf, resolveDir } from "./fixtureDir";
 import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
+import { DEFAULTS } from "../options";
 
 export const diffSpec = { strings: ["base", "format"] } as const;
 const FORMATS = ["text", "markdown", "json"] as const;
@@ -30,7 +31,7 @@ export interface DiffResult {
 export function diffFixtures(dirArg: string, base: string): DiffResult {
   if (fs.existsSync(dirArg) && !fs.statSync(dirArg).isDirectory()) throw new DiffUsageError(`${dirArg} is not a directory (pass the fixture directory)`);
   const top = workTreeOf(dirArg);
-  const dir = fs.existsSync(dirArg) ? fs.realpathSync(dirArg) : path.join(fs.realpathSync(path.dirname(dirArg)), path.basename(dirArg));
+  const dir = realPathOf(dirArg);
   const rel = path.relative(top, dir);
   if (rel.startsWith("..") || path.isAbsolute(rel)) throw new DiffUsageError(`${dirArg} is not inside the git work tree ${top}`);
   const commit = resolveRef(top, base);
@@ -38,6 +39,12 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
   const label = (name: string) => (relPosix ? `${relPosix}/${name}` : name);
 
   const baseBlobs = new Map([...blobsAt(top, commit, rel)].filter(([n]) => FIXTURE_FILE_RE.test(n)));
+  if (baseBlobs.size === 0 && !fs.existsSync(dir)) {
+    // a mistyped directory would report "0 changed, 0 added, 0 removed", and a review would see nothing to review
+    throw new DiffUsageError(
+      `${dirArg} does not exist, and ${base} has no fixtures there either: pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr diff ${DEFAULTS.dir}`,
+    );
+  }
   const workNames = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => FIXTURE_FILE_RE.test(n)) : [];
   const baseFiles = new Map<string, FixtureFile>();
   const workFiles = new Map<string, FixtureFile>();
@@ -67,13 +74,20 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
   return { report, dir: relPosix || ".", base };
 }
 
+/** The real path of `p`, which may not exist: its deepest existing ancestor's real path, then the rest. */
+function realPathOf(p: string): string {
+  if (fs.existsSync(p)) return fs.realpathSync(p);
+  const parent = path.dirname(p);
+  return parent === p ? p : path.join(realPathOf(parent), path.basename(p));
+}
+
 export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
-  if (args.positionals.length > 1) throw new UsageError("diff takes at most one [dir]");
   const format = typeof args.flags.format === "string" ? args.flags.format : "text";
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format ${JSON.stringify(format)} is not one of ${FORMATS.join(", ")}`);
   const base = typeof args.flags.base === "string" ? args.flags.base : "HEAD";
-  let dir = resolveDir(io, args.positionals[0]);
-  if (args.positionals[0] === undefined && !fs.existsSync(dir)) {
+  const dirArg = dirArgOf(args, "diff");
+  let dir = resolveDir(io, dirArg);
+  if (dirArg === undefined && !fs.existsSync(dir)) {
     // run from a subdirectory of the project: the default directory is the one at the work tree's top level
     dir = path.join(workTreeOf(dir), path.basename(dir));
   }

@@ -37,6 +37,16 @@ export function workTreeOf(dir: string): string {
 
 /** The commit a ref names; a usage error when it names none. */
 export function resolveRef(top: string, ref: string): string {
+  // git's "A...B": the merge base of A and B (B defaults to HEAD), what a pull request is compared with
+  const range = /^(.+?)\.\.\.(.*)$/s.exec(ref);
+  if (range) {
+    const [a, b] = [resolveRef(top, range[1]), resolveRef(top, range[2] || "HEAD")];
+    try {
+      return git(top, ["merge-base", a, b]).trim();
+    } catch {
+      throw new DiffUsageError(`--base ${JSON.stringify(ref)}: ${range[1]} and ${range[2] || "HEAD"} have no common ancestor in ${top}`);
+    }
+  }
   try {
     return git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
   } catch {

@@ -4,10 +4,24 @@ import * as path from "node:path";
 import { VcrConfigError } from "../errors";
 import { DEFAULTS } from "../options";
 import { FIXTURE_FILE_RE } from "../store/fixture";
+import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
 
 export function resolveDir(io: Io, dir: string | undefined): string {
   return path.resolve(io.cwd, dir ?? DEFAULTS.dir);
+}
+
+/**
+ * A command's one optional `[dir]`. More positionals are a usage error: ignored, a forgotten
+ * `--` (`prune cassettes dry-run`) would run the command for real.
+ */
+export function dirArgOf(args: ParsedArgs, command: string): string | undefined {
+  if (args.positionals.length > 1) {
+    throw new UsageError(
+      `${command} takes at most one [dir], not ${args.positionals.length} arguments (${args.positionals.map((p) => JSON.stringify(p)).join(" ")})`,
+    );
+  }
+  return args.positionals[0];
 }
 
 /** Absolute paths of the `<sha256>.json` files in `dir`, sorted. A missing directory is an error naming `command`'s own call. */

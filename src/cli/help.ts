@@ -67,7 +67,8 @@ kind) is one change: the request fields that differ, and how the response differ
 are listed as added, removed, or re-recorded in place. Reads the base with git plumbing (no
 checkout) and writes nothing. Exit 0 whatever it finds; 2 on a usage error or outside git.
 
-  --base ref       the git ref to compare with (default HEAD; in CI: origin/<base branch>)
+  --base ref       the git ref to compare with (default HEAD; ref... is its merge base with HEAD,
+                   what a pull request changed: origin/main...)
   --format f       text (default), markdown (for a pull-request comment) or json
 `,
   show: `Usage: langchain-vcr show <hash|file> [--dir dir] [--json]

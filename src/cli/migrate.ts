@@ -14,7 +14,7 @@ import { readFixtureFile } from "../store/reader";
 import { FixtureStore } from "../store/store";
 import { upgradeFixture } from "../store/upgrade";
 import type { ParsedArgs } from "./args";
-import { listFixtures, resolveDir } from "./fixtureDir";
+import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 
@@ -61,7 +61,7 @@ export function migrateDir(dir: string, dryRun = false): MigrateReport {
 }
 
 export async function migrateCommand(args: ParsedArgs, io: Io): Promise<number> {
-  const dir = resolveDir(io, args.positionals[0]);
+  const dir = resolveDir(io, dirArgOf(args, "migrate"));
   const dry = args.flags["dry-run"] === true;
   const r = migrateDir(dir, dry);
   const name = (f: string) => path.basename(f);

@@ -7,13 +7,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
 import type { ParsedArgs } from "./args";
-import { listFixtures, resolveDir } from "./fixtureDir";
+import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 
 export const pruneSpec = { booleans: ["dry-run"], strings: ["ledger-dir"] } as const;
 
 export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
-  const dir = resolveDir(io, args.positionals[0]);
+  const dir = resolveDir(io, dirArgOf(args, "prune"));
   const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir, "prune");
   const verdict = lastRunVerdict(ledgerDir, io.cwd);

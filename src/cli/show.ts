@@ -25,7 +25,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
     return 0;
   }
   const read = parseFixtureFile(file, text);
-  if (read.problem !== undefined) throw fixtureFileError(file, read.problem);
+  if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
   io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRunVerdict(ledgerDirOf(args, io), io.cwd))]));
   return 0;
 }

@@ -4,12 +4,12 @@
  * file (the shared reader, src/store/reader.ts) (10,000 small fixtures take well under a second).
  */
 import type { ParsedArgs } from "./args";
-import { listFixtures, resolveDir } from "./fixtureDir";
+import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
-import { fixturesByTest } from "./usedBy";
+import { fixturesByTest, NO_LEDGER } from "./usedBy";
 import { lastRunVerdict } from "../runner/ledgerFiles";
 
 export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
@@ -101,7 +101,7 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 }
 
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
-  const dir = resolveDir(io, args.positionals[0]);
+  const dir = resolveDir(io, dirArgOf(args, "stats"));
   const s = collectStats(dir, ledgerDirOf(args, io), io.cwd, args.flags["by-test"] === true);
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
@@ -120,14 +120,17 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
     lines.push("by kind:", table(rows(s.byKind)), "by model:", table(rows(s.byModel)), `largest:`);
     lines.push(table(s.largest.map((l) => [formatBytes(l.bytes), display(io, l.file), l.kind + (l.model ? ` ${l.model}` : "")])));
   }
-  if (!s.unused) lines.push(`unused since the last run: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)`);
+  if (!s.unused) lines.push(`unused since the last run: unknown (${NO_LEDGER})`);
+  else if (s.unused.complete) lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, complete)`);
   else {
-    const state = s.unused.complete
-      ? "complete"
-      : `partial: ${s.unused.reasons[0]}${s.unused.reasons.length > 1 ? ` (+${s.unused.reasons.length - 1} more)` : ""}`;
-    lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, ${state})`);
+    // a partial run's unused fixtures include those of the tests it did not run: no count of unused ones
+    const why = `${s.unused.reasons[0]}${s.unused.reasons.length > 1 ? ` (+${s.unused.reasons.length - 1} more)` : ""}`;
+    lines.push(
+      `unused since the last run: unknown (run ${s.unused.runId}, started ${s.unused.startedAt}, was partial: ${why}; ` +
+        `${s.unused.count} fixture(s) it did not use may belong to tests it did not run)`,
+    );
   }
-  if (s.byTest === null) lines.push("by test: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)");
+  if (s.byTest === null) lines.push(`by test: unknown (${NO_LEDGER})`);
   else if (s.byTest) {
     lines.push("by test (last run):");
     for (const [t, fs] of Object.entries(s.byTest)) lines.push(`  ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `    ${display(io, f)}`));

@@ -2,13 +2,13 @@
 import { validateFixtures } from "../validate";
 import { SECRET_PATTERN_NAMES } from "../secrets";
 import { UsageError, type ParsedArgs } from "./args";
-import { resolveDir } from "./fixtureDir";
+import { dirArgOf, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 
 export const validateSpec = { booleans: ["json"], strings: ["allow-secret-pattern"] } as const;
 
 export async function validateCommand(args: ParsedArgs, io: Io): Promise<number> {
-  const dir = resolveDir(io, args.positionals[0]);
+  const dir = resolveDir(io, dirArgOf(args, "validate"));
   const allow = typeof args.flags["allow-secret-pattern"] === "string" ? args.flags["allow-secret-pattern"].split(",").map((s) => s.trim()) : [];
   for (const name of allow) {
     if (!SECRET_PATTERN_NAMES.includes(name))

@@ -31,6 +31,7 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
   try {
     value = JSON.parse(text);
   } catch (e) {
+    if (CONFLICT_MARKERS.test(text)) return { problem: CONFLICT_PROBLEM, cause: e };
     return { problem: `is not valid JSON (${(e as Error).message}): a merge conflict or a truncated write, perhaps`, cause: e };
   }
   const problem = envelopeProblem(value, expectedHash);
@@ -39,6 +40,20 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
   const fromDisk = kindSpec(fixture.kind)?.fromDisk;
   if (fromDisk) fixture.response = fromDisk(fixture.response);
   return { fixture };
+}
+
+/** git's conflict markers, each at the start of a line: a merge left the file unresolved. */
+const CONFLICT_MARKERS = /^<{7}(?: |$)[^]*^>{7}(?: |$)/m;
+export const CONFLICT_PROBLEM = "holds unresolved git merge-conflict markers (<<<<<<< … >>>>>>>)";
+
+/**
+ * How to mend a fixture a merge left in conflict. Both sides answer the same request (the
+ * file is named by its hash), so either side replays; `git checkout -- file` alone refuses an
+ * unmerged path.
+ */
+export function conflictFix(file: string): string {
+  const q = JSON.stringify(file);
+  return `keep one side of the conflict: git checkout --theirs -- ${q} (or --ours; both sides answer the same request, which names the file), then git add ${q}`;
 }
 
 /** A file's text without the UTF-8 byte-order mark some Windows editors add. */

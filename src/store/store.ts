@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "../canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../errors";
-import { readFixtureText, SCHEMA_VERSION, type Fixture } from "./fixture";
+import { CONFLICT_PROBLEM, conflictFix, readFixtureText, SCHEMA_VERSION, type Fixture } from "./fixture";
 import { formatFixture } from "./format";
 import { kindSpec } from "../kinds";
 import { tempFile } from "./atomic";
@@ -237,13 +237,17 @@ export function parseFixture(raw: string, file: string, expectedHash?: string): 
   return read.fixture;
 }
 
-/** The error for a fixture file that cannot be read as a fixture at all (its envelope); a damaged response is src/kinds/damaged.ts's. */
-export function fixtureFileError(file: string, problem: string, cause?: unknown): VcrFixtureError {
+/**
+ * The error for a fixture file that cannot be read as a fixture at all (its envelope); a
+ * damaged response is src/kinds/damaged.ts's. `replaying: false`: a command only reading it
+ * (`show`), where "not treated as a miss" would mean nothing.
+ */
+export function fixtureFileError(file: string, problem: string, cause?: unknown, { replaying = true }: { replaying?: boolean } = {}): VcrFixtureError {
+  const mend = problem === CONFLICT_PROBLEM ? conflictFix(file) : `restore it from git (git checkout -- ${JSON.stringify(file)})`;
   return new VcrFixtureError(
     `the fixture ${file} ${problem}.\n` +
-      `  It was not treated as a miss and was not overwritten.\n` +
-      `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record ` +
-      `(${suiteRerecordCommand()}).`,
+      (replaying ? `  It was not treated as a miss and was not overwritten.\n` : "") +
+      `  Fix it: ${mend}, or delete it and re-record (${suiteRerecordCommand()}).`,
     file,
     cause === undefined ? undefined : { cause },
   );

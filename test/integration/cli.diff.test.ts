@@ -196,6 +196,36 @@ describe("cli: langchain-vcr diff", function () {
     ]);
   });
 
+  it("--base main... compares with the merge base: a fixture main gained after the branch point is not a removal of the branch's", async () => {
+    const dir = repo();
+    const cassettes = path.join(dir, "cassettes");
+    const ask = (q: string) => openai(fake, new Vcr({ dir: cassettes, mode: "record_or_replay" }).cache).invoke([new HumanMessage(q)]);
+    await ask("on main before the branch");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "first");
+    const main = git(dir, "rev-parse", "--abbrev-ref", "HEAD").trim();
+    git(dir, "checkout", "-qb", "pr");
+    await ask("added by the pull request");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "pr");
+    git(dir, "checkout", "-q", main);
+    await ask("added to main later");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "main moves on");
+    git(dir, "checkout", "-q", "pr");
+    const tip = await cli(["diff", "--base", main], dir);
+    expect(tip.stdout, tip.stderr).to.contain("0 changed, 1 added, 1 removed");
+    for (const base of [`${main}...`, `${main}...HEAD`, `${main}...pr`]) {
+      const mergeBase = await cli(["diff", "--base", base], dir);
+      expect(mergeBase.code, mergeBase.stderr).to.equal(0);
+      expect(mergeBase.stdout, base).to.contain(`cassettes (${base} → working tree): 0 changed, 1 added, 0 removed`);
+      expect(mergeBase.stdout).to.contain("added by the pull request").and.not.contain("added to main later");
+    }
+    const unknown = await cli(["diff", "--base", "nope..."], dir);
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.contain('--base "nope" is not a commit');
+  });
+
   it("reports a damaged base fixture and goes on; exits 2 outside git and on a bad --base or --format", async () => {
     const dir = repo();
     const cassettes = path.join(dir, "cassettes");
@@ -219,6 +249,21 @@ describe("cli: langchain-vcr diff", function () {
     );
     expect((await cli(["diff", "--base", "no-such-branch"], dir)).code).to.equal(2);
     expect((await cli(["diff", "--format", "html"], dir)).code).to.equal(2);
+    // a mistyped directory is no empty review: neither in the work tree nor at the base
+    for (const typo of ["casettes", path.join("a", "b", "cassettes")]) {
+      const missing = await cli(["diff", typo], dir);
+      expect(missing.code, typo).to.equal(2);
+      expect(missing.stderr).to.contain(
+        `langchain-vcr diff: ${path.join(fs.realpathSync(dir), typo)} does not exist, and HEAD has no fixtures there either: pass the directory your Vcr uses`,
+      );
+    }
+    // a directory removed from the work tree is a review: every fixture removed
+    const moved = path.join(dir, "moved");
+    fs.renameSync(cassettes, moved);
+    const removedAll = await cli(["diff", "cassettes"], dir);
+    expect(removedAll.code, removedAll.stderr).to.equal(0);
+    expect(removedAll.stdout).to.contain("0 changed, 0 added, 0 removed, 0 re-recorded, 1 damaged"); // the base's one file, a damaged one
+    fs.renameSync(moved, cassettes);
     const onFile = await cli(["diff", path.join("cassettes", fixtureFiles(cassettes)[0])], dir);
     expect(onFile.code).to.equal(2);
     expect(onFile.stderr).to.contain("is not a directory (pass the fixture directory)");

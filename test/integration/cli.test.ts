@@ -193,7 +193,9 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(lines[1]).to.equal("by kind:");
       expect(lines[2]).to.match(/^ {2}chat +3 +[\d.]+ KiB$/);
       expect(r.stdout).to.match(/\n {2}gpt-4o-mini +4 +[\d.]+ KiB\n/);
-      expect(r.stdout).to.include("unused since the last run: unknown (no usage ledger; run the suite with the langchain-vcr/mocha plugin)");
+      expect(r.stdout).to.include(
+        "unused since the last run: unknown (no usage ledger; run the whole suite with your test runner's langchain-vcr plugin (mocha, vitest, jest or node:test))",
+      );
     });
   });
 
@@ -209,7 +211,7 @@ describe("langchain-vcr CLI (child process)", function () {
           `  kind:     chat`,
           `  hash:     ${hash}`,
           `  recorded: ${JSON.parse(fs.readFileSync(recorded.capital, "utf8")).recordedAt}`,
-          `  used by:  unknown (no usage ledger: run the suite with the langchain-vcr/mocha plugin)`,
+          `  used by:  unknown (no usage ledger; run the whole suite with your test runner's langchain-vcr plugin (mocha, vitest, jest or node:test))`,
           `  model:    gpt-4o-mini`,
           `messages:`,
           `  [user] What is the capital of France?`,
@@ -303,6 +305,24 @@ describe("langchain-vcr CLI (child process)", function () {
       const bad = await cli(["stats", "--frobnicate"]);
       expect(bad.code).to.equal(2);
       expect(bad.stderr).to.match(/^langchain-vcr stats: unknown option --frobnicate\.\n\nUsage: langchain-vcr stats/);
+    });
+
+    it("a second positional is a usage error for every command that takes one [dir]: `prune cassettes dry-run` deletes nothing", async () => {
+      const dir = tmpDir("vcr-cli-extra-");
+      const cassettes = path.join(dir, "cassettes");
+      fs.mkdirSync(cassettes);
+      const stray = path.join(cassettes, "f".repeat(64) + ".json");
+      fs.writeFileSync(stray, "{}");
+      for (const command of ["prune", "migrate", "stats", "validate", "diff"]) {
+        const r = await cli([command, "cassettes", "dry-run"], dir);
+        expect(r.code, command).to.equal(2);
+        expect(r.stderr, command).to.match(
+          new RegExp(
+            `^langchain-vcr ${command}: ${command} takes at most one \\[dir\\], not 2 arguments \\("cassettes" "dry-run"\\)\\.\\n\\nUsage: langchain-vcr ${command} `,
+          ),
+        );
+      }
+      expect(fs.existsSync(stray)).to.equal(true);
     });
   });
 

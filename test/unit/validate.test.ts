@@ -7,6 +7,9 @@ import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { git } from "../helpers/git";
+import { FixtureStore } from "../../src/store/store";
+import { VcrFixtureError } from "../../src/errors";
 
 /** Writes a well-formed chat fixture with the real formatter; returns its file. */
 function writeFixture(dir: string, text: string, extra: Record<string, unknown> = {}, response: unknown = { generations: [{ text: "ok" }] }): string {
@@ -114,6 +117,36 @@ describe("validateFixtures", () => {
     expect(problemsOf(problems, newer)[0]).to.match(/^has schemaVersion 3, newer than this langchain-vcr understands \(2\)/);
     expect(problems).to.have.length(4);
     expect(problems.map((p) => p.file)).to.deep.equal([...problems.map((p) => p.file)].sort(), "problems come in file-name order");
+  });
+
+  it("a fixture a git merge left in conflict: named as such, and the fix it gives (one side) works where `git checkout -- file` is refused", async () => {
+    git(dir, "init", "-q");
+    const file = writeFixture(dir, "same question", {}, { generations: [{ text: "first answer" }] });
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "recorded");
+    const main = git(dir, "rev-parse", "--abbrev-ref", "HEAD").trim();
+    git(dir, "checkout", "-qb", "other");
+    writeFixture(dir, "same question", { recordedAt: "2026-02-02T00:00:00.000Z" }, { generations: [{ text: "their answer" }] });
+    git(dir, "commit", "-qam", "re-recorded there");
+    git(dir, "checkout", "-q", main);
+    writeFixture(dir, "same question", { recordedAt: "2026-03-03T00:00:00.000Z" }, { generations: [{ text: "our answer" }] });
+    git(dir, "commit", "-qam", "re-recorded here");
+    expect(() => git(dir, "merge", "-q", "other")).to.throw(); // CONFLICT (content), on git's stdout
+    expect(fs.readFileSync(file, "utf8")).to.match(/^<<<<<<< /m);
+    expect(() => git(dir, "checkout", "--", file)).to.throw(/unmerged/); // the generic fix fails mid-merge
+    const problems = await validateFixtures(dir);
+    expect(problemsOf(problems, file)).to.deep.equal([
+      `holds unresolved git merge-conflict markers (<<<<<<< … >>>>>>>): keep one side of the conflict: git checkout --theirs -- ${JSON.stringify(file)} (or --ours; both sides answer the same request, which names the file), then git add ${JSON.stringify(file)}`,
+    ]);
+    const store = new FixtureStore(dir);
+    expect(() => store.read(path.basename(file, ".json"))).to.throw(
+      VcrFixtureError,
+      /merge-conflict markers[^]*It was not treated as a miss[^]*Fix it: keep one side of the conflict: git checkout --theirs/,
+    );
+    git(dir, "checkout", "--theirs", "--", file);
+    git(dir, "add", file);
+    expect(await validateFixtures(dir)).to.deep.equal([]);
+    expect(JSON.parse(fs.readFileSync(file, "utf8")).response.generations[0].text).to.equal("their answer");
   });
 
   it("returns one problem for a missing directory, and for a path that is a file", async () => {
