@@ -61,6 +61,11 @@ export class Scope {
     this.occurrences.set(key, n);
     return n;
   }
+
+  /** Gives occurrence `n` of `key` back, when it is still the last one taken: the next `nextOccurrence` is `n` again. */
+  returnOccurrence(key: string, n: number): void {
+    if (this.occurrences.get(key) === n) this.occurrences.set(key, n - 1);
+  }
 }
 
 interface GlobalState {

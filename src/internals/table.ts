@@ -7,7 +7,9 @@
  * Relied on at call time and not checkable before (each is read defensively where it is used):
  * `BaseLanguageModel#_encoding` (an instance field, set once tiktoken has loaded),
  * `handleLLMNewToken(token, idx, runId, parentRunId, tags, { chunk })`'s argument order, and
- * the `lc_prefer_streaming` / `lc_prefer_chat_model_stream_events` flags of callback handlers.
+ * the `lc_prefer_streaming` / `lc_prefer_chat_model_stream_events` flags of callback handlers,
+ * and, for `interrupt()` inside a wrapped tool, LangGraph's task scratchpad, `GraphInterrupt`
+ * and `interrupt` export (`adapters/tools/interrupts.ts`, which fails loudly on another shape).
  */
 
 /** The classes of one copy of @langchain/core that the table names. */

@@ -10,7 +10,7 @@ export function toolProblem(e: unknown): string {
 
 export const tool: KindSpec = {
   name: "tool",
-  shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" }, optionally with "events"`,
+  shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" } | { "interrupt": { "value" } }, optionally with "events" and "resumed"`,
   responseProblem(response) {
     // judged by replay's own decoder, so validate can never pass what replay refuses
     try {
@@ -23,7 +23,9 @@ export const tool: KindSpec = {
   render(req, res, raw, out) {
     out.push(`  tool:     ${String(req.tool ?? req.name ?? "?")}${typeof req.call === "number" ? `  (identical call #${req.call} in its test)` : ""}`);
     out.push("arguments:", indent(req.args === undefined ? "(none)" : json(req.args), "  "));
+    if (req.resume !== undefined) out.push("resumed with:", indent(json(req.resume), "  "));
     out.push("answer:");
+    if (typeof res.resumed === "number" && res.resumed > 0) out.push(`  (after taking ${res.resumed} LangGraph resume value(s))`);
     if ("result" in res) out.push("  returned:", indent(json(res.result), "    "));
     else if (isRec(res.toolMessage)) {
       const m = res.toolMessage;
@@ -32,6 +34,7 @@ export const tool: KindSpec = {
     } else if (isRec(res.error)) {
       out.push(`  threw ${String(res.error.class ?? res.error.name)}: ${String(res.error.message)}`);
     } else if ("thrown" in res) out.push("  threw a non-Error:", indent(json(res.thrown), "    "));
+    else if (isRec(res.interrupt)) out.push("  interrupted the graph (LangGraph interrupt()) with:", indent(json(res.interrupt.value), "    "));
     else out.push(indent(json(raw), "  "));
     if (Array.isArray(res.events)) out.push(`  (${res.events.length} streamed event(s) before it)`);
   },

@@ -14,6 +14,9 @@ import { unkeyableArgsError, unrecordableResultError } from "./messages";
 import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResponse } from "./outcome";
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
+import { encodeInterrupt, isGraphInterrupt, pendingResumes, replayInterrupts, resumedRequest, resumesTaken, taskScratchpad } from "./interrupts";
+import { log } from "../../log";
+import * as path from "node:path";
 
 /** The parts of a tool run manager this module uses. */
 export interface ToolRunManager {
@@ -48,11 +51,44 @@ export async function callTool(ctx: ToolCallContext, parsed: unknown, runManager
     if (e instanceof UnrecordableValue) throw unkeyableArgsError(ctx.name, e);
     throw e;
   }
-  const request = nextToolRequest(base, ctx.recorder.config.dir);
+  const { request, giveBack } = nextToolRequest(base, ctx.recorder.config.dir);
+  try {
+    return await lookUpAndRun(ctx, request, parsed, runManager, cfg, callId);
+  } catch (e) {
+    if (isGraphInterrupt(e)) giveBack(); // it runs again on resume, as the same call: the same ordinal
+    throw e;
+  }
+}
+
+async function lookUpAndRun(
+  ctx: ToolCallContext,
+  request: ToolRequest,
+  parsed: unknown,
+  runManager: unknown,
+  cfg: ToolCallConfig,
+  callId: string | undefined,
+): Promise<unknown> {
   const live = ctx.recorder.toolMode() === "execute";
-  const lookup = await ctx.recorder.lookup("tool", request, { describe: `tool ${JSON.stringify(ctx.name)}`, live });
-  if (lookup.fixture) return replay(ctx.name, lookup, callId);
-  return runAndRecord(ctx, lookup, parsed, runManager, cfg, callId);
+  const describe = `tool ${JSON.stringify(ctx.name)}`;
+  const lookup = await ctx.recorder.lookup("tool", request, { describe, live });
+  if (!lookup.fixture) return runAndRecord(ctx, lookup, parsed, runManager, cfg, callId, false);
+  const pending = interruptedBefore(lookup) ? pendingResumesOf(cfg) : [];
+  if (pending.length === 0) return replay(ctx.name, lookup, callId);
+  // the interrupted call resumed: its own fixture, keyed by the resume values it takes (interrupts.ts)
+  const resumed = await ctx.recorder.lookup("tool", resumedRequest(request, pending), { describe: `${describe}, resumed`, live });
+  if (resumed.fixture) return replay(ctx.name, resumed, callId);
+  return runAndRecord(ctx, resumed, parsed, runManager, cfg, callId, true);
+}
+
+/** Whether a hit's recorded outcome is a LangGraph interrupt (a damaged response is left to `replay` to report). */
+function interruptedBefore(lookup: Lookup): boolean {
+  const r = lookup.fixture?.response;
+  return typeof r === "object" && r !== null && "interrupt" in r;
+}
+
+function pendingResumesOf(cfg: ToolCallConfig): unknown[] {
+  const s = taskScratchpad(cfg);
+  return s ? pendingResumes(s) : [];
 }
 
 async function runAndRecord(
@@ -62,9 +98,16 @@ async function runAndRecord(
   runManager: unknown,
   cfg: ToolCallConfig,
   callId: string | undefined,
+  keyedByResume: boolean,
 ): Promise<unknown> {
   let events: unknown[] | undefined;
   let value: unknown;
+  const scratch = taskScratchpad(cfg);
+  const before = scratch?.interruptCounter;
+  const resumed = (interrupted: boolean): { resumed?: number } => {
+    const n = resumesTaken(scratch, before, interrupted);
+    return n > 0 ? { resumed: n } : {};
+  };
   try {
     value = await ctx.body(parsed, runManager, cfg);
     if (isGeneratorLike(value)) {
@@ -72,15 +115,36 @@ async function runAndRecord(
       value = await drain(value, runManager as ToolRunManager | undefined, events);
     }
   } catch (e) {
+    if (scratch && isGraphInterrupt(e) && !cfg.signal?.aborted) {
+      recordResumable(ctx, lookup, keyedByResume, resumed(true), () => ({ interrupt: encodeInterrupt(e) }));
+      throw e;
+    }
     if (!isToolOutcome(e, cfg)) {
       ctx.recorder.abandon(lookup);
       throw e;
     }
-    recordOutcome(ctx, lookup, () => encodeThrow(e, events));
+    recordResumable(ctx, lookup, keyedByResume, resumed(false), () => encodeThrow(e, events));
     throw e;
   }
-  recordOutcome(ctx, lookup, () => encodeResult(value, events, callId));
+  recordResumable(ctx, lookup, keyedByResume, resumed(false), () => encodeResult(value, events, callId));
   return value;
+}
+
+/**
+ * `recordOutcome`, with the resume values the body took. A body that took some under the
+ * interrupted call's own key (whose interrupt has no fixture: deleted, or recorded before this
+ * version) is not recorded: replaying it there would answer without the interrupt.
+ */
+function recordResumable(ctx: ToolCallContext, lookup: Lookup, keyedByResume: boolean, taken: { resumed?: number }, encode: () => ToolResponse): void {
+  if (taken.resumed && !keyedByResume) {
+    ctx.recorder.abandon(lookup);
+    log.warn(
+      `tool ${JSON.stringify(ctx.name)} took ${taken.resumed} LangGraph resume value(s), but the call it resumes has no recorded interrupt in ${path.dirname(lookup.file)}, so nothing was recorded for it.\n` +
+        `  Re-record the whole test (the call that interrupts, then the resumed one) to record both.`,
+    );
+    return;
+  }
+  recordOutcome(ctx, lookup, () => ({ ...encode(), ...taken }));
 }
 
 /** Writes (per mode) the encoded outcome; an unrecordable outcome writes nothing and fails. */
@@ -110,16 +174,18 @@ function replay(name: string, lookup: Lookup, callId: string | undefined): unkno
     // the same rule validate applies (KINDS.tool.responseProblem runs decodeResponse), worded by the one builder
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
+  // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
+  replayInterrupts(out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
   if (out.events !== undefined) return replayGenerator(out);
   if (out.kind === "throw") throw out.error;
-  return out.value;
+  return (out as { value: unknown }).value;
 }
 
 /** Core consumes a generator returned by `_call` and fires `handleToolEvent` per chunk, as it did when recording. */
 async function* replayGenerator(out: Replayed): AsyncGenerator<unknown, unknown, unknown> {
   for (const e of out.events ?? []) yield e;
   if (out.kind === "throw") throw out.error;
-  return out.value;
+  return (out as { value: unknown }).value;
 }
 
 /** Consumes a generator the way core does (`consumeAsyncGenerator`), keeping its chunks. */

@@ -7,14 +7,18 @@
  *   `ToolMessage`; replay rebuilds it with the CURRENT call's `tool_call_id`;
  * - `{ "error": { name, message, class?, code?, output? } }` — the body threw an Error;
  *   replay throws an error with the same `name`, class name and message;
- * - `{ "thrown": <tagged> }` — the body threw something that is not an Error.
+ * - `{ "thrown": <tagged> }` — the body threw something that is not an Error;
+ * - `{ "interrupt": { value, response_schema? } }` — the body called LangGraph's `interrupt()`,
+ *   which paused the graph (`interrupts.ts`).
  *
  * Any of them may carry `events`: the chunks an async-generator tool yielded before its
- * return value, replayed through the same generator protocol.
+ * return value, replayed through the same generator protocol; and `resumed`: how many LangGraph
+ * resume values the body took first.
  */
 import { ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException } from "@langchain/core/tools";
 import { UnrecordableValue, fromTagged, toTagged } from "./tagged";
+import type { RecordedInterrupt } from "./interrupts";
 
 export interface RecordedError {
   /** `error.name`. */
@@ -41,12 +45,14 @@ export interface RecordedToolMessage {
   tool_call_id?: string;
 }
 
-export type ToolResponse = { events?: unknown[] } & (
-  { result: unknown } | { toolMessage: RecordedToolMessage } | { error: RecordedError } | { thrown: unknown }
+export type ToolResponse = { events?: unknown[]; resumed?: number } & (
+  { result: unknown } | { toolMessage: RecordedToolMessage } | { error: RecordedError } | { thrown: unknown } | { interrupt: RecordedInterrupt }
 );
 
-/** The replay of a recorded outcome: a value to return, or something to throw. */
-export type Replayed = { kind: "return"; value: unknown; events?: unknown[] } | { kind: "throw"; error: unknown; events?: unknown[] };
+/** The replay of a recorded outcome: a value to return, something to throw, or an interrupt to raise again. */
+export type Replayed = { events?: unknown[]; resumed: number } & (
+  { kind: "return"; value: unknown } | { kind: "throw"; error: unknown } | { kind: "interrupt"; interrupt: RecordedInterrupt }
+);
 
 /** Encodes a body's return value. Throws `UnrecordableValue` for what cannot replay faithfully. */
 export function encodeResult(value: unknown, events: unknown[] | undefined, currentCallId: string | undefined): ToolResponse {
@@ -79,11 +85,22 @@ export function decodeResponse(response: unknown, currentCallId: string | undefi
   const r = response as Record<string, unknown>;
   const events = r.events === undefined ? undefined : (fromTagged(r.events) as unknown[]);
   if (events !== undefined && !Array.isArray(events)) throw new Error(`"events" is not an array`);
-  if ("result" in r) return { kind: "return", value: fromTagged(r.result), events };
-  if ("toolMessage" in r) return { kind: "return", value: decodeToolMessage(r.toolMessage as RecordedToolMessage, currentCallId), events };
-  if ("error" in r) return { kind: "throw", error: rebuildError(r.error as RecordedError), events };
-  if ("thrown" in r) return { kind: "throw", error: fromTagged(r.thrown), events };
-  throw new Error(`the response has none of "result", "toolMessage", "error", "thrown"`);
+  const resumed = r.resumed ?? 0;
+  if (typeof resumed !== "number" || !Number.isInteger(resumed) || resumed < 0) throw new Error(`"resumed" is not a count`);
+  if ("result" in r) return { kind: "return", value: fromTagged(r.result), events, resumed };
+  if ("toolMessage" in r) return { kind: "return", value: decodeToolMessage(r.toolMessage as RecordedToolMessage, currentCallId), events, resumed };
+  if ("error" in r) return { kind: "throw", error: rebuildError(r.error as RecordedError), events, resumed };
+  if ("thrown" in r) return { kind: "throw", error: fromTagged(r.thrown), events, resumed };
+  if ("interrupt" in r) return { kind: "interrupt", interrupt: decodeInterrupt(r.interrupt), events, resumed };
+  throw new Error(`the response has none of "result", "toolMessage", "error", "thrown", "interrupt"`);
+}
+
+function decodeInterrupt(i: unknown): RecordedInterrupt {
+  if (i === null || typeof i !== "object" || !("value" in i)) throw new Error(`"interrupt" needs a "value"`);
+  const rec = i as RecordedInterrupt;
+  const out: RecordedInterrupt = { value: fromTagged(rec.value) };
+  if (rec.response_schema !== undefined) out.response_schema = fromTagged(rec.response_schema);
+  return out;
 }
 
 function encodeEvents(events: unknown[] | undefined): { events?: unknown[] } {

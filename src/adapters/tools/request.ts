@@ -14,6 +14,8 @@ export interface ToolRequest {
   args?: unknown;
   /** The ordinal of this identical call in the current scope; absent for the first. */
   call?: number;
+  /** The LangGraph resume values a resumed call will take (`interrupts.ts`); absent otherwise. */
+  resume?: unknown[];
 }
 
 /** The request without its ordinal. Throws `UnrecordableValue` for arguments that cannot be keyed. */
@@ -24,9 +26,13 @@ export function baseToolRequest(name: string, parsedArgs: unknown): ToolRequest 
 
 /**
  * Takes the next ordinal for this request in the current scope and returns the request to
- * look up. `space` separates counters of different fixture directories.
+ * look up. `space` separates counters of different fixture directories. `giveBack()` returns
+ * the ordinal: a call that interrupted a LangGraph graph is run again on resume, as the same
+ * call (`interrupts.ts`).
  */
-export function nextToolRequest(base: ToolRequest, space: string): ToolRequest {
-  const n = currentScope().nextOccurrence(`tool\u0000${space}\u0000${requestHash("tool", base)}`);
-  return n === 1 ? base : { ...base, call: n };
+export function nextToolRequest(base: ToolRequest, space: string): { request: ToolRequest; giveBack(): void } {
+  const scope = currentScope();
+  const key = `tool\u0000${space}\u0000${requestHash("tool", base)}`;
+  const n = scope.nextOccurrence(key);
+  return { request: n === 1 ? base : { ...base, call: n }, giveBack: () => scope.returnOccurrence(key, n) };
 }

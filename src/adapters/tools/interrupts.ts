@@ -1,0 +1,133 @@
+/**
+ * LangGraph's `interrupt()` inside a wrapped tool (a human-approval tool): the body throws a
+ * `GraphInterrupt` and the graph pauses; `Command({ resume })` runs the tool again, and there
+ * `interrupt()` returns the resume value instead of throwing.
+ *
+ * - The interrupted call is recorded like any other call, its outcome `{ "interrupt": { value } }`.
+ *   Replay throws it again through the running LangGraph's own `interrupt()`, so the graph
+ *   pauses exactly as it did (same interrupt id, same value), and the body never runs.
+ * - A call whose fixture is such an interrupt, made while resume values are pending for it,
+ *   is the resumed call: it has a fixture of its own, keyed by the call and those resume values
+ *   (`resume`), so another answer is another fixture. Its outcome records how many resume values
+ *   the body took (`resumed`); replay takes as many through `interrupt()` (which hands LangGraph
+ *   the same resume writes) before it returns, or interrupts again.
+ *
+ * Calls that never interrupt keep their keys (no `resume` enters them).
+ *
+ * Relied on at call time (read where used, never before): the task scratchpad LangGraph puts in
+ * a node's config (`configurable.__pregel_scratchpad`: `resume`, `interruptCounter`,
+ * `nullResume`), the `GraphInterrupt` it throws (`name`, `interrupts[0].value`), and
+ * `interrupt` exported by `@langchain/langgraph`. A scratchpad of another shape is a
+ * `VcrConfigError` naming it, never a replay of the wrong answer.
+ */
+import * as path from "node:path";
+import { createRequire } from "node:module";
+import { VcrConfigError } from "../../errors";
+import { toTagged } from "./tagged";
+import { sortDeep } from "../../canonical/json";
+import type { ToolRequest } from "./request";
+
+const SCRATCHPAD = "__pregel_scratchpad";
+
+/** The parts of LangGraph's task scratchpad read here. */
+export interface TaskScratchpad {
+  resume: unknown[];
+  interruptCounter: number;
+  nullResume?: unknown;
+}
+
+/** What an interrupt recorded: the value given to `interrupt()`, and its JSON response schema when one was given. */
+export interface RecordedInterrupt {
+  value: unknown;
+  response_schema?: unknown;
+}
+
+/** The scratchpad of the LangGraph task a tool call runs in; undefined outside LangGraph. */
+export function taskScratchpad(config: unknown): TaskScratchpad | undefined {
+  const configurable = (config as { configurable?: Record<string, unknown> } | undefined)?.configurable;
+  const s = configurable?.[SCRATCHPAD] as Partial<TaskScratchpad> | undefined;
+  if (s === undefined) return undefined;
+  if (s === null || typeof s !== "object" || !Array.isArray(s.resume) || typeof s.interruptCounter !== "number") {
+    throw new VcrConfigError(
+      `this LangGraph's task scratchpad (config.configurable.${SCRATCHPAD}) has no "resume" array or no "interruptCounter" number.\n` +
+        `  langchain-vcr reads them to replay interrupt() inside a tool, and will not guess.\n` +
+        `  Fix: use a @langchain/langgraph version langchain-vcr supports (docs/compatibility.md), or report the version you use.`,
+    );
+  }
+  return s as TaskScratchpad;
+}
+
+/** The resume values a call in this task can still take: the task's own not yet taken, then a `Command`'s resume for any task. */
+export function pendingResumes(s: TaskScratchpad): unknown[] {
+  const own = s.resume.slice(s.interruptCounter + 1);
+  return s.nullResume === undefined ? own : [...own, s.nullResume];
+}
+
+/** The request of a resumed call: the interrupted call's request and the resume values it will take. */
+export function resumedRequest(request: ToolRequest, pending: unknown[]): ToolRequest {
+  return { ...request, resume: sortDeep(toTagged(pending, { path: "resume", forKey: true })) as unknown[] };
+}
+
+/** LangGraph's `GraphInterrupt` (from any copy of LangGraph: by name, as LangGraph itself tells it). */
+export function isGraphInterrupt(e: unknown): e is { interrupts: RecordedInterrupt[] } {
+  return (
+    typeof e === "object" && e !== null && (e as { name?: unknown }).name === "GraphInterrupt" && Array.isArray((e as { interrupts?: unknown }).interrupts)
+  );
+}
+
+/** The interrupt the body threw, for the fixture. */
+export function encodeInterrupt(e: { interrupts: RecordedInterrupt[] }): RecordedInterrupt {
+  const first = e.interrupts[0] ?? { value: undefined };
+  const out: RecordedInterrupt = { value: toTagged(first.value, { path: "interrupt.value" }) };
+  if (first.response_schema !== undefined) out.response_schema = toTagged(first.response_schema, { path: "interrupt.response_schema" });
+  return out;
+}
+
+/** How many of the task's interrupts a body took a resume value from, given the counter before and after it. */
+export function resumesTaken(s: TaskScratchpad | undefined, before: number | undefined, interrupted: boolean): number {
+  if (!s || before === undefined) return 0;
+  return Math.max(0, s.interruptCounter - before - (interrupted ? 1 : 0));
+}
+
+type InterruptFn = (value: unknown, options?: { responseSchema?: unknown }) => unknown;
+let loaded: InterruptFn | undefined;
+
+/**
+ * Replays what the body did through LangGraph: takes `resumed` resume values (each `interrupt()`
+ * returns one and hands LangGraph its resume write, as in the body), then, for an interrupted
+ * call, throws its interrupt through `interrupt()` itself.
+ */
+export function replayInterrupts(resumed: number, interrupt: RecordedInterrupt | undefined): void {
+  if (resumed === 0 && interrupt === undefined) return;
+  const fn = langgraphInterrupt();
+  for (let i = 0; i < resumed; i++) fn(undefined);
+  if (interrupt === undefined) return;
+  fn(interrupt.value, interrupt.response_schema === undefined ? undefined : { responseSchema: interrupt.response_schema });
+  throw new VcrConfigError(
+    `a recorded LangGraph interrupt did not interrupt on replay: LangGraph handed interrupt() a resume value the recording did not have.\n` +
+      `  Replaying the tool's answer for it would be a guess.\n` +
+      `  Fix: re-record the test (LANGCHAIN_VCR_MODE=record_or_replay), which records the call as it now runs.`,
+  );
+}
+
+/** `interrupt` of the project's @langchain/langgraph (as the working directory resolves it, else as langchain-vcr does). */
+function langgraphInterrupt(): InterruptFn {
+  if (loaded) return loaded;
+  const tries: (() => unknown)[] = [
+    () => createRequire(path.join(process.cwd(), "package.json"))("@langchain/langgraph"),
+    () => require("@langchain/langgraph"), // written out: the ESM build defines require where it sees one called
+  ];
+  for (const load of tries) {
+    try {
+      const fn = (load() as { interrupt?: unknown }).interrupt;
+      if (typeof fn === "function") return (loaded = fn as InterruptFn);
+    } catch {
+      // the next place
+    }
+  }
+  throw new VcrConfigError(
+    `a tool fixture records a LangGraph interrupt(), and @langchain/langgraph (its interrupt export) cannot be loaded from ${process.cwd()}.\n` +
+      `  Replaying it needs LangGraph's own interrupt(), so the graph pauses as it did when recorded.\n` +
+      `  Fix: run the tests from the project that depends on @langchain/langgraph.`,
+  );
+}

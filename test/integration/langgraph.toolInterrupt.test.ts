@@ -1,0 +1,123 @@
+/**
+ * LangGraph `interrupt()` inside a wrapped tool (a human-approval tool), under the real
+ * `createAgent` (its ToolNode) with a MemorySaver and a real ChatOpenAI over the loopback fake.
+ * The interrupted call is recorded as an interrupt and replayed through LangGraph's own
+ * `interrupt()` (the graph pauses with the same value and id, the body never runs); the resumed
+ * call has its own fixture, keyed by the resume value, so another answer is another fixture.
+ */
+import { expect } from "chai";
+import { Command, MemorySaver, interrupt } from "@langchain/langgraph";
+import { ChatOpenAI } from "@langchain/openai";
+import { tool } from "@langchain/core/tools";
+import { createAgent } from "langchain";
+import { z } from "zod";
+import { Vcr, type VcrMode } from "../../src/index";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { inOwnTest } from "../helpers/ownTest";
+import { readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const QUESTION = "Please refund order 77.";
+
+describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)", function () {
+  this.timeout(30000);
+  let fake: FakeProvider;
+  let dir: string;
+  beforeEach(async () => {
+    fake = await startFakeProvider({
+      answers: [{ question: QUESTION, toolTurns: [[{ name: "approved_refund", args: { orderId: "77" } }]], answer: "All done with order 77." }],
+    });
+    dir = tmpDir("vcr-tool-interrupt-");
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  /** One test's run: ask, see the interrupt, resume with `answer`; what the graph showed, and how often the body ran past the interrupt. */
+  async function run(
+    mode: VcrMode,
+    answer: string,
+    title = "refund test",
+  ): Promise<{ interrupts: unknown; last: string; toolResult: string; refunds: number; bodyStarts: number }> {
+    const vcr = new Vcr({ dir, mode });
+    let refunds = 0;
+    let bodyStarts = 0;
+    const approvedRefund = tool(
+      async ({ orderId }: { orderId: string }) => {
+        bodyStarts++;
+        const approval = interrupt({ question: `Refund order ${orderId}?` }) as string;
+        if (approval !== "yes") return `Refund of order ${orderId} declined.`;
+        refunds++;
+        return `Refunded order ${orderId}.`;
+      },
+      { name: "approved_refund", description: "Refund an order once a human approves.", schema: z.object({ orderId: z.string() }) },
+    );
+    const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } });
+    const agent = createAgent({ model, tools: vcr.tools([approvedRefund]), checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t1" } };
+    return inOwnTest(
+      {},
+      async () => {
+        const first = (await agent.invoke({ messages: [{ role: "user", content: QUESTION }] }, config)) as {
+          __interrupt__?: { id?: string; value: unknown }[];
+        };
+        const resumed = await agent.invoke(new Command({ resume: answer }), config);
+        const messages = resumed.messages;
+        return {
+          // the id hashes the task's checkpoint namespace, new in every run, recorded or live: only its presence is compared
+          interrupts: first.__interrupt__?.map((i) => ({ id: typeof i.id, value: i.value })),
+          last: String(messages.at(-1)?.text),
+          refunds,
+          bodyStarts,
+          toolResult: String(messages.at(-2)?.text),
+        };
+      },
+      title,
+    );
+  }
+
+  it("records the interrupt and the resumed call; replay_only pauses and resumes the same way with 0 requests and 0 body runs", async () => {
+    const recorded = await run("record_or_replay", "yes");
+    expect(recorded.interrupts).to.deep.equal([{ id: "string", value: { question: "Refund order 77?" } }]);
+    expect(recorded).to.include({ last: "All done with order 77.", refunds: 1, bodyStarts: 2 });
+    const requests = fake.count();
+    expect(requests).to.equal(2);
+    const tools = readFixtures(dir).filter((f) => f.kind === "tool");
+    expect(tools.map((f) => [f.request.resume ?? null, Object.keys(f.response).sort()])).to.have.deep.members([
+      [null, ["interrupt"]],
+      [["yes"], ["result", "resumed"]],
+    ]);
+    expect(tools.find((f) => f.request.resume)!.response.resumed).to.equal(1);
+
+    const replayed = await run("replay_only", "yes");
+    expect(replayed).to.deep.equal({ ...recorded, refunds: 0, bodyStarts: 0 });
+    expect(fake.count()).to.equal(requests);
+  });
+
+  it("another resume value is another fixture: it records under record_or_replay (the body runs), and never replays the first answer", async () => {
+    await run("record_or_replay", "yes");
+    const declined = await run("record_or_replay", "no");
+    expect(declined).to.include({ toolResult: "Refund of order 77 declined.", refunds: 0, bodyStarts: 1 });
+    const resumes = readFixtures(dir)
+      .filter((f) => f.kind === "tool" && f.request.resume)
+      .map((f) => f.request.resume);
+    expect(resumes).to.have.deep.members([["yes"], ["no"]]);
+    const again = await run("replay_only", "no");
+    expect(again).to.include({ toolResult: "Refund of order 77 declined.", bodyStarts: 0 });
+  });
+
+  it("under replay_only an answer never recorded is a miss for the resumed call, not the recorded answer", async () => {
+    await run("record_or_replay", "yes");
+    const requests = fake.count();
+    // createAgent's ToolNode turns the tool's miss into an error ToolMessage; the model call after it misses in turn (tools-and-agents.md)
+    const err = await run("replay_only", "maybe").then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.name).to.equal("VcrMissError");
+    expect(err?.message)
+      .to.include('no recorded fixture for this tool request from tool \\"approved_refund\\", resumed')
+      .and.include('\\"resume\\":[\\"maybe\\"]');
+    expect(fake.count()).to.equal(requests);
+  });
+});
