@@ -85,7 +85,19 @@ export function modelTitle(req: Rec): string {
   const msgs = Array.isArray(req.messages) ? (req.messages as unknown[]).filter(isRec) : [];
   const lastUser = [...msgs].reverse().find((m) => m.role === "user") ?? msgs[msgs.length - 1];
   const text = typeof req.prompt === "string" ? req.prompt : lastUser ? contentText(lastUser.content) : "";
-  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(firstLine(text, 60))}`;
+  // an agent's later turn asks the same question: what came after it tells the turns apart
+  const last = msgs[msgs.length - 1];
+  const after = typeof req.prompt !== "string" && last && last !== lastUser ? ` → ${turnTitle(last)}` : "";
+  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(firstLine(text, 60))}${after}`;
+}
+
+/** The last message of a conversation, briefly: `tool issue_refund: "Refunded $25…"`, `assistant: 1 tool call`. */
+function turnTitle(m: Rec): string {
+  const text = contentText(m.content);
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls.length : 0;
+  const who = m.role === "tool" ? `tool${typeof m.name === "string" ? " " + m.name : ""}` : String(m.role ?? "message");
+  if (text.trim() === "" && calls > 0) return `${who}: ${calls} tool call(s)`;
+  return `${who}: ${JSON.stringify(firstLine(text, 40))}`;
 }
 
 /**

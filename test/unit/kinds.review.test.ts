@@ -129,3 +129,19 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     ).to.deep.equal({ input_tokens: 3, output_tokens: 4, input_token_details: {}, output_token_details: { reasoning: 5, audio: 1 } });
   });
 });
+
+describe("a chat fixture's title (diff's added and removed rows)", () => {
+  const question = { role: "user", content: "Order 42 arrived broken: refund my $25." };
+  const ask = { role: "assistant", content: "", tool_calls: [{ id: "call_1", name: "issue_refund", args: { orderId: "42" } }] };
+  const toolResult = { role: "tool", name: "issue_refund", content: "Refunded $25 for order 42.", tool_call_id: "call_1" };
+
+  it("an agent's turns, which ask the same question, are told apart by what came after it", () => {
+    const title = (messages: unknown[]) => KINDS.chat.title({ model: "gpt-4o-mini", messages });
+    expect(title([question])).to.equal('gpt-4o-mini: "Order 42 arrived broken: refund my $25."');
+    expect(title([question, ask, toolResult])).to.equal(
+      'gpt-4o-mini: "Order 42 arrived broken: refund my $25." → tool issue_refund: "Refunded $25 for order 42."',
+    );
+    expect(title([question, ask])).to.equal('gpt-4o-mini: "Order 42 arrived broken: refund my $25." → assistant: 1 tool call(s)');
+    expect(KINDS.llm.title({ model: "gpt-3.5-turbo-instruct", prompt: "Say hi." })).to.equal('gpt-3.5-turbo-instruct: "Say hi."');
+  });
+});
