@@ -38,7 +38,8 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
   const relPosix = rel.split(path.sep).join("/");
   const label = (name: string) => (relPosix ? `${relPosix}/${name}` : name);
 
-  const baseBlobs = new Map([...blobsAt(top, commit, rel)].filter(([n]) => FIXTURE_FILE_RE.test(n)));
+  const allBaseBlobs = blobsAt(top, commit, rel);
+  const baseBlobs = new Map([...allBaseBlobs].filter(([n]) => FIXTURE_FILE_RE.test(n)));
   if (baseBlobs.size === 0 && !fs.existsSync(dir)) {
     // a mistyped directory would report "0 changed, 0 added, 0 removed", and a review would see nothing to review
     throw new DiffUsageError(
@@ -71,7 +72,26 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
     baseFiles.set(name, bytes ? parseFixtureFile(label(name), bytes.toString("utf8")) : { file: label(name), bytes: 0, problem: "cannot be read from git" });
   }
   const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort());
+  report.damaged.push(...misnamed(dir, allBaseBlobs, label));
   return { report, dir: relPosix || ".", base };
+}
+
+/**
+ * JSON files in the working tree's directory, new or changed since the base, whose name is no
+ * fixture name (a fixture renamed by hand): no lookup reads them, so a review must see them.
+ */
+function misnamed(dir: string, baseBlobs: Map<string, string>, label: (name: string) => string): DiffReport["damaged"] {
+  if (!fs.existsSync(dir)) return [];
+  const out: DiffReport["damaged"] = [];
+  for (const name of fs.readdirSync(dir).sort()) {
+    if (!name.endsWith(".json") || name.startsWith(".") || FIXTURE_FILE_RE.test(name)) continue;
+    const bytes = readBytesIfAny(path.join(dir, name));
+    if (!bytes) continue;
+    const id = baseBlobs.get(name);
+    if (id !== undefined && blobId(bytes, id.length === 64 ? "sha256" : "sha1") === id) continue; // already there at the base
+    out.push({ file: label(name), side: "working tree", problem: "is not named <sha256>.json, so no lookup reads it (langchain-vcr validate says the name it needs)" });
+  }
+  return out;
 }
 
 /** The real path of `p`, which may not exist: its deepest existing ancestor's real path, then the rest. */

@@ -221,6 +221,16 @@ describe("cli: langchain-vcr diff", function () {
       expect(mergeBase.stdout, base).to.contain(`cassettes (${base} → working tree): 0 changed, 1 added, 0 removed`);
       expect(mergeBase.stdout).to.contain("added by the pull request").and.not.contain("added to main later");
     }
+    // a fixture renamed by hand is never read: the review shows the file, not only the removal
+    const [original] = fixtureFiles(cassettes);
+    fs.renameSync(path.join(cassettes, original), path.join(cassettes, "refund.json"));
+    const renamed = await cli(["diff", "--base", `${main}...`], dir);
+    expect(renamed.code, renamed.stderr).to.equal(0);
+    expect(renamed.stdout).to.match(/0 re-recorded, 1 damaged\n/);
+    expect(renamed.stdout).to.contain(
+      "damaged  cassettes/refund.json (working tree): is not named <sha256>.json, so no lookup reads it (langchain-vcr validate says the name it needs)",
+    );
+    fs.renameSync(path.join(cassettes, "refund.json"), path.join(cassettes, original));
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('--base "nope" is not a commit');
