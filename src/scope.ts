@@ -31,6 +31,8 @@ export type RunnerName = "mocha" | "vitest" | "jest" | "node-test";
 export class Scope {
   /** How many times each tool request has been made in this scope (for ordered replay). */
   readonly occurrences: Map<string, number>;
+  /** Occurrences given back (a call that interrupted a LangGraph graph runs again on resume), smallest first. */
+  readonly returned: Map<string, number[]>;
   /** Fixture files this scope created (deleted again if the test fails). */
   readonly created: Set<string>;
   /** Fixture files this scope replaced, with their previous bytes (restored if the test fails). */
@@ -51,20 +53,26 @@ export class Scope {
     shares?: Scope,
   ) {
     this.occurrences = shares?.occurrences ?? new Map();
+    this.returned = shares?.returned ?? new Map();
     this.created = shares?.created ?? new Set();
     this.overwritten = shares?.overwritten ?? new Map();
     this.live = shares?.live ?? new Map();
   }
 
   nextOccurrence(key: string): number {
+    const back = this.returned.get(key);
+    if (back?.length) return back.shift()!;
     const n = (this.occurrences.get(key) ?? 0) + 1;
     this.occurrences.set(key, n);
     return n;
   }
 
-  /** Gives occurrence `n` of `key` back, when it is still the last one taken: the next `nextOccurrence` is `n` again. */
+  /** Gives occurrence `n` of `key` back: the next `nextOccurrence` of `key` takes the smallest number given back. */
   returnOccurrence(key: string, n: number): void {
-    if (this.occurrences.get(key) === n) this.occurrences.set(key, n - 1);
+    const back = this.returned.get(key) ?? [];
+    back.push(n);
+    back.sort((a, b) => a - b);
+    this.returned.set(key, back);
   }
 }
 

@@ -89,7 +89,11 @@ function misnamed(dir: string, baseBlobs: Map<string, string>, label: (name: str
     if (!bytes) continue;
     const id = baseBlobs.get(name);
     if (id !== undefined && blobId(bytes, id.length === 64 ? "sha256" : "sha1") === id) continue; // already there at the base
-    out.push({ file: label(name), side: "working tree", problem: "is not named <sha256>.json, so no lookup reads it (langchain-vcr validate says the name it needs)" });
+    out.push({
+      file: label(name),
+      side: "working tree",
+      problem: "is not named <sha256>.json, so no lookup reads it (langchain-vcr validate says the name it needs)",
+    });
   }
   return out;
 }

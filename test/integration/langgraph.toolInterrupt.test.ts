@@ -7,16 +7,20 @@
  */
 import { expect } from "chai";
 import { Command, MemorySaver, interrupt } from "@langchain/langgraph";
-import { ChatOpenAI } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
+import { createReactAgent } from "@langchain/langgraph/prebuilt";
+import { stderrOf } from "../helpers/notes";
 import { z } from "zod";
 import { Vcr, type VcrMode } from "../../src/index";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { inOwnTest } from "../helpers/ownTest";
+import { openai } from "../helpers/models";
 import { readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const QUESTION = "Please refund order 77.";
+const TWICE = "Refund order 5 twice, please.";
+const WITH_STOCK = "Refund order 9 and check the stock of A1.";
 
 describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)", function () {
   this.timeout(30000);
@@ -24,7 +28,30 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
   let dir: string;
   beforeEach(async () => {
     fake = await startFakeProvider({
-      answers: [{ question: QUESTION, toolTurns: [[{ name: "approved_refund", args: { orderId: "77" } }]], answer: "All done with order 77." }],
+      answers: [
+        { question: QUESTION, toolTurns: [[{ name: "approved_refund", args: { orderId: "77" } }]], answer: "All done with order 77." },
+        {
+          question: WITH_STOCK,
+          toolTurns: [
+            [
+              { name: "approved_refund", args: { orderId: "9" } },
+              { name: "get_stock", args: { sku: "A1" } },
+            ],
+          ],
+          answer: "Refunded, and A1 is in stock.",
+        },
+        // two identical calls in one turn, each interrupting: createAgent runs each in a task of its own
+        {
+          question: TWICE,
+          toolTurns: [
+            [
+              { name: "approved_refund", args: { orderId: "5" } },
+              { name: "approved_refund", args: { orderId: "5" } },
+            ],
+          ],
+          answer: "Both done.",
+        },
+      ],
     });
     dir = tmpDir("vcr-tool-interrupt-");
   });
@@ -37,9 +64,9 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
   async function run(
     mode: VcrMode,
     answer: string,
-    title = "refund test",
+    { title = "refund test", toolMode, question = QUESTION }: { title?: string; toolMode?: "replay" | "execute"; question?: string } = {},
   ): Promise<{ interrupts: unknown; last: string; toolResult: string; refunds: number; bodyStarts: number }> {
-    const vcr = new Vcr({ dir, mode });
+    const vcr = new Vcr({ dir, mode, toolMode });
     let refunds = 0;
     let bodyStarts = 0;
     const approvedRefund = tool(
@@ -52,16 +79,19 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
       },
       { name: "approved_refund", description: "Refund an order once a human approves.", schema: z.object({ orderId: z.string() }) },
     );
-    const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: fake.openaiBaseURL } });
+    const model = openai(fake, vcr.cache);
     const agent = createAgent({ model, tools: vcr.tools([approvedRefund]), checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t1" } };
     return inOwnTest(
       {},
       async () => {
-        const first = (await agent.invoke({ messages: [{ role: "user", content: QUESTION }] }, config)) as {
+        const first = (await agent.invoke({ messages: [{ role: "user", content: question }] }, config)) as {
           __interrupt__?: { id?: string; value: unknown }[];
         };
-        const resumed = await agent.invoke(new Command({ resume: answer }), config);
+        // one pending interrupt takes the answer as it is; several take it by interrupt id
+        const pending = first.__interrupt__ ?? [];
+        const resume = pending.length > 1 ? Object.fromEntries(pending.map((i) => [i.id!, answer])) : answer;
+        const resumed = await agent.invoke(new Command({ resume }), config);
         const messages = resumed.messages;
         return {
           // the id hashes the task's checkpoint namespace, new in every run, recorded or live: only its presence is compared
@@ -104,6 +134,80 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
     expect(resumes).to.have.deep.members([["yes"], ["no"]]);
     const again = await run("replay_only", "no");
     expect(again).to.include({ toolResult: "Refund of order 77 declined.", bodyStarts: 0 });
+  });
+
+  it("record_always and tool mode execute record the resumed call under its resume key too (they never read the interrupt's fixture)", async () => {
+    const always = await run("record_always", "yes");
+    expect(always).to.include({ toolResult: "Refunded order 77.", refunds: 1, bodyStarts: 2 });
+    const executed = await run("record_or_replay", "yes", { toolMode: "execute" });
+    expect(executed).to.include({ toolResult: "Refunded order 77.", refunds: 1, bodyStarts: 2 });
+    const tools = readFixtures(dir).filter((f) => f.kind === "tool");
+    expect(tools.map((f) => f.request.resume ?? null)).to.have.deep.members([null, ["yes"]]);
+    const replayed = await run("replay_only", "yes");
+    expect(replayed).to.include({ toolResult: "Refunded order 77.", refunds: 0, bodyStarts: 0 });
+  });
+
+  it("two identical calls in one turn, each interrupting (a task each): both pause, both resume, replayed with 0 body runs", async () => {
+    const recorded = await run("record_or_replay", "yes", { question: TWICE });
+    expect(recorded.interrupts).to.deep.equal([
+      { id: "string", value: { question: "Refund order 5?" } },
+      { id: "string", value: { question: "Refund order 5?" } },
+    ]);
+    expect(recorded).to.include({ last: "Both done.", refunds: 2, bodyStarts: 4 });
+    const tools = readFixtures(dir).filter((f) => f.kind === "tool");
+    expect(tools.map((f) => [f.request.call ?? 1, f.request.resume ?? null])).to.have.deep.members([
+      [1, null],
+      [2, null],
+      [1, ["yes"]],
+      [2, ["yes"]],
+    ]);
+    const requests = fake.count();
+    const replayed = await run("replay_only", "yes", { question: TWICE });
+    expect(replayed).to.deep.equal({ ...recorded, refunds: 0, bodyStarts: 0 });
+    expect(fake.count()).to.equal(requests);
+  });
+
+  it("createReactAgent: its default ToolNode (one task for a turn's calls) cannot tell which call took a resume value, so it records neither and says why; version v2 records and replays", async () => {
+    const agentRun = async (mode: VcrMode, version: "v1" | "v2") => {
+      const vcr = new Vcr({ dir, mode });
+      let bodies = 0;
+      const approvedRefund = tool(
+        async ({ orderId }: { orderId: string }) => {
+          bodies++;
+          return interrupt({ question: `Refund order ${orderId}?` }) === "yes" ? `Refunded order ${orderId}.` : "Declined.";
+        },
+        { name: "approved_refund", description: "Refund an order once a human approves.", schema: z.object({ orderId: z.string() }) },
+      );
+      const getStock = tool(
+        async ({ sku }: { sku: string }) => {
+          bodies++;
+          await new Promise((r) => setTimeout(r, 20)); // still running when the refund interrupts
+          return `${sku}: 3 in stock`;
+        },
+        { name: "get_stock", description: "Stock of a product.", schema: z.object({ sku: z.string() }) },
+      );
+      const model = openai(fake, vcr.cache);
+      const agent = createReactAgent({ llm: model, tools: vcr.tools([approvedRefund, getStock]), checkpointer: new MemorySaver(), version });
+      const config = { configurable: { thread_id: `t-${version}` } };
+      return inOwnTest({}, async () => {
+        await agent.invoke({ messages: [{ role: "user", content: WITH_STOCK }] }, config);
+        const done = await agent.invoke(new Command({ resume: "yes" }), config);
+        return { last: String(done.messages.at(-1)?.text), bodies };
+      });
+    };
+    let v1: { last: string; bodies: number } | undefined;
+    const warned = await stderrOf(async () => (v1 = await agentRun("record_or_replay", "v1")));
+    expect(v1!.last).to.equal("Refunded, and A1 is in stock.");
+    expect(warned).to.include('tool "approved_refund" ran beside other tool calls in one LangGraph task while interrupt() was used');
+    expect(warned).to.include('createReactAgent({ ..., version: "v2" })');
+    expect(readFixtures(dir).filter((f) => f.kind === "tool" && f.request.args?.orderId === "9")).to.deep.equal([]); // never a wrong attribution on disk
+
+    const recorded = await agentRun("record_or_replay", "v2");
+    expect(recorded.last).to.equal("Refunded, and A1 is in stock.");
+    const requests = fake.count();
+    const replayed = await agentRun("replay_only", "v2");
+    expect(replayed).to.deep.equal({ last: recorded.last, bodies: 0 });
+    expect(fake.count()).to.equal(requests);
   });
 
   it("under replay_only an answer never recorded is a miss for the resumed call, not the recorded answer", async () => {

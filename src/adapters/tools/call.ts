@@ -14,9 +14,17 @@ import { unkeyableArgsError, unrecordableResultError } from "./messages";
 import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResponse } from "./outcome";
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
-import { encodeInterrupt, isGraphInterrupt, pendingResumes, replayInterrupts, resumedRequest, resumesTaken, taskScratchpad } from "./interrupts";
+import {
+  encodeInterrupt,
+  isGraphInterrupt,
+  pendingResumes,
+  replayInterrupts,
+  resumedRequest,
+  taskScratchpad,
+  watchTaskCall,
+  type TaskScratchpad,
+} from "./interrupts";
 import { log } from "../../log";
-import * as path from "node:path";
 
 /** The parts of a tool run manager this module uses. */
 export interface ToolRunManager {
@@ -71,13 +79,17 @@ async function lookUpAndRun(
   const live = ctx.recorder.toolMode() === "execute";
   const describe = `tool ${JSON.stringify(ctx.name)}`;
   const lookup = await ctx.recorder.lookup("tool", request, { describe, live });
-  if (!lookup.fixture) return runAndRecord(ctx, lookup, parsed, runManager, cfg, callId, false);
-  const pending = interruptedBefore(lookup) ? pendingResumesOf(cfg) : [];
-  if (pending.length === 0) return replay(ctx.name, lookup, callId);
-  // the interrupted call resumed: its own fixture, keyed by the resume values it takes (interrupts.ts)
-  const resumed = await ctx.recorder.lookup("tool", resumedRequest(request, pending), { describe: `${describe}, resumed`, live });
+  const interrupted = interruptedBefore(lookup);
+  // a fixture that records an interrupt needs the scratchpad; any other call reads it leniently
+  const scratch = taskScratchpad(cfg, { required: interrupted });
+  const pending = scratch ? pendingResumes(scratch) : [];
+  // the resumed call of an interrupted one: its own fixture, keyed by the resume values it takes (interrupts.ts)
+  const resumedLookup = () => ctx.recorder.lookup("tool", resumedRequest(request, pending), { describe: `${describe}, resumed`, live });
+  if (!lookup.fixture) return runAndRecord(ctx, { lookup, scratch, resumed: pending.length ? resumedLookup : undefined }, parsed, runManager, cfg, callId);
+  if (!interrupted || pending.length === 0) return replay(ctx.name, lookup, callId);
+  const resumed = await resumedLookup();
   if (resumed.fixture) return replay(ctx.name, resumed, callId);
-  return runAndRecord(ctx, resumed, parsed, runManager, cfg, callId, true);
+  return runAndRecord(ctx, { lookup: resumed, scratch }, parsed, runManager, cfg, callId);
 }
 
 /** Whether a hit's recorded outcome is a LangGraph interrupt (a damaged response is left to `replay` to report). */
@@ -86,28 +98,28 @@ function interruptedBefore(lookup: Lookup): boolean {
   return typeof r === "object" && r !== null && "interrupt" in r;
 }
 
-function pendingResumesOf(cfg: ToolCallConfig): unknown[] {
-  const s = taskScratchpad(cfg);
-  return s ? pendingResumes(s) : [];
+/**
+ * Where a body's outcome goes: `lookup`; a body that took resume values while `lookup` is the
+ * call's own key (its interrupt was not read: `record_always`, tool mode `execute`, or its
+ * fixture is gone) goes to the `resumed` key instead, as replay looks it up there.
+ */
+interface Target {
+  lookup: Lookup;
+  scratch: TaskScratchpad | undefined;
+  resumed?: () => Promise<Lookup>;
 }
 
 async function runAndRecord(
   ctx: ToolCallContext,
-  lookup: Lookup,
+  target: Target,
   parsed: unknown,
   runManager: unknown,
   cfg: ToolCallConfig,
   callId: string | undefined,
-  keyedByResume: boolean,
 ): Promise<unknown> {
   let events: unknown[] | undefined;
   let value: unknown;
-  const scratch = taskScratchpad(cfg);
-  const before = scratch?.interruptCounter;
-  const resumed = (interrupted: boolean): { resumed?: number } => {
-    const n = resumesTaken(scratch, before, interrupted);
-    return n > 0 ? { resumed: n } : {};
-  };
+  const watch = watchTaskCall(target.scratch);
   try {
     value = await ctx.body(parsed, runManager, cfg);
     if (isGeneratorLike(value)) {
@@ -115,36 +127,39 @@ async function runAndRecord(
       value = await drain(value, runManager as ToolRunManager | undefined, events);
     }
   } catch (e) {
-    if (scratch && isGraphInterrupt(e) && !cfg.signal?.aborted) {
-      recordResumable(ctx, lookup, keyedByResume, resumed(true), () => ({ interrupt: encodeInterrupt(e) }));
+    if (isGraphInterrupt(e) && !cfg.signal?.aborted && taskScratchpad(cfg, { required: true })) {
+      await recordInTask(ctx, target, watch.end(true), () => ({ interrupt: encodeInterrupt(e) }));
       throw e;
     }
+    const run = watch.end(false);
     if (!isToolOutcome(e, cfg)) {
-      ctx.recorder.abandon(lookup);
+      ctx.recorder.abandon(target.lookup);
       throw e;
     }
-    recordResumable(ctx, lookup, keyedByResume, resumed(false), () => encodeThrow(e, events));
+    await recordInTask(ctx, target, run, () => encodeThrow(e, events));
     throw e;
   }
-  recordResumable(ctx, lookup, keyedByResume, resumed(false), () => encodeResult(value, events, callId));
+  await recordInTask(ctx, target, watch.end(false), () => encodeResult(value, events, callId));
   return value;
 }
 
-/**
- * `recordOutcome`, with the resume values the body took. A body that took some under the
- * interrupted call's own key (whose interrupt has no fixture: deleted, or recorded before this
- * version) is not recorded: replaying it there would answer without the interrupt.
- */
-function recordResumable(ctx: ToolCallContext, lookup: Lookup, keyedByResume: boolean, taken: { resumed?: number }, encode: () => ToolResponse): void {
-  if (taken.resumed && !keyedByResume) {
+/** `recordOutcome` for a body run in a LangGraph task: with the resume values it took, under the key replay will look up. */
+async function recordInTask(ctx: ToolCallContext, target: Target, run: { taken: number; ambiguous: boolean }, encode: () => ToolResponse): Promise<void> {
+  let lookup = target.lookup;
+  if (run.ambiguous) {
     ctx.recorder.abandon(lookup);
     log.warn(
-      `tool ${JSON.stringify(ctx.name)} took ${taken.resumed} LangGraph resume value(s), but the call it resumes has no recorded interrupt in ${path.dirname(lookup.file)}, so nothing was recorded for it.\n` +
-        `  Re-record the whole test (the call that interrupts, then the resumed one) to record both.`,
+      `tool ${JSON.stringify(ctx.name)} ran beside other tool calls in one LangGraph task while interrupt() was used, so which call took which resume value cannot be told; nothing was recorded for it.\n` +
+        `  Run each tool call in a task of its own: createReactAgent({ ..., version: "v2" }), or createAgent from "langchain".`,
     );
     return;
   }
-  recordOutcome(ctx, lookup, () => ({ ...encode(), ...taken }));
+  if (run.taken > 0 && target.resumed) {
+    ctx.recorder.abandon(lookup);
+    lookup = await target.resumed();
+    if (lookup.fixture) return; // recorded already (record_or_replay never replaces a fixture)
+  }
+  recordOutcome(ctx, lookup, () => ({ ...encode(), ...(run.taken > 0 ? { resumed: run.taken } : {}) }));
 }
 
 /** Writes (per mode) the encoded outcome; an unrecordable outcome writes nothing and fails. */
@@ -175,7 +190,7 @@ function replay(name: string, lookup: Lookup, callId: string | undefined): unkno
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
-  replayInterrupts(out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
+  replayInterrupts(name, out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
   if (out.events !== undefined) return replayGenerator(out);
   if (out.kind === "throw") throw out.error;
   return (out as { value: unknown }).value;

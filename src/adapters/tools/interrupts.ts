@@ -26,6 +26,7 @@ import { VcrConfigError } from "../../errors";
 import { toTagged } from "./tagged";
 import { sortDeep } from "../../canonical/json";
 import type { ToolRequest } from "./request";
+import { processWide } from "../../processWide";
 
 const SCRATCHPAD = "__pregel_scratchpad";
 
@@ -42,12 +43,17 @@ export interface RecordedInterrupt {
   response_schema?: unknown;
 }
 
-/** The scratchpad of the LangGraph task a tool call runs in; undefined outside LangGraph. */
-export function taskScratchpad(config: unknown): TaskScratchpad | undefined {
+/**
+ * The scratchpad of the LangGraph task a tool call runs in; undefined outside LangGraph. One of
+ * another shape is undefined too, unless `required` (a fixture records an interrupt, or the body
+ * threw one): then it is a `VcrConfigError`. Tools that never interrupt never depend on it.
+ */
+export function taskScratchpad(config: unknown, { required = false }: { required?: boolean } = {}): TaskScratchpad | undefined {
   const configurable = (config as { configurable?: Record<string, unknown> } | undefined)?.configurable;
   const s = configurable?.[SCRATCHPAD] as Partial<TaskScratchpad> | undefined;
   if (s === undefined) return undefined;
   if (s === null || typeof s !== "object" || !Array.isArray(s.resume) || typeof s.interruptCounter !== "number") {
+    if (!required) return undefined;
     throw new VcrConfigError(
       `this LangGraph's task scratchpad (config.configurable.${SCRATCHPAD}) has no "resume" array or no "interruptCounter" number.\n` +
         `  langchain-vcr reads them to replay interrupt() inside a tool, and will not guess.\n` +
@@ -83,10 +89,31 @@ export function encodeInterrupt(e: { interrupts: RecordedInterrupt[] }): Recorde
   return out;
 }
 
-/** How many of the task's interrupts a body took a resume value from, given the counter before and after it. */
-export function resumesTaken(s: TaskScratchpad | undefined, before: number | undefined, interrupted: boolean): number {
-  if (!s || before === undefined) return 0;
-  return Math.max(0, s.interruptCounter - before - (interrupted ? 1 : 0));
+/** Wrapped tool calls running in each task (by scratchpad): calls that overlap share its interrupt counter. */
+const running = processWide("tools.taskCalls.v1", () => new WeakMap<object, Set<{ overlapped: boolean }>>());
+
+/**
+ * Watches one body's run in its task: `end()` says how many resume values it took (the task's
+ * interrupt counter moved by its `interrupt()` calls, less the one that threw) and whether that
+ * is `ambiguous`: another wrapped call ran in the same task meanwhile (createReactAgent's default
+ * ToolNode runs a turn's tool calls in one task) and the counter moved, so which call took what
+ * cannot be told.
+ */
+export function watchTaskCall(s: TaskScratchpad | undefined): { end(interrupted: boolean): { taken: number; ambiguous: boolean } } {
+  if (!s) return { end: () => ({ taken: 0, ambiguous: false }) };
+  const before = s.interruptCounter;
+  let calls = running.get(s);
+  if (!calls) running.set(s, (calls = new Set()));
+  const me = { overlapped: calls.size > 0 };
+  for (const other of calls) other.overlapped = true;
+  calls.add(me);
+  return {
+    end(interrupted) {
+      calls!.delete(me);
+      const moved = s.interruptCounter - before;
+      return { taken: Math.max(0, moved - (interrupted ? 1 : 0)), ambiguous: me.overlapped && moved > 0 };
+    },
+  };
 }
 
 type InterruptFn = (value: unknown, options?: { responseSchema?: unknown }) => unknown;
@@ -97,16 +124,16 @@ let loaded: InterruptFn | undefined;
  * returns one and hands LangGraph its resume write, as in the body), then, for an interrupted
  * call, throws its interrupt through `interrupt()` itself.
  */
-export function replayInterrupts(resumed: number, interrupt: RecordedInterrupt | undefined): void {
+export function replayInterrupts(tool: string, resumed: number, interrupt: RecordedInterrupt | undefined): void {
   if (resumed === 0 && interrupt === undefined) return;
   const fn = langgraphInterrupt();
   for (let i = 0; i < resumed; i++) fn(undefined);
   if (interrupt === undefined) return;
   fn(interrupt.value, interrupt.response_schema === undefined ? undefined : { responseSchema: interrupt.response_schema });
   throw new VcrConfigError(
-    `a recorded LangGraph interrupt did not interrupt on replay: LangGraph handed interrupt() a resume value the recording did not have.\n` +
-      `  Replaying the tool's answer for it would be a guess.\n` +
-      `  Fix: re-record the test (LANGCHAIN_VCR_MODE=record_or_replay), which records the call as it now runs.`,
+    `the recorded interrupt of tool ${JSON.stringify(tool)} did not interrupt on replay: LangGraph handed its interrupt() a resume value the recording did not have.\n` +
+      `  The interrupt value: ${JSON.stringify(interrupt.value)}. Replaying the tool's answer for it would be a guess.\n` +
+      `  Fix: re-record the test (LANGCHAIN_VCR_MODE=record_always for it), which records the call as it now runs.`,
   );
 }
 
