@@ -16,7 +16,8 @@ Commands:
   diff [dir] [--base ref] [--format text|markdown|json]
                                 what changed in dir since a git ref, for review
 
-dir defaults to "${D}". Run "langchain-vcr <command> --help" for a command's options.
+dir defaults to "${D}". Run "langchain-vcr <command> --help" for a command's options,
+"langchain-vcr --version" for the version.
 `;
 
 export const COMMAND_USAGE: Record<string, string> = {

@@ -27,11 +27,20 @@ const COMMANDS: Record<string, Command> = {
   diff: { spec: diffSpec, run: diffCommand },
 };
 
+/** This package's version, from its own package.json (a package resolves its own name through its "exports"). */
+function ownVersion(): string {
+  return (require("langchain-vcr/package.json") as { version: string }).version; // written out: the ESM build defines require where it sees one called
+}
+
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     io.err(USAGE);
     return 2;
+  }
+  if (name === "--version" || name === "-v" || name === "version") {
+    io.out(`${ownVersion()}\n`);
+    return 0;
   }
   if (name === "--help" || name === "-h" || name === "help") {
     io.out(rest[0] && COMMAND_USAGE[rest[0]] ? COMMAND_USAGE[rest[0]] : USAGE);

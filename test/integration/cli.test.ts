@@ -14,7 +14,7 @@ import { requestHash } from "../../src/canonical/json";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/atomic";
-import { builtBin } from "../helpers/built";
+import { builtBin, ROOT } from "../helpers/built";
 import { cli } from "../helpers/cliRun";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
@@ -286,6 +286,15 @@ describe("langchain-vcr CLI (child process)", function () {
   });
 
   describe("usage", () => {
+    it("--version (and -v, version) prints the package's version and exits 0", async () => {
+      const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+      for (const flag of ["--version", "-v", "version"]) {
+        const r = await cli([flag]);
+        expect(r.code, flag).to.equal(0);
+        expect(r.stdout, flag).to.equal(`${version}\n`);
+      }
+    });
+
     it("an unknown command prints the usage and exits 2; no command too", async () => {
       const r = await cli(["frobnicate"]);
       expect(r.code).to.equal(2);
