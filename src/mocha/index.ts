@@ -12,6 +12,7 @@ import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { collectWorkerTotals, saveWorkerTotals, usageSummaryLine } from "../runner/summary";
+import { removeStaleRunDirs } from "../runner/staleTmp";
 import { Usage } from "../runner/usage";
 import { giveOwnContexts } from "./hookContext";
 import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
@@ -91,6 +92,7 @@ export const mochaHooks = {
 /** Runs once, in mocha's main process, before any test: mocha passes its runner as `this`. */
 export function mochaGlobalSetup(this: unknown): void {
   runner = asRunner(this);
+  removeStaleRunDirs(); // what killed runs left in the temp dir
   // also `dry-run` set in .mocharc, which argv does not show: no test body or root hook runs
   if (isDryRun(runner)) RunLedger.start().partialBecause(DRY_RUN_REASON);
 }

@@ -17,6 +17,7 @@ import { newRunIds, parseEnvJson } from "./runIds";
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
+import { removeStaleRunDirs } from "./staleTmp";
 import { log } from "../log";
 import { processWide } from "../processWide";
 
@@ -64,6 +65,7 @@ export function startRun(runner: string, env: NodeJS.ProcessEnv = process.env): 
   // the directory is made by the first report written to it: a command that runs no test
   // (`vitest list`) leaves nothing behind in the temp dir
   env[SHARE_ENV] = JSON.stringify(share);
+  removeStaleRunDirs(); // what killed runs left there
   return share;
 }
 

@@ -1,0 +1,34 @@
+/**
+ * A run's exchange directories in the OS temp dir (`langchain-vcr-run-*` for vitest, jest and
+ * node:test, `langchain-vcr-summary-*` for mocha --parallel) are removed when the run ends. A run
+ * killed first leaves its directory behind; the next run's main process removes those a day old
+ * or older (a run in progress rewrites its own at least as each test file ends), best effort.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+const PREFIXES = ["langchain-vcr-run-", "langchain-vcr-summary-"];
+export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export function removeStaleRunDirs(now: number = Date.now(), tmp: string = os.tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(tmp);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!PREFIXES.some((p) => name.startsWith(p))) continue;
+    const dir = path.join(tmp, name);
+    try {
+      if (now - fs.statSync(dir).mtimeMs < STALE_AFTER_MS) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
