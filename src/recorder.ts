@@ -18,9 +18,10 @@ import { currentRunner, currentTest, emit, type Scope } from "./scope";
 import { findSecret, secretError } from "./secrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
+import { processWide } from "./processWide";
 
-/** The errors a failed-live note was joined to, by request hash: a call that fails through two layers is noted once. */
-const noted = new WeakMap<object, Set<string>>();
+/** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
+const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
 
 function notedAlready(error: unknown, hash: string): boolean {
   if (typeof error !== "object" || error === null) return false;
@@ -264,6 +265,7 @@ export class Recorder {
         return fixture;
       }
       const test = currentTest();
+      if (test) test.tally.recorded++;
       if (test && result.created) test.created.add(result.file);
       else if (test && result.previous && !test.overwritten.has(result.file) && !test.created.has(result.file)) {
         test.overwritten.set(result.file, result.previous);
@@ -288,28 +290,37 @@ export class Recorder {
    * (`record_or_replay`), say so on the provider's error, which alone ("Missing credentials",
    * ECONNREFUSED) never tells that no fixture matched, or which one was nearest; and count it
    * for the run's summary. The note goes on stderr when the error cannot carry it. `note: false`:
-   * counted only (one call's other texts, whose note would repeat the first's).
+   * counted only (the other requests of one call, whose note would repeat the first's).
+   * langchain-vcr's own errors (a damaged fixture met in the same call, a wrong number of
+   * vectors from a provider that answered) are neither noted nor counted: they say what happened,
+   * and no live call may have failed.
    */
   liveFailed(lookup: Lookup, error: unknown, { note: withNote = true }: { note?: boolean } = {}): void {
     this.abandon(lookup);
     const missed = lookup.missedLive;
-    if (!missed) return;
     lookup.missedLive = undefined;
+    if (!missed || isVcrError(error)) return;
     emit({ type: "failedLive", kind: lookup.kind, mode: lookup.mode });
-    // langchain-vcr's own errors (a wrong number of vectors) say what happened already
-    if (!withNote || isVcrError(error) || notedAlready(error, lookup.hash)) return;
-    const nearest = KINDS[lookup.kind].noteNearMiss ? this.nearest.find(lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT) : undefined;
-    const note =
-      PREFIX +
-      failedLiveMessage({
-        ...lookup,
-        describe: missed.describe,
-        nearest,
-        test: missed.test?.title,
-        runner: currentRunner(),
-        filterTitle: missed.test?.filterTitle,
-      });
-    if (!appendNote(error as PrintedError, note)) log.warn(note);
+    if (!withNote || notedAlready(error, lookup.hash)) return;
+    try {
+      const searched = KINDS[lookup.kind].noteNearMiss;
+      const nearest = searched ? this.nearest.find(lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT) : undefined;
+      const test = missed.test;
+      const note =
+        PREFIX +
+        failedLiveMessage({
+          ...lookup,
+          describe: missed.describe,
+          nearest,
+          searched,
+          test: test?.title,
+          runner: currentRunner(),
+          filterTitle: test?.filterTitle,
+        });
+      if (!appendNote(error as PrintedError, note)) log.warn(note);
+    } catch {
+      // a note that cannot be made leaves the provider's error as it is
+    }
   }
 
   private hit(base: Omit<Lookup, "fixture">, fixture: Fixture): Lookup {

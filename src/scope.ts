@@ -37,6 +37,8 @@ export class Scope {
   readonly created: Set<string>;
   /** Fixture files this scope replaced, with their previous bytes (restored if the test fails). */
   readonly overwritten: Map<string, Buffer>;
+  /** How many recordings this scope wrote (a file written twice counts twice), for the summary when a failed test's are undone. */
+  readonly tally: { recorded: number };
   /** Live recording calls in flight, by hash. */
   readonly live: Map<string, LiveCall>;
   /** The name the runner's name filter matches, when it is not `title` (node:test matches a test's own name). */
@@ -56,6 +58,7 @@ export class Scope {
     this.returned = shares?.returned ?? new Map();
     this.created = shares?.created ?? new Set();
     this.overwritten = shares?.overwritten ?? new Map();
+    this.tally = shares?.tally ?? { recorded: 0 };
     this.live = shares?.live ?? new Map();
   }
 

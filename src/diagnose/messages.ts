@@ -60,11 +60,12 @@ export function missMessage(
  * The note joined to a provider's error when a `record_or_replay` miss went live to be
  * recorded and the call failed: the provider's own error never says a fixture was missing.
  */
-export function failedLiveMessage(m: Unmatched): string {
+export function failedLiveMessage(m: Unmatched & { /** whether a nearest fixture was looked for (chat; not embeddings) */ searched: boolean }): string {
   const lines = [
     `no recorded fixture matched this ${m.kind} request from ${m.describe}, so mode ${m.mode} sent it to the provider to record it, and that call failed (the error above); nothing was recorded.`,
     ...facts(m),
   ];
+  if (m.searched && !m.nearest) lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
   const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test);
   lines.push(
     m.nearest && m.nearest.differences.length > 0

@@ -11,13 +11,15 @@ export interface JournalEntry {
   created: string[];
   /** file → previous bytes, base64 */
   overwritten: Record<string, string>;
+  /** How many recordings the test wrote (a file written twice counts twice). */
+  recorded?: number;
 }
 
 export function journalEntry(scope: Scope): JournalEntry | undefined {
   if (scope.created.size === 0 && scope.overwritten.size === 0) return undefined;
   const overwritten: Record<string, string> = {};
   for (const [file, bytes] of scope.overwritten) overwritten[file] = bytes.toString("base64");
-  return { title: scope.title ?? "", created: [...scope.created], overwritten };
+  return { title: scope.title ?? "", created: [...scope.created], overwritten, recorded: scope.tally.recorded };
 }
 
 /** The scope a journal entry describes, for `restoreFailedTest`. */
@@ -25,5 +27,6 @@ export function scopeOf(entry: JournalEntry): Scope {
   const scope = new Scope(entry.title);
   for (const f of entry.created) scope.created.add(f);
   for (const [f, b64] of Object.entries(entry.overwritten)) scope.overwritten.set(f, Buffer.from(b64, "base64"));
+  scope.tally.recorded = entry.recorded ?? 0;
   return scope;
 }

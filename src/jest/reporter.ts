@@ -76,8 +76,7 @@ class LangchainVcrJestReporter {
     const titles = new Set(failed.map((t) => t.fullName));
     for (const entry of (report?.extra ?? []) as JournalEntry[]) {
       if (!titles.has(entry.title)) continue;
-      const { removed, restored } = restoreFailedTest(scopeOf(entry));
-      this.undone += removed.length + restored.length; // counted here: the worker that recorded them has reported already
+      this.undone += restoreFailedTest(scopeOf(entry)).undone; // counted here: the worker that recorded them has reported already
     }
   }
 

@@ -3,7 +3,8 @@ import type { Scope } from "../scope";
 import { restoreFixture } from "../store/atomic";
 import { log } from "../log";
 
-export function restoreFailedTest(scope: Scope): { removed: string[]; restored: string[] } {
+/** `undone`: the recordings taken back (a file the test wrote twice counts twice), for the run's summary. */
+export function restoreFailedTest(scope: Scope): { removed: string[]; restored: string[]; undone: number } {
   const removed: string[] = [];
   const restored: string[] = [];
   for (const file of scope.created) {
@@ -21,5 +22,5 @@ export function restoreFailedTest(scope: Scope): { removed: string[]; restored: 
         `: nothing a failed test records is kept.\n`,
     );
   }
-  return { removed, restored };
+  return { removed, restored, undone: Math.max(scope.tally.recorded, removed.length + restored.length) };
 }

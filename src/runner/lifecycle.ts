@@ -24,10 +24,9 @@ export function endTest(scope: Scope | undefined, failed: boolean, error?: Print
   if (failed) emitUndone(restoreFailedTest(scope));
 }
 
-/** Takes a failed test's recordings out of the run's "recorded" count (each file created or overwritten is one). */
-export function emitUndone(r: { removed: string[]; restored: string[] }): void {
-  const count = r.removed.length + r.restored.length;
-  if (count > 0) emit({ type: "undone", count });
+/** Takes a failed test's recordings out of the run's "recorded" count. */
+function emitUndone(r: { undone: number }): void {
+  if (r.undone > 0) emit({ type: "undone", count: r.undone });
 }
 
 /** What a test left in flight: model, hash, expected file, and what to do about a provider that does not answer. */

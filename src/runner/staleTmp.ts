@@ -3,6 +3,8 @@
  * node:test, `langchain-vcr-summary-*` for mocha --parallel) are removed when the run ends. A run
  * killed first leaves its directory behind; the next run's main process removes those a day old
  * or older (a run in progress rewrites its own at least as each test file ends), best effort.
+ * The sweep runs at most once an hour per temp dir (a stamp file says when it last ran): a run's
+ * start pays one `stat`, not a scan of the temp dir.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -10,9 +12,24 @@ import * as path from "node:path";
 
 const PREFIXES = ["langchain-vcr-run-", "langchain-vcr-summary-"];
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+export const SWEEP_EVERY_MS = 60 * 60 * 1000;
+const STAMP = "langchain-vcr-sweep.stamp";
 
 export function removeStaleRunDirs(now: number = Date.now(), tmp: string = os.tmpdir()): string[] {
   const removed: string[] = [];
+  const stamp = path.join(tmp, STAMP);
+  try {
+    if (now - fs.statSync(stamp).mtimeMs < SWEEP_EVERY_MS) return removed;
+  } catch {
+    // no sweep yet
+  }
+  try {
+    fs.writeFileSync(stamp, "");
+    const t = now / 1000;
+    fs.utimesSync(stamp, t, t);
+  } catch {
+    return removed; // a temp dir we cannot write to has nothing of ours to remove
+  }
   let names: string[];
   try {
     names = fs.readdirSync(tmp);

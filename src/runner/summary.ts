@@ -58,7 +58,7 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   const list = [...dirs];
   const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
   const notes: string[] = [];
-  if (totals.failedLive > 0) notes.push(`${totals.failedLive} live call(s) for missing fixtures failed`);
+  if (totals.failedLive > 0) notes.push(`${totals.failedLive} request(s) without a fixture failed live`);
   if (totals.undone > 0) notes.push(`${totals.undone} more undone: their tests failed`);
   const recorded = `${Math.max(0, totals.recorded - totals.undone)} recorded${notes.length ? ` (${notes.join("; ")})` : ""}`;
   return (

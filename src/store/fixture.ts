@@ -53,7 +53,10 @@ export const CONFLICT_PROBLEM = "holds unresolved git merge-conflict markers (<<
  */
 export function conflictFix(file: string): string {
   const q = JSON.stringify(file);
-  return `keep one side of the conflict: git checkout --theirs -- ${q} (or --ours; both sides answer the same request, which names the file), then git add ${q}`;
+  return (
+    `keep one side of the conflict (both answer the same request, which names the file): while the merge is in progress, ` +
+    `git checkout --theirs -- ${q} (or --ours), then git add ${q}; once the markers are committed, take the file from one parent: git checkout <merge commit>^2 -- ${q} (or ^1)`
+  );
 }
 
 /** A file's text without the UTF-8 byte-order mark some Windows editors add. */

@@ -6,6 +6,7 @@
  */
 import { expect } from "chai";
 import { OpenAIEmbeddings } from "@langchain/openai";
+import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, type VcrMode } from "../../src/index";
 import { onScopeEvent } from "../../src/scope";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
@@ -75,6 +76,12 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
     expect(count(message, NOTE), message).to.equal(1);
     expect(message).to.include(`${NOTE} embedding request`);
     expect(failedLive).to.equal(3);
+  });
+
+  it("a batch that fails as one call: one note, every request without a fixture counted", async () => {
+    const { message, failedLive } = await failure(() => offlineOpenAI(vcr().cache).generate([[new HumanMessage("first")], [new HumanMessage("second")]]));
+    expect(count(message, NOTE), message).to.equal(1);
+    expect(failedLive).to.equal(2);
   });
 
   it("no note where nothing was missed: record_always, bypass, an aborted call; replay_only is a VcrMissError as before", async () => {

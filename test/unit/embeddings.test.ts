@@ -4,6 +4,7 @@
  * vectors, and the modes. The real clients over HTTP are in test/integration/embeddings*.
  */
 import { expect } from "chai";
+import { onScopeEvent } from "../../src/scope";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -137,10 +138,13 @@ describe("embeddings: VcrEmbeddings", () => {
     expect(files()).to.have.length(2);
   });
 
-  it("refuses a model that returns the wrong number of vectors (VcrRecordError, nothing written)", async () => {
+  it("refuses a model that returns the wrong number of vectors (VcrRecordError, nothing written; the provider answered: no failed live call counted)", async () => {
     inner.transform = (_t, v) => v.slice(1);
     const e = vcr.embeddings(inner);
-    const err = await inMode("record_or_replay", () => e.embedDocuments(["a", "b"]).catch((x) => x));
+    let failedLive = 0;
+    const stop = onScopeEvent((ev) => void (ev.type === "failedLive" && failedLive++));
+    const err = await inMode("record_or_replay", () => e.embedDocuments(["a", "b"]).catch((x) => x)).finally(stop);
+    expect(failedLive).to.equal(0);
     expect(err).to.be.instanceOf(VcrRecordError);
     expect(err.message).to.match(/^langchain-vcr: ScriptedEmbeddings \(model "scripted-1"\) returned 1 vectors for 2 texts/);
     expect(files()).to.have.length(0);

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { removeStaleRunDirs, STALE_AFTER_MS } from "../../src/runner/staleTmp";
+import { removeStaleRunDirs, STALE_AFTER_MS, SWEEP_EVERY_MS } from "../../src/runner/staleTmp";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 describe("removeStaleRunDirs: what killed runs left in the temp dir", () => {
@@ -25,6 +25,10 @@ describe("removeStaleRunDirs: what killed runs left in the temp dir", () => {
     expect(removeStaleRunDirs(now, tmp).sort()).to.deep.equal([oldRun, oldSummary].sort());
     expect(fs.existsSync(running)).to.equal(true);
     expect(fs.existsSync(other)).to.equal(true);
+    // at most one sweep an hour: a run's start pays one stat
+    const later = make("langchain-vcr-run-555-ccc", STALE_AFTER_MS * 2);
+    expect(removeStaleRunDirs(now + 60_000, tmp)).to.deep.equal([]);
+    expect(removeStaleRunDirs(now + SWEEP_EVERY_MS + 1, tmp)).to.deep.equal([later]);
     expect(removeStaleRunDirs(now, path.join(tmp, "missing"))).to.deep.equal([]);
   });
 });

@@ -136,12 +136,14 @@ describe("validateFixtures", () => {
     expect(() => git(dir, "checkout", "--", file)).to.throw(/unmerged/); // the generic fix fails mid-merge
     const problems = await validateFixtures(dir);
     expect(problemsOf(problems, file)).to.deep.equal([
-      `holds unresolved git merge-conflict markers (<<<<<<< … >>>>>>>): keep one side of the conflict: git checkout --theirs -- ${JSON.stringify(file)} (or --ours; both sides answer the same request, which names the file), then git add ${JSON.stringify(file)}`,
+      `holds unresolved git merge-conflict markers (<<<<<<< … >>>>>>>): keep one side of the conflict (both answer the same request, which names the file): ` +
+        `while the merge is in progress, git checkout --theirs -- ${JSON.stringify(file)} (or --ours), then git add ${JSON.stringify(file)}; ` +
+        `once the markers are committed, take the file from one parent: git checkout <merge commit>^2 -- ${JSON.stringify(file)} (or ^1)`,
     ]);
     const store = new FixtureStore(dir);
     expect(() => store.read(path.basename(file, ".json"))).to.throw(
       VcrFixtureError,
-      /merge-conflict markers[^]*It was not treated as a miss[^]*Fix it: keep one side of the conflict: git checkout --theirs/,
+      /merge-conflict markers[^]*It was not treated as a miss[^]*Fix it: keep one side of the conflict [^]*while the merge is in progress, git checkout --theirs/,
     );
     git(dir, "checkout", "--theirs", "--", file);
     git(dir, "add", file);

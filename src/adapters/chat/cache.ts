@@ -69,8 +69,8 @@ export class VcrCache extends BaseCache<Generation[]> {
    * Called by the patch when a looked-up request never reached `update`: the call failed
    * (`error`) or its answer was not recorded (an aborted call's).
    */
-  release(lookup: Lookup, error?: { thrown: unknown }): void {
-    if (error) this.recorder.liveFailed(lookup, error.thrown);
+  release(lookup: Lookup, error?: { thrown: unknown; note: boolean }): void {
+    if (error) this.recorder.liveFailed(lookup, error.thrown, { note: error.note });
     else this.recorder.abandon(lookup);
   }
 }

@@ -41,6 +41,11 @@ export function installModelPatches(core: CoreClasses): void {
 
 const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");
 
+/** `VcrCache.release`, as the patch calls it on the cache it found (`vcrCacheOf`). */
+interface VcrCacheRelease {
+  release(lookup: unknown, error?: { thrown: unknown; note: boolean }): void;
+}
+
 /**
  * Core serializes every call option (and the client config, API key included) into an
  * `llmKey` string on every call — the largest single cost of a cache hit — and a VcrCache
@@ -81,12 +86,16 @@ function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown
         }
         const call = new ModelCall(this, kind, inputs, promptOf);
         const leave = enterCoreGenerate(this);
-        // `error`: the live call failed (a miss that went live says so on it)
+        // `error`: the live call failed (a miss that went live says so on it, once for the call: a batch fails as one)
         const end = (result: unknown, error?: { thrown: unknown }) => {
           leave();
           call.end(result);
-          for (const e of call.entries)
-            if (e.lookup && !e.updated) (cache as { release(l: unknown, error?: { thrown: unknown }): void }).release(e.lookup, error);
+          let first = true;
+          for (const e of call.entries) {
+            if (!e.lookup || e.updated) continue;
+            (cache as VcrCacheRelease).release(e.lookup, error && { ...error, note: first });
+            first = false;
+          }
         };
         const run = () => original.call(this, input, options, callbacks) as Promise<unknown>;
         return runModelCall(call, cache === this.cache ? run : () => withLentCache(this, cache, run)).then(

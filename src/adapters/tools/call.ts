@@ -15,11 +15,13 @@ import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResp
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
 import {
+  beginTaskCall,
   encodeInterrupt,
   isGraphInterrupt,
   pendingResumes,
   replayInterrupts,
   resumedRequest,
+  sharedTaskError,
   taskScratchpad,
   watchTaskCall,
   type TaskScratchpad,
@@ -82,6 +84,12 @@ async function lookUpAndRun(
   const interrupted = interruptedBefore(lookup);
   // a fixture that records an interrupt needs the scratchpad; any other call reads it leniently
   const scratch = taskScratchpad(cfg, { required: interrupted });
+  const callsInTask = beginTaskCall(scratch);
+  if (interrupted && callsInTask > 1) {
+    const err = sharedTaskError(ctx.name);
+    log.warn(err.message); // also on stderr: another call's interrupt, thrown beside it, is what the graph shows
+    throw err;
+  }
   const pending = scratch ? pendingResumes(scratch) : [];
   // the resumed call of an interrupted one: its own fixture, keyed by the resume values it takes (interrupts.ts)
   const resumedLookup = () => ctx.recorder.lookup("tool", resumedRequest(request, pending), { describe: `${describe}, resumed`, live });

@@ -89,8 +89,26 @@ export function encodeInterrupt(e: { interrupts: RecordedInterrupt[] }): Recorde
   return out;
 }
 
-/** Wrapped tool calls running in each task (by scratchpad): calls that overlap share its interrupt counter. */
+/** Wrapped tool calls of each task (by scratchpad): running now, and how many began; calls that share a task share its interrupt counter. */
 const running = processWide("tools.taskCalls.v1", () => new WeakMap<object, Set<{ overlapped: boolean }>>());
+const begun = processWide("tools.taskCallsBegun.v1", () => new WeakMap<object, { count: number }>());
+
+/** Counts one wrapped call of the task; the count so far (more than 1: the task runs several, as createReactAgent's default ToolNode does). */
+export function beginTaskCall(s: TaskScratchpad | undefined): number {
+  if (!s) return 0;
+  let b = begun.get(s);
+  if (!b) begun.set(s, (b = { count: 0 }));
+  return ++b.count;
+}
+
+/** Replaying an interrupt in a task that runs several wrapped calls would hand one call's resume values to another. */
+export function sharedTaskError(tool: string): VcrConfigError {
+  return new VcrConfigError(
+    `tool ${JSON.stringify(tool)} shares its LangGraph task with other tool calls, and its fixture records an interrupt().\n` +
+      `  The calls of one task share its resume values and interrupt counter, so which call took which cannot be told on replay.\n` +
+      `  Fix: run each tool call in a task of its own (createReactAgent({ ..., version: "v2" }), or createAgent from "langchain") and record again.`,
+  );
+}
 
 /**
  * Watches one body's run in its task: `end()` says how many resume values it took (the task's
@@ -111,7 +129,8 @@ export function watchTaskCall(s: TaskScratchpad | undefined): { end(interrupted:
     end(interrupted) {
       calls!.delete(me);
       const moved = s.interruptCounter - before;
-      return { taken: Math.max(0, moved - (interrupted ? 1 : 0)), ambiguous: me.overlapped && moved > 0 };
+      const shared = me.overlapped || (begun.get(s)?.count ?? 0) > 1;
+      return { taken: Math.max(0, moved - (interrupted ? 1 : 0)), ambiguous: shared && moved > 0 };
     },
   };
 }
