@@ -6,7 +6,7 @@
  * call has its own fixture, keyed by the resume value, so another answer is another fixture.
  */
 import { expect } from "chai";
-import { Command, MemorySaver, interrupt } from "@langchain/langgraph";
+import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } from "@langchain/langgraph";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
@@ -213,21 +213,61 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
     const replayed = await agentRun("replay_only", "v2");
     expect(replayed).to.deep.equal({ last: recorded.last, bodies: 0 });
     expect(fake.count()).to.equal(requests);
-    // v2's fixtures replayed by a v1 agent: here the interrupting call comes first in its task, so it replays right
-    expect(await agentRun("replay_only", "v1")).to.deep.equal({ last: recorded.last, bodies: 0 });
+    // v2's fixtures replayed by a v1 agent: the interrupt is not replayed beside the other call; loud, 0 bodies
+    const mixed = await agentRun("replay_only", "v1").then(
+      () => "replayed",
+      (e: Error) => e.message,
+    );
+    expect(mixed).to.include('tool \\"approved_refund\\" runs beside other tool calls in one LangGraph task');
   });
 
-  it("a task that runs several wrapped calls never replays an interrupt for any but its first call: a VcrConfigError, also on stderr, that names version v2", async () => {
+  it("a task that runs several wrapped calls never replays an interrupt beside another call: a VcrConfigError, also on stderr, that names version v2", async () => {
     await run("record_or_replay", "yes", { question: TWICE }); // createAgent: a task per call
     const vcr = new Vcr({ dir, mode: "replay_only" });
     let bodies = 0;
     const approvedRefund = approvalTool(() => bodies++);
     const agent = createReactAgent({ llm: openai(fake, vcr.cache), tools: vcr.tools([approvedRefund]), checkpointer: new MemorySaver() }); // v1: one task
+    let failure: Error | undefined;
     const stderr = await stderrOf(() =>
-      inOwnTest({}, () => agent.invoke({ messages: [{ role: "user", content: TWICE }] }, { configurable: { thread_id: "v1" } })),
+      inOwnTest({}, () => agent.invoke({ messages: [{ role: "user", content: TWICE }] }, { configurable: { thread_id: "v1" } })).catch(
+        (e: Error) => void (failure = e),
+      ),
     );
-    expect(stderr).to.include('tool "approved_refund" shares its LangGraph task with other tool calls').and.include('version: "v2"');
+    expect(stderr).to.include('tool "approved_refund" runs beside other tool calls in one LangGraph task').and.include('version: "v2"');
+    // the ToolNode hands each call's error to the model, whose next turn was never recorded: a miss, not an answer
+    expect(failure?.name).to.equal("VcrMissError");
     expect(bodies).to.equal(0);
+  });
+
+  it("a graph node that calls the tool twice, one after the other: two pauses, three runs of the node, replayed with 0 body runs", async () => {
+    const runNode = async (mode: VcrMode) => {
+      const vcr = new Vcr({ dir, mode });
+      let bodies = 0;
+      const refund = vcr.tool(approvalTool(() => bodies++));
+      const State = Annotation.Root({ results: Annotation<string[]> });
+      const graph = new StateGraph(State)
+        .addNode("approve_both", async () => ({ results: [await refund.invoke({ orderId: "1" }), await refund.invoke({ orderId: "2" })] }))
+        .addEdge(START, "approve_both")
+        .addEdge("approve_both", END)
+        .compile({ checkpointer: new MemorySaver() });
+      const config = { configurable: { thread_id: "seq" } };
+      return inOwnTest({}, async () => {
+        const pauses: unknown[] = [];
+        let out = (await graph.invoke({ results: [] }, config)) as { results: string[]; __interrupt__?: { value: unknown }[] };
+        while (out.__interrupt__) {
+          pauses.push(...out.__interrupt__.map((i) => i.value));
+          out = (await graph.invoke(new Command({ resume: "yes" }), config)) as typeof out;
+        }
+        return { pauses, results: out.results, bodies };
+      });
+    };
+    const recorded = await runNode("record_or_replay");
+    expect(recorded).to.deep.equal({
+      pauses: [{ question: "Refund order 1?" }, { question: "Refund order 2?" }],
+      results: ["Refunded order 1.", "Refunded order 2."],
+      bodies: 5, // 1 | 1 resumed + 2 | 1 resumed + 2 resumed
+    });
+    expect(await runNode("replay_only")).to.deep.equal({ ...recorded, bodies: 0 });
   });
 
   it("under replay_only an answer never recorded is a miss for the resumed call, not the recorded answer", async () => {

@@ -41,6 +41,6 @@ describe("tools: an ESM consumer of the built package", function () {
     const recorded = await run("record_or_replay");
     expect(recorded).to.deep.equal({ ...same, bodyStarts: 2, refunds: 1, stats: { replayed: 1, recorded: 2, bypassed: 0, missed: 0 } });
     const replayed = await run("replay_only");
-    expect(replayed).to.deep.equal({ ...same, bodyStarts: 0, refunds: 0, stats: { replayed: 3, recorded: 0, bypassed: 0, missed: 0 } });
+    expect(replayed).to.deep.equal({ ...same, bodyStarts: 0, refunds: 0, stats: { replayed: 2, recorded: 0, bypassed: 0, missed: 0 } }); // the interrupt, then the resumed call found by its resume key
   });
 });

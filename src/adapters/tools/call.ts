@@ -15,7 +15,7 @@ import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResp
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
 import {
-  beginTaskCall,
+  enterTask,
   encodeInterrupt,
   isGraphInterrupt,
   pendingResumes,
@@ -23,10 +23,13 @@ import {
   resumedRequest,
   sharedTaskError,
   taskScratchpad,
-  watchTaskCall,
-  type TaskScratchpad,
+  watchBody,
+  type TaskSlot,
 } from "./interrupts";
 import { log } from "../../log";
+import * as fs from "node:fs";
+import { requestHash } from "../../canonical/json";
+import { MODE_POLICY } from "../../modes";
 
 /** The parts of a tool run manager this module uses. */
 export interface ToolRunManager {
@@ -62,17 +65,22 @@ export async function callTool(ctx: ToolCallContext, parsed: unknown, runManager
     throw e;
   }
   const { request, giveBack } = nextToolRequest(base, ctx.recorder.config.dir);
+  // entered at once, before any await: calls a ToolNode starts together see each other (interrupts.ts)
+  const slot = enterTask(taskScratchpad(cfg));
   try {
-    return await lookUpAndRun(ctx, request, parsed, runManager, cfg, callId);
+    return await lookUpAndRun(ctx, request, slot, parsed, runManager, cfg, callId);
   } catch (e) {
     if (isGraphInterrupt(e)) giveBack(); // it runs again on resume, as the same call: the same ordinal
     throw e;
+  } finally {
+    slot.leave();
   }
 }
 
 async function lookUpAndRun(
   ctx: ToolCallContext,
   request: ToolRequest,
+  slot: TaskSlot,
   parsed: unknown,
   runManager: unknown,
   cfg: ToolCallConfig,
@@ -80,24 +88,29 @@ async function lookUpAndRun(
 ): Promise<unknown> {
   const live = ctx.recorder.toolMode() === "execute";
   const describe = `tool ${JSON.stringify(ctx.name)}`;
+  const pending = slot.scratch ? pendingResumes(slot.scratch) : [];
+  // the resumed call of an interrupted one: its own fixture, keyed by the resume values it takes (interrupts.ts)
+  const resumedReq = pending.length ? resumedRequest(request, pending) : undefined;
+  const resumedLookup = () => ctx.recorder.lookup("tool", resumedReq!, { describe: `${describe}, resumed`, live });
+  // a call re-run with resume values pending (its node ran again after a later interrupt) may be
+  // recorded under its resume key only: that fixture first, when there is one
+  if (resumedReq && !live && MODE_POLICY[ctx.recorder.mode()].readsFixtures && fs.existsSync(ctx.recorder.store.fileFor(requestHash("tool", resumedReq)))) {
+    const hit = await resumedLookup();
+    if (hit.fixture) return replay(ctx.name, hit, callId);
+  }
   const lookup = await ctx.recorder.lookup("tool", request, { describe, live });
-  const interrupted = interruptedBefore(lookup);
-  // a fixture that records an interrupt needs the scratchpad; any other call reads it leniently
-  const scratch = taskScratchpad(cfg, { required: interrupted });
-  const callsInTask = beginTaskCall(scratch);
-  if (interrupted && callsInTask > 1) {
+  if (!lookup.fixture) return runAndRecord(ctx, { lookup, slot, resumed: resumedReq && resumedLookup }, parsed, runManager, cfg, callId);
+  if (!interruptedBefore(lookup)) return replay(ctx.name, lookup, callId);
+  taskScratchpad(cfg, { required: true }); // a fixture that records an interrupt needs the scratchpad as it is known
+  if (slot.overlapped) {
     const err = sharedTaskError(ctx.name);
     log.warn(err.message); // also on stderr: another call's interrupt, thrown beside it, is what the graph shows
     throw err;
   }
-  const pending = scratch ? pendingResumes(scratch) : [];
-  // the resumed call of an interrupted one: its own fixture, keyed by the resume values it takes (interrupts.ts)
-  const resumedLookup = () => ctx.recorder.lookup("tool", resumedRequest(request, pending), { describe: `${describe}, resumed`, live });
-  if (!lookup.fixture) return runAndRecord(ctx, { lookup, scratch, resumed: pending.length ? resumedLookup : undefined }, parsed, runManager, cfg, callId);
-  if (!interrupted || pending.length === 0) return replay(ctx.name, lookup, callId);
+  if (!resumedReq) return replay(ctx.name, lookup, callId);
   const resumed = await resumedLookup();
   if (resumed.fixture) return replay(ctx.name, resumed, callId);
-  return runAndRecord(ctx, { lookup: resumed, scratch }, parsed, runManager, cfg, callId);
+  return runAndRecord(ctx, { lookup: resumed, slot }, parsed, runManager, cfg, callId);
 }
 
 /** Whether a hit's recorded outcome is a LangGraph interrupt (a damaged response is left to `replay` to report). */
@@ -113,7 +126,7 @@ function interruptedBefore(lookup: Lookup): boolean {
  */
 interface Target {
   lookup: Lookup;
-  scratch: TaskScratchpad | undefined;
+  slot: TaskSlot;
   resumed?: () => Promise<Lookup>;
 }
 
@@ -127,7 +140,7 @@ async function runAndRecord(
 ): Promise<unknown> {
   let events: unknown[] | undefined;
   let value: unknown;
-  const watch = watchTaskCall(target.scratch);
+  const watch = watchBody(target.slot);
   try {
     value = await ctx.body(parsed, runManager, cfg);
     if (isGeneratorLike(value)) {

@@ -89,48 +89,54 @@ export function encodeInterrupt(e: { interrupts: RecordedInterrupt[] }): Recorde
   return out;
 }
 
-/** Wrapped tool calls of each task (by scratchpad): running now, and how many began; calls that share a task share its interrupt counter. */
-const running = processWide("tools.taskCalls.v1", () => new WeakMap<object, Set<{ overlapped: boolean }>>());
-const begun = processWide("tools.taskCallsBegun.v1", () => new WeakMap<object, { count: number }>());
+/** The wrapped tool calls of each task (by scratchpad) running now: calls that overlap share its resume values and interrupt counter. */
+const running = processWide("tools.taskCalls.v1", () => new WeakMap<object, Set<TaskSlot>>());
 
-/** Counts one wrapped call of the task; the count so far (more than 1: the task runs several, as createReactAgent's default ToolNode does). */
-export function beginTaskCall(s: TaskScratchpad | undefined): number {
-  if (!s) return 0;
-  let b = begun.get(s);
-  if (!b) begun.set(s, (b = { count: 0 }));
-  return ++b.count;
+/** One wrapped call's place in its task, from its start to its end. `overlapped`: another call of the task ran meanwhile. */
+export interface TaskSlot {
+  readonly scratch: TaskScratchpad | undefined;
+  overlapped: boolean;
+  leave(): void;
 }
 
-/** Replaying an interrupt in a task that runs several wrapped calls would hand one call's resume values to another. */
+/**
+ * Enters a call into its task, synchronously as it starts, so calls a ToolNode starts together
+ * (createReactAgent's default runs a turn's calls in one task) see each other before any of them
+ * looks up or runs. Calls one after another in a task never overlap.
+ */
+export function enterTask(scratch: TaskScratchpad | undefined): TaskSlot {
+  if (!scratch) return { scratch, overlapped: false, leave: () => undefined };
+  let calls = running.get(scratch);
+  if (!calls) running.set(scratch, (calls = new Set()));
+  const slot: TaskSlot = { scratch, overlapped: calls.size > 0, leave: () => void calls!.delete(slot) };
+  for (const other of calls) other.overlapped = true;
+  calls.add(slot);
+  return slot;
+}
+
+/** Replaying an interrupt beside another call of the task would hand one call's resume values to another. */
 export function sharedTaskError(tool: string): VcrConfigError {
   return new VcrConfigError(
-    `tool ${JSON.stringify(tool)} shares its LangGraph task with other tool calls, and its fixture records an interrupt().\n` +
-      `  The calls of one task share its resume values and interrupt counter, so which call took which cannot be told on replay.\n` +
+    `tool ${JSON.stringify(tool)} runs beside other tool calls in one LangGraph task, and its fixture records an interrupt().\n` +
+      `  Calls that run together in a task share its resume values and interrupt counter, so which call took which cannot be told on replay.\n` +
       `  Fix: run each tool call in a task of its own (createReactAgent({ ..., version: "v2" }), or createAgent from "langchain") and record again.`,
   );
 }
 
 /**
- * Watches one body's run in its task: `end()` says how many resume values it took (the task's
- * interrupt counter moved by its `interrupt()` calls, less the one that threw) and whether that
- * is `ambiguous`: another wrapped call ran in the same task meanwhile (createReactAgent's default
- * ToolNode runs a turn's tool calls in one task) and the counter moved, so which call took what
- * cannot be told.
+ * Watches one body's run: `end()` says how many resume values it took (the task's interrupt
+ * counter moved by its `interrupt()` calls, less the one that threw) and whether that is
+ * `ambiguous`: another call of the task ran meanwhile and the counter moved, so which call took
+ * what cannot be told.
  */
-export function watchTaskCall(s: TaskScratchpad | undefined): { end(interrupted: boolean): { taken: number; ambiguous: boolean } } {
+export function watchBody(slot: TaskSlot): { end(interrupted: boolean): { taken: number; ambiguous: boolean } } {
+  const s = slot.scratch;
   if (!s) return { end: () => ({ taken: 0, ambiguous: false }) };
   const before = s.interruptCounter;
-  let calls = running.get(s);
-  if (!calls) running.set(s, (calls = new Set()));
-  const me = { overlapped: calls.size > 0 };
-  for (const other of calls) other.overlapped = true;
-  calls.add(me);
   return {
     end(interrupted) {
-      calls!.delete(me);
       const moved = s.interruptCounter - before;
-      const shared = me.overlapped || (begun.get(s)?.count ?? 0) > 1;
-      return { taken: Math.max(0, moved - (interrupted ? 1 : 0)), ambiguous: shared && moved > 0 };
+      return { taken: Math.max(0, moved - (interrupted ? 1 : 0)), ambiguous: slot.overlapped && moved > 0 };
     },
   };
 }
