@@ -37,14 +37,24 @@ export function workTreeOf(dir: string): string {
 
 /** The commit a ref names; a usage error when it names none. */
 export function resolveRef(top: string, ref: string): string {
-  // git's "A...B": the merge base of A and B (B defaults to HEAD), what a pull request is compared with
-  const range = /^(.+?)\.\.\.(.*)$/s.exec(ref);
-  if (range) {
-    const [a, b] = [resolveRef(top, range[1]), resolveRef(top, range[2] || "HEAD")];
+  // git's "A...B": the merge base of A and B (either side defaults to HEAD), what a pull request is compared with
+  const range = /^(.*?)\.\.\.(.*)$/s.exec(ref);
+  if (range && (range[1] || range[2])) {
+    const [left, right] = [range[1] || "HEAD", range[2] || "HEAD"];
+    const side = (r: string) => {
+      try {
+        return resolveRef(top, r);
+      } catch {
+        throw new DiffUsageError(
+          `--base ${JSON.stringify(ref)}: ${JSON.stringify(r)} is not a commit in ${top} (try origin/main... or main...HEAD; in CI fetch the base branch first)`,
+        );
+      }
+    };
+    const [a, b] = [side(left), side(right)];
     try {
       return git(top, ["merge-base", a, b]).trim();
     } catch {
-      throw new DiffUsageError(`--base ${JSON.stringify(ref)}: ${range[1]} and ${range[2] || "HEAD"} have no common ancestor in ${top}`);
+      throw new DiffUsageError(`--base ${JSON.stringify(ref)}: ${left} and ${right} have no common ancestor in ${top}`);
     }
   }
   try {

@@ -233,7 +233,10 @@ describe("cli: langchain-vcr diff", function () {
     fs.renameSync(path.join(cassettes, "refund.json"), path.join(cassettes, original));
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
-    expect(unknown.stderr).to.contain('--base "nope" is not a commit');
+    expect(unknown.stderr).to.contain('--base "nope...": "nope" is not a commit');
+    const headFirst = await cli(["diff", "--base", `...${main}`], dir); // git's ...B: the merge base of HEAD and B
+    expect(headFirst.code, headFirst.stderr).to.equal(0);
+    expect(headFirst.stdout).to.contain(`cassettes (...${main} → working tree): 0 changed, 1 added, 0 removed`);
   });
 
   it("reports a damaged base fixture and goes on; exits 2 outside git and on a bad --base or --format", async () => {
