@@ -68,8 +68,8 @@ export interface Lookup {
   settle?: (fixture: Fixture | undefined) => void;
   /** The test whose live call this lookup is, while it has not answered (named if the test fails or times out). */
   liveIn?: Scope;
-  /** Set on a miss that went to the provider to be recorded (`record_or_replay`), for `liveFailed`'s note. */
-  missedLive?: { describe: string; test?: Scope };
+  /** Set on a miss that went to the provider to be recorded (`record_or_replay`), for `liveFailed`'s note (made only if it fails). */
+  missedLive?: { describe: () => string; test?: Scope };
 }
 
 export interface LookupOptions {
@@ -169,6 +169,21 @@ export class Recorder {
     return this.resolve(kind, hash, () => request, options, request);
   }
 
+  /**
+   * A hit for `request`, or undefined when it has no fixture: a lookup that may only replay
+   * (nothing is counted or claimed on a miss, and `replay_only` does not throw). A mode that
+   * does not read fixtures, or a `live` lookup, finds nothing. For a second key a call may have
+   * been recorded under (a LangGraph resumed tool call, adapters/tools/interrupts.ts).
+   */
+  findRecorded(kind: FixtureKind, request: unknown, options: LookupOptions): Lookup | undefined {
+    const mode = this.mode();
+    const policy = MODE_POLICY[mode];
+    if (!policy.readsFixtures || options.live) return undefined;
+    const hash = requestHash(kind, request);
+    const fixture = this.store.read(hash, { kind, request }, options);
+    return fixture && this.replayed(new Replay(kind, hash, this.store.fileFor(hash), mode, policy, fixture, () => request));
+  }
+
   /** `hashed`: the request `hash` was just computed from, when at hand (a read of the file compares it instead of hashing the file's). */
   private resolve(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions, hashed?: unknown): Lookup | Promise<Lookup> {
     const mode = this.mode();
@@ -207,7 +222,7 @@ export class Recorder {
     this.inflight.set(hash, entry);
     return {
       ...this.live(base, options),
-      missedLive: { describe: describeOf(options, base.request), test: currentTest() },
+      missedLive: { describe: () => describeOf(options, base.request), test: currentTest() },
       settle: (f) => {
         if (this.inflight.get(hash) === entry) this.inflight.delete(hash);
         settle(f);
@@ -310,7 +325,7 @@ export class Recorder {
         PREFIX +
         failedLiveMessage({
           ...lookup,
-          describe: missed.describe,
+          describe: missed.describe(),
           nearest,
           searched,
           test: test?.title,

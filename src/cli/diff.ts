@@ -11,7 +11,7 @@ import { FIXTURE_FILE_RE } from "../store/fixture";
 import { parseFixtureFile, readFixtureFile, type FixtureFile } from "../store/reader";
 import { UsageError, type ParsedArgs } from "./args";
 import { computeDiff, type DiffReport } from "./diffCompute";
-import { blobId, blobsAt, DiffUsageError, readBlobs, resolveRef, workTreeOf } from "./diffGit";
+import { blobsAt, DiffUsageError, readBlobs, resolveRef, sameBlob, workTreeOf } from "./diffGit";
 import { renderJson, renderMarkdown, renderText } from "./diffRender";
 import { dirArgOf, resolveDir } from "./fixtureDir";
 import type { Io } from "./io";
@@ -59,7 +59,7 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
       continue;
     }
     const bytes = readBytesIfAny(file);
-    if (bytes && blobId(bytes, id.length === 64 ? "sha256" : "sha1") === id) continue; // unchanged
+    if (bytes && sameBlob(bytes, id)) continue; // unchanged
     workFiles.set(name, bytes ? parseFixtureFile(label(name), bytes.toString("utf8")) : readFixtureFile(file));
     sameName.push(name);
     wanted.set(id, name);
@@ -88,7 +88,7 @@ function misnamed(dir: string, baseBlobs: Map<string, string>, label: (name: str
     const bytes = readBytesIfAny(path.join(dir, name));
     if (!bytes) continue;
     const id = baseBlobs.get(name);
-    if (id !== undefined && blobId(bytes, id.length === 64 ? "sha256" : "sha1") === id) continue; // already there at the base
+    if (id !== undefined && sameBlob(bytes, id)) continue; // already there at the base
     out.push({
       file: label(name),
       side: "working tree",

@@ -99,6 +99,11 @@ export function readBlobs(top: string, ids: readonly string[]): Map<string, Buff
 }
 
 /** The blob id git would give these bytes. */
-export function blobId(bytes: Buffer, algorithm: "sha1" | "sha256"): string {
+function blobId(bytes: Buffer, algorithm: "sha1" | "sha256"): string {
   return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** Whether these bytes are the blob `id` (in the repository's hash, SHA-1 or SHA-256 by its length). */
+export function sameBlob(bytes: Buffer, id: string): boolean {
+  return blobId(bytes, id.length === 64 ? "sha256" : "sha1") === id;
 }

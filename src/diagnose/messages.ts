@@ -37,8 +37,7 @@ export function missMessage(
   },
 ): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
-  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m)];
-  if (!m.nearest) lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
+  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, true)];
   if (m.older) {
     const same = m.nearest && m.nearest.differences.length === 0 ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
     lines.push(
@@ -63,9 +62,8 @@ export function missMessage(
 export function failedLiveMessage(m: Unmatched & { /** whether a nearest fixture was looked for (chat; not embeddings) */ searched: boolean }): string {
   const lines = [
     `no recorded fixture matched this ${m.kind} request from ${m.describe}, so mode ${m.mode} sent it to the provider to record it, and that call failed (the error above); nothing was recorded.`,
-    ...facts(m),
+    ...facts(m, m.searched),
   ];
-  if (m.searched && !m.nearest) lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
   const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test);
   lines.push(
     m.nearest && m.nearest.differences.length > 0
@@ -76,8 +74,8 @@ export function failedLiveMessage(m: Unmatched & { /** whether a nearest fixture
   return lines.join("\n");
 }
 
-/** The test, the hash, the file expected, and the nearest recorded fixture with its differences. */
-function facts(m: Unmatched): string[] {
+/** The test, the hash, the file expected, and the nearest recorded fixture with its differences (`searched`: or that there is none). */
+function facts(m: Unmatched, searched: boolean): string[] {
   const lines: string[] = [];
   if (m.test) lines.push(`  test:     ${m.test}`);
   lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
@@ -86,6 +84,8 @@ function facts(m: Unmatched): string[] {
     lines.push(...formatDifferences(m.nearest));
     const hint = hintFor(m.nearest.differences);
     if (hint) lines.push(`  hint: ${hint}`);
+  } else if (searched) {
+    lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
   }
   return lines;
 }

@@ -11,12 +11,10 @@
  * one that cannot be loaded this way, is not reached: wrap its embeddings with `vcr.embeddings()`.
  */
 import { scanExports } from "./embeddings";
-import { createRequire } from "node:module";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { patchCoreAt, quietly } from "./esmCore";
 import { exportedFile } from "./packageJson";
-import { packageDirs } from "./packageDirs";
+import { dirResolvedFrom, packageDirs } from "./packageDirs";
 import { processWide } from "../processWide";
 
 /** LangChain integrations that export Embeddings classes. */
@@ -52,7 +50,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
       }
     }
     for (const dir of packageDirs(name)) {
-      const own = coreOf(dir);
+      const own = dirResolvedFrom(dir, "@langchain/core");
       if (own) patchCoreAt(own, condition, `${name} in ${dir}`);
       const file = exportedFile(dir, ".", condition);
       if (file && ![...targets].some((t) => t.startsWith(dir + path.sep))) targets.add(file);
@@ -64,14 +62,5 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
         // not loadable this way (an older Node, top-level await): not reached, as documented
       }
     }
-  }
-}
-
-/** The real directory of the @langchain/core an installed package resolves. */
-function coreOf(pkgDir: string): string | undefined {
-  try {
-    return fs.realpathSync(path.dirname(createRequire(path.join(pkgDir, "package.json")).resolve("@langchain/core/package.json")));
-  } catch {
-    return undefined;
   }
 }

@@ -15,11 +15,16 @@ const STORE_SEGMENT = `${path.sep}node_modules${path.sep}.pnpm${path.sep}`;
 export function packageDirs(name: string, cwd: string = process.cwd()): string[] {
   const found = new Set<string>();
   const own = realDir(resolvedDir(name, (s) => require.resolve(s))); // written out: the ESM build defines require where it sees one called
-  const local = realDir(resolvedDir(name, (s) => createRequire(path.join(cwd, "package.json")).resolve(s)));
+  const local = dirResolvedFrom(cwd, name);
   for (const d of [own, local]) if (d) found.add(d);
   const stores = new Set([storeOf(ownDir()), storeOf(own), storeOf(local)].filter((s): s is string => s !== undefined));
   for (const store of stores) for (const d of storeCopies(store, name)) found.add(d);
   return [...found];
+}
+
+/** The real directory of package `name` as a package (or project) in `fromDir` resolves it. */
+export function dirResolvedFrom(fromDir: string, name: string): string | undefined {
+  return realDir(resolvedDir(name, (s) => createRequire(path.join(fromDir, "package.json")).resolve(s)));
 }
 
 let self: { dir: string | undefined } | undefined;

@@ -22,14 +22,12 @@ import {
   replayInterrupts,
   resumedRequest,
   sharedTaskError,
+  sharedTaskWarning,
   taskScratchpad,
   watchBody,
   type TaskSlot,
 } from "./interrupts";
 import { log } from "../../log";
-import * as fs from "node:fs";
-import { requestHash } from "../../canonical/json";
-import { MODE_POLICY } from "../../modes";
 
 /** The parts of a tool run manager this module uses. */
 export interface ToolRunManager {
@@ -94,10 +92,8 @@ async function lookUpAndRun(
   const resumedLookup = () => ctx.recorder.lookup("tool", resumedReq!, { describe: `${describe}, resumed`, live });
   // a call re-run with resume values pending (its node ran again after a later interrupt) may be
   // recorded under its resume key only: that fixture first, when there is one
-  if (resumedReq && !live && MODE_POLICY[ctx.recorder.mode()].readsFixtures && fs.existsSync(ctx.recorder.store.fileFor(requestHash("tool", resumedReq)))) {
-    const hit = await resumedLookup();
-    if (hit.fixture) return replay(ctx.name, hit, callId);
-  }
+  const early = resumedReq && ctx.recorder.findRecorded("tool", resumedReq, { describe: `${describe}, resumed`, live });
+  if (early) return replay(ctx.name, early, callId);
   const lookup = await ctx.recorder.lookup("tool", request, { describe, live });
   if (!lookup.fixture) return runAndRecord(ctx, { lookup, slot, resumed: resumedReq && resumedLookup }, parsed, runManager, cfg, callId);
   if (!interruptedBefore(lookup)) return replay(ctx.name, lookup, callId);
@@ -169,10 +165,7 @@ async function recordInTask(ctx: ToolCallContext, target: Target, run: { taken: 
   let lookup = target.lookup;
   if (run.ambiguous) {
     ctx.recorder.abandon(lookup);
-    log.warn(
-      `tool ${JSON.stringify(ctx.name)} ran beside other tool calls in one LangGraph task while interrupt() was used, so which call took which resume value cannot be told; nothing was recorded for it.\n` +
-        `  Run each tool call in a task of its own: createReactAgent({ ..., version: "v2" }), or createAgent from "langchain".`,
-    );
+    log.warn(sharedTaskWarning(ctx.name));
     return;
   }
   if (run.taken > 0 && target.resumed) {

@@ -5,7 +5,8 @@
  *
  * - The interrupted call is recorded like any other call, its outcome `{ "interrupt": { value } }`.
  *   Replay throws it again through the running LangGraph's own `interrupt()`, so the graph
- *   pauses exactly as it did (same interrupt id, same value), and the body never runs.
+ *   pauses as it did (the same value; the id, a hash of the task's namespace, is new in every
+ *   run, recorded or live), and the body never runs.
  * - A call whose fixture is such an interrupt, made while resume values are pending for it,
  *   is the resumed call: it has a fixture of its own, keyed by the call and those resume values
  *   (`resume`), so another answer is another fixture. Its outcome records how many resume values
@@ -120,6 +121,14 @@ export function sharedTaskError(tool: string): VcrConfigError {
     `tool ${JSON.stringify(tool)} runs beside other tool calls in one LangGraph task, and its fixture records an interrupt().\n` +
       `  Calls that run together in a task share its resume values and interrupt counter, so which call took which cannot be told on replay.\n` +
       `  Fix: run each tool call in a task of its own (createReactAgent({ ..., version: "v2" }), or createAgent from "langchain") and record again.`,
+  );
+}
+
+/** Recording a body that ran beside another call of the task while the interrupt counter moved: nothing is recorded, and this says why. */
+export function sharedTaskWarning(tool: string): string {
+  return (
+    `tool ${JSON.stringify(tool)} ran beside other tool calls in one LangGraph task while interrupt() was used, so which call took which resume value cannot be told; nothing was recorded for it.\n` +
+    `  Run each tool call in a task of its own: createReactAgent({ ..., version: "v2" }), or createAgent from "langchain".`
   );
 }
 
