@@ -61,6 +61,16 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     expect(r.esmFiles.filter((f) => f.startsWith(CORE))).to.deep.equal([]);
   });
 
+  it("each CommonJS entry is one scope (esbuild from the sources): no module wrapper, no per-module copy of a Node built-in", () => {
+    builtBin();
+    for (const entry of ["index", "mocha/index", "vitest/index", "jest/index", "jest/reporter", "node-test/index"]) {
+      const text = fs.readFileSync(path.join(ROOT, "dist/cjs", entry + ".js"), "utf8");
+      expect(text, entry).to.not.match(/__commonJS\(|Object\.defineProperty\(exports, "__esModule"/); // tsc's CommonJS output, bundled
+      // node:module is a default import (install/embeddings.ts): its copy stays, every namespace import reads the module itself
+      expect(text.match(/__toESM\(require\("node:[\w/]+"\)\)/g) ?? [], entry).to.deep.equal(entry === "index" ? ['__toESM(require("node:module"))'] : []);
+    }
+  });
+
   it("one process with both builds (the CommonJS mocha plugin, ESM test files): one test scope, one summary, a cross-build VcrError", async () => {
     builtBin();
     const spec = path.join(ROOT, "test/plugin-specs/recording.spec.mjs");
