@@ -117,15 +117,19 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   }
 }
 
-/** The module loaders a node:test process runs with (`--import tsx`), which the command needs again. */
+/**
+ * What a node:test process preloads (`--import tsx`, `--require ./vcr-setup.cjs`), which the command
+ * needs again: without a setup file that calls `vcr.install()`, the command would call the provider
+ * and record nothing. langchain-vcr/node-test itself leads the command already.
+ */
 export function loaderArgs(execArgv: readonly string[]): string {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
-    const a = execArgv[i];
-    const m = /^--(import|loader|experimental-loader)(?:=(.*))?$/.exec(a);
+    const m = /^(?:--(import|loader|experimental-loader|require)(?:=(.*))?|(-r))$/.exec(execArgv[i]);
     if (!m) continue;
+    const flag = m[3] ? "require" : m[1];
     const value = m[2] ?? execArgv[++i];
-    if (value !== undefined && value !== "langchain-vcr/node-test") out.push(` --${m[1]} ${shellQuote(value)}`);
+    if (value !== undefined && value !== "langchain-vcr/node-test") out.push(` --${flag} ${shellQuote(value)}`);
   }
   return out.join("");
 }

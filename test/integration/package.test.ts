@@ -50,6 +50,18 @@ describe("the built package: ESM and CommonJS entry points", function () {
     expect(out.status, out.stdout + out.stderr).to.equal(0);
   });
 
+  it('type-checks every entry for a TypeScript user on "module": "commonjs" (node10 resolution reads no "exports")', async () => {
+    const project = tmpDir("vcr-node10-");
+    fs.mkdirSync(path.join(project, "node_modules"));
+    fs.symlinkSync(ROOT, path.join(project, "node_modules/langchain-vcr"), "dir");
+    fs.copyFileSync(path.join(ROOT, "test/package-smoke/types-node10.ts"), path.join(project, "types.ts"));
+    const options = { module: "commonjs", moduleResolution: "node10", esModuleInterop: true, strict: true, noEmit: true, skipLibCheck: true, types: [] };
+    fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: options, files: ["types.ts"] }));
+    const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
+    const out = await runChild(process.execPath, [tsc, "-p", project], { cwd: project, env: process.env });
+    expect(out.status, out.stdout + out.stderr).to.equal(0);
+  });
+
   it("ships types for both conditions and an executable bin", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
     for (const sub of [".", "./mocha"]) {

@@ -16,9 +16,13 @@ describe("rerecordCommand", () => {
     expect(rerecordCommand("vitest", "costs $10 (net) + tax?")).to.equal(String.raw`${ENV} npx vitest run -t 'costs \$10 \(net\) \+ tax\?'`);
     expect(rerecordCommand("jest", "it's done.")).to.equal(String.raw`${ENV} npx jest -t 'it'\''s done\.'`);
   });
-  it("node:test: keeps the process's module loaders (--import tsx), which a TypeScript suite needs again", () => {
+  it("node:test: keeps what the process preloads (--import tsx, --require of a setup file that calls vcr.install()), which the command needs again", () => {
     expect(loaderArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(
-      ` --import "tsx" --loader "ts-node/esm"`,
+      ` --require "x" --import "tsx" --loader "ts-node/esm"`,
+    );
+    // every spelling of --require; langchain-vcr/node-test already leads the command
+    expect(loaderArgs(["--require", "langchain-vcr/node-test", "-r", "./vcr-setup.cjs", "--require=ts-node/register", "--test"])).to.equal(
+      ` --require "./vcr-setup.cjs" --require "ts-node/register"`,
     );
     expect(loaderArgs(["--enable-source-maps"])).to.equal("");
   });

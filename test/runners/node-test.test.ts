@@ -86,3 +86,30 @@ describe("langchain-vcr/node-test next to a module-hooks loader (--import tsx)",
     });
   });
 });
+
+describe("langchain-vcr/node-test with the user's own setup file (--require ./vcr-setup.cjs, where vcr.install() goes)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("a miss's command to record it keeps the setup file, and that command, run as printed, records", async () => {
+    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
+      const setup = `require("node:fs").appendFileSync(process.env.SIDE_FILE, "setup ran\\n");\n`;
+      const p = makeProject({ "test/a.test.mjs": FILES["test/a.test.mjs"], "vcr-setup.cjs": setup });
+      const args = ["--require", "langchain-vcr/node-test", "--require", "./vcr-setup.cjs", "--test"];
+      const miss = await p.run([...args, "--test-name-pattern=asks"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "replay_only" });
+      expect(miss.status, miss.stdout + miss.stderr).to.equal(1);
+      expect(fake.count()).to.equal(0);
+      const hint = `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require "./vcr-setup.cjs" --test --test-name-pattern "asks"`;
+      expect(miss.stdout + miss.stderr).to.include(hint);
+      const [env, , ...words] = hint.split(" ");
+      const rec = await p.run(
+        words.map((w) => w.replace(/^"(.*)"$/, "$1")),
+        { FAKE_URL: fake.openaiBaseURL, [env.split("=")[0]]: env.split("=")[1] },
+      );
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect(fake.count()).to.equal(1);
+      expect(p.fixtures()).to.have.length(1);
+      expect(p.sideLines().filter((l) => l === "setup ran")).to.have.length.above(1); // both runs' test processes ran it
+    });
+  });
+});
