@@ -11,12 +11,10 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
-
-const bin = join(dist, "cjs/cli/bin.js");
-const binText = readFileSync(bin, "utf8");
-if (!binText.startsWith("#!")) writeFileSync(bin, "#!/usr/bin/env node\n" + binText);
-chmodSync(bin, 0o755);
+// The CommonJS types (tsc); the code is esbuild's, below
+execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json"), "--emitDeclarationOnly"], {
+  stdio: "inherit",
+});
 
 // The CommonJS entries, each bundled into one file by esbuild from the TypeScript sources
 // (@langchain/* and every other package stay external), as the ESM bundle is: one scope, direct
@@ -26,9 +24,10 @@ chmodSync(bin, 0o755);
 // processes); ~84 separate module files took longer still. A process that loads two entries (a
 // runner plugin and the main entry) holds two copies of the modules they share, and they share
 // the per-test scope, ledger and call registry through globalThis (src/processWide.ts), as a
-// CommonJS plugin and ESM test files do. The CLI keeps tsc's module files. Each bundle replaces
-// its entry file, so its `__dirname` is the entry's.
-const CJS_ENTRIES = ["index", "mocha/index", "vitest/index", "jest/index", "jest/reporter", "node-test/index"];
+// CommonJS plugin and ESM test files do. The CLI (`cli/bin`) is one bundle too: the package ships
+// no other CommonJS code, only tsc's declarations beside the bundles. Each bundle sits where its
+// entry's module would, so its `__dirname` is the entry's.
+const CJS_ENTRIES = ["index", "mocha/index", "vitest/index", "jest/index", "jest/reporter", "node-test/index", "cli/bin"];
 for (const entry of CJS_ENTRIES) {
   buildSync({
     entryPoints: [join(root, "src", entry + ".ts")],
@@ -44,6 +43,9 @@ for (const entry of CJS_ENTRIES) {
   });
   plainBuiltins(join(dist, "cjs", entry + ".js"));
 }
+const bin = join(dist, "cjs/cli/bin.js");
+if (!readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n")) throw new Error(`build: ${bin} lost src/cli/bin.ts's #! line`);
+chmodSync(bin, 0o755);
 
 /**
  * `import * as fs from "node:fs"` becomes `__toESM(require("node:fs"))` in a CommonJS bundle: a

@@ -61,9 +61,12 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     expect(r.esmFiles.filter((f) => f.startsWith(CORE))).to.deep.equal([]);
   });
 
-  it("each CommonJS entry is one scope (esbuild from the sources): no module wrapper, no per-module copy of a Node built-in", () => {
+  it("each CommonJS entry, the CLI's too, is one scope (esbuild from the sources): no module wrapper, no per-module copy of a Node built-in, no other code", () => {
     builtBin();
-    for (const entry of ["index", "mocha/index", "vitest/index", "jest/index", "jest/reporter", "node-test/index"]) {
+    const entries = ["cli/bin", "index", "jest/index", "jest/reporter", "mocha/index", "node-test/index", "vitest/index"];
+    const shipped = (fs.readdirSync(path.join(ROOT, "dist/cjs"), { recursive: true }) as string[]).filter((f) => f.endsWith(".js"));
+    expect(shipped.map((f) => f.slice(0, -3).split(path.sep).join("/")).sort()).to.deep.equal(entries); // beside them, tsc's declarations only
+    for (const entry of entries) {
       const text = fs.readFileSync(path.join(ROOT, "dist/cjs", entry + ".js"), "utf8");
       expect(text, entry).to.not.match(/__commonJS\(|Object\.defineProperty\(exports, "__esModule"/); // tsc's CommonJS output, bundled
       // node:module is a default import (install/embeddings.ts): its copy stays, every namespace import reads the module itself
