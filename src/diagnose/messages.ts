@@ -111,23 +111,34 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
     case "jest":
       return `${env} npx jest -t ${quoted}`;
     case "node-test":
-      return `${env} node --require langchain-vcr/node-test${loaderArgs(process.execArgv)} --test --test-name-pattern ${quoted}`;
+      return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}`;
     default:
       return `${env} npx mocha --grep ${quoted}`;
   }
 }
 
+/** node's flags a test process keeps that the command needs again: each takes a value (`-r` and `-C` are short for two of them). */
+const VALUE_FLAGS = /^(?:--(import|loader|experimental-loader|require|env-file|conditions)(?:=(.*))?|-(r|C))$/;
+const SHORT: Record<string, string> = { r: "require", C: "conditions" };
+/** ...and these take none (TypeScript test files on Node 22+). */
+const BARE_FLAGS = new Set(["--experimental-strip-types", "--experimental-transform-types"]);
+
 /**
- * What a node:test process preloads (`--import tsx`, `--require ./vcr-setup.cjs`), which the command
- * needs again: without a setup file that calls `vcr.install()`, the command would call the provider
- * and record nothing. langchain-vcr/node-test itself leads the command already.
+ * What a node:test process runs with that the command needs again: its preloads (`--import tsx`,
+ * `--require ./vcr-setup.cjs`: without a setup file that calls `vcr.install()` the command would
+ * call the provider and record nothing), `--env-file` (the provider's key), `--conditions`, and
+ * TypeScript's flags. langchain-vcr/node-test itself leads the command already.
  */
-export function loaderArgs(execArgv: readonly string[]): string {
+export function preloadArgs(execArgv: readonly string[]): string {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
-    const m = /^(?:--(import|loader|experimental-loader|require)(?:=(.*))?|(-r))$/.exec(execArgv[i]);
+    if (BARE_FLAGS.has(execArgv[i])) {
+      out.push(` ${execArgv[i]}`);
+      continue;
+    }
+    const m = VALUE_FLAGS.exec(execArgv[i]);
     if (!m) continue;
-    const flag = m[3] ? "require" : m[1];
+    const flag = m[3] ? SHORT[m[3]] : m[1];
     const value = m[2] ?? execArgv[++i];
     if (value !== undefined && value !== "langchain-vcr/node-test") out.push(` --${flag} ${shellQuote(value)}`);
   }

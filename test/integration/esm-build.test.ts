@@ -69,8 +69,27 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     for (const entry of entries) {
       const text = fs.readFileSync(path.join(ROOT, "dist/cjs", entry + ".js"), "utf8");
       expect(text, entry).to.not.match(/__commonJS\(|Object\.defineProperty\(exports, "__esModule"/); // tsc's CommonJS output, bundled
-      // node:module is a default import (install/embeddings.ts): its copy stays, every namespace import reads the module itself
-      expect(text.match(/__toESM\(require\("node:[\w/]+"\)\)/g) ?? [], entry).to.deep.equal(entry === "index" ? ['__toESM(require("node:module"))'] : []);
+      // a built-in keeps esbuild's copy only where a default import reads its `default` (node:module in install/embeddings.ts)
+      const copies = [...text.matchAll(/var (\w+) = __toESM\(require\("node:[\w/]+"\)\)/g)].map((m) => m[1]);
+      for (const name of copies) expect(text, `${entry}: ${name}`).to.match(new RegExp(`\\b${name}\\.default\\b`));
+      if (entry === "index") expect(copies, entry).to.have.length(1);
+      expect(text.match(/__toESM\(require\("node:/g) ?? [], entry).to.have.length(copies.length); // none in another shape
+    }
+  });
+
+  it("the error classes keep their names in both bundles (error.name is the class's own name, which a bundler may rename)", async () => {
+    builtBin();
+    const names = ["VcrError", "VcrMissError", "VcrFixtureError", "VcrConfigError", "VcrSecretError", "VcrRecordError"];
+    const script = `console.log(JSON.stringify(${JSON.stringify(names)}.map((n) => m[n].name)))`;
+    const cjs = await runChild(process.execPath, ["-e", `const m = require(${JSON.stringify(path.join(ROOT, "dist/cjs/index.js"))}); ${script}`], {
+      cwd: ROOT,
+      env: process.env,
+    });
+    const esmEntry = JSON.stringify(path.join(ROOT, "dist/esm/index.mjs"));
+    const esm = await runChild(process.execPath, ["--input-type=module", "-e", `import * as m from ${esmEntry}; ${script}`], { cwd: ROOT, env: process.env });
+    for (const out of [cjs, esm]) {
+      expect(out.status, out.stderr).to.equal(0);
+      expect(JSON.parse(out.stdout.trim())).to.deep.equal(names);
     }
   });
 

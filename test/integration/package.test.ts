@@ -51,6 +51,12 @@ describe("the built package: ESM and CommonJS entry points", function () {
   });
 
   it('type-checks every entry for a TypeScript user on "module": "commonjs" (node10 resolution reads no "exports")', async () => {
+    // every subpath of "exports" has its typesVersions entry, so a new one cannot be left out
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+    const subpaths = Object.keys(pkg.exports).filter((k) => k !== "." && k !== "./package.json");
+    expect(Object.keys(pkg.typesVersions["*"]).map((k) => "./" + k)).to.deep.equal(subpaths);
+    const imported = fs.readFileSync(path.join(ROOT, "test/package-smoke/types-node10.ts"), "utf8");
+    for (const sub of subpaths) expect(imported, sub).to.include(`"langchain-vcr/${sub.slice(2)}"`);
     const project = tmpDir("vcr-node10-");
     fs.mkdirSync(path.join(project, "node_modules"));
     fs.symlinkSync(ROOT, path.join(project, "node_modules/langchain-vcr"), "dir");

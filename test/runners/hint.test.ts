@@ -1,6 +1,6 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
-import { loaderArgs, rerecordCommand } from "../../src/diagnose/messages";
+import { preloadArgs, rerecordCommand } from "../../src/diagnose/messages";
 
 const ENV = "LANGCHAIN_VCR_MODE=record_or_replay";
 
@@ -16,15 +16,19 @@ describe("rerecordCommand", () => {
     expect(rerecordCommand("vitest", "costs $10 (net) + tax?")).to.equal(String.raw`${ENV} npx vitest run -t 'costs \$10 \(net\) \+ tax\?'`);
     expect(rerecordCommand("jest", "it's done.")).to.equal(String.raw`${ENV} npx jest -t 'it'\''s done\.'`);
   });
-  it("node:test: keeps what the process preloads (--import tsx, --require of a setup file that calls vcr.install()), which the command needs again", () => {
-    expect(loaderArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(
+  it("node:test: keeps what the process preloads (--import tsx, --require of a setup file that calls vcr.install()), its --env-file and conditions, which the command needs again", () => {
+    expect(preloadArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(
       ` --require "x" --import "tsx" --loader "ts-node/esm"`,
     );
     // every spelling of --require; langchain-vcr/node-test already leads the command
-    expect(loaderArgs(["--require", "langchain-vcr/node-test", "-r", "./vcr-setup.cjs", "--require=ts-node/register", "--test"])).to.equal(
+    expect(preloadArgs(["--require", "langchain-vcr/node-test", "-r", "./vcr-setup.cjs", "--require=ts-node/register", "--test"])).to.equal(
       ` --require "./vcr-setup.cjs" --require "ts-node/register"`,
     );
-    expect(loaderArgs(["--enable-source-maps"])).to.equal("");
+    // the provider's key (--env-file), export conditions, TypeScript's own flags; nothing else
+    expect(preloadArgs(["--env-file=.env.test", "-C", "development", "--experimental-strip-types", "--test-reporter=spec"])).to.equal(
+      ` --env-file ".env.test" --conditions "development" --experimental-strip-types`,
+    );
+    expect(preloadArgs(["--enable-source-maps"])).to.equal("");
   });
   it("names the suite's own command outside a test (nothing names the test)", () => {
     expect(rerecordCommand(undefined, undefined)).to.equal(`${ENV} npm test`);

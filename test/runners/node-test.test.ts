@@ -91,25 +91,39 @@ describe("langchain-vcr/node-test with the user's own setup file (--require ./vc
   this.timeout(60000);
   after(removeTmpDirs);
 
-  it("a miss's command to record it keeps the setup file, and that command, run as printed, records", async () => {
-    await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
-      const setup = `require("node:fs").appendFileSync(process.env.SIDE_FILE, "setup ran\\n");\n`;
-      const p = makeProject({ "test/a.test.mjs": FILES["test/a.test.mjs"], "vcr-setup.cjs": setup });
+  it("a miss's command to record it keeps the setup file, and that command, run as printed, records the app's cacheless model", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        // the app builds its model with no cache: only the setup file's vcr.install() reaches it
+        "test/app.test.cjs": [
+          `const { it } = require("node:test");`,
+          `const { ChatOpenAI } = require("@langchain/openai");`,
+          `it("asks the app", async () => {`,
+          `  const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+          `  await model.invoke("a question from app code");`,
+          `});`,
+          ``,
+        ].join("\n"),
+        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+      });
       const args = ["--require", "langchain-vcr/node-test", "--require", "./vcr-setup.cjs", "--test"];
-      const miss = await p.run([...args, "--test-name-pattern=asks"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "replay_only" });
+      const env = { FAKE_URL: fake.openaiBaseURL };
+      const miss = await p.run([...args, "--test-name-pattern=app"], { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
       expect(miss.status, miss.stdout + miss.stderr).to.equal(1);
       expect(fake.count()).to.equal(0);
-      const hint = `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require "./vcr-setup.cjs" --test --test-name-pattern "asks"`;
+      const hint = `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require "./vcr-setup.cjs" --test --test-name-pattern "asks the app"`;
       expect(miss.stdout + miss.stderr).to.include(hint);
-      const [env, , ...words] = hint.split(" ");
-      const rec = await p.run(
-        words.map((w) => w.replace(/^"(.*)"$/, "$1")),
-        { FAKE_URL: fake.openaiBaseURL, [env.split("=")[0]]: env.split("=")[1] },
-      );
+      // the command as printed: its environment assignment, then node's arguments unquoted
+      const [assignment, , ...words] = hint.replace('"asks the app"', "asks_the_app").split(" ");
+      const command = words.map((w) => (w === "asks_the_app" ? "asks the app" : w.replace(/^"(.*)"$/, "$1")));
+      const [name, value] = assignment.split("=");
+      const rec = await p.run(command, { ...env, [name]: value });
       expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
       expect(fake.count()).to.equal(1);
-      expect(p.fixtures()).to.have.length(1);
-      expect(p.sideLines().filter((l) => l === "setup ran")).to.have.length.above(1); // both runs' test processes ran it
+      expect(p.fixtures()).to.have.length(1); // recorded: without the setup file the call would go live and write nothing
+      const replay = await p.run(args, { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count()).to.equal(1);
     });
   });
 });
