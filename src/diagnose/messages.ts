@@ -5,6 +5,7 @@ import { MODE_ENV, type VcrMode } from "../modes";
 import type { RunnerName } from "../scope";
 import { formatValue, hintFor, looksEdited } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
+import { mochaCommandArgs } from "../mocha/contextEnv";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -90,6 +91,11 @@ function facts(m: Unmatched, searched: boolean): string[] {
   return lines;
 }
 
+/** A word for a POSIX shell as it is when nothing in it is special, else quoted. */
+function shellWord(s: string): string {
+  return /^[\w.,:/@%+=-]+$/.test(s) ? s : shellQuote(s);
+}
+
 /** A word for a POSIX shell: in double quotes when that is safe, else in single quotes. */
 function shellQuote(s: string): string {
   if (/^[\w .,:/@%+=<>-]*$/.test(s)) return `"${s}"`;
@@ -113,7 +119,8 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
     case "node-test":
       return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}`;
     default:
-      return `${env} npx mocha --grep ${quoted}`;
+      // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
+      return `${env} npx mocha${(mochaCommandArgs() ?? []).map((a) => " " + shellWord(a)).join("")} --grep ${quoted}`;
   }
 }
 

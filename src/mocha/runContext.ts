@@ -13,7 +13,9 @@ import { newRunIds, parseEnvJson } from "../runner/runIds";
 import { NARROWING_OPTIONS, narrowingReason } from "../runner/narrowingArgs";
 import type { ConfiguredFiles } from "./configSpec";
 
-export const CONTEXT_ENV = "LANGCHAIN_VCR_RUN_CONTEXT";
+import { CONTEXT_ENV } from "./contextEnv";
+
+export { CONTEXT_ENV };
 /** Why a dry run (`--dry-run`, or `dry-run` in the mocha config) is partial: it reports the tests without running them. */
 export const DRY_RUN_REASON = "--dry-run ran no tests";
 
@@ -26,6 +28,8 @@ export interface RunContext {
   shard?: Shard;
   /** Reasons from the main process's command line that make the run partial. */
   argvReasons: string[];
+  /** The main process's mocha arguments without its name filters and watch options: a miss's command to record a test again (`contextEnv.ts`). */
+  command?: string[];
 }
 
 export interface ProcessFacts {
@@ -59,7 +63,43 @@ export function resolveRunContext(p: ProcessFacts): RunContext {
     startedAt: p.now.toISOString(),
     shard,
     argvReasons,
+    command: /mocha/i.test(p.argv[1] ?? "") && !respawned(p.argv.slice(2)) ? commandArgs(p.argv.slice(2)) : undefined,
   };
+}
+
+/**
+ * mocha re-spawns itself for a config's `node-option` with every option it resolved spelled out,
+ * ending in `--no-package` and `--no-config`: not the user's words, and the plain `npx mocha`
+ * reads the same config.
+ */
+function respawned(args: readonly string[]): boolean {
+  return args.includes("--no-config") && args.includes("--no-package");
+}
+
+/** Options a command that records one test again leaves out: it names the test itself (`--grep`), and runs once. */
+const LEFT_OUT = new Set(["grep", "g", "fgrep", "f", "invert", "i", "watch", "w", "watch-files", "watch-ignore", "dry-run"]);
+
+/** `args` (mocha's, after node and the script) without the options in LEFT_OUT and their values. */
+export function commandArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    const body = a.startsWith("-") && a !== "-" ? a.replace(/^--?/, "") : undefined;
+    const eq = body?.indexOf("=") ?? -1;
+    const name = body === undefined ? undefined : eq >= 0 ? body.slice(0, eq) : body;
+    const takesNext = name !== undefined && eq < 0 && VALUE_OPTIONS.has(name);
+    if (name !== undefined && LEFT_OUT.has(name)) {
+      if (takesNext) i++;
+      continue;
+    }
+    out.push(a);
+    if (takesNext && i + 1 < args.length) out.push(args[++i]);
+  }
+  return out;
 }
 
 export function serializeContext(c: RunContext): string {

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultLedgerDir, lastRunVerdict, parseShard, writeLedger, type LedgerRecord } from "../../src/runner/ledgerFiles";
-import { CONTEXT_ENV, mochaArgvReasons, resolveRunContext, serializeContext } from "../../src/mocha/runContext";
+import { commandArgs, CONTEXT_ENV, mochaArgvReasons, resolveRunContext, serializeContext } from "../../src/mocha/runContext";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const MOCHA = "/p/node_modules/mocha/bin/mocha.js";
@@ -95,6 +95,39 @@ describe("ledger: command line, run context and merging", () => {
       const env = { [CONTEXT_ENV]: serializeContext(main), MOCHA_WORKER_ID: "0" };
       const worker = resolveRunContext({ env, argv: ["node", "/p/node_modules/mocha/lib/nodejs/worker.cjs"], pid: 11, ppid: 10, now });
       expect(worker).to.deep.equal({ ...JSON.parse(serializeContext(main)), role: "worker" });
+    });
+
+    it("keeps the main process's mocha arguments but its name filters and watch options, for a miss's command (a worker inherits them)", () => {
+      const argv = [
+        "node",
+        MOCHA,
+        "-r",
+        "./vcr-setup.js",
+        "--config=.mocharc.e2e.json",
+        "--grep",
+        "x",
+        "-i",
+        "--watch",
+        "--timeout",
+        "5000",
+        "-g=y",
+        "test/a.spec.js",
+      ];
+      const main = resolveRunContext({ env: {}, argv, pid: 10, ppid: 1, now });
+      expect(main.command).to.deep.equal(["-r", "./vcr-setup.js", "--config=.mocharc.e2e.json", "--timeout", "5000", "test/a.spec.js"]);
+      expect(commandArgs(["--fgrep", "--not-an-option", "-f", "z", "--", "--grep", "kept"])).to.deep.equal(["--", "--grep", "kept"]);
+      const worker = resolveRunContext({
+        env: { [CONTEXT_ENV]: serializeContext(main), MOCHA_WORKER_ID: "0" },
+        argv: ["node", "worker.cjs"],
+        pid: 11,
+        ppid: 10,
+        now,
+      });
+      expect(worker.command).to.deep.equal(main.command);
+      expect(resolveRunContext({ env: {}, argv: ["node", "/p/scripts/run-tests.js"], pid: 1, ppid: 0, now }).command).to.equal(undefined);
+      // mocha re-spawned for a config's node-option: every resolved option spelled out, not the user's words
+      const respawn = ["node", MOCHA, "test/*.spec.cjs", "--reporter=spec", "--require=langchain-vcr/mocha", "--no-package", "--no-config"];
+      expect(resolveRunContext({ env: {}, argv: respawn, pid: 1, ppid: 0, now }).command).to.equal(undefined);
     });
 
     it("a mocha started by a test (inheriting the variables, but not forked by that main) starts its own run", () => {

@@ -1,6 +1,7 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
 import { preloadArgs, rerecordCommand } from "../../src/diagnose/messages";
+import { CONTEXT_ENV } from "../../src/mocha/contextEnv";
 
 const ENV = "LANGCHAIN_VCR_MODE=record_or_replay";
 
@@ -30,6 +31,22 @@ describe("rerecordCommand", () => {
     );
     expect(preloadArgs(["--enable-source-maps"])).to.equal("");
   });
+  it("mocha: the suite's own mocha arguments (its -r setup file, --config, spec files) that the plugin recorded, then --grep", () => {
+    const saved = process.env[CONTEXT_ENV];
+    process.env[CONTEXT_ENV] = JSON.stringify({
+      runId: "r",
+      mainId: "m",
+      mainPid: 1,
+      command: ["-r", "./vcr setup.js", "--config=.mocharc.e2e.json", "test/a.spec.js"],
+    });
+    try {
+      expect(rerecordCommand("mocha", "refunds")).to.equal(`${ENV} npx mocha -r "./vcr setup.js" --config=.mocharc.e2e.json test/a.spec.js --grep "refunds"`);
+    } finally {
+      if (saved === undefined) delete process.env[CONTEXT_ENV];
+      else process.env[CONTEXT_ENV] = saved;
+    }
+  });
+
   it("names the suite's own command outside a test (nothing names the test)", () => {
     expect(rerecordCommand(undefined, undefined)).to.equal(`${ENV} npm test`);
   });

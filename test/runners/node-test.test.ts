@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
-import { FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
+import { cachelessAppFiles, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
 
 const FILES: Record<string, string> = {
   "test/a.test.mjs": [
@@ -93,19 +93,7 @@ describe("langchain-vcr/node-test with the user's own setup file (--require ./vc
 
   it("a miss's command to record it keeps the setup file, and that command, run as printed, records the app's cacheless model", async () => {
     await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
-        // the app builds its model with no cache: only the setup file's vcr.install() reaches it
-        "test/app.test.cjs": [
-          `const { it } = require("node:test");`,
-          `const { ChatOpenAI } = require("@langchain/openai");`,
-          `it("asks the app", async () => {`,
-          `  const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
-          `  await model.invoke("a question from app code");`,
-          `});`,
-          ``,
-        ].join("\n"),
-        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
-      });
+      const p = makeProject(cachelessAppFiles("test/app.test.cjs", "node:test"));
       const args = ["--require", "langchain-vcr/node-test", "--require", "./vcr-setup.cjs", "--test"];
       const env = { FAKE_URL: fake.openaiBaseURL };
       const miss = await p.run([...args, "--test-name-pattern=app"], { ...env, LANGCHAIN_VCR_MODE: "replay_only" });

@@ -254,3 +254,23 @@ export function summaryLines(out: ChildResult): string[] {
     .map((l) => l.replace(/^#\s*/, "").trim())
     .filter((l) => /^langchain-vcr: \d+ replayed/.test(l));
 }
+
+/**
+ * A test file ("asks the app") whose model the app builds with no cache, and a setup file,
+ * vcr-setup.cjs, whose `vcr.install()` is all that can record it: a command that leaves the
+ * setup file out calls the provider and records nothing. `itFrom`: where the test file takes `it`.
+ */
+export function cachelessAppFiles(testFile: string, itFrom?: string): Record<string, string> {
+  return {
+    [testFile]: [
+      itFrom ? `const { it } = require(${JSON.stringify(itFrom)});` : "",
+      `const { ChatOpenAI } = require("@langchain/openai");`,
+      `it("asks the app", async () => {`,
+      `  const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+      `  await model.invoke("a question from app code");`,
+      `});`,
+      ``,
+    ].join("\n"),
+    "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+  };
+}
