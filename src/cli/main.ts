@@ -3,6 +3,7 @@
  * 0 success, 1 a problem found or an action refused, 2 a command line it cannot understand.
  */
 import { isVcrError } from "../errors";
+import { ownPackage } from "../internals/version";
 import { parseArgs, UsageError, type ArgSpec, type ParsedArgs } from "./args";
 import { COMMAND_USAGE, USAGE } from "./help";
 import type { Io } from "./io";
@@ -27,11 +28,6 @@ const COMMANDS: Record<string, Command> = {
   diff: { spec: diffSpec, run: diffCommand },
 };
 
-/** This package's version, from its own package.json (a package resolves its own name through its "exports"). */
-function ownVersion(): string {
-  return (require("langchain-vcr/package.json") as { version: string }).version; // written out: the ESM build defines require where it sees one called
-}
-
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
@@ -39,7 +35,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return 2;
   }
   if (name === "--version" || name === "-v" || name === "version") {
-    io.out(`${ownVersion()}\n`);
+    io.out(`${ownPackage().version ?? "unknown"}\n`);
     return 0;
   }
   if (name === "--help" || name === "-h" || name === "help") {

@@ -5,19 +5,29 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-let supported: string | undefined;
+interface OwnPackage {
+  name?: string;
+  version?: string;
+  peerDependencies?: Record<string, string>;
+}
+let own: OwnPackage | undefined;
 
-/** The declared peer range of @langchain/core, e.g. `>=1.1.43 <2`. */
-export function supportedCoreRange(): string {
-  if (supported !== undefined) return supported;
+/** langchain-vcr's own package.json: the first one named langchain-vcr above this module ({} if none is). */
+export function ownPackage(): OwnPackage {
+  if (own !== undefined) return own;
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
     if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; peerDependencies?: Record<string, string> };
-      if (pkg.name === "langchain-vcr") return (supported = pkg.peerDependencies?.["@langchain/core"] ?? "unknown");
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as OwnPackage;
+      if (pkg.name === "langchain-vcr") return (own = pkg);
     }
-    if (path.dirname(dir) === dir) return (supported = "unknown");
+    if (path.dirname(dir) === dir) return (own = {});
   }
+}
+
+/** The declared peer range of @langchain/core, e.g. `>=1.1.43 <2`. */
+export function supportedCoreRange(): string {
+  return ownPackage().peerDependencies?.["@langchain/core"] ?? "unknown";
 }
 
 /** The version of the @langchain/core this process resolves, or "unknown". */

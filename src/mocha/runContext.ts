@@ -12,7 +12,6 @@ import { parseShard, SHARD_ENV, type Shard } from "../runner/ledgerFiles";
 import { newRunIds, parseEnvJson } from "../runner/runIds";
 import { NARROWING_OPTIONS, narrowingReason } from "../runner/narrowingArgs";
 import type { ConfiguredFiles } from "./configSpec";
-
 import { CONTEXT_ENV } from "./contextEnv";
 
 export { CONTEXT_ENV };
@@ -63,9 +62,12 @@ export function resolveRunContext(p: ProcessFacts): RunContext {
     startedAt: p.now.toISOString(),
     shard,
     argvReasons,
-    command: /mocha/i.test(p.argv[1] ?? "") && !respawned(p.argv.slice(2)) ? commandArgs(p.argv.slice(2)) : undefined,
+    command: startedByMocha(p.argv) && !respawned(p.argv.slice(2)) ? commandArgs(p.argv.slice(2)) : undefined,
   };
 }
+
+/** Whether this process is the mocha command line (not a script that runs mocha programmatically). */
+const startedByMocha = (argv: readonly string[]) => /mocha/i.test(argv[1] ?? "");
 
 /**
  * mocha re-spawns itself for a config's `node-option` with every option it resolved spelled out,
@@ -81,25 +83,7 @@ const LEFT_OUT = new Set(["grep", "g", "fgrep", "f", "invert", "i", "watch", "w"
 
 /** `args` (mocha's, after node and the script) without the options in LEFT_OUT and their values. */
 export function commandArgs(args: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") {
-      out.push(...args.slice(i));
-      break;
-    }
-    const body = a.startsWith("-") && a !== "-" ? a.replace(/^--?/, "") : undefined;
-    const eq = body?.indexOf("=") ?? -1;
-    const name = body === undefined ? undefined : eq >= 0 ? body.slice(0, eq) : body;
-    const takesNext = name !== undefined && eq < 0 && VALUE_OPTIONS.has(name);
-    if (name !== undefined && LEFT_OUT.has(name)) {
-      if (takesNext) i++;
-      continue;
-    }
-    out.push(a);
-    if (takesNext && i + 1 < args.length) out.push(args[++i]);
-  }
-  return out;
+  return [...mochaArgs(args)].flatMap((arg) => ("option" in arg && LEFT_OUT.has(arg.option) ? [] : arg.tokens));
 }
 
 export function serializeContext(c: RunContext): string {
@@ -148,6 +132,29 @@ const VALUE_OPTIONS = new Set([
   "watch-ignore",
 ]);
 
+/** One item of mocha's command line: an option with its value (the tokens it took), or positional arguments (one, or all after `--`). */
+type MochaArg = { tokens: string[]; option: string; value: string | undefined } | { tokens: string[]; positional: string[] };
+
+/** mocha's command line (after node and the script), item by item. */
+function* mochaArgs(args: readonly string[]): Generator<MochaArg> {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      yield { tokens: args.slice(i), positional: args.slice(i + 1) };
+      return;
+    }
+    if (!a.startsWith("-") || a === "-") {
+      yield { tokens: [a], positional: [a] };
+      continue;
+    }
+    const body = a.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    if (eq >= 0) yield { tokens: [a], option: body.slice(0, eq), value: body.slice(eq + 1) };
+    else if (VALUE_OPTIONS.has(body) && i + 1 < args.length) yield { tokens: [a, args[i + 1]], option: body, value: args[++i] };
+    else yield { tokens: [a], option: body, value: undefined };
+  }
+}
+
 /**
  * What the command line says makes this run partial. Not a mocha command line (a programmatic
  * run) → partial: nothing tells which spec files ran. Spec files named on the command line
@@ -157,30 +164,19 @@ const VALUE_OPTIONS = new Set([
  * on argv when it re-spawns itself for `"node-option"`.
  */
 export function* mochaArgvReasons(argv: readonly string[], isShard: boolean, config: ProcessFacts["config"] = { spec: [], ignore: [] }): Generator<string> {
-  const script = argv[1] ?? "";
-  if (!/mocha/i.test(script)) {
-    yield `not started by the mocha command line (${script || "unknown script"}), so which spec files ran is unknown`;
+  if (!startedByMocha(argv)) {
+    yield `not started by the mocha command line (${argv[1] || "unknown script"}), so which spec files ran is unknown`;
     return;
   }
   let named: string[] = [];
   /** `--ignore` / `--exclude` and the file each leaves out */
   const ignored: [string, string][] = [];
-  const args = argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") {
-      named.push(...args.slice(i + 1));
-      break;
-    }
-    if (!a.startsWith("-") || a === "-") {
-      named.push(a);
+  for (const arg of mochaArgs(argv.slice(2))) {
+    if ("positional" in arg) {
+      named.push(...arg.positional);
       continue;
     }
-    const body = a.replace(/^--?/, "");
-    const eq = body.indexOf("=");
-    const name = eq >= 0 ? body.slice(0, eq) : body;
-    let value: string | undefined = eq >= 0 ? body.slice(eq + 1) : undefined;
-    if (value === undefined && VALUE_OPTIONS.has(name)) value = args[++i];
+    const { option: name, value } = arg;
     if (name === "grep" || name === "g") yield `--grep ${JSON.stringify(value ?? "")} selected only some tests`;
     else if (name === "fgrep" || name === "f") yield `--fgrep ${JSON.stringify(value ?? "")} selected only some tests`;
     else if (name === "watch" || name === "w") yield "--watch runs are never complete";
