@@ -6,6 +6,7 @@ import type { RunnerName } from "../scope";
 import { formatValue, hintFor, looksEdited } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { mochaCommandArgs } from "../mocha/contextEnv";
+import { sharedCommandArgs } from "../runner/shareEnv";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -113,15 +114,20 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   switch (runner) {
     case "vitest":
-      return `${env} npx vitest run -t ${quoted}`;
+      return `${env} npx vitest run${words(sharedCommandArgs())} -t ${quoted}`;
     case "jest":
-      return `${env} npx jest -t ${quoted}`;
+      return `${env} npx jest${words(sharedCommandArgs())} -t ${quoted}`;
     case "node-test":
       return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
-      return `${env} npx mocha${(mochaCommandArgs() ?? []).map((a) => " " + shellWord(a)).join("")} --grep ${quoted}`;
+      return `${env} npx mocha${words(mochaCommandArgs())} --grep ${quoted}`;
   }
+}
+
+/** Arguments the runner's main process recorded, each after a space, quoted where the shell needs it. */
+function words(args: readonly string[] | undefined): string {
+  return (args ?? []).map((a) => " " + shellWord(a)).join("");
 }
 
 /** node's flags a test process keeps that the command needs again: each takes a value (`-r` and `-C` are short for two of them). */

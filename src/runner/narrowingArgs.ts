@@ -36,24 +36,29 @@ export type NarrowingOptions = Readonly<Record<string, string>>;
 const NAME_PATTERN_KEYS = new Set(["t", "testnamepattern"]);
 
 /** `--test-path-ignore-patterns=x`, `--testPathIgnorePatterns`: one key ("testpathignorepatterns"). */
-function key(arg: string): string {
+export function optionKey(arg: string): string {
   const eq = arg.indexOf("=");
   return (eq >= 0 ? arg.slice(0, eq) : arg).replace(/^--?/, "").replace(/-/g, "").toLowerCase();
 }
 
+/** Whether `arg` is `-t` / `--testNamePattern` with its value in the next token. */
+export function isNamePattern(arg: string): boolean {
+  return arg.startsWith("-") && !arg.includes("=") && NAME_PATTERN_KEYS.has(optionKey(arg));
+}
+
 /** Which of `options` `argv` (after node and the script) gives, in `options`' spelling. Stops at `--`. */
 export function narrowingOptionsIn(argv: readonly string[], options: NarrowingOptions): string[] {
-  const wanted = new Map(Object.keys(options).map((o) => [key(o), o] as const));
+  const wanted = new Map(Object.keys(options).map((o) => [optionKey(o), o] as const));
   const found = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--") break;
     if (!a.startsWith("-")) continue;
-    if (NAME_PATTERN_KEYS.has(key(a)) && !a.includes("=")) {
+    if (isNamePattern(a)) {
       i++; // `-t --exclude`: a test name, not the option
       continue;
     }
-    const o = wanted.get(key(a));
+    const o = wanted.get(optionKey(a));
     if (o && a.startsWith("--") === o.startsWith("--")) found.add(o); // -r is vitest's --root; --r is nothing
   }
   return [...found];

@@ -20,8 +20,10 @@ import { Usage } from "./usage";
 import { removeStaleRunDirs } from "./staleTmp";
 import { log } from "../log";
 import { processWide } from "../processWide";
+import { SHARE_ENV } from "./shareEnv";
+import { COMMAND_OPTIONS, commandArgsOf } from "./commandArgs";
 
-export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
+export { SHARE_ENV };
 
 export interface RunShare {
   runner: string;
@@ -31,6 +33,8 @@ export interface RunShare {
   startedAt: string;
   dir: string;
   root: string;
+  /** vitest's and jest's options that chose the config (`commandArgs.ts`): a miss's command to record a test again carries them. */
+  command?: string[];
 }
 
 export interface UnitReport {
@@ -62,6 +66,8 @@ export function startRun(runner: string, env: NodeJS.ProcessEnv = process.env): 
     dir: path.join(os.tmpdir(), `langchain-vcr-run-${mainId}`),
     root: process.cwd(),
   };
+  const command = runner in COMMAND_OPTIONS ? commandArgsOf(runner as keyof typeof COMMAND_OPTIONS) : [];
+  if (command.length) share.command = command;
   // the directory is made by the first report written to it: a command that runs no test
   // (`vitest list`) leaves nothing behind in the temp dir
   env[SHARE_ENV] = JSON.stringify(share);

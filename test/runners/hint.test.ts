@@ -2,6 +2,7 @@
 import { expect } from "chai";
 import { preloadArgs, rerecordCommand } from "../../src/diagnose/messages";
 import { CONTEXT_ENV } from "../../src/mocha/contextEnv";
+import { SHARE_ENV } from "../../src/runner/shareEnv";
 
 const ENV = "LANGCHAIN_VCR_MODE=record_or_replay";
 
@@ -44,6 +45,18 @@ describe("rerecordCommand", () => {
     } finally {
       if (saved === undefined) delete process.env[CONTEXT_ENV];
       else process.env[CONTEXT_ENV] = saved;
+    }
+  });
+
+  it("vitest and jest: the config options the main process recorded in the run it shares with its test processes, then -t", () => {
+    const saved = process.env[SHARE_ENV];
+    process.env[SHARE_ENV] = JSON.stringify({ runner: "vitest", runId: "r", mainId: "m", dir: "/tmp/x", command: ["-c", "vitest.llm.config.ts", "--project=my app"] });
+    try {
+      expect(rerecordCommand("vitest", "refunds")).to.equal(`${ENV} npx vitest run -c vitest.llm.config.ts "--project=my app" -t "refunds"`);
+      expect(rerecordCommand("jest", "refunds")).to.equal(`${ENV} npx jest -c vitest.llm.config.ts "--project=my app" -t "refunds"`);
+    } finally {
+      if (saved === undefined) delete process.env[SHARE_ENV];
+      else process.env[SHARE_ENV] = saved;
     }
   });
 

@@ -1,13 +1,17 @@
 /** langchain-vcr/jest in a user's project: jest 30, CommonJS test files, the setup file and the reporter. */
 import * as path from "node:path";
 import { ROOT } from "../helpers/built";
+import { withFakeProvider } from "../helpers/fakeProvider";
+import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { agentAndLookupsCjs } from "./helpers/project";
+import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject } from "./helpers/project";
+
+const JEST = path.join(ROOT, "node_modules/jest/bin/jest.js");
 
 describeParity({
   name: "langchain-vcr/jest (jest 30)",
   // two workers, so the two test files run in two processes
-  command: [path.join(ROOT, "node_modules/jest/bin/jest.js"), "--ci", "--maxWorkers=2"],
+  command: [JEST, "--ci", "--maxWorkers=2"],
   ...DASH_T,
   hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "chat asks"`,
   narrowing: { args: ["--testPathIgnorePatterns", "b\\.test"], option: "--testPathIgnorePatterns" },
@@ -41,4 +45,37 @@ describeParity({
     // a fixture used only in a test file's top-level afterAll, which jest runs after the plugin's: still in the ledger
     "test/b.test.cjs": agentAndLookupsCjs("test") + `afterAll(() => require("../scenario.cjs").askInHook("b's afterAll"));\n`,
   },
+});
+
+describe("langchain-vcr/jest: a miss's command to record the test runs it with the suite's own config", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("a suite run with -c jest.llm.config.cjs (its setup file calls vcr.install()): the command carries -c, and as printed it records (the plain one finds no test)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        ...cachelessAppFiles("llm/app.test.cjs"),
+        // the default config runs other tests: the plain `npx jest -t …` never reaches the model test
+        "jest.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/**/*.test.cjs"] };\n`,
+        "jest.llm.config.cjs": [
+          `module.exports = {`,
+          `  testEnvironment: "node",`,
+          `  transform: {},`,
+          `  testMatch: ["**/llm/**/*.test.cjs"],`,
+          `  testTimeout: 20000,`,
+          `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
+          `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
+          `};`,
+          ``,
+        ].join("\n"),
+      });
+      await expectPrintedCommandRecords(p, fake, { FAKE_URL: fake.openaiBaseURL }, {
+        miss: [JEST, "--ci", "-c", "jest.llm.config.cjs"],
+        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -c jest.llm.config.cjs -t "asks the app"`,
+        // what the command used to be: the default config, no test of this name
+        plain: [JEST, "--ci", "-t", "asks the app"],
+        printed: [JEST, "--ci", "-c", "jest.llm.config.cjs", "-t", "asks the app"],
+      });
+    });
+  });
 });

@@ -10,7 +10,7 @@ import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
 import { startHangingServer } from "./helpers/hangingServer";
-import { agentAndLookupsCjs, cachelessAppFiles, makeProject, summaryLines } from "./helpers/project";
+import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject, summaryLines } from "./helpers/project";
 
 /** the project's own copy (see makeProject) */
 const MOCHA = "node_modules/mocha/bin/mocha.js";
@@ -88,17 +88,11 @@ describe("langchain-vcr/mocha with the user's setup file on the command line (-r
     await withFakeProvider({}, async (fake) => {
       const p = makeProject(cachelessAppFiles("test/app.spec.cjs"), { mocha: true });
       const args = ["-r", "langchain-vcr/mocha", "-r", "./vcr-setup.cjs", "test/app.spec.cjs"];
-      const env = { FAKE_URL: fake.openaiBaseURL };
-      const miss = await p.run([MOCHA, ...args, "--grep", "app"], { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
-      expect(miss.status, miss.stdout + miss.stderr).to.equal(1);
-      expect(fake.count()).to.equal(0);
-      const hint = `LANGCHAIN_VCR_MODE=record_or_replay npx mocha -r langchain-vcr/mocha -r ./vcr-setup.cjs test/app.spec.cjs --grep "asks the app"`;
-      expect(miss.stdout + miss.stderr).to.include(hint);
-      // the command as printed, with the project's own mocha for npx
-      const rec = await p.run([MOCHA, ...args, "--grep", "asks the app"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
-      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-      expect(fake.count()).to.equal(1);
-      expect(p.fixtures()).to.have.length(1); // recorded: without the setup file the call would go live and write nothing
+      await expectPrintedCommandRecords(p, fake, { FAKE_URL: fake.openaiBaseURL }, {
+        miss: [MOCHA, ...args, "--grep", "app"],
+        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx mocha -r langchain-vcr/mocha -r ./vcr-setup.cjs test/app.spec.cjs --grep "asks the app"`,
+        printed: [MOCHA, ...args, "--grep", "asks the app"],
+      });
     });
   });
 });

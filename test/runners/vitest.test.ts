@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { addDeadFixture, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines, VITEST_DIR, vitestMajor } from "./helpers/project";
+import { addDeadFixture, cachelessAppFiles, expectPrintedCommandRecords, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines, VITEST_DIR, vitestMajor } from "./helpers/project";
 
 const VITEST = path.join(VITEST_DIR, "vitest.mjs");
 const MAJOR = vitestMajor();
@@ -157,6 +157,40 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
       expect([without.ledger, summaryLines(without.out).length]).to.deep.equal([false, 0]);
       expect(withRoot.out.stderr).to.not.include("do not include langchain-vcr's");
       expect([withRoot.ledger, summaryLines(withRoot.out).length]).to.deep.equal([true, 1]);
+    });
+  });
+});
+
+describe("langchain-vcr/vitest: a miss's command to record the test runs it with the suite's own config", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("a suite run with -c vitest.llm.config.mjs (its setup file calls vcr.install()): the command carries -c, and as printed it records (the plain one finds no test)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        // the default config runs other tests: the plain `npx vitest run -t …` never reaches the model test
+        "vitest.config.mjs": `export default { test: { include: ["test/**/*.test.mjs"] } };\n`,
+        "vitest.llm.config.mjs": [
+          `import langchainVcr from "langchain-vcr/vitest";`,
+          `export default { plugins: [langchainVcr()], test: { include: ["llm/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"], testTimeout: 20000 } };`,
+          ``,
+        ].join("\n"),
+        "vcr-setup.mjs": [
+          `import { afterAll } from "vitest";`,
+          `import { Vcr } from "langchain-vcr";`,
+          `const uninstall = new Vcr({ dir: "cassettes" }).install();`,
+          `afterAll(() => uninstall());`,
+          ``,
+        ].join("\n"),
+        ...cachelessAppFiles("llm/app.test.mjs"),
+      });
+      await expectPrintedCommandRecords(p, fake, { FAKE_URL: fake.openaiBaseURL }, {
+        miss: [VITEST, "run", "-c", "vitest.llm.config.mjs", "--maxWorkers=1"],
+        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -c vitest.llm.config.mjs -t "asks the app"`,
+        // what the command used to be: the default config, no test of this name
+        plain: [VITEST, "run", "-t", "asks the app"],
+        printed: [VITEST, "run", "-c", "vitest.llm.config.mjs", "-t", "asks the app"],
+      });
     });
   });
 });

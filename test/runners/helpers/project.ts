@@ -7,6 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { expect } from "chai";
 import { builtBin, ROOT } from "../../helpers/built";
 import { runChild, type ChildResult } from "../../helpers/child";
 import { fixtureFiles, tmpDir } from "../../helpers/tmp";
@@ -261,10 +262,13 @@ export function summaryLines(out: ChildResult): string[] {
  * setup file out calls the provider and records nothing. `itFrom`: where the test file takes `it`.
  */
 export function cachelessAppFiles(testFile: string, itFrom?: string): Record<string, string> {
+  // ESM for a .mjs test file (vitest), else CommonJS
+  const imports = testFile.endsWith(".mjs")
+    ? [`import { it } from ${JSON.stringify(itFrom ?? "vitest")};`, `import { ChatOpenAI } from "@langchain/openai";`]
+    : [itFrom ? `const { it } = require(${JSON.stringify(itFrom)});` : "", `const { ChatOpenAI } = require("@langchain/openai");`];
   return {
     [testFile]: [
-      itFrom ? `const { it } = require(${JSON.stringify(itFrom)});` : "",
-      `const { ChatOpenAI } = require("@langchain/openai");`,
+      ...imports,
       `it("asks the app", async () => {`,
       `  const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
       `  await model.invoke("a question from app code");`,
@@ -273,4 +277,31 @@ export function cachelessAppFiles(testFile: string, itFrom?: string): Record<str
     ].join("\n"),
     "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
   };
+}
+
+/**
+ * The miss of cachelessAppFiles' test and the command it prints to record it: `miss` (run under
+ * replay_only) fails with no request and prints `hint`; `printed`, the hint's command with the
+ * project's own runner for npx, records the test (1 request, 1 fixture: without the setup file the
+ * call would go live and write nothing). `plain`, if given: a command without the suite's own
+ * arguments, which records nothing.
+ */
+export async function expectPrintedCommandRecords(
+  p: Project,
+  fake: { count(): number },
+  env: NodeJS.ProcessEnv,
+  c: { miss: string[]; hint: string; printed: string[]; plain?: string[] },
+): Promise<void> {
+  const miss = await p.run(c.miss, { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
+  expect(miss.status, miss.stdout + miss.stderr).to.equal(1);
+  expect(fake.count()).to.equal(0);
+  expect(miss.stdout + miss.stderr).to.include(c.hint);
+  if (c.plain) {
+    const plain = await p.run(c.plain, { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+    expect(plain.status, plain.stdout + plain.stderr).to.not.equal(0);
+    expect([fake.count(), p.fixtures().length]).to.deep.equal([0, 0]);
+  }
+  const rec = await p.run(c.printed, { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+  expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+  expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
 }

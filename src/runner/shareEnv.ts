@@ -1,0 +1,15 @@
+/**
+ * The environment variable through which a vitest, jest or node:test main process hands its run
+ * to its test processes (`share.ts`), and the one part of it a miss's message reads: the main
+ * process's options that choose the config (`commandArgs.ts`), so the command that records a
+ * test again runs it with the suite's config, not vitest's or jest's default one.
+ */
+import { parseEnvJson } from "./runIds";
+
+export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
+
+/** The main process's config options (undefined outside such a run, or from a share without them). */
+export function sharedCommandArgs(env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {
+  const share = parseEnvJson<{ command?: unknown }>(env[SHARE_ENV], (s) => Array.isArray(s.command) && s.command.every((a) => typeof a === "string"));
+  return share?.command as readonly string[] | undefined;
+}
