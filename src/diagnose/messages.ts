@@ -153,7 +153,7 @@ export function preloadArgs(execArgv: readonly string[]): string {
     if (!m) continue;
     const flag = m[3] ? SHORT[m[3]] : m[1];
     const value = m[2] ?? execArgv[++i];
-    if (value !== undefined && value !== "langchain-vcr/node-test") out.push(` --${flag} ${shellQuote(value)}`);
+    if (value !== undefined && value !== "langchain-vcr/node-test") out.push(` --${flag} ${shellWord(value)}`);
   }
   return out.join("");
 }

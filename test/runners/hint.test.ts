@@ -20,15 +20,15 @@ describe("rerecordCommand", () => {
   });
   it("node:test: keeps what the process preloads (--import tsx, --require of a setup file that calls vcr.install()), its --env-file and conditions, which the command needs again", () => {
     expect(preloadArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(
-      ` --require "x" --import "tsx" --loader "ts-node/esm"`,
+      ` --require x --import tsx --loader ts-node/esm`,
     );
     // every spelling of --require; langchain-vcr/node-test already leads the command
     expect(preloadArgs(["--require", "langchain-vcr/node-test", "-r", "./vcr-setup.cjs", "--require=ts-node/register", "--test"])).to.equal(
-      ` --require "./vcr-setup.cjs" --require "ts-node/register"`,
+      ` --require ./vcr-setup.cjs --require ts-node/register`,
     );
     // the provider's key (--env-file), export conditions, TypeScript's own flags; nothing else
     expect(preloadArgs(["--env-file=.env.test", "-C", "development", "--experimental-strip-types", "--test-reporter=spec"])).to.equal(
-      ` --env-file ".env.test" --conditions "development" --experimental-strip-types`,
+      ` --env-file .env.test --conditions development --experimental-strip-types`,
     );
     expect(preloadArgs(["--enable-source-maps"])).to.equal("");
   });

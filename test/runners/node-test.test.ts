@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
-import { cachelessAppFiles, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
+import { cachelessAppFiles, expectPrintedCommandRecords, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
 
 const FILES: Record<string, string> = {
   "test/a.test.mjs": [
@@ -96,19 +96,11 @@ describe("langchain-vcr/node-test with the user's own setup file (--require ./vc
       const p = makeProject(cachelessAppFiles("test/app.test.cjs", "node:test"));
       const args = ["--require", "langchain-vcr/node-test", "--require", "./vcr-setup.cjs", "--test"];
       const env = { FAKE_URL: fake.openaiBaseURL };
-      const miss = await p.run([...args, "--test-name-pattern=app"], { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
-      expect(miss.status, miss.stdout + miss.stderr).to.equal(1);
-      expect(fake.count()).to.equal(0);
-      const hint = `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require "./vcr-setup.cjs" --test --test-name-pattern "asks the app"`;
-      expect(miss.stdout + miss.stderr).to.include(hint);
-      // the command as printed: its environment assignment, then node's arguments unquoted
-      const [assignment, , ...words] = hint.replace('"asks the app"', "asks_the_app").split(" ");
-      const command = words.map((w) => (w === "asks_the_app" ? "asks the app" : w.replace(/^"(.*)"$/, "$1")));
-      const [name, value] = assignment.split("=");
-      const rec = await p.run(command, { ...env, [name]: value });
-      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-      expect(fake.count()).to.equal(1);
-      expect(p.fixtures()).to.have.length(1); // recorded: without the setup file the call would go live and write nothing
+      await expectPrintedCommandRecords(p, fake, env, {
+        miss: [...args, "--test-name-pattern=app"],
+        hint: `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require ./vcr-setup.cjs --test --test-name-pattern "asks the app"`,
+        printed: [...args, "--test-name-pattern", "asks the app"],
+      });
       const replay = await p.run(args, { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
       expect(fake.count()).to.equal(1);
