@@ -50,7 +50,13 @@ describe("rerecordCommand", () => {
 
   it("vitest and jest: the config options the main process recorded in the run it shares with its test processes, then -t", () => {
     const saved = process.env[SHARE_ENV];
-    process.env[SHARE_ENV] = JSON.stringify({ runner: "vitest", runId: "r", mainId: "m", dir: "/tmp/x", command: ["-c", "vitest.llm.config.ts", "--project=my app"] });
+    process.env[SHARE_ENV] = JSON.stringify({
+      runner: "vitest",
+      runId: "r",
+      mainId: "m",
+      dir: "/tmp/x",
+      command: ["-c", "vitest.llm.config.ts", "--project=my app"],
+    });
     try {
       expect(rerecordCommand("vitest", "refunds")).to.equal(`${ENV} npx vitest run -c vitest.llm.config.ts "--project=my app" -t "refunds"`);
       expect(rerecordCommand("jest", "refunds")).to.equal(`${ENV} npx jest -c vitest.llm.config.ts "--project=my app" -t "refunds"`);

@@ -88,11 +88,16 @@ describe("langchain-vcr/mocha with the user's setup file on the command line (-r
     await withFakeProvider({}, async (fake) => {
       const p = makeProject(cachelessAppFiles("test/app.spec.cjs"), { mocha: true });
       const args = ["-r", "langchain-vcr/mocha", "-r", "./vcr-setup.cjs", "test/app.spec.cjs"];
-      await expectPrintedCommandRecords(p, fake, { FAKE_URL: fake.openaiBaseURL }, {
-        miss: [MOCHA, ...args, "--grep", "app"],
-        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx mocha -r langchain-vcr/mocha -r ./vcr-setup.cjs test/app.spec.cjs --grep "asks the app"`,
-        printed: [MOCHA, ...args, "--grep", "asks the app"],
-      });
+      await expectPrintedCommandRecords(
+        p,
+        fake,
+        { FAKE_URL: fake.openaiBaseURL },
+        {
+          miss: [MOCHA, ...args, "--grep", "app"],
+          hint: `LANGCHAIN_VCR_MODE=record_or_replay npx mocha -r langchain-vcr/mocha -r ./vcr-setup.cjs test/app.spec.cjs --grep "asks the app"`,
+          printed: [MOCHA, ...args, "--grep", "asks the app"],
+        },
+      );
     });
   });
 });

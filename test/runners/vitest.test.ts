@@ -8,7 +8,17 @@ import * as fs from "node:fs";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { addDeadFixture, cachelessAppFiles, expectPrintedCommandRecords, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines, VITEST_DIR, vitestMajor } from "./helpers/project";
+import {
+  addDeadFixture,
+  cachelessAppFiles,
+  expectPrintedCommandRecords,
+  FIXTURES,
+  makeProject,
+  REFUND_ANSWERS,
+  summaryLines,
+  VITEST_DIR,
+  vitestMajor,
+} from "./helpers/project";
 
 const VITEST = path.join(VITEST_DIR, "vitest.mjs");
 const MAJOR = vitestMajor();
@@ -184,13 +194,18 @@ describe("langchain-vcr/vitest: a miss's command to record the test runs it with
         ].join("\n"),
         ...cachelessAppFiles("llm/app.test.mjs"),
       });
-      await expectPrintedCommandRecords(p, fake, { FAKE_URL: fake.openaiBaseURL }, {
-        miss: [VITEST, "run", "-c", "vitest.llm.config.mjs", "--maxWorkers=1"],
-        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -c vitest.llm.config.mjs -t "asks the app"`,
-        // what the command used to be: the default config, no test of this name
-        plain: [VITEST, "run", "-t", "asks the app"],
-        printed: [VITEST, "run", "-c", "vitest.llm.config.mjs", "-t", "asks the app"],
-      });
+      await expectPrintedCommandRecords(
+        p,
+        fake,
+        { FAKE_URL: fake.openaiBaseURL },
+        {
+          miss: [VITEST, "run", "-c", "vitest.llm.config.mjs", "--maxWorkers=1"],
+          hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -c vitest.llm.config.mjs -t "asks the app"`,
+          // what the command used to be: the default config, no test of this name
+          plain: [VITEST, "run", "-t", "asks the app"],
+          printed: [VITEST, "run", "-c", "vitest.llm.config.mjs", "-t", "asks the app"],
+        },
+      );
     });
   });
 });

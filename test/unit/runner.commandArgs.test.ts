@@ -7,7 +7,19 @@ const JEST = ["/usr/bin/node", "/p/node_modules/jest/bin/jest.js"];
 
 describe("commandArgsOf: the options that choose the config, with their values", () => {
   it("vitest: -c/--config, -r/--root, --dir, --project, --mode, in either spelling; nothing else", () => {
-    const argv = [...VITEST, "run", "-c", "vitest.llm.config.ts", "--maxWorkers=2", "test/a.test.ts", "--root=packages/app", "--project", "llm", "--reporter", "verbose"];
+    const argv = [
+      ...VITEST,
+      "run",
+      "-c",
+      "vitest.llm.config.ts",
+      "--maxWorkers=2",
+      "test/a.test.ts",
+      "--root=packages/app",
+      "--project",
+      "llm",
+      "--reporter",
+      "verbose",
+    ];
     expect(commandArgsOf("vitest", argv)).to.deep.equal(["-c", "vitest.llm.config.ts", "--root=packages/app", "--project", "llm"]);
     expect(commandArgsOf("vitest", [...VITEST, "--dir", "src", "-r", "app", "--mode", "e2e", "--config=v.mts"])).to.deep.equal([
       "--dir",
@@ -22,7 +34,20 @@ describe("commandArgsOf: the options that choose the config, with their values",
     expect(commandArgsOf("vitest", [...VITEST, "--r", "x", "-t", "--config", "--", "-c", "y"])).to.deep.equal([]);
   });
   it("jest: -c/--config, --rootDir, and --selectProjects/--projects with every value up to the next option", () => {
-    const argv = [...JEST, "--ci", "-c", "jest.e2e.config.js", "--selectProjects", "api", "llm", "--maxWorkers=2", "--root-dir", "pkg", "--testNamePattern", "-c"];
+    const argv = [
+      ...JEST,
+      "--ci",
+      "-c",
+      "jest.e2e.config.js",
+      "--selectProjects",
+      "api",
+      "llm",
+      "--maxWorkers=2",
+      "--root-dir",
+      "pkg",
+      "--testNamePattern",
+      "-c",
+    ];
     expect(commandArgsOf("jest", argv)).to.deep.equal(["-c", "jest.e2e.config.js", "--selectProjects", "api", "llm", "--root-dir", "pkg"]);
     // a config option with no value left is dropped, not printed half
     expect(commandArgsOf("jest", [...JEST, "--config"])).to.deep.equal([]);
