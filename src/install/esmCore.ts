@@ -5,10 +5,13 @@
  * CommonJS copy at import (loading the ESM copy costs 200-450 ms), so `vcr.install()` patches
  * the ESM copy too: it loads core's ESM files with `require()` (Node 20.19+ loads ES modules
  * that way, into the same module map `import()` uses, so a later `import()` gets these very
- * patched classes). On a Node without that, it says so once: string models would stay live.
+ * patched classes). Where `require()` cannot (an older Node, jest's loader), `import()` loads it
+ * later, before initChatModel builds its first model (`configurableModel.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { assertCoreUsable } from "../internals/state";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { log } from "../log";
@@ -25,32 +28,82 @@ const FILES: readonly [keyof PatchableCore, string][] = [
 
 const once = processWide("esmCore.v1", () => ({ done: false }));
 
-export function patchEsmCore(): void {
-  if (once.done) return;
-  once.done = true;
-  let coreDir: string;
-  let core: PatchableCore;
-  try {
-    coreDir = fs.realpathSync(path.dirname(require.resolve("@langchain/core/package.json")));
-    core = loadCore(coreDir, "import");
-  } catch (e) {
-    const note = esmCoreNote((e as Error).message.split("\n")[0], process.version, process.env, process.execArgv);
-    if (note) log.warn(note);
-    return;
-  }
-  patchedAt.add(copyKey(coreDir, "import")); // an integration over this very copy finds it patched (patchCoreAt)
-  patchCoreCopy(core);
+/** The ESM copy of core that `require()` could not load, and why. */
+export interface UnloadedEsmCore {
+  coreDir: string;
+  cause: string;
 }
 
 /**
- * What to say when the ESM copy of core could not be loaded: the cause is Node (before 20.19 or
+ * Patches the ESM copy of core, once per process; what it could not load (a Node before 20.19,
+ * jest's module loader), for `import()` to load later (`configurableModel.ts`).
+ */
+export function patchEsmCore(): UnloadedEsmCore | undefined {
+  if (once.done) return undefined;
+  once.done = true;
+  let coreDir: string;
+  try {
+    coreDir = fs.realpathSync(path.dirname(require.resolve("@langchain/core/package.json")));
+  } catch {
+    return undefined; // no core to patch: `new Vcr()` has said so already
+  }
+  let core: PatchableCore;
+  try {
+    core = loadCore(coreDir, "import");
+  } catch (e) {
+    return { coreDir, cause: (e as Error).message.split("\n")[0] };
+  }
+  patchedAt.add(copyKey(coreDir, "import")); // an integration over this very copy finds it patched (patchCoreAt)
+  patchCoreCopy(core);
+  return undefined;
+}
+
+const later = processWide("esmCoreLater.v1", () => new Map<string, Promise<void>>());
+
+/**
+ * Loads the ESM copy of core in `coreDir` with `import()`, which reaches it where `require()`
+ * could not (jest's ESM registry under --experimental-vm-modules, a Node before 20.19), and
+ * patches it: once per process (under jest, per test file: its registry and its globals are the
+ * file's own). Rejects when it cannot be loaded, or lacks an internal (the VcrConfigError).
+ */
+export function patchEsmCoreLater(coreDir: string): Promise<void> {
+  let done = later.get(coreDir);
+  if (!done) later.set(coreDir, (done = loadAndPatchLater(coreDir)));
+  return done;
+}
+
+async function loadAndPatchLater(coreDir: string): Promise<void> {
+  const entries: [string, unknown][] = [];
+  // one after another: jest links modules that concurrent imports share badly ("… is not in cache")
+  for (const [name, subpath] of FILES) {
+    const file = exportedFile(coreDir, subpath, "import");
+    if (!file) throw new Error(`@langchain/core exports no ESM file for ${subpath}`);
+    // jest's resolver takes a path; Node's import() takes a URL (a bare Windows path is none)
+    const specifier = process.env.JEST_WORKER_ID !== undefined ? file : pathToFileURL(file).href;
+    entries.push([name, ((await import(specifier)) as Record<string, unknown>)[name]]);
+  }
+  const key = copyKey(coreDir, "import");
+  if (patchedAt.has(key)) return;
+  patchedAt.add(key);
+  patchCoreCopy(Object.fromEntries(entries) as unknown as PatchableCore);
+  assertCoreUsable(); // a copy that lacks an internal is not patched: its models would go live
+}
+
+/** Under jest without `--experimental-vm-modules`, where no `import()` works (a provider package's included). */
+export function jestCannotImport(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): boolean {
+  return env.JEST_WORKER_ID !== undefined && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules");
+}
+
+/**
+ * What to say when the ESM copy of core could not be loaded, and langchain's ConfigurableModel
+ * could not be wrapped to load it later (`configurableModel.ts`): the cause is Node (before 20.19 or
  * 22.12, `require()` cannot load ES modules) or the module loader in use (jest's). Nothing under
  * jest without `--experimental-vm-modules`: there jest cannot `import()` a provider package
  * either, so initChatModel fails with jest's own error and no string model can call out.
  */
 export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.ProcessEnv, execArgv: readonly string[]): string | undefined {
   const jest = env.JEST_WORKER_ID !== undefined;
-  if (jest && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules")) return undefined;
+  if (jestCannotImport(env, execArgv)) return undefined;
   const [major, minor] = nodeVersion.replace(/^v/, "").split(".").map(Number);
   const nodeCan = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
   const where = nodeCan ? `under ${jest ? "jest's module loader" : "this process's module loader (not Node's own require)"}` : `on this Node (${nodeVersion})`;

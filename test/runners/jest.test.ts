@@ -1,12 +1,26 @@
 /** langchain-vcr/jest in a user's project: jest 30, CommonJS test files, the setup file and the reporter. */
 import * as path from "node:path";
+import { expect } from "chai";
 import { ROOT } from "../helpers/built";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject } from "./helpers/project";
+import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject, summaryLines } from "./helpers/project";
 
 const JEST = path.join(ROOT, "node_modules/jest/bin/jest.js");
+
+/** A jest config for the model tests under llm/, with the setup file that calls vcr.install(). */
+const LLM_CONFIG = [
+  `module.exports = {`,
+  `  testEnvironment: "node",`,
+  `  transform: {},`,
+  `  testMatch: ["**/llm/**/*.test.cjs"],`,
+  `  testTimeout: 20000,`,
+  `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
+  `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
+  `};`,
+  ``,
+].join("\n");
 
 describeParity({
   name: "langchain-vcr/jest (jest 30)",
@@ -57,25 +71,54 @@ describe("langchain-vcr/jest: a miss's command to record the test runs it with t
         ...cachelessAppFiles("llm/app.test.cjs"),
         // the default config runs other tests: the plain `npx jest -t …` never reaches the model test
         "jest.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/**/*.test.cjs"] };\n`,
-        "jest.llm.config.cjs": [
-          `module.exports = {`,
-          `  testEnvironment: "node",`,
-          `  transform: {},`,
-          `  testMatch: ["**/llm/**/*.test.cjs"],`,
-          `  testTimeout: 20000,`,
-          `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
-          `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
-          `};`,
+        "jest.llm.config.cjs": LLM_CONFIG,
+      });
+      await expectPrintedCommandRecords(
+        p,
+        fake,
+        { FAKE_URL: fake.openaiBaseURL },
+        {
+          miss: [JEST, "--ci", "-c", "jest.llm.config.cjs"],
+          hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -c jest.llm.config.cjs -t "asks the app"`,
+          // what the command used to be: the default config, no test of this name
+          plain: [JEST, "--ci", "-t", "asks the app"],
+          printed: [JEST, "--ci", "-c", "jest.llm.config.cjs", "-t", "asks the app"],
+        },
+      );
+    });
+  });
+});
+
+describe('langchain-vcr/jest under --experimental-vm-modules: createAgent with a "provider:model" string (its provider loaded with import(), on jest\'s own ESM copy of core)', function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("vcr.install() reaches the model: the first run records it (1 request, 1 fixture), a CI run replays it (0 requests)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "jest.config.cjs": LLM_CONFIG,
+        "llm/agent.test.cjs": [
+          `const { createAgent } = require("langchain");`,
+          `test("agent answers", async () => {`,
+          `  const agent = createAgent({ model: "openai:gpt-4o-mini", tools: [] });`,
+          `  const out = await agent.invoke({ messages: [{ role: "user", content: "a question for the agent" }] });`,
+          `  expect(out.messages.length).toBe(2);`,
+          `});`,
           ``,
         ].join("\n"),
       });
-      await expectPrintedCommandRecords(p, fake, { FAKE_URL: fake.openaiBaseURL }, {
-        miss: [JEST, "--ci", "-c", "jest.llm.config.cjs"],
-        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -c jest.llm.config.cjs -t "asks the app"`,
-        // what the command used to be: the default config, no test of this name
-        plain: [JEST, "--ci", "-t", "asks the app"],
-        printed: [JEST, "--ci", "-c", "jest.llm.config.cjs", "-t", "asks the app"],
-      });
+      const env = { OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test-key", NODE_OPTIONS: "--experimental-vm-modules --no-warnings" };
+      const rec = await p.run([JEST, "--ci"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect(fake.count("/v1/responses"), rec.stdout + rec.stderr).to.equal(1);
+      expect(p.fixtures(), rec.stdout + rec.stderr).to.have.length(1);
+      expect(rec.stderr).to.not.include("could not load the ESM copy");
+      // CI, as a pull request's checks run it: sealed
+      const replay = await p.run([JEST, "--ci"], { ...env, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count(), replay.stdout + replay.stderr).to.equal(1);
+      expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 1 replayed, 0 recorded/);
     });
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * `vcr.install()` and the ESM copy of @langchain/core that initChatModel's string models are
+ * built on, in a CommonJS process. Where `require()` loads ES modules (Node 20.19+), install()
+ * patches that copy at once; where it cannot (a Node before 20.19; here
+ * --no-experimental-require-module), it loads the copy with `import()` before initChatModel
+ * builds its first model (langchain's ConfigurableModel). Either way string models are recorded
+ * and replayed, and a copy that lacks a relied-on internal is a VcrConfigError naming it, with 0
+ * requests: never a model left unpatched and live.
+ */
+import { expect } from "chai";
+import * as path from "node:path";
+import { runChild } from "../helpers/child";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { TEST_KEY } from "../helpers/models";
+import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const ROOT = path.resolve(__dirname, "../..");
+const NO_REQUIRE_ESM = ["--no-experimental-require-module"];
+
+type Report = { steps: string[]; error?: { code?: string; message: string } };
+
+describe("vcr.install() over the ESM copy of core that string models are built on", function () {
+  this.timeout(60000);
+  let fake: FakeProvider;
+  beforeEach(async () => (fake = await startFakeProvider()));
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  async function run(dir: string, nodeArgs: string[], env: NodeJS.ProcessEnv): Promise<{ report: Report; stderr: string }> {
+    const script = path.join(__dirname, "scripts", "installStringModel.ts");
+    const out = await runChild(process.execPath, [...nodeArgs, "-r", "ts-node/register/transpile-only", script], {
+      cwd: ROOT,
+      env: { ...process.env, FIXTURE_DIR: dir, OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: TEST_KEY, LANGCHAIN_VCR_MODE: "", ...env },
+      timeoutMs: 45000,
+    });
+    expect(out.status, out.stderr).to.equal(0);
+    return { report: JSON.parse(out.stdout.trim().split("\n").pop()!) as Report, stderr: out.stderr };
+  }
+
+  it("an ESM copy that lacks an internal, patched at install(): install() is the VcrConfigError naming it; 0 requests", async () => {
+    const { report } = await run(tmpDir(), [], { MODE: "replay_only", BREAK: "1" });
+    expect(report.steps).to.deep.equal(["vcr"]);
+    expect(report.error?.code).to.equal("VCR_CONFIG");
+    expect(report.error?.message).to.contain("it has no BaseChatModel.prototype._streamChatModelEvents.");
+    expect(fake.count()).to.equal(0);
+  });
+
+  it("require() cannot load it: the string model is recorded (1 request, 1 fixture, no note), then replayed under replay_only (0 requests)", async () => {
+    const dir = tmpDir();
+    const rec = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay" });
+    expect(rec.report.steps).to.deep.equal(["vcr", "installed", "answered: echo: a question from app code"]);
+    expect(rec.stderr).to.not.include("could not load the ESM copy");
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([1, 1]);
+    const replay = await run(dir, NO_REQUIRE_ESM, { MODE: "replay_only" });
+    expect(replay.report.steps).to.deep.equal(["vcr", "installed", "answered: echo: a question from app code"]);
+    expect(fake.count()).to.equal(1);
+  });
+
+  it("require() cannot load it and it lacks an internal: building the model is the VcrConfigError naming it, never a live call (0 requests)", async () => {
+    const dir = tmpDir();
+    const { report } = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay", BREAK: "1" });
+    // initChatModel builds its model at once (langchain 1.x), so it is the call that fails
+    const failure = report.error ?? { code: report.steps[2], message: report.steps[3] };
+    expect(report.steps.slice(0, 2)).to.deep.equal(["vcr", "installed"]);
+    expect(failure.code).to.equal("VCR_CONFIG");
+    expect(failure.message).to.contain("it has no BaseChatModel.prototype._streamChatModelEvents.");
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([0, 0]);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Child for install.esmCore.test.ts: a CommonJS process, `vcr.install()` under the mode in MODE,
+ * then a string model from initChatModel (an ESM provider model, built on the ESM copy of
+ * @langchain/core) asked one question. BREAK=1 first renames one relied-on internal of the ESM
+ * copy (the CommonJS copy stays intact, so `new Vcr()` works). Run with
+ * --no-experimental-require-module, `require()` cannot load ES modules, as on a Node before
+ * 20.19. Prints a JSON report.
+ */
+import { pathToFileURL } from "node:url";
+import { esmFile } from "../../../src/install/esmCore";
+
+async function main(): Promise<void> {
+  const report: { steps: string[]; error?: { name: string; code?: string; message: string } } = { steps: [] };
+  try {
+    if (process.env.BREAK) {
+      const url = pathToFileURL(esmFile("@langchain/core", "./language_models/chat_models")).href;
+      const { BaseChatModel } = (await import(url)) as { BaseChatModel: { prototype: object } };
+      const proto = BaseChatModel.prototype as Record<string, unknown>;
+      proto._streamChatModelEventsRenamed = proto._streamChatModelEvents;
+      delete proto._streamChatModelEvents;
+    }
+    const { Vcr } = require("../../../src/index") as typeof import("../../../src/index");
+    const vcr = new Vcr({ dir: process.env.FIXTURE_DIR!, mode: process.env.MODE as "replay_only" });
+    report.steps.push("vcr");
+    const uninstall = vcr.install();
+    report.steps.push("installed");
+    const { initChatModel } = require("langchain/chat_models/universal") as typeof import("langchain/chat_models/universal");
+    const model = await initChatModel("openai:gpt-4o-mini", { maxRetries: 0 });
+    await model.invoke("a question from app code").then(
+      (m) => report.steps.push(`answered: ${String(m.content)}`),
+      (e: { code?: string; message: string }) => report.steps.push(e.code ?? e.message.split("\n")[0], e.message),
+    );
+    uninstall();
+  } catch (e) {
+    const err = e as { name: string; code?: string; message: string };
+    report.error = { name: err.name, code: err.code, message: err.message };
+  }
+  console.log(JSON.stringify(report));
+}
+void main();
