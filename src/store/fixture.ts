@@ -75,6 +75,7 @@ export function envelopeProblem(value: unknown, expectedHash?: string): string |
   if (f.schemaVersion > SCHEMA_VERSION) {
     return `has schemaVersion ${f.schemaVersion}, newer than this langchain-vcr understands (${SCHEMA_VERSION}): upgrade langchain-vcr`;
   }
+  if (f.kind === undefined) return `has no "kind" (valid: ${FIXTURE_KINDS.join(", ")})`;
   if (!(FIXTURE_KINDS as readonly unknown[]).includes(f.kind)) {
     return `has an unknown "kind" ${JSON.stringify(f.kind)} (valid: ${FIXTURE_KINDS.join(", ")})`;
   }

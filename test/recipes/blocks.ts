@@ -164,3 +164,24 @@ export function anchors(markdown: string): Set<string> {
   }
   return out;
 }
+
+/**
+ * The relative links of `docs` (paths under `root`) that reach no file under `root`, or no heading
+ * of it when they name one; `count`: the links checked.
+ */
+export function brokenLinks(root: string, docs: readonly string[]): { broken: string[]; count: number } {
+  const broken: string[] = [];
+  let count = 0;
+  for (const doc of docs) {
+    for (const link of relativeLinks(fs.readFileSync(path.join(root, doc), "utf8"), doc)) {
+      count++;
+      const [file, anchor] = link.target.split("#");
+      const target = file ? path.join(root, path.dirname(doc), file) : path.join(root, doc);
+      if (!target.startsWith(root + path.sep) || !fs.existsSync(target)) broken.push(`${doc}:${link.line}: ${link.target} (no such file)`);
+      else if (anchor && target.endsWith(".md") && !anchors(fs.readFileSync(target, "utf8")).has(anchor)) {
+        broken.push(`${doc}:${link.line}: ${link.target} (no heading #${anchor} in ${path.relative(root, target)})`);
+      }
+    }
+  }
+  return { broken, count };
+}

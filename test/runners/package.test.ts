@@ -1,7 +1,8 @@
 /**
  * The runner entry points as the packed tarball ships them (npm pack, then the tarball
  * unpacked into a project's node_modules): each resolves through "exports" for import and
- * require, and the files the plugins point at are in the package.
+ * require, the files the plugins point at are in the package, and so is every page the README
+ * and the docs link to (a reader of node_modules/langchain-vcr/README.md follows them there).
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
@@ -9,6 +10,7 @@ import * as path from "node:path";
 import { builtBin, ROOT } from "../helpers/built";
 import { runChild } from "../helpers/child";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { brokenLinks } from "../recipes/blocks";
 
 const ENTRIES = ["langchain-vcr/vitest", "langchain-vcr/jest", "langchain-vcr/jest/reporter", "langchain-vcr/node-test", "langchain-vcr/mocha"];
 
@@ -94,5 +96,14 @@ describe("runner entry points from the packed tarball", function () {
     expect(out.status).to.equal(1);
     expect(out.stderr).to.include('langchainVcr() has no option "dri"').and.include("valid: none");
     expect(out.stderr).to.not.match(/^\s+at /m);
+  });
+
+  it("every relative link in the README and the docs names a file in the package, and a heading in it when it has an anchor", () => {
+    const pkg = path.join(project, "node_modules/langchain-vcr");
+    const pages = ["README.md", ...fs.readdirSync(path.join(pkg, "docs")).map((f) => `docs/${f}`)].filter((f) => f.endsWith(".md"));
+    expect(pages.length).to.be.greaterThan(10);
+    const { broken, count } = brokenLinks(pkg, pages);
+    expect(broken).to.deep.equal([]);
+    expect(count).to.be.greaterThan(30);
   });
 });

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "chai";
 
-import { allBlocks, anchors, documentationFiles, headingAnchor, markedBlocks, recipes, RECIPES, relativeLinks, ROOT } from "../recipes/blocks";
+import { allBlocks, anchors, brokenLinks, documentationFiles, headingAnchor, markedBlocks, recipes, RECIPES, relativeLinks, ROOT } from "../recipes/blocks";
 
 const README = path.join(ROOT, "README.md");
 const EXAMPLES = path.join(ROOT, "examples");
@@ -181,19 +181,7 @@ describe("documentation recipes are complete, and every docs page is linked", ()
   });
 
   it("every relative link of the documentation reaches a file, and a heading when it names one", () => {
-    const broken: string[] = [];
-    let count = 0;
-    for (const doc of documentationFiles()) {
-      for (const link of relativeLinks(fs.readFileSync(path.join(ROOT, doc), "utf8"), doc)) {
-        count++;
-        const [file, anchor] = link.target.split("#");
-        const target = file ? path.join(ROOT, path.dirname(doc), file) : path.join(ROOT, doc);
-        if (!fs.existsSync(target)) broken.push(`${doc}:${link.line}: ${link.target} (no such file)`);
-        else if (anchor && target.endsWith(".md") && !anchors(fs.readFileSync(target, "utf8")).has(anchor)) {
-          broken.push(`${doc}:${link.line}: ${link.target} (no heading #${anchor} in ${path.relative(ROOT, target)})`);
-        }
-      }
-    }
+    const { broken, count } = brokenLinks(ROOT, documentationFiles());
     expect(count).to.be.greaterThan(20);
     expect(broken, "broken links").to.deep.equal([]);
   });

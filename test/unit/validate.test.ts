@@ -107,6 +107,8 @@ describe("validateFixtures", () => {
     fs.writeFileSync(broken, '{\n<<<<<<< HEAD\n  "kind": "chat"\n');
     const noKind = path.join(dir, "c".repeat(64) + ".json");
     fs.writeFileSync(noKind, JSON.stringify({ schemaVersion: 1, kind: "video", hash: "c".repeat(64) }));
+    const kindless = path.join(dir, "d".repeat(64) + ".json");
+    fs.writeFileSync(kindless, JSON.stringify({ schemaVersion: 1, hash: "d".repeat(64) }));
     const newer = writeFixture(dir, "future", { schemaVersion: SCHEMA_VERSION + 1 });
     const problems = await validateFixtures(dir);
     expect(problemsOf(problems, good)).to.deep.equal([]);
@@ -114,8 +116,9 @@ describe("validateFixtures", () => {
     expect(problemsOf(problems, broken)).to.have.length(1);
     expect(problemsOf(problems, broken)[0]).to.match(/^is not valid JSON \(.+\): a merge conflict or a truncated write, perhaps$/);
     expect(problemsOf(problems, noKind)).to.deep.equal(['has an unknown "kind" "video" (valid: chat, chat_stream, llm, embedding, tool)']);
+    expect(problemsOf(problems, kindless)).to.deep.equal(['has no "kind" (valid: chat, chat_stream, llm, embedding, tool)']);
     expect(problemsOf(problems, newer)[0]).to.match(/^has schemaVersion 3, newer than this langchain-vcr understands \(2\)/);
-    expect(problems).to.have.length(4);
+    expect(problems).to.have.length(5);
     expect(problems.map((p) => p.file)).to.deep.equal([...problems.map((p) => p.file)].sort(), "problems come in file-name order");
   });
 
