@@ -1,60 +1,54 @@
 /**
- * The models `initChatModel` builds (and so `createAgent({ model: "openai:…" })`) when
- * `install()` could not load the ESM copy of @langchain/core with `require()`: under jest's
- * module loader with --experimental-vm-modules, or on a Node before 20.19. Their provider
- * package is loaded with `import()`, its classes extend that ESM copy, and left unpatched they
- * would call the provider, unrecorded, even under replay_only.
- *
- * Every such model is reached through one async method of langchain's `ConfigurableModel`,
- * `_getModelInstance`, which builds it (invoke, stream, the agent's calls). Wrapped, it first
- * loads the ESM copy with `import()` (the loader the provider's own `import()` goes through, so
- * the very same classes) and patches it. When that fails and the model can still be built,
- * the call fails with a VcrConfigError instead of going live.
+ * langchain's `ConfigurableModel`, wrapped where `require()` could not load the ESM copy of
+ * @langchain/core (`esmCoreFallback.ts`). Every model `initChatModel` builds (and so every
+ * `createAgent({ model: "openai:…" })` model) is built by one async method of it,
+ * `_getModelInstance`, on each call (invoke, stream, batch, streamEvents, the agent's calls).
+ * Wrapped, it first loads and patches the ESM copy with `import()` (`esmCoreLater.ts`); when
+ * that fails and the model can still be built, the call fails with a VcrConfigError instead of
+ * reaching the provider unrecorded.
  */
-import { VcrConfigError } from "../errors";
-import { log } from "../log";
-import { esmCoreNote, jestCannotImport, patchEsmCoreLater, quietly, type UnloadedEsmCore } from "./esmCore";
+import { VcrConfigError, isVcrError } from "../errors";
+import { nodeRequiresEsm, quietly } from "./esmCore";
+import { patchEsmCoreLater } from "./esmCoreLater";
 import { exportedFile } from "./packageJson";
-import { packageDirs } from "./packageDirs";
+import { dirResolvedFrom, packageDirs } from "./packageDirs";
 
 /** On a wrapped prototype: registered, so both builds of langchain-vcr see it. */
 const WRAPPED = Symbol.for("langchain-vcr.configurableModel.v1");
 
-/** The method of ConfigurableModel that builds its model. */
+/** The langchain internal relied on (listed in `internals/table.ts`). */
 const METHOD = "_getModelInstance";
 
+type Proto = Record<string | symbol, unknown>;
+
 /**
- * Wraps ConfigurableModel in every copy of the `langchain` package the project has (loaded with
- * `require()`, through the runner's registry if it has one); the note of old when there is none
- * to wrap or it lacks the method. Nothing under jest without --experimental-vm-modules.
+ * Wraps ConfigurableModel in every copy of `langchain` the project has, loaded with `require()`
+ * (through the runner's registry, if it has one), each over the copy of core it resolves
+ * (`coreDir` when it resolves none). `problems`: the copies that could not be wrapped, and why.
  */
-export function reachStringModels(unloaded: UnloadedEsmCore): void {
-  // initChatModel cannot load a provider there either: it fails with jest's own error, no call goes out
-  if (jestCannotImport()) return;
+export function wrapConfigurableModels(coreDir: string): { wrapped: number; problems: string[] } {
   const problems: string[] = [];
   let wrapped = 0;
   for (const dir of packageDirs("langchain")) {
     const file = exportedFile(dir, "./chat_models/universal", "require");
-    let ConfigurableModel: { prototype: Record<string | symbol, unknown> } | undefined;
+    let proto: Proto | undefined;
     try {
-      ConfigurableModel = file ? (quietly(() => require(file)) as { ConfigurableModel?: typeof ConfigurableModel }).ConfigurableModel : undefined;
+      proto = file ? (quietly(() => require(file)) as { ConfigurableModel?: { prototype?: Proto } }).ConfigurableModel?.prototype : undefined;
     } catch (e) {
       problems.push(`${file}: ${(e as Error).message.split("\n")[0]}`);
       continue;
     }
-    if (typeof ConfigurableModel?.prototype?.[METHOD] !== "function") {
+    if (typeof proto?.[METHOD] !== "function") {
       problems.push(`langchain in ${dir} has no ConfigurableModel.prototype.${METHOD}`);
       continue;
     }
-    wrapConfigurableModel(ConfigurableModel.prototype, unloaded.coreDir);
+    wrap(proto, dirResolvedFrom(dir, "@langchain/core") ?? coreDir);
     wrapped++;
   }
-  if (wrapped) return;
-  const note = esmCoreNote([unloaded.cause, ...problems].join("; "), process.version, process.env, process.execArgv);
-  if (note) log.warn(note);
+  return { wrapped, problems };
 }
 
-function wrapConfigurableModel(proto: Record<string | symbol, unknown>, coreDir: string): void {
+function wrap(proto: Proto, coreDir: string): void {
   if (proto[WRAPPED]) return; // by the other build of langchain-vcr, or an install() before
   const build = proto[METHOD] as (this: unknown, ...args: unknown[]) => Promise<unknown>;
   const wrapped = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
@@ -62,20 +56,22 @@ function wrapConfigurableModel(proto: Record<string | symbol, unknown>, coreDir:
       () => undefined,
       (e: Error) => e,
     );
-    // not loadable: the model cannot be built either, as a rule (jest without
-    // --experimental-vm-modules), and that error is the one to see
+    // not loadable: as a rule the model cannot be built either, and that error is the one to see
     const model = await build.apply(this, args);
-    if (failed) throw failed instanceof VcrConfigError ? failed : unreachedError(failed);
+    if (failed) throw isVcrError(failed) ? failed : unreachedError(failed, coreDir, model);
     return model;
   };
   Object.defineProperty(proto, METHOD, { value: wrapped, writable: true, configurable: true });
   Object.defineProperty(proto, WRAPPED, { value: true });
 }
 
-function unreachedError(cause: Error): VcrConfigError {
+function unreachedError(cause: Error, coreDir: string, model: unknown): VcrConfigError {
+  const name = (model as { constructor?: { name?: string } } | null)?.constructor?.name ?? "a model";
   return new VcrConfigError(
-    `vcr.install() could not load the ESM copy of @langchain/core that this model from initChatModel (createAgent with a "provider:model" string) is built on (${cause.message.split("\n")[0]}).\n` +
-      `  So langchain-vcr cannot record or replay it, and the call was not made: it would have reached the provider unrecorded.\n` +
-      `  Fix it: pass the model object itself: createAgent({ model: new ChatOpenAI({ …, cache: vcr.cache }) }).`,
+    `a ${name} from initChatModel (createAgent with a "provider:model" string) cannot be recorded or replayed: the ESM copy of @langchain/core it is built on could not be loaded, so langchain-vcr could not patch it, and the call was not made.\n` +
+      `  copy: ${coreDir} (ES modules); loading it failed: ${cause.message.split("\n")[0]}; Node ${process.version}${process.env.JEST_WORKER_ID !== undefined ? ", under jest" : ""}.\n` +
+      `  Nearest: a model object passed itself is built on the CommonJS copy, which langchain-vcr has patched.\n` +
+      `  Fix it: pass the model object: createAgent({ model: new ChatOpenAI({ model: "gpt-4o-mini" }) }) (install() records it)${nodeRequiresEsm() ? "" : ", or use Node 20.19+ (22.12+ on Node 22)"}.`,
+    { cause },
   );
 }

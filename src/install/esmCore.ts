@@ -6,18 +6,17 @@
  * the ESM copy too: it loads core's ESM files with `require()` (Node 20.19+ loads ES modules
  * that way, into the same module map `import()` uses, so a later `import()` gets these very
  * patched classes). Where `require()` cannot (an older Node, jest's loader), `import()` loads it
- * later, before initChatModel builds its first model (`configurableModel.ts`).
+ * (`esmCoreFallback.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
-import { assertCoreUsable } from "../internals/state";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { log } from "../log";
 import { exportedFile } from "./packageJson";
 
-const FILES: readonly [keyof PatchableCore, string][] = [
+/** The classes `patchCoreCopy` needs, and the file of core that exports each. */
+export const FILES: readonly [keyof PatchableCore, string][] = [
   ["BaseChatModel", "./language_models/chat_models"],
   ["BaseLLM", "./language_models/llms"],
   ["StructuredTool", "./tools"],
@@ -36,7 +35,7 @@ export interface UnloadedEsmCore {
 
 /**
  * Patches the ESM copy of core, once per process; what it could not load (a Node before 20.19,
- * jest's module loader), for `import()` to load later (`configurableModel.ts`).
+ * jest's module loader), for `import()` to load later (`esmCoreFallback.ts`).
  */
 export function patchEsmCore(): UnloadedEsmCore | undefined {
   if (once.done) return undefined;
@@ -53,66 +52,15 @@ export function patchEsmCore(): UnloadedEsmCore | undefined {
   } catch (e) {
     return { coreDir, cause: (e as Error).message.split("\n")[0] };
   }
-  patchedAt.add(copyKey(coreDir, "import")); // an integration over this very copy finds it patched (patchCoreAt)
+  claimCopy(coreDir, "import"); // an integration over this very copy finds it patched (patchCoreAt)
   patchCoreCopy(core);
   return undefined;
 }
 
-const later = processWide("esmCoreLater.v1", () => new Map<string, Promise<void>>());
-
-/**
- * Loads the ESM copy of core in `coreDir` with `import()`, which reaches it where `require()`
- * could not (jest's ESM registry under --experimental-vm-modules, a Node before 20.19), and
- * patches it: once per process (under jest, per test file: its registry and its globals are the
- * file's own). Rejects when it cannot be loaded, or lacks an internal (the VcrConfigError).
- */
-export function patchEsmCoreLater(coreDir: string): Promise<void> {
-  let done = later.get(coreDir);
-  if (!done) later.set(coreDir, (done = loadAndPatchLater(coreDir)));
-  return done;
-}
-
-async function loadAndPatchLater(coreDir: string): Promise<void> {
-  const entries: [string, unknown][] = [];
-  // one after another: jest links modules that concurrent imports share badly ("… is not in cache")
-  for (const [name, subpath] of FILES) {
-    const file = exportedFile(coreDir, subpath, "import");
-    if (!file) throw new Error(`@langchain/core exports no ESM file for ${subpath}`);
-    // jest's resolver takes a path; Node's import() takes a URL (a bare Windows path is none)
-    const specifier = process.env.JEST_WORKER_ID !== undefined ? file : pathToFileURL(file).href;
-    entries.push([name, ((await import(specifier)) as Record<string, unknown>)[name]]);
-  }
-  const key = copyKey(coreDir, "import");
-  if (patchedAt.has(key)) return;
-  patchedAt.add(key);
-  patchCoreCopy(Object.fromEntries(entries) as unknown as PatchableCore);
-  assertCoreUsable(); // a copy that lacks an internal is not patched: its models would go live
-}
-
-/** Under jest without `--experimental-vm-modules`, where no `import()` works (a provider package's included). */
-export function jestCannotImport(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): boolean {
-  return env.JEST_WORKER_ID !== undefined && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules");
-}
-
-/**
- * What to say when the ESM copy of core could not be loaded, and langchain's ConfigurableModel
- * could not be wrapped to load it later (`configurableModel.ts`): the cause is Node (before 20.19 or
- * 22.12, `require()` cannot load ES modules) or the module loader in use (jest's). Nothing under
- * jest without `--experimental-vm-modules`: there jest cannot `import()` a provider package
- * either, so initChatModel fails with jest's own error and no string model can call out.
- */
-export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.ProcessEnv, execArgv: readonly string[]): string | undefined {
-  const jest = env.JEST_WORKER_ID !== undefined;
-  if (jestCannotImport(env, execArgv)) return undefined;
+/** Whether this Node's `require()` loads ES modules (20.19+ on 20, 22.12+ on 22, and every later major). */
+export function nodeRequiresEsm(nodeVersion: string = process.version): boolean {
   const [major, minor] = nodeVersion.replace(/^v/, "").split(".").map(Number);
-  const nodeCan = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
-  const where = nodeCan ? `under ${jest ? "jest's module loader" : "this process's module loader (not Node's own require)"}` : `on this Node (${nodeVersion})`;
-  const fix = nodeCan ? "pass the model object itself" : "use Node 20.19+ (or 22.12+ on Node 22), or pass the model object itself";
-  return (
-    `note: vcr.install() could not load the ESM copy of @langchain/core (${cause}).\n` +
-    `  Models that providers build from ES modules (initChatModel, createAgent with a "provider:model" string) are not recorded ${where}.\n` +
-    `  Fix it: ${fix}: createAgent({ model: new ChatOpenAI({ …, cache: vcr.cache }) }).\n`
-  );
+  return major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
 }
 
 /** The ESM file a package's package.json exports for `subpath` (its "import" condition), as langchain-vcr resolves the package. */
@@ -122,8 +70,16 @@ export function esmFile(pkgName: string, subpath: string): string {
   return file;
 }
 
-/** Copies of core patched here (`patchEsmCore`, `patchCoreAt`), by real directory and module system. */
+/** Copies of core patched here (`patchEsmCore`, `patchCoreAt`, `patchEsmCoreLater`), by real directory and module system. */
 const patchedAt = processWide("coreCopies.v1", () => new Set<string>());
+
+/** Claims the copy of core in `coreDir`, loaded as `condition` says, for patching: false when it is claimed already. */
+export function claimCopy(coreDir: string, condition: "import" | "require"): boolean {
+  const key = copyKey(coreDir, condition);
+  if (patchedAt.has(key)) return false;
+  patchedAt.add(key);
+  return true;
+}
 
 function copyKey(coreDir: string, condition: "import" | "require"): string {
   return `${coreDir}|${condition}`;
@@ -149,9 +105,7 @@ function loadCore(coreDir: string, condition: "import" | "require"): PatchableCo
  * what is built on it is not reached.
  */
 export function patchCoreAt(coreDir: string, condition: "import" | "require", usedBy: string): void {
-  const key = copyKey(coreDir, condition);
-  if (patchedAt.has(key)) return;
-  patchedAt.add(key);
+  if (!claimCopy(coreDir, condition)) return;
   let core: PatchableCore;
   try {
     core = loadCore(coreDir, condition);

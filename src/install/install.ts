@@ -10,7 +10,7 @@ import { VcrConfigError } from "../errors";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
 import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
 import { patchEsmCore } from "./esmCore";
-import { reachStringModels } from "./configurableModel";
+import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
 
 export interface Installable extends InstalledVcr {
@@ -22,7 +22,7 @@ export function installVcr(vcr: Installable): () => void {
   if (current) throw alreadyInstalledError(vcr, current);
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
-  if (unloaded) reachStringModels(unloaded); // string models, through import()
+  if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
   assertCoreUsable(); // an ESM copy that lacks an internal is not patched: its models would go live, so nothing is installed
   setInstalledVcr(vcr);
   if (esmProcess) wrapKnownIntegrations("esm");

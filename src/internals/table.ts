@@ -10,6 +10,11 @@
  * the `lc_prefer_streaming` / `lc_prefer_chat_model_stream_events` flags of callback handlers,
  * and, for `interrupt()` inside a wrapped tool, LangGraph's task scratchpad, `GraphInterrupt`
  * and `interrupt` export (`adapters/tools/interrupts.ts`, which fails loudly on another shape).
+ *
+ * Of the `langchain` package, only where `require()` cannot load core's ESM copy (jest's loader,
+ * a Node before 20.19): `ConfigurableModel.prototype._getModelInstance` of
+ * `langchain/chat_models/universal`, which builds every `initChatModel` model
+ * (`install/configurableModel.ts`; a copy without it is named in a note).
  */
 
 /** The classes of one copy of @langchain/core that the table names. */

@@ -16,6 +16,8 @@ import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const ROOT = path.resolve(__dirname, "../..");
 const NO_REQUIRE_ESM = ["--no-experimental-require-module"];
+/** Node 20.19+ and 22.12+ take the flag (and load ES modules with require() without it). */
+const canTurnOff = process.allowedNodeEnvironmentFlags.has(NO_REQUIRE_ESM[0]);
 
 type Report = { steps: string[]; error?: { code?: string; message: string } };
 
@@ -47,7 +49,34 @@ describe("vcr.install() over the ESM copy of core that string models are built o
     expect(fake.count()).to.equal(0);
   });
 
-  it("require() cannot load it: the string model is recorded (1 request, 1 fixture, no note), then replayed under replay_only (0 requests)", async () => {
+  it("require() cannot load it: a string model from langchain's ESM build (an import() of it) is recorded, then replayed (the copy is loaded at install())", async function () {
+    if (!canTurnOff) this.skip();
+    const dir = tmpDir();
+    const rec = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay", ESM: "1" });
+    expect(rec.report.steps).to.deep.equal(["vcr", "installed", "answered: echo: a question from app code"]);
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([1, 1]);
+    const replay = await run(dir, NO_REQUIRE_ESM, { MODE: "replay_only", ESM: "1" });
+    expect(replay.report.steps).to.deep.equal(["vcr", "installed", "answered: echo: a question from app code"]);
+    expect(fake.count()).to.equal(1);
+  });
+
+  it("require() cannot load it and import() fails too: a note at install(), and building the model is the VcrConfigError saying so; 0 requests", async function () {
+    if (!canTurnOff) this.skip();
+    const dir = tmpDir();
+    const { report, stderr } = await run(dir, NO_REQUIRE_ESM, { MODE: "replay_only", BLOCK: "1" });
+    expect(stderr).to.include("note: vcr.install() could not load the ESM copy of @langchain/core (blocked by the test's loader: file://");
+    const failure = report.error ?? { code: report.steps[2], message: report.steps[3] };
+    expect(report.steps.slice(0, 2)).to.deep.equal(["vcr", "installed"]);
+    expect(failure.code).to.equal("VCR_CONFIG");
+    expect(failure.message.split("\n")[0]).to.equal(
+      'langchain-vcr: a ChatOpenAI from initChatModel (createAgent with a "provider:model" string) cannot be recorded or replayed: the ESM copy of @langchain/core it is built on could not be loaded, so langchain-vcr could not patch it, and the call was not made.',
+    );
+    expect(failure.message).to.include("  Fix it: pass the model object");
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([0, 0]);
+  });
+
+  it("require() cannot load it: the string model is recorded (1 request, 1 fixture, no note), then replayed under replay_only (0 requests)", async function () {
+    if (!canTurnOff) this.skip();
     const dir = tmpDir();
     const rec = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay" });
     expect(rec.report.steps).to.deep.equal(["vcr", "installed", "answered: echo: a question from app code"]);
@@ -58,7 +87,8 @@ describe("vcr.install() over the ESM copy of core that string models are built o
     expect(fake.count()).to.equal(1);
   });
 
-  it("require() cannot load it and it lacks an internal: building the model is the VcrConfigError naming it, never a live call (0 requests)", async () => {
+  it("require() cannot load it and it lacks an internal: building the model is the VcrConfigError naming it, never a live call (0 requests)", async function () {
+    if (!canTurnOff) this.skip();
     const dir = tmpDir();
     const { report } = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay", BREAK: "1" });
     // initChatModel builds its model at once (langchain 1.x), so it is the call that fails

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { esmCoreNote } from "../../src/install/esmCore";
+import { esmCoreNote } from "../../src/install/esmCoreFallback";
 
 describe("esmCoreNote: what vcr.install() says when the ESM copy of core cannot be loaded", () => {
   const cause = "Must use import to load ES Module: /p/node_modules/@langchain/core/dist/tools/index.js";

@@ -2,16 +2,28 @@
  * Child for install.esmCore.test.ts: a CommonJS process, `vcr.install()` under the mode in MODE,
  * then a string model from initChatModel (an ESM provider model, built on the ESM copy of
  * @langchain/core) asked one question. BREAK=1 first renames one relied-on internal of the ESM
- * copy (the CommonJS copy stays intact, so `new Vcr()` works). Run with
+ * copy (the CommonJS copy stays intact, so `new Vcr()` works). ESM=1 takes initChatModel from
+ * langchain's ESM build, by `import()`. BLOCK=1 registers a loader hook that fails an `import()`
+ * of core's ESM outputs file by its file URL (how langchain-vcr loads it), not by its package
+ * name (how a provider imports it). Run with
  * --no-experimental-require-module, `require()` cannot load ES modules, as on a Node before
  * 20.19. Prints a JSON report.
  */
+import { register } from "node:module";
 import { pathToFileURL } from "node:url";
 import { esmFile } from "../../../src/install/esmCore";
+
+const BLOCKING_HOOK = `export async function resolve(specifier, context, next) {
+  if (specifier.startsWith("file:") && specifier.includes("/@langchain/core/") && specifier.endsWith("/outputs.js")) {
+    throw new Error("blocked by the test's loader: " + specifier);
+  }
+  return next(specifier, context);
+}`;
 
 async function main(): Promise<void> {
   const report: { steps: string[]; error?: { name: string; code?: string; message: string } } = { steps: [] };
   try {
+    if (process.env.BLOCK) register(`data:text/javascript,${encodeURIComponent(BLOCKING_HOOK)}`);
     if (process.env.BREAK) {
       const url = pathToFileURL(esmFile("@langchain/core", "./language_models/chat_models")).href;
       const { BaseChatModel } = (await import(url)) as { BaseChatModel: { prototype: object } };
@@ -24,7 +36,10 @@ async function main(): Promise<void> {
     report.steps.push("vcr");
     const uninstall = vcr.install();
     report.steps.push("installed");
-    const { initChatModel } = require("langchain/chat_models/universal") as typeof import("langchain/chat_models/universal");
+    type Universal = typeof import("langchain/chat_models/universal");
+    const { initChatModel } = process.env.ESM
+      ? ((await import(pathToFileURL(esmFile("langchain", "./chat_models/universal")).href)) as Universal)
+      : (require("langchain/chat_models/universal") as Universal);
     const model = await initChatModel("openai:gpt-4o-mini", { maxRetries: 0 });
     await model.invoke("a question from app code").then(
       (m) => report.steps.push(`answered: ${String(m.content)}`),

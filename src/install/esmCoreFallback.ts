@@ -1,0 +1,59 @@
+/**
+ * What `install()` does when `require()` could not load the ESM copy of @langchain/core that
+ * string models (`initChatModel`, `createAgent({ model: "openai:…" })`) are built on: under
+ * jest's module loader with --experimental-vm-modules, or on a Node before 20.19.
+ *
+ * - It wraps langchain's ConfigurableModel in every copy of `langchain` the project has
+ *   (`configurableModel.ts`): every string model is built through it, and the wrapper loads and
+ *   patches the ESM copy with `import()` first, or fails the call.
+ * - Outside jest it also starts that `import()` at once, for ESM models built some other way
+ *   (an `import()` of a provider or of langchain's own ESM build). Not under jest: a test file
+ *   that ends before the import would make jest report an import after its environment was torn
+ *   down; ESM test files under jest's VM modules are not supported.
+ * - A note when neither route can work.
+ */
+import { isVcrError } from "../errors";
+import { log } from "../log";
+import { nodeRequiresEsm, type UnloadedEsmCore } from "./esmCore";
+import { patchEsmCoreLater } from "./esmCoreLater";
+import { wrapConfigurableModels } from "./configurableModel";
+
+export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
+  // no import() works there: initChatModel fails with jest's own error, no string model calls out
+  if (jestCannotImport()) return;
+  const { wrapped, problems } = wrapConfigurableModels(unloaded.coreDir);
+  if (process.env.JEST_WORKER_ID === undefined) {
+    patchEsmCoreLater(unloaded.coreDir).catch((e: Error) => {
+      const text = isVcrError(e) ? e.message : esmCoreNote(e.message.split("\n")[0], process.version, process.env, process.execArgv);
+      if (text) log.warn(text);
+    });
+    return;
+  }
+  if (wrapped) return;
+  const note = esmCoreNote([unloaded.cause, ...problems].join("; "), process.version, process.env, process.execArgv);
+  if (note) log.warn(note);
+}
+
+/** Under jest without `--experimental-vm-modules`, where no `import()` works (a provider package's included). */
+export function jestCannotImport(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): boolean {
+  return env.JEST_WORKER_ID !== undefined && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules");
+}
+
+/**
+ * What to say when the ESM copy of core can be reached by neither route: the cause is Node (before
+ * 20.19 or 22.12, `require()` cannot load ES modules) or the module loader in use (jest's). Nothing
+ * under jest without `--experimental-vm-modules`: there jest cannot `import()` a provider package
+ * either, so initChatModel fails with jest's own error and no string model can call out.
+ */
+export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.ProcessEnv, execArgv: readonly string[]): string | undefined {
+  const jest = env.JEST_WORKER_ID !== undefined;
+  if (jestCannotImport(env, execArgv)) return undefined;
+  const nodeCan = nodeRequiresEsm(nodeVersion);
+  const where = nodeCan ? `under ${jest ? "jest's module loader" : "this process's module loader (not Node's own require)"}` : `on this Node (${nodeVersion})`;
+  const fix = nodeCan ? "pass the model object itself" : "use Node 20.19+ (or 22.12+ on Node 22), or pass the model object itself";
+  return (
+    `note: vcr.install() could not load the ESM copy of @langchain/core (${cause}).\n` +
+    `  Models that providers build from ES modules (initChatModel, createAgent with a "provider:model" string) are not recorded ${where}.\n` +
+    `  Fix it: ${fix}: createAgent({ model: new ChatOpenAI({ …, cache: vcr.cache }) }).\n`
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The ESM copy of @langchain/core loaded with `import()`, where `require()` could not load it
+ * (jest's ESM registry under --experimental-vm-modules, a Node before 20.19), and patched:
+ * `import()` goes through the loader a provider package's own `import()` goes through, so it
+ * gets the very classes the provider's models extend.
+ */
+import { pathToFileURL } from "node:url";
+import { assertCoreUsable } from "../internals/state";
+import { patchCoreCopy, type PatchableCore } from "../patches";
+import { processWide } from "../processWide";
+import { claimCopy, FILES } from "./esmCore";
+import { exportedFile } from "./packageJson";
+
+/** Under jest, per test file: its registry and its globals are the file's own. */
+const later = processWide("esmCoreLater.v1", () => new Map<string, Promise<void>>());
+
+/**
+ * Loads and patches the ESM copy of core in `coreDir`, once per process. Rejects when it cannot
+ * be loaded, or lacks a relied-on internal (the VcrConfigError naming it).
+ */
+export function patchEsmCoreLater(coreDir: string): Promise<void> {
+  let done = later.get(coreDir);
+  if (!done) later.set(coreDir, (done = loadAndPatch(coreDir)));
+  return done;
+}
+
+async function loadAndPatch(coreDir: string): Promise<void> {
+  const entries: [string, unknown][] = [];
+  // one after another: jest links modules that concurrent imports share badly ("… is not in cache")
+  for (const [name, subpath] of FILES) {
+    const file = exportedFile(coreDir, subpath, "import");
+    if (!file) throw new Error(`@langchain/core exports no ESM file for ${subpath}`);
+    // jest's resolver takes a path; Node's import() takes a URL (a bare Windows path is none)
+    const specifier = process.env.JEST_WORKER_ID !== undefined ? file : pathToFileURL(file).href;
+    entries.push([name, ((await import(specifier)) as Record<string, unknown>)[name]]);
+  }
+  if (!claimCopy(coreDir, "import")) return;
+  patchCoreCopy(Object.fromEntries(entries) as unknown as PatchableCore);
+  assertCoreUsable(); // a copy that lacks an internal is not patched: its models would go live
+}
