@@ -87,6 +87,14 @@ describe("vcr.install() over the ESM copy of core that string models are built o
     expect(fake.count()).to.equal(1);
   });
 
+  it("require() cannot load it: under replay_only with no fixture, invoke, .stream() and batch() of a string model are each a VcrMissError; 0 requests", async function () {
+    if (!canTurnOff) this.skip();
+    const dir = tmpDir();
+    const { report } = await run(dir, NO_REQUIRE_ESM, { MODE: "replay_only", CALLS: "invoke,stream,batch" });
+    expect(report.steps.filter((s) => !s.includes("\n"))).to.deep.equal(["vcr", "installed", "VCR_MISS", "VCR_MISS", "VCR_MISS"]);
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([0, 0]);
+  });
+
   it("require() cannot load it and it lacks an internal: building the model is the VcrConfigError naming it, never a live call (0 requests)", async function () {
     if (!canTurnOff) this.skip();
     const dir = tmpDir();

@@ -3,7 +3,8 @@
  * then a string model from initChatModel (an ESM provider model, built on the ESM copy of
  * @langchain/core) asked one question. BREAK=1 first renames one relied-on internal of the ESM
  * copy (the CommonJS copy stays intact, so `new Vcr()` works). ESM=1 takes initChatModel from
- * langchain's ESM build, by `import()`. BLOCK=1 registers a loader hook that fails an `import()`
+ * langchain's ESM build, by `import()`. CALLS: the model's calls, in order (invoke, stream, batch;
+ * default invoke). BLOCK=1 registers a loader hook that fails an `import()`
  * of core's ESM outputs file by its file URL (how langchain-vcr loads it), not by its package
  * name (how a provider imports it). Run with
  * --no-experimental-require-module, `require()` cannot load ES modules, as on a Node before
@@ -41,10 +42,22 @@ async function main(): Promise<void> {
       ? ((await import(pathToFileURL(esmFile("langchain", "./chat_models/universal")).href)) as Universal)
       : (require("langchain/chat_models/universal") as Universal);
     const model = await initChatModel("openai:gpt-4o-mini", { maxRetries: 0 });
-    await model.invoke("a question from app code").then(
-      (m) => report.steps.push(`answered: ${String(m.content)}`),
-      (e: { code?: string; message: string }) => report.steps.push(e.code ?? e.message.split("\n")[0], e.message),
-    );
+    const question = "a question from app code";
+    const calls: Record<string, () => Promise<string>> = {
+      invoke: async () => String((await model.invoke(question)).content),
+      stream: async () => {
+        let text = "";
+        for await (const chunk of await model.stream(question)) text += String(chunk.content);
+        return text;
+      },
+      batch: async () => (await model.batch([question])).map((m) => String(m.content)).join(),
+    };
+    for (const name of (process.env.CALLS ?? "invoke").split(",")) {
+      await calls[name]().then(
+        (text) => report.steps.push(`answered: ${text}`),
+        (e: { code?: string; message: string }) => report.steps.push(e.code ?? e.message.split("\n")[0], e.message),
+      );
+    }
     uninstall();
   } catch (e) {
     const err = e as { name: string; code?: string; message: string };
