@@ -46,7 +46,7 @@ export function resolveRef(top: string, ref: string): string {
         return resolveRef(top, r);
       } catch {
         throw new DiffUsageError(
-          `--base ${JSON.stringify(ref)}: ${JSON.stringify(r)} is not a commit in ${top} (try origin/main... or main...HEAD; in CI fetch the base branch first)`,
+          `--base ${JSON.stringify(ref)}: ${JSON.stringify(r)} is not a commit in ${top} (${branchesHere(top, "...")}; in CI fetch the base branch first)`,
         );
       }
     };
@@ -61,9 +61,22 @@ export function resolveRef(top: string, ref: string): string {
     return git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
   } catch {
     throw new DiffUsageError(
-      `--base ${JSON.stringify(ref)} is not a commit in ${top} (try HEAD, main, origin/main or a commit hash; in CI fetch the base branch first)`,
+      `--base ${JSON.stringify(ref)} is not a commit in ${top} (${branchesHere(top, "")}, or a commit hash; in CI fetch the base branch first)`,
     );
   }
+}
+
+/** What the repository has to compare with, as --base values (`suffix`: "..." for a merge base): its branches, local then remote, a few. */
+function branchesHere(top: string, suffix: string): string {
+  let names: string[] = [];
+  try {
+    names = git(top, ["for-each-ref", "--count=6", "--format=%(refname:short)", "refs/heads", "refs/remotes"])
+      .split("\n")
+      .filter((n) => n && !n.endsWith("/HEAD"));
+  } catch {
+    // no refs to offer
+  }
+  return names.length ? `its branches: ${names.map((n) => n + suffix).join(", ")}` : "it has no branch yet: commit first";
 }
 
 /** File name → blob id of the files directly in `rel` (a directory relative to `top`) at `commit`. */

@@ -234,6 +234,8 @@ describe("cli: langchain-vcr diff", function () {
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('--base "nope...": "nope" is not a commit');
+    // what the repository has, as --base values: not a guess at a name it may lack
+    expect(unknown.stderr).to.match(new RegExp(`\\(its branches: [^)]*\\b${main}\\.\\.\\.[,;]`));
     const headFirst = await cli(["diff", "--base", `...${main}`], dir); // git's ...B: the merge base of HEAD and B
     expect(headFirst.code, headFirst.stderr).to.equal(0);
     expect(headFirst.stdout).to.contain(`cassettes (...${main} → working tree): 0 changed, 1 added, 0 removed`);
