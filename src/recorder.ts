@@ -194,6 +194,7 @@ export class Recorder {
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };
+    if (policy.writes !== "never") this.refuseSecretBeforeCall(base);
     if (!policy.readsFixtures || options.live) {
       // the run still relies on a recorded file it did not read (prune must keep it)
       if (fs.existsSync(file)) emit({ type: "used", hash, file });
@@ -201,6 +202,18 @@ export class Recorder {
     }
     if (policy.onMiss === "fail") throw this.miss(base, describeOf(options, base.request));
     return this.missed(base, options);
+  }
+
+  /**
+   * A request that would be recorded and holds a secret-looking value is refused before it is
+   * sent: its fixture would be refused once the provider answered, so the call would be paid for
+   * on every run and never recorded. Not when redactors are set: they may mask it on the way to
+   * disk (`record` checks what they leave). The client's own key is known only to `record`.
+   */
+  private refuseSecretBeforeCall(base: Pick<Lookup, "request" | "file">): void {
+    if (this.config.redactors.length > 0) return;
+    const leak = findSecret({ request: base.request }, [], this.config.allowSecretPatterns);
+    if (leak) throw secretError(leak, base.file, "before the call");
   }
 
   /** A miss that may record: wait on the same request in flight, or own the live call. */

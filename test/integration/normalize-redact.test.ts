@@ -186,6 +186,8 @@ describe("secret safety", () => {
       expect(err.code).to.equal("VCR_SECRET");
       expect(err.path).to.equal("$.request.messages[0].content");
       expect(err.message).to.include(`matches the credential pattern "${pattern}"`);
+      expect(err.message).to.include("the request was not sent to the provider");
+      expect(fake.count(), "refused before the call: a rerun is not billed again").to.equal(0);
       expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
     });
   }
