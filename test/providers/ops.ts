@@ -52,6 +52,8 @@ export function script(spec: ProviderSpec): Reply[] {
     spec.structuredReply,
     { toolCalls: [{ name: "get_order", args: { orderId: "42" } }] },
     { text: "Order 42 has shipped." },
+    { toolCalls: [{ name: "get_order", args: { orderId: "43" } }] },
+    { text: "Order 43 has shipped, it should arrive tomorrow." },
     ...(spec.images ? [{ text: "A small image." }] : []),
   ];
 }
@@ -99,6 +101,12 @@ export async function runOps(spec: ProviderSpec, url: string, dir: string): Prom
   const agent = createAgent({ model: chat(), tools: vcr.tools([getOrder]) });
   const state = await agent.invoke({ messages: [{ role: "user", content: "Where is order 42?" }] });
   out.agent = { messages: (state.messages as BaseMessage[]).map((m) => json({ ...view(m), id: undefined })), toolRuns };
+
+  // the agent's model calls token-streamed (LangGraph's "messages" mode): the same chunks on replay
+  const streamed: unknown[] = [];
+  const question = { messages: [{ role: "user", content: "Where is order 43?" }] };
+  for await (const [m] of await agent.stream(question, { streamMode: "messages" })) streamed.push(json({ ...view(m as BaseMessage), id: undefined }));
+  out.agentMessages = streamed;
 
   if (spec.images) {
     const content = [

@@ -34,9 +34,10 @@ export function describeRecordReplay(spec: ProviderSpec): void {
         await fake.close();
       }
       const embeddingCalls = spec.embeddingRequests ?? 0;
-      const fixtures = replies.length + (spec.embeddings ? 3 : 0) + 1; // a vector per text; + the agent's one tool call
+      const fixtures = replies.length + (spec.embeddings ? 3 : 0) + 2; // a vector per text; + the agents' two tool calls
       expect(fake.count()).to.equal(replies.length + embeddingCalls);
       expect(recorded.agent.toolRuns).to.equal(1);
+      expect(recorded.agentMessages.length, "the streamed agent's chunks").to.be.greaterThan(3);
       expect(recorded.stats.recorded).to.equal(fixtures);
       expect(fixtureFiles(dir)).to.have.length(fixtures);
 
@@ -111,6 +112,12 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       const b = replayed!.agent;
       expect(b.messages.map((m: any) => m.type)).to.deep.equal(["human", "ai", "tool", "ai"]);
       expect(b.messages[2].content).to.equal("order 42 shipped");
+    });
+    it('createAgent streamed with streamMode "messages" (its model calls token-streamed): the same chunks, in order', () => {
+      expect(replayed?.agentMessages).to.deep.equal(recorded?.agentMessages);
+      const empty = (c: unknown) => c === "" || c === undefined || (Array.isArray(c) && c.length === 0);
+      const withContent = (replayed!.agentMessages as { type: string; content: unknown }[]).filter((m) => m.type === "ai" && !empty(m.content));
+      expect(withContent.length, "the model's messages arrive in more than one chunk").to.be.greaterThan(2);
     });
     if (spec.images) {
       it("an image input: the same answer; the fixture holds the image's sha256, never its bytes", () => {

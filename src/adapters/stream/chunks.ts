@@ -28,6 +28,12 @@ export interface StoredNewToken {
   /** Omitted when it equals the chunk's `text`. */
   token?: string;
   idx?: unknown;
+  /**
+   * The call carried no chunk (`handleLLMNewToken(text)`, as ChatGoogleGenerativeAI makes it right
+   * after yielding each chunk): replayed the same way, with no chunk, so a handler that builds
+   * its own message from the text (LangGraph's "messages" mode) sees what it saw live.
+   */
+  bare?: true;
 }
 
 export interface StoredChunk {
@@ -78,10 +84,11 @@ export function storeChunk(chunk: GenerationChunkLike): StoredChunk {
   return out;
 }
 
-export function storeNewToken(chunk: StoredChunk, token: unknown, idx: unknown): void {
+export function storeNewToken(chunk: StoredChunk, token: unknown, idx: unknown, bare = false): void {
   const t: StoredNewToken = {};
   if (token !== chunk.text) t.token = String(token ?? "");
   if (idx !== undefined && idx !== null) t.idx = sortDeep(idx);
+  if (bare) t.bare = true;
   chunk.newToken = t;
 }
 

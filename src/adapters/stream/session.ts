@@ -4,7 +4,8 @@
  * miss throws before any chunk):
  * - hit: yields the recorded chunks, rebuilt, and after each one makes the
  *   `handleLLMNewToken(token, idx, ..., { chunk })` call the provider made for it (if it
- *   made one; always after the yield, as ChatOpenAI and ChatOllama do);
+ *   made one; always after the yield, as ChatOpenAI and ChatOllama do), or the
+ *   `handleLLMNewToken(token)` with no chunk it made (ChatGoogleGenerativeAI);
  * - miss: runs the provider's generator, yields its chunks as they come, and writes the
  *   fixture only when that generator has finished and the call was not aborted. An error,
  *   an abort, or a consumer that stops early (`break`, `return()`, an iterator let go)
@@ -65,10 +66,16 @@ export async function* vcrStream(
   // A provider that makes the call before yielding its chunk: noted when the chunk comes.
   const early = new Map<unknown, [unknown, unknown]>();
   const watched = watchNewTokens(runManager, (text, idx, chunk) => {
+    if (chunk === undefined) {
+      // no chunk named (ChatGoogleGenerativeAI, after each yield): the chunk just yielded
+      const last = recorded[recorded.length - 1];
+      if (last && !last.newToken) storeNewToken(last, text, idx, true);
+      return;
+    }
     const stored = byChunk.get(chunk);
     if (stored) {
       if (!stored.newToken) storeNewToken(stored, text, idx);
-    } else if (chunk && !early.has(chunk)) early.set(chunk, [text, idx]);
+    } else if (!early.has(chunk)) early.set(chunk, [text, idx]);
   });
   try {
     for await (const chunk of original.call(model, messages, options, watched)) {
@@ -101,9 +108,11 @@ async function* replay(
     signal?.throwIfAborted();
     const chunk = loadChunk(stored, classes);
     yield chunk;
-    if (stored.newToken) {
-      const text = stored.newToken.token ?? chunk.text ?? "";
-      await runManager?.handleLLMNewToken?.(text, stored.newToken.idx, undefined, undefined, undefined, { chunk });
+    const token = stored.newToken;
+    if (token) {
+      const text = token.token ?? chunk.text ?? "";
+      if (token.bare) await runManager?.handleLLMNewToken?.(text, token.idx);
+      else await runManager?.handleLLMNewToken?.(text, token.idx, undefined, undefined, undefined, { chunk });
     }
   }
 }
