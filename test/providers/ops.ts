@@ -54,6 +54,8 @@ export function script(spec: ProviderSpec): Reply[] {
     { text: "Order 42 has shipped." },
     { toolCalls: [{ name: "get_order", args: { orderId: "43" } }] },
     { text: "Order 43 has shipped, it should arrive tomorrow." },
+    { toolCalls: [{ name: "get_order", args: { orderId: "44" } }] },
+    { text: "Order 44 is still in the warehouse today." },
     ...(spec.images ? [{ text: "A small image." }] : []),
   ];
 }
@@ -107,6 +109,14 @@ export async function runOps(spec: ProviderSpec, url: string, dir: string): Prom
   const question = { messages: [{ role: "user", content: "Where is order 43?" }] };
   for await (const [m] of await agent.stream(question, { streamMode: "messages" })) streamed.push(json({ ...view(m as BaseMessage), id: undefined }));
   out.agentMessages = streamed;
+
+  // and through streamEvents v2: the model's stream events, in order
+  const agentEvents: unknown[] = [];
+  const third = { messages: [{ role: "user", content: "Where is order 44?" }] };
+  for await (const e of agent.streamEvents(third, { version: "v2" })) {
+    if (e.event === "on_chat_model_stream") agentEvents.push(json({ ...view(e.data.chunk as BaseMessage), id: undefined }));
+  }
+  out.agentEvents = agentEvents;
 
   if (spec.images) {
     const content = [

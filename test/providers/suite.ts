@@ -34,7 +34,7 @@ export function describeRecordReplay(spec: ProviderSpec): void {
         await fake.close();
       }
       const embeddingCalls = spec.embeddingRequests ?? 0;
-      const fixtures = replies.length + (spec.embeddings ? 3 : 0) + 2; // a vector per text; + the agents' two tool calls
+      const fixtures = replies.length + (spec.embeddings ? 3 : 0) + 3; // a vector per text; + the agents' three tool calls
       expect(fake.count()).to.equal(replies.length + embeddingCalls);
       expect(recorded.agent.toolRuns).to.equal(1);
       expect(recorded.agentMessages.length, "the streamed agent's chunks").to.be.greaterThan(3);
@@ -118,6 +118,10 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       const empty = (c: unknown) => c === "" || c === undefined || (Array.isArray(c) && c.length === 0);
       const withContent = (replayed!.agentMessages as { type: string; content: unknown }[]).filter((m) => m.type === "ai" && !empty(m.content));
       expect(withContent.length, "the model's messages arrive in more than one chunk").to.be.greaterThan(2);
+    });
+    it("createAgent's streamEvents v2: the same on_chat_model_stream events, in order", () => {
+      expect(replayed?.agentEvents).to.deep.equal(recorded?.agentEvents);
+      expect((replayed!.agentEvents as unknown[]).length, "the model's stream events").to.be.greaterThan(2);
     });
     if (spec.images) {
       it("an image input: the same answer; the fixture holds the image's sha256, never its bytes", () => {
