@@ -206,14 +206,16 @@ export class Recorder {
 
   /**
    * A request that would be recorded and holds a secret-looking value is refused before it is
-   * sent: its fixture would be refused once the provider answered, so the call would be paid for
-   * on every run and never recorded. Not when redactors are set: they may mask it on the way to
+   * sent (a tool's, before its body runs): its fixture would be refused once the call answered,
+   * so the call would be paid for (or its side effects had) on every run and never recorded. A
+   * stream dropped early, or a tool call that would not be recorded, is refused too: the request
+   * is what is refused. Not when redactors are set: they may mask it on the way to
    * disk (`record` checks what they leave). The client's own key is known only to `record`.
    */
-  private refuseSecretBeforeCall(base: Pick<Lookup, "request" | "file">): void {
+  private refuseSecretBeforeCall(base: Pick<Lookup, "kind" | "request" | "file">): void {
     if (this.config.redactors.length > 0) return;
     const leak = findSecret({ request: base.request }, [], this.config.allowSecretPatterns);
-    if (leak) throw secretError(leak, base.file, "before the call");
+    if (leak) throw secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call");
   }
 
   /** A miss that may record: wait on the same request in flight, or own the live call. */

@@ -53,16 +53,20 @@ export function findSecret(value: unknown, knownSecrets: readonly string[], allo
 }
 
 /** `when`: the request was refused before it was sent (no provider call), or the fixture after the call answered. */
-export function secretError(hit: SecretHit, file: string, when: "before the call" | "after the call" = "after the call"): VcrSecretError {
+export function secretError(
+  hit: SecretHit,
+  file: string,
+  when: "before the call" | "before the tool ran" | "after the call" = "after the call",
+): VcrSecretError {
   const how =
     hit.pattern === "client_api_key"
       ? "It holds a credential of the model client itself (its API key, or an AWS secret or session token)."
       : `It matches the credential pattern "${hit.pattern}".`;
   return new VcrSecretError(
     `refused to write ${file}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
-      (when === "before the call"
-        ? `  Nothing was written, and the request was not sent to the provider: its fixture could never be written.\n`
-        : `  Nothing was written; the call failed so the secret cannot reach the repository.\n`) +
+      (when === "after the call"
+        ? `  Nothing was written; the call failed so the secret cannot reach the repository.\n`
+        : `  Nothing was written, and ${when === "before the tool ran" ? "the tool's body did not run" : "the request was not sent to the provider"}: its fixture could never be written.\n`) +
       `  Fix it: keep the secret out of the prompt, or add a redactor (options.redactors) that masks it` +
       (hit.pattern === "client_api_key"
         ? "."

@@ -114,9 +114,9 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   switch (runner) {
     case "vitest":
-      return `${env} npx vitest run${words(sharedCommandArgs())} -t ${quoted}`;
+      return `${env} npx vitest run${words(sharedCommandArgs("vitest"))} -t ${quoted}`;
     case "jest":
-      return `${env} npx jest${words(sharedCommandArgs())} -t ${quoted}`;
+      return `${env} npx jest${words(sharedCommandArgs("jest"))} -t ${quoted}`;
     case "node-test":
       return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}`;
     default:

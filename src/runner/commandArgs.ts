@@ -14,14 +14,26 @@ import { isNamePattern, optionKey } from "./narrowingArgs";
 /** Per runner: its option, as its documentation spells it, and how many values it takes. */
 export const COMMAND_OPTIONS = {
   vitest: { "--config": "one", "-c": "one", "--root": "one", "-r": "one", "--dir": "one", "--project": "one", "--mode": "one" },
-  jest: { "--config": "one", "-c": "one", "--rootDir": "one", "--selectProjects": "many", "--projects": "many" },
+  jest: {
+    "--config": "one",
+    "-c": "one",
+    "--rootDir": "one",
+    "--selectProjects": "many",
+    "--projects": "many",
+    "--setupFiles": "many",
+    "--setupFilesAfterEnv": "many",
+  },
 } as const satisfies Record<string, Record<string, "one" | "many">>;
 
 export type CommandRunner = keyof typeof COMMAND_OPTIONS;
 
-/** Whether `argv[1]` is the runner's own command line (not a script that runs it programmatically). */
+/**
+ * Whether `argv[1]` is the runner's own command line, not a script that runs it programmatically:
+ * its package's directory or its bin (`node_modules/vitest/vitest.mjs`, `.bin/jest`,
+ * `jest-cli/bin/jest.js`), not any path that merely holds the word.
+ */
 export function startedBy(runner: CommandRunner, argv: readonly string[]): boolean {
-  return new RegExp(runner, "i").test(argv[1] ?? "");
+  return new RegExp(`(^|[\\\\/])${runner}(-cli)?([\\\\/]|\\.[cm]?js$|$)`).test(argv[1] ?? "");
 }
 
 /**

@@ -8,8 +8,11 @@ import { parseEnvJson } from "./runIds";
 
 export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
 
-/** The main process's config options (undefined outside such a run, or from a share without them). */
-export function sharedCommandArgs(env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {
-  const share = parseEnvJson<{ command?: unknown }>(env[SHARE_ENV], (s) => Array.isArray(s.command) && s.command.every((a) => typeof a === "string"));
+/** The config options of `runner`'s main process (undefined outside its run, or from a share without them). */
+export function sharedCommandArgs(runner: string, env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {
+  const share = parseEnvJson<{ runner?: unknown; command?: unknown }>(
+    env[SHARE_ENV],
+    (s) => s.runner === runner && Array.isArray(s.command) && s.command.every((a) => typeof a === "string"),
+  );
   return share?.command as readonly string[] | undefined;
 }

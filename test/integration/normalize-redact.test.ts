@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import { HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
 import { Vcr, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, SCHEMA_VERSION, type Fixture } from "../../src/index";
 import { findSecret } from "../../src/secrets";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
@@ -191,6 +193,25 @@ describe("secret safety", () => {
       expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
     });
   }
+
+  it("a tool call whose arguments hold a credential shape is refused before its body runs (it could never be recorded); nothing is written", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    let runs = 0;
+    const configure = vcr.tool(
+      tool(
+        async ({ token }: { token: string }) => {
+          runs++;
+          return `configured ${token.length}`;
+        },
+        { name: "configure_webhook", description: "Configure a webhook", schema: z.object({ token: z.string() }) },
+      ),
+    );
+    const err = await configure.invoke({ token: "sk-proj-abcdefghijklmnopqrstuvwxyz012345" }).catch((e) => e);
+    expect(err).to.be.instanceOf(VcrSecretError);
+    expect(err.message).to.include("the tool's body did not run");
+    expect(runs).to.equal(0);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+  });
 
   it("the client's own API key is refused even when it has no known shape", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });

@@ -59,7 +59,8 @@ describe("rerecordCommand", () => {
     });
     try {
       expect(rerecordCommand("vitest", "refunds")).to.equal(`${ENV} npx vitest run -c vitest.llm.config.ts "--project=my app" -t "refunds"`);
-      expect(rerecordCommand("jest", "refunds")).to.equal(`${ENV} npx jest -c vitest.llm.config.ts "--project=my app" -t "refunds"`);
+      // another runner's run (a jest started inside a vitest test, say): its options are not jest's
+      expect(rerecordCommand("jest", "refunds")).to.equal(`${ENV} npx jest -t "refunds"`);
     } finally {
       if (saved === undefined) delete process.env[SHARE_ENV];
       else process.env[SHARE_ENV] = saved;

@@ -51,9 +51,14 @@ describe("commandArgsOf: the options that choose the config, with their values",
     expect(commandArgsOf("jest", argv)).to.deep.equal(["-c", "jest.e2e.config.js", "--selectProjects", "api", "llm", "--root-dir", "pkg"]);
     // a config option with no value left is dropped, not printed half
     expect(commandArgsOf("jest", [...JEST, "--config"])).to.deep.equal([]);
+    // setup files given on the command line, where vcr.install() may be
+    expect(commandArgsOf("jest", [...JEST, "--setupFilesAfterEnv", "./vcr-setup.js", "--ci"])).to.deep.equal(["--setupFilesAfterEnv", "./vcr-setup.js"]);
   });
   it("none when the runner was started from a script of the user's (a programmatic run: its arguments are not the runner's)", () => {
     expect(commandArgsOf("vitest", ["/usr/bin/node", "/p/scripts/run-tests.mjs", "-c", "x"])).to.deep.equal([]);
     expect(commandArgsOf("jest", [...VITEST, "-c", "x"])).to.deep.equal([]);
+    // a path that merely holds the word is not the runner's bin
+    expect(commandArgsOf("jest", ["/usr/bin/node", "/home/u/jest-tests/run.js", "-c", "x"])).to.deep.equal([]);
+    expect(commandArgsOf("jest", ["/usr/bin/node", "/p/node_modules/.bin/jest", "-c", "x"])).to.deep.equal(["-c", "x"]);
   });
 });
