@@ -8,7 +8,7 @@
  * reaching the provider unrecorded.
  */
 import { VcrConfigError, isVcrError } from "../errors";
-import { nodeRequiresEsm, quietly } from "./esmCore";
+import { nodeRequiresEsm, quietly, underJest } from "./esmCore";
 import { patchEsmCoreLater } from "./esmCoreLater";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
@@ -69,7 +69,7 @@ function unreachedError(cause: Error, coreDir: string, model: unknown): VcrConfi
   const name = (model as { constructor?: { name?: string } } | null)?.constructor?.name ?? "a model";
   return new VcrConfigError(
     `a ${name} from initChatModel (createAgent with a "provider:model" string) cannot be recorded or replayed: the ESM copy of @langchain/core it is built on could not be loaded, so langchain-vcr could not patch it, and the call was not made.\n` +
-      `  copy: ${coreDir} (ES modules); loading it failed: ${cause.message.split("\n")[0]}; Node ${process.version}${process.env.JEST_WORKER_ID !== undefined ? ", under jest" : ""}.\n` +
+      `  copy: ${coreDir} (ES modules); loading it failed: ${cause.message.split("\n")[0]}; Node ${process.version}${underJest() ? ", under jest" : ""}.\n` +
       `  Nearest: a model object passed itself is built on the CommonJS copy, which langchain-vcr has patched.\n` +
       `  Fix it: pass the model object: createAgent({ model: new ChatOpenAI({ model: "gpt-4o-mini" }) }) (install() records it)${nodeRequiresEsm() ? "" : ", or use Node 20.19+ (22.12+ on Node 22)"}.`,
     { cause },

@@ -14,7 +14,7 @@
  */
 import { isVcrError } from "../errors";
 import { log } from "../log";
-import { nodeRequiresEsm, type UnloadedEsmCore } from "./esmCore";
+import { nodeRequiresEsm, underJest, type UnloadedEsmCore } from "./esmCore";
 import { patchEsmCoreLater } from "./esmCoreLater";
 import { wrapConfigurableModels } from "./configurableModel";
 
@@ -22,7 +22,7 @@ export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
   // no import() works there: initChatModel fails with jest's own error, no string model calls out
   if (jestCannotImport()) return;
   const { wrapped, problems } = wrapConfigurableModels(unloaded.coreDir);
-  if (process.env.JEST_WORKER_ID === undefined) {
+  if (!underJest()) {
     patchEsmCoreLater(unloaded.coreDir).catch((e: Error) => {
       const text = isVcrError(e) ? e.message : esmCoreNote(e.message.split("\n")[0], process.version, process.env, process.execArgv);
       if (text) log.warn(text);
@@ -36,7 +36,7 @@ export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
 
 /** Under jest without `--experimental-vm-modules`, where no `import()` works (a provider package's included). */
 export function jestCannotImport(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): boolean {
-  return env.JEST_WORKER_ID !== undefined && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules");
+  return underJest(env) && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules");
 }
 
 /**
@@ -46,7 +46,7 @@ export function jestCannotImport(env: NodeJS.ProcessEnv = process.env, execArgv:
  * either, so initChatModel fails with jest's own error and no string model can call out.
  */
 export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.ProcessEnv, execArgv: readonly string[]): string | undefined {
-  const jest = env.JEST_WORKER_ID !== undefined;
+  const jest = underJest(env);
   if (jestCannotImport(env, execArgv)) return undefined;
   const nodeCan = nodeRequiresEsm(nodeVersion);
   const where = nodeCan ? `under ${jest ? "jest's module loader" : "this process's module loader (not Node's own require)"}` : `on this Node (${nodeVersion})`;

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { assertCoreUsable } from "../internals/state";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { processWide } from "../processWide";
-import { claimCopy, FILES } from "./esmCore";
+import { claimCopy, FILES, underJest } from "./esmCore";
 import { exportedFile } from "./packageJson";
 
 /** Under jest, per test file: its registry and its globals are the file's own. */
@@ -31,7 +31,7 @@ async function loadAndPatch(coreDir: string): Promise<void> {
     const file = exportedFile(coreDir, subpath, "import");
     if (!file) throw new Error(`@langchain/core exports no ESM file for ${subpath}`);
     // jest's resolver takes a path; Node's import() takes a URL (a bare Windows path is none)
-    const specifier = process.env.JEST_WORKER_ID !== undefined ? file : pathToFileURL(file).href;
+    const specifier = underJest() ? file : pathToFileURL(file).href;
     entries.push([name, ((await import(specifier)) as Record<string, unknown>)[name]]);
   }
   if (!claimCopy(coreDir, "import")) return;

@@ -9,7 +9,7 @@
 import { VcrConfigError } from "../errors";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
 import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
-import { patchEsmCore } from "./esmCore";
+import { patchEsmCore, underJest } from "./esmCore";
 import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
 
@@ -26,7 +26,7 @@ export function installVcr(vcr: Installable): () => void {
   assertCoreUsable(); // an ESM copy that lacks an internal is not patched: its models would go live, so nothing is installed
   setInstalledVcr(vcr);
   if (esmProcess) wrapKnownIntegrations("esm");
-  else if (process.env.JEST_WORKER_ID !== undefined) wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
+  else if (underJest()) wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
   startEmbeddingsHook();
   return () => {
     if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)

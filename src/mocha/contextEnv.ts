@@ -4,12 +4,11 @@
  * arguments, so the command that records a test again runs it the way the suite ran (its
  * `--require` setup files, `--config`, spec files), not as a plain `npx mocha`.
  */
-import { parseEnvJson } from "../runner/runIds";
+import { envCommand } from "../runner/runIds";
 
 export const CONTEXT_ENV = "LANGCHAIN_VCR_RUN_CONTEXT";
 
 /** The main mocha process's arguments, without its name filters and watch options (undefined outside a mocha run). */
 export function mochaCommandArgs(env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {
-  const context = parseEnvJson<{ command?: unknown }>(env[CONTEXT_ENV], (c) => Array.isArray(c.command) && c.command.every((a) => typeof a === "string"));
-  return context?.command as readonly string[] | undefined;
+  return envCommand(env[CONTEXT_ENV]);
 }

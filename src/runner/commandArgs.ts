@@ -58,12 +58,12 @@ export function commandArgsOf(runner: CommandRunner, argv: readonly string[] = p
       out.push(a);
       continue;
     }
+    // one value, whatever it looks like; or every value up to the next option
     const values: string[] = [];
-    const next = () => argv[i + 1];
     if (options[o] === "one") {
-      if (i + 1 < argv.length && next() !== "--") values.push(argv[++i]);
+      if (i + 1 < argv.length && argv[i + 1] !== "--") values.push(argv[++i]);
     } else {
-      while (i + 1 < argv.length && !next().startsWith("-")) values.push(argv[++i]);
+      while (i + 1 < argv.length && !argv[i + 1].startsWith("-")) values.push(argv[++i]);
     }
     if (values.length) out.push(a, ...values);
   }

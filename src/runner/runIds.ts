@@ -19,3 +19,13 @@ export function parseEnvJson<T>(text: string | undefined, valid: (v: T) => boole
     return undefined;
   }
 }
+
+/**
+ * The `command` a main process put in the JSON of an environment variable it hands its test
+ * processes (mocha's run context, the other runners' run share): the arguments a miss's command to
+ * record a test again carries. `also`: what else the JSON must hold (which runner it is from).
+ */
+export function envCommand(text: string | undefined, also: (v: Record<string, unknown>) => boolean = () => true): readonly string[] | undefined {
+  const v = parseEnvJson<Record<string, unknown>>(text, (c) => Array.isArray(c.command) && c.command.every((a) => typeof a === "string") && also(c));
+  return v?.command as readonly string[] | undefined;
+}

@@ -4,15 +4,11 @@
  * process's options that choose the config (`commandArgs.ts`), so the command that records a
  * test again runs it with the suite's config, not vitest's or jest's default one.
  */
-import { parseEnvJson } from "./runIds";
+import { envCommand } from "./runIds";
 
 export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
 
 /** The config options of `runner`'s main process (undefined outside its run, or from a share without them). */
 export function sharedCommandArgs(runner: string, env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {
-  const share = parseEnvJson<{ runner?: unknown; command?: unknown }>(
-    env[SHARE_ENV],
-    (s) => s.runner === runner && Array.isArray(s.command) && s.command.every((a) => typeof a === "string"),
-  );
-  return share?.command as readonly string[] | undefined;
+  return envCommand(env[SHARE_ENV], (s) => s.runner === runner);
 }

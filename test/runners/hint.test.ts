@@ -33,41 +33,34 @@ describe("rerecordCommand", () => {
     expect(preloadArgs(["--enable-source-maps"])).to.equal("");
   });
   it("mocha: the suite's own mocha arguments (its -r setup file, --config, spec files) that the plugin recorded, then --grep", () => {
-    const saved = process.env[CONTEXT_ENV];
-    process.env[CONTEXT_ENV] = JSON.stringify({
-      runId: "r",
-      mainId: "m",
-      mainPid: 1,
-      command: ["-r", "./vcr setup.js", "--config=.mocharc.e2e.json", "test/a.spec.js"],
-    });
-    try {
+    const context = { runId: "r", mainId: "m", mainPid: 1, command: ["-r", "./vcr setup.js", "--config=.mocharc.e2e.json", "test/a.spec.js"] };
+    withEnv(CONTEXT_ENV, context, () => {
       expect(rerecordCommand("mocha", "refunds")).to.equal(`${ENV} npx mocha -r "./vcr setup.js" --config=.mocharc.e2e.json test/a.spec.js --grep "refunds"`);
-    } finally {
-      if (saved === undefined) delete process.env[CONTEXT_ENV];
-      else process.env[CONTEXT_ENV] = saved;
-    }
+    });
   });
 
   it("vitest and jest: the config options the main process recorded in the run it shares with its test processes, then -t", () => {
-    const saved = process.env[SHARE_ENV];
-    process.env[SHARE_ENV] = JSON.stringify({
-      runner: "vitest",
-      runId: "r",
-      mainId: "m",
-      dir: "/tmp/x",
-      command: ["-c", "vitest.llm.config.ts", "--project=my app"],
-    });
-    try {
+    const share = { runner: "vitest", runId: "r", mainId: "m", dir: "/tmp/x", command: ["-c", "vitest.llm.config.ts", "--project=my app"] };
+    withEnv(SHARE_ENV, share, () => {
       expect(rerecordCommand("vitest", "refunds")).to.equal(`${ENV} npx vitest run -c vitest.llm.config.ts "--project=my app" -t "refunds"`);
       // another runner's run (a jest started inside a vitest test, say): its options are not jest's
       expect(rerecordCommand("jest", "refunds")).to.equal(`${ENV} npx jest -t "refunds"`);
-    } finally {
-      if (saved === undefined) delete process.env[SHARE_ENV];
-      else process.env[SHARE_ENV] = saved;
-    }
+    });
   });
 
   it("names the suite's own command outside a test (nothing names the test)", () => {
     expect(rerecordCommand(undefined, undefined)).to.equal(`${ENV} npm test`);
   });
 });
+
+/** Runs `fn` with the environment variable `name` set to `value` as JSON, then puts it back. */
+function withEnv(name: string, value: object, fn: () => void): void {
+  const saved = process.env[name];
+  process.env[name] = JSON.stringify(value);
+  try {
+    fn();
+  } finally {
+    if (saved === undefined) delete process.env[name];
+    else process.env[name] = saved;
+  }
+}
