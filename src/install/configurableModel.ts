@@ -65,6 +65,21 @@ function wrap(proto: Proto, coreDir: string): void {
   Object.defineProperty(proto, WRAPPED, { value: true });
 }
 
+/**
+ * A copy of `langchain` whose ConfigurableModel could not be wrapped (no `_getModelInstance`, or
+ * its module failed to load): its string models would be built on an unpatched ESM copy of core
+ * and reach the provider unrecorded, so install() refuses.
+ */
+export function unwrappableError(problems: readonly string[]): VcrConfigError {
+  const where = underJest() ? "under jest's module loader" : `in this process (Node ${process.version})`;
+  return new VcrConfigError(
+    `vcr.install() cannot cover string models (initChatModel, createAgent with a "provider:model" string) with this langchain: ${problems.join("; ")}.\n` +
+      `  require() cannot load the ESM copy of @langchain/core ${where}, so install() reaches it through ConfigurableModel.prototype.${METHOD}, which builds every initChatModel model; without it a string model could reach the provider unrecorded, so nothing is installed.\n` +
+      `  Nearest: a model object passed itself with \`cache: vcr.cache\` is built on the CommonJS copy, which langchain-vcr has patched; it needs no install().\n` +
+      `  Fix it: install the langchain langchain-vcr is tested with: npm install langchain@1.5.14 (\`npm ls langchain\` shows every copy)${nodeRequiresEsm() ? "" : ", or use Node 20.19+ (22.12+ on Node 22)"}.`,
+  );
+}
+
 function unreachedError(cause: Error, coreDir: string, model: unknown): VcrConfigError {
   const name = (model as { constructor?: { name?: string } } | null)?.constructor?.name ?? "a model";
   return new VcrConfigError(

@@ -10,18 +10,21 @@
  *   (an `import()` of a provider or of langchain's own ESM build). Not under jest: a test file
  *   that ends before the import would make jest report an import after its environment was torn
  *   down; ESM test files under jest's VM modules are not supported.
- * - A note when neither route can work.
+ * - A langchain copy that cannot be wrapped (it lacks the method) is a VcrConfigError: install()
+ *   refuses rather than leave that copy's string models live.
+ * - A note when neither route can work (under jest, with no copy of langchain to wrap).
  */
 import { isVcrError } from "../errors";
 import { log } from "../log";
 import { nodeRequiresEsm, underJest, type UnloadedEsmCore } from "./esmCore";
 import { patchEsmCoreLater } from "./esmCoreLater";
-import { wrapConfigurableModels } from "./configurableModel";
+import { unwrappableError, wrapConfigurableModels } from "./configurableModel";
 
 export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
   // no import() works there: initChatModel fails with jest's own error, no string model calls out
   if (jestCannotImport()) return;
   const { wrapped, problems } = wrapConfigurableModels(unloaded.coreDir);
+  if (problems.length) throw unwrappableError(problems); // a copy left unwrapped would build live string models
   if (!underJest()) {
     patchEsmCoreLater(unloaded.coreDir).catch((e: Error) => {
       const text = isVcrError(e) ? e.message : esmCoreNote(e.message.split("\n")[0], process.version, process.env, process.execArgv);
@@ -30,7 +33,7 @@ export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
     return;
   }
   if (wrapped) return;
-  const note = esmCoreNote([unloaded.cause, ...problems].join("; "), process.version, process.env, process.execArgv);
+  const note = esmCoreNote(unloaded.cause, process.version, process.env, process.execArgv);
   if (note) log.warn(note);
 }
 

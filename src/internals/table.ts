@@ -14,7 +14,7 @@
  * Of the `langchain` package, only where `require()` cannot load core's ESM copy (jest's loader,
  * a Node before 20.19): `ConfigurableModel.prototype._getModelInstance` of
  * `langchain/chat_models/universal`, which builds every `initChatModel` model
- * (`install/configurableModel.ts`; a copy without it is named in a note).
+ * (`install/configurableModel.ts`; over a copy without it, install() is a VcrConfigError naming it).
  */
 
 /** The classes of one copy of @langchain/core that the table names. */

@@ -77,5 +77,11 @@ export function usageSummaryLine(u: { totals: Totals; dirs: ReadonlySet<string>;
 export function modeInForce(seen: ReadonlySet<string>): { mode: string; source: string } {
   const configured = resolveMode();
   if (seen.size === 0 || (seen.size === 1 && seen.has(configured))) return { mode: configured, source: modeSource() };
-  return { mode: [...seen].sort().join(" + "), source: `set in code; ${modeSource()} says ${configured}` };
+  return { mode: [...seen].sort().join(" + "), source: `set in code; ${runModePhrase(modeSource(), configured)}` };
+}
+
+/** "env LANGCHAIN_VCR_MODE says replay_only", "the default is record_or_replay", "the default (CI is set) is replay_only". */
+function runModePhrase(source: string, mode: string): string {
+  if (!source.startsWith("default")) return `${source} says ${mode}`;
+  return `the default${source === "default" ? "" : ` (${source.slice("default, ".length)})`} is ${mode}`;
 }

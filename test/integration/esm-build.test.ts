@@ -109,7 +109,7 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     expect(out.stderr).to.include('test "a user\'s ESM suite fails after recording" failed: removed 2 fixture(s) it recorded');
     const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
     expect(summary).to.deep.equal([
-      `langchain-vcr: 0 replayed, 1 recorded (2 more undone: their tests failed), 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; default says record_or_replay), fixtures: ${dir}`,
+      `langchain-vcr: 0 replayed, 1 recorded (2 more undone: their tests failed), 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; the default is record_or_replay), fixtures: ${dir}`,
     ]);
   });
   it("the runner entries (CommonJS and ESM) load no @langchain package: a plugin brings only its own code (the test files load LangChain)", async () => {

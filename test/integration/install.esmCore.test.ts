@@ -106,4 +106,17 @@ describe("vcr.install() over the ESM copy of core that string models are built o
     expect(failure.message).to.contain("it has no BaseChatModel.prototype._streamChatModelEvents.");
     expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([0, 0]);
   });
+
+  it("require() cannot load it and langchain's ConfigurableModel lacks _getModelInstance: install() is the VcrConfigError naming it, nothing is installed; 0 requests", async function () {
+    if (!canTurnOff) this.skip();
+    const dir = tmpDir();
+    const { report } = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay", NO_BUILDER: "1" });
+    expect(report.steps).to.deep.equal(["vcr"]);
+    expect(report.error?.code).to.equal("VCR_CONFIG");
+    expect(report.error?.message).to.match(
+      /^langchain-vcr: vcr\.install\(\) cannot cover string models .*: langchain in \S+ has no ConfigurableModel\.prototype\._getModelInstance\.\n/,
+    );
+    expect(report.error?.message).to.include("  Fix it: install the langchain langchain-vcr is tested with: npm install langchain@1.5.14");
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([0, 0]);
+  });
 });

@@ -7,23 +7,7 @@ import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { fixtureFiles, readFixtures } from "../helpers/tmp";
-
-function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): T {
-  const saved: Record<string, string | undefined> = {};
-  for (const k of Object.keys(env)) {
-    saved[k] = process.env[k];
-    if (env[k] === undefined) delete process.env[k];
-    else process.env[k] = env[k];
-  }
-  try {
-    return fn();
-  } finally {
-    for (const k of Object.keys(saved)) {
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
-    }
-  }
-}
+import { withEnv } from "../helpers/env";
 
 describe("modes", () => {
   let fake: FakeProvider;

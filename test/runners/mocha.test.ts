@@ -55,7 +55,7 @@ describe("langchain-vcr/mocha: the summary names the mode in force", function ()
       const out = await p.run([MOCHA, "--grep", "chat"], { FAKE_URL: fake.openaiBaseURL, VCR_OPTION_MODE: "record_always" });
       expect(out.status, out.stdout + out.stderr).to.equal(0);
       expect(summaryLines(out)).to.deep.equal([
-        `langchain-vcr: 0 replayed, 1 recorded, 0 bypassed, 0 missed — mode record_always (set in code; default says record_or_replay), fixtures: ${path.join(p.dir, "cassettes")}`,
+        `langchain-vcr: 0 replayed, 1 recorded, 0 bypassed, 0 missed — mode record_always (set in code; the default is record_or_replay), fixtures: ${path.join(p.dir, "cassettes")}`,
       ]);
     });
   });

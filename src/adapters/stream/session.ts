@@ -18,7 +18,8 @@ import type { Normalize } from "../../canonical/normalize";
 import { clientSecrets } from "../../clientSecrets";
 import { describeModel } from "../chat/cache";
 import { vcrCacheOf } from "../chat/vcrCacheOf";
-import { loadChunk, storeChunk, storeNewToken, type ChunkClasses, type GenerationChunkLike, type StoredChunk, type StreamResponse } from "./chunks";
+import { loadChunk, type ChunkClasses, type GenerationChunkLike, type StreamResponse } from "./chunks";
+import { TokenNotes } from "./tokenNotes";
 import { watchNewTokens, type RunManagerLike } from "./tokens";
 
 export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
@@ -61,29 +62,11 @@ export async function* vcrStream(
   // Identical streams running at the same time each call the provider; the first to
   // finish is written (`record_or_replay` never replaces a fixture).
   recorder.abandon(lookup);
-  const recorded: StoredChunk[] = [];
-  const byChunk = new Map<unknown, StoredChunk>();
-  // A provider that makes the call before yielding its chunk: noted when the chunk comes.
-  const early = new Map<unknown, [unknown, unknown]>();
-  const watched = watchNewTokens(runManager, (text, idx, chunk) => {
-    if (chunk === undefined) {
-      // no chunk named (ChatGoogleGenerativeAI, after each yield): the chunk just yielded
-      const last = recorded[recorded.length - 1];
-      if (last && !last.newToken) storeNewToken(last, text, idx, true);
-      return;
-    }
-    const stored = byChunk.get(chunk);
-    if (stored) {
-      if (!stored.newToken) storeNewToken(stored, text, idx);
-    } else if (!early.has(chunk)) early.set(chunk, [text, idx]);
-  });
+  const notes = new TokenNotes();
+  const watched = watchNewTokens(runManager, (text, idx, chunk) => notes.note(text, idx, chunk));
   try {
     for await (const chunk of original.call(model, messages, options, watched)) {
-      const stored = storeChunk(chunk);
-      const before = early.get(chunk);
-      if (before) storeNewToken(stored, before[0], before[1]);
-      recorded.push(stored);
-      byChunk.set(chunk, stored);
+      notes.add(chunk);
       yield chunk;
     }
   } catch (e) {
@@ -92,7 +75,7 @@ export async function* vcrStream(
   }
   // Only a generator that ran to its end gets here: an error, a `break` or `return()` never does.
   if (signal?.aborted) return;
-  const response: StreamResponse = { chunks: recorded };
+  const response: StreamResponse = { chunks: notes.recorded };
   recorder.record(lookup, response, clientSecrets(model));
 }
 

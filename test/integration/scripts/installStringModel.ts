@@ -2,7 +2,9 @@
  * Child for install.esmCore.test.ts: a CommonJS process, `vcr.install()` under the mode in MODE,
  * then a string model from initChatModel (an ESM provider model, built on the ESM copy of
  * @langchain/core) asked one question. BREAK=1 first renames one relied-on internal of the ESM
- * copy (the CommonJS copy stays intact, so `new Vcr()` works). ESM=1 takes initChatModel from
+ * copy (the CommonJS copy stays intact, so `new Vcr()` works). NO_BUILDER=1 first renames langchain's
+ * `ConfigurableModel.prototype._getModelInstance` (what install() wraps where `require()` cannot
+ * load the ESM copy). ESM=1 takes initChatModel from
  * langchain's ESM build, by `import()`. CALLS: the model's calls, in order (invoke, stream, batch;
  * default invoke). BLOCK=1 registers a loader hook that fails an `import()`
  * of core's ESM outputs file by its file URL (how langchain-vcr loads it), not by its package
@@ -31,6 +33,11 @@ async function main(): Promise<void> {
       const proto = BaseChatModel.prototype as Record<string, unknown>;
       proto._streamChatModelEventsRenamed = proto._streamChatModelEvents;
       delete proto._streamChatModelEvents;
+    }
+    if (process.env.NO_BUILDER) {
+      const proto = (require("langchain/chat_models/universal") as { ConfigurableModel: { prototype: Record<string, unknown> } }).ConfigurableModel.prototype;
+      proto._getModelInstanceRenamed = proto._getModelInstance;
+      delete proto._getModelInstance;
     }
     const { Vcr } = require("../../../src/index") as typeof import("../../../src/index");
     const vcr = new Vcr({ dir: process.env.FIXTURE_DIR!, mode: process.env.MODE as "replay_only" });
