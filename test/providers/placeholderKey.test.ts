@@ -1,0 +1,56 @@
+/**
+ * docs/providers.md, "Replaying in CI": which clients refuse to be built without an API key (so
+ * CI needs a placeholder in their key's env variable, though replay never sends it) and which
+ * build without one. When a provider package changes this, the table there must change too.
+ */
+import { expect } from "chai";
+import { ChatAnthropic } from "@langchain/anthropic";
+import { BedrockEmbeddings, ChatBedrockConverse } from "@langchain/aws";
+import { ChatGoogleGenerativeAI, GoogleGenerativeAIEmbeddings } from "@langchain/google-genai";
+import { ChatGroq } from "@langchain/groq";
+import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
+import { ChatOllama, OllamaEmbeddings } from "@langchain/ollama";
+import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { withEnv } from "../helpers/env";
+
+const KEY_VARS = [
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "GOOGLE_API_KEY",
+  "GEMINI_API_KEY",
+  "GROQ_API_KEY",
+  "MISTRAL_API_KEY",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_PROFILE",
+];
+const noKeys = Object.fromEntries(KEY_VARS.map((k) => [k, undefined]));
+
+const needKey: [string, string, () => unknown][] = [
+  ["ChatAnthropic", "ANTHROPIC_API_KEY", () => new ChatAnthropic({ model: "claude-haiku-4-5" })],
+  ["ChatGoogleGenerativeAI", "GOOGLE_API_KEY", () => new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash" })],
+  ["GoogleGenerativeAIEmbeddings", "GOOGLE_API_KEY", () => new GoogleGenerativeAIEmbeddings({ model: "text-embedding-004" })],
+  ["ChatGroq", "GROQ_API_KEY", () => new ChatGroq({ model: "llama-3.3-70b-versatile" })],
+  ["ChatMistralAI", "MISTRAL_API_KEY", () => new ChatMistralAI({ model: "mistral-small-latest" })],
+  ["MistralAIEmbeddings", "MISTRAL_API_KEY", () => new MistralAIEmbeddings({})],
+];
+const buildWithout: [string, () => unknown][] = [
+  ["ChatOpenAI", () => new ChatOpenAI({ model: "gpt-4o-mini" })],
+  ["OpenAIEmbeddings", () => new OpenAIEmbeddings({})],
+  ["ChatOllama", () => new ChatOllama({ model: "llama3.2" })],
+  ["OllamaEmbeddings", () => new OllamaEmbeddings({ model: "nomic-embed-text" })],
+  ["BedrockEmbeddings", () => new BedrockEmbeddings({ model: "amazon.titan-embed-text-v2:0", region: "us-east-1" })],
+  ["ChatBedrockConverse", () => new ChatBedrockConverse({ model: "anthropic.claude-3-5-haiku-20241022-v1:0", region: "us-east-1" })],
+];
+
+describe("building a client with no API key in the environment (what CI without secrets needs)", () => {
+  for (const [name, variable, build] of needKey) {
+    it(`${name} throws without ${variable}, and builds with any placeholder in it`, () => {
+      withEnv(noKeys, () => expect(build).to.throw(/key/i));
+      withEnv({ ...noKeys, [variable]: "replay-placeholder" }, () => expect(build()).to.be.an("object"));
+    });
+  }
+  for (const [name, build] of buildWithout) {
+    it(`${name} builds without one`, () => withEnv(noKeys, () => expect(build()).to.be.an("object")));
+  }
+});
