@@ -7,7 +7,7 @@
  */
 import { canonicalJson } from "../canonical/json";
 import { diffValues, looksEdited } from "../diagnose/diff";
-import { nearestOf } from "../diagnose/nearest";
+import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { kindSpec } from "../kinds";
 import { isRec } from "../kinds/text";
@@ -149,7 +149,7 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
       if (!near) continue;
       const d = near.differences;
       if (d.length === 0 || d.length > MAX_EDIT_DIFFERENCES || !d.every(looksEdited)) continue;
-      candidates.push({ a, r, score: d.length });
+      candidates.push({ a, r, score: nearness(d) });
     }
   }
   candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : 1));

@@ -6,11 +6,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { VcrNearest } from "../errors";
+import type { VcrDifference, VcrNearest } from "../errors";
 import { FIXTURE_FILE_RE, SCHEMA_VERSION, type Fixture } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
-import { diffValues } from "./diff";
+import { diffValues, looksEdited } from "./diff";
 
 interface Indexed {
   kind: unknown;
@@ -68,15 +68,18 @@ export interface NearestCandidate {
   request: unknown;
 }
 
-/** The candidate of the same kind whose request differs from `request` least, with the differences. */
+/**
+ * The candidate of the same kind whose request differs from `request` least (`nearness`), with
+ * the differences; of two as near, the one whose file name sorts first (the same on every machine).
+ */
 export function nearestOf(kind: string, request: unknown, candidates: Iterable<NearestCandidate>): VcrNearest | undefined {
   let best: VcrNearest | undefined;
   let bestScore = Infinity;
   for (const c of candidates) {
     if (c.kind !== kind) continue;
     const differences = diffValues(c.request, request);
-    const s = score(differences);
-    if (s < bestScore) {
+    const s = nearness(differences);
+    if (s < bestScore || (s === bestScore && best !== undefined && c.file < best.file)) {
       bestScore = s;
       best = { hash: c.hash, file: c.file, differences };
     }
@@ -92,7 +95,28 @@ function upgradedRequest(f: Fixture): unknown {
   }
 }
 
-/** Fewer differing fields is nearer; a different model counts extra. */
-function score(differences: readonly { path: string }[]): number {
-  return differences.reduce((n, d) => n + (d.path === "model" ? 5 : 1), 0);
+/**
+ * How far apart two requests are (lower is nearer), from their differences: each differing field
+ * counts 1; a different model 5; a text replaced rather than edited (`looksEdited`) 3; a part
+ * present on one side only (a tool list, a message) one per value it holds. So a request whose
+ * tool definitions gained a field is nearer than another test's, with another prompt and no tools.
+ */
+export function nearness(differences: readonly VcrDifference[]): number {
+  return differences.reduce((n, d) => n + weight(d), 0);
+}
+
+function weight(d: VcrDifference): number {
+  if (d.path === "model") return 5;
+  if (d.recorded === undefined) return leaves(d.requested);
+  if (d.requested === undefined) return leaves(d.recorded);
+  return looksEdited(d) ? 1 : 3;
+}
+
+function leaves(v: unknown): number {
+  if (v === null || typeof v !== "object") return 1;
+  const values = Object.values(v as object);
+  return Math.max(
+    1,
+    values.reduce((n: number, x) => n + leaves(x), 0),
+  );
 }
