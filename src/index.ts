@@ -6,10 +6,12 @@ import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { StructuredTool } from "@langchain/core/tools";
 import { Embeddings } from "@langchain/core/embeddings";
 import { installCorePatches } from "./patches";
+import { followJestRegistry } from "./install/jestRegistry";
 
 installCorePatches({ BaseChatModel, BaseLLM, StructuredTool, Embeddings, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<
   typeof installCorePatches
 >[0]);
+followJestRegistry({ BaseChatModel }); // under jest: the copies a module registry reset loads are patched too
 
 export { Vcr } from "./vcr";
 export type { VcrOptions } from "./options";

@@ -15,6 +15,10 @@
  * a Node before 20.19): `ConfigurableModel.prototype._getModelInstance` of
  * `langchain/chat_models/universal`, which builds every `initChatModel` model
  * (`install/configurableModel.ts`; over a copy without it, install() is a VcrConfigError naming it).
+ *
+ * Of jest (29, 30): jest-runtime's `Runtime.prototype.requireModule(from, moduleName)`, which every
+ * `require` of a real module ends in, found through Node's module cache
+ * (`install/jestRegistry.ts`; without it, a note that a module registry reset is not followed).
  */
 
 /** The classes of one copy of @langchain/core that the table names. */

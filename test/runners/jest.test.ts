@@ -122,3 +122,52 @@ describe('langchain-vcr/jest under --experimental-vm-modules: createAgent with a
     });
   });
 });
+
+describe("langchain-vcr/jest after a module registry reset (resetModules: true, jest.isolateModules): the fresh copies of LangChain a test requires are recorded and replayed too", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("a chat model and embeddings required inside each test, with no cache of their own: recorded (3 requests, 3 fixtures), then replayed under CI (0 requests)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const models = [
+        `const client = () => ({ apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+        // required inside the test: after jest's reset, a fresh @langchain/core and @langchain/openai
+        `const chat = () => new (require("@langchain/openai").ChatOpenAI)({ model: "gpt-4o-mini", ...client() });`,
+        `const embeddings = () => new (require("@langchain/openai").OpenAIEmbeddings)({ model: "text-embedding-3-small", ...client() });`,
+      ];
+      const p = makeProject({
+        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "jest.config.cjs": [
+          `module.exports = {`,
+          `  testEnvironment: "node",`,
+          `  transform: {},`,
+          `  testMatch: ["**/llm/**/*.test.cjs"],`,
+          `  resetModules: true,`,
+          `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
+          `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
+          `};`,
+          ``,
+        ].join("\n"),
+        "llm/reset.test.cjs": [
+          ...models,
+          `test("asks after a reset", async () => { expect((await chat().invoke("asked after a reset")).content).toBe("echo: asked after a reset"); });`,
+          `test("embeds after a reset", async () => { expect(await embeddings().embedQuery("embedded after a reset")).toHaveLength(8); });`,
+          `test("asks in isolated modules", async () => {`,
+          `  let model;`,
+          `  jest.isolateModules(() => { model = chat(); });`,
+          `  expect((await model.invoke("asked in isolation")).content).toBe("echo: asked in isolation");`,
+          `});`,
+          ``,
+        ].join("\n"),
+      });
+      const env = { FAKE_URL: fake.openaiBaseURL };
+      const rec = await p.run([JEST, "--ci"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect([fake.count(), p.fixtures().length], rec.stdout + rec.stderr).to.deep.equal([3, 3]);
+      const replay = await p.run([JEST, "--ci"], { ...env, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count(), replay.stdout + replay.stderr).to.equal(3);
+      expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 3 replayed, 0 recorded/);
+    });
+  });
+});
