@@ -18,7 +18,7 @@
  * `require` of a real module (not a `jest.mock`) ends in. Where it cannot be found, a note says
  * that a registry reset is not followed.
  */
-import Module from "node:module";
+import * as nodeModule from "node:module"; // a namespace import: the bundle reads the module itself (jest hands its own shim)
 import { installedVcr } from "../internals/state";
 import { log } from "../log";
 import { patchCoreCopy, type PatchableCore } from "../patches";
@@ -90,7 +90,7 @@ function afterLoad(load: (name: string) => unknown, moduleName: string, exports:
  * notes the object it is called on, while this module requires a built-in.
  */
 function currentRuntime(): RuntimeLike | undefined {
-  const cache = (Module as unknown as { _cache?: Record<string, { exports?: unknown } | undefined> })._cache ?? {};
+  const cache = (nodeModule as unknown as { _cache?: Record<string, { exports?: unknown } | undefined> })._cache ?? {};
   const file = Object.keys(cache).find((k) => /[\\/]jest-runtime[\\/]build[\\/]index\.js$/.test(k));
   const exported = file ? (cache[file]?.exports as { default?: unknown } | undefined) : undefined;
   const proto = ((exported?.default ?? exported) as { prototype?: RuntimeLike } | undefined)?.prototype;
