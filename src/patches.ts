@@ -10,6 +10,7 @@ import { installModelPatches } from "./adapters/chat/patch";
 import { installLlmStreamPatch, installStreamPatches, type StreamCore } from "./adapters/stream/index";
 import { installToolPatch } from "./install/tools";
 import { noteEmbeddingsClass } from "./install/embeddings";
+import type { VcrConfigError } from "./errors";
 import { missingInternal } from "./internals/check";
 import { noteBrokenCore, noteEsmCore } from "./internals/state";
 import { isEsmBuild } from "./processWide";
@@ -31,13 +32,20 @@ export function installCorePatches(core: PatchableCore): void {
   patchCoreCopy(core);
 }
 
-/** Checks every internal of one copy of core, then patches it (or keeps its error for `new Vcr()`). */
-export function patchCoreCopy(core: PatchableCore): void {
+/**
+ * Checks every internal of one copy of core, then patches it (patching a copy again changes
+ * nothing); or keeps its error for `new Vcr()` and returns it.
+ */
+export function patchCoreCopy(core: PatchableCore): VcrConfigError | undefined {
   const missing = missingInternal({ BaseChatModel: core.BaseChatModel, BaseLLM: core.BaseLLM, StructuredTool: core.StructuredTool });
-  if (missing) return noteBrokenCore(missing);
+  if (missing) {
+    noteBrokenCore(missing);
+    return missing;
+  }
   installModelPatches(core as never);
   installStreamPatches(core as unknown as StreamCore);
   installLlmStreamPatch(core);
   installToolPatch(core.StructuredTool!.prototype);
   if (core.Embeddings) noteEmbeddingsClass(core.Embeddings);
+  return undefined;
 }

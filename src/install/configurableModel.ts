@@ -10,6 +10,7 @@
 import { VcrConfigError, isVcrError } from "../errors";
 import { nodeRequiresEsm, quietly, underJest } from "./esmCore";
 import { patchEsmCoreLater } from "./esmCoreLater";
+import { testedVersion } from "../internals/version";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
 
@@ -38,18 +39,19 @@ export function wrapConfigurableModels(coreDir: string): { wrapped: number; prob
       problems.push(`${file}: ${(e as Error).message.split("\n")[0]}`);
       continue;
     }
-    if (typeof proto?.[METHOD] !== "function") {
+    if (!wrapConfigurableModel(proto, dirResolvedFrom(dir, "@langchain/core") ?? coreDir)) {
       problems.push(`langchain in ${dir} has no ConfigurableModel.prototype.${METHOD}`);
       continue;
     }
-    wrap(proto, dirResolvedFrom(dir, "@langchain/core") ?? coreDir);
     wrapped++;
   }
   return { wrapped, problems };
 }
 
-function wrap(proto: Proto, coreDir: string): void {
-  if (proto[WRAPPED]) return; // by the other build of langchain-vcr, or an install() before
+/** Wraps one copy's ConfigurableModel (`proto`, its prototype) over the ESM copy of core in `coreDir`; false when it has no `_getModelInstance`. */
+export function wrapConfigurableModel(proto: Proto | undefined, coreDir: string): boolean {
+  if (typeof proto?.[METHOD] !== "function") return false;
+  if (proto[WRAPPED]) return true; // by the other build of langchain-vcr, or an install() before
   const build = proto[METHOD] as (this: unknown, ...args: unknown[]) => Promise<unknown>;
   const wrapped = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
     const failed = await patchEsmCoreLater(coreDir).then(
@@ -63,6 +65,7 @@ function wrap(proto: Proto, coreDir: string): void {
   };
   Object.defineProperty(proto, METHOD, { value: wrapped, writable: true, configurable: true });
   Object.defineProperty(proto, WRAPPED, { value: true });
+  return true;
 }
 
 /**
@@ -76,7 +79,7 @@ export function unwrappableError(problems: readonly string[]): VcrConfigError {
     `vcr.install() cannot cover string models (initChatModel, createAgent with a "provider:model" string) with this langchain: ${problems.join("; ")}.\n` +
       `  require() cannot load the ESM copy of @langchain/core ${where}, so install() reaches it through ConfigurableModel.prototype.${METHOD}, which builds every initChatModel model; without it a string model could reach the provider unrecorded, so nothing is installed.\n` +
       `  Nearest: a model object passed itself with \`cache: vcr.cache\` is built on the CommonJS copy, which langchain-vcr has patched; it needs no install().\n` +
-      `  Fix it: install the langchain langchain-vcr is tested with: npm install langchain@1.5.14 (\`npm ls langchain\` shows every copy)${nodeRequiresEsm() ? "" : ", or use Node 20.19+ (22.12+ on Node 22)"}.`,
+      `  Fix it: install the langchain langchain-vcr is tested with: npm install langchain@${testedVersion("langchain")} (\`npm ls langchain\` shows every copy)${nodeRequiresEsm() ? "" : ", or use Node 20.19+ (22.12+ on Node 22)"}.`,
   );
 }
 

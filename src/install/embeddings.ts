@@ -29,8 +29,11 @@ type EmbedName = "embedQuery" | "embedDocuments";
 type Embed = (this: object, arg: unknown) => Promise<unknown>;
 
 const NAMES: readonly EmbedName[] = ["embedQuery", "embedDocuments"];
-/** `Embeddings` of each copy of core. */
-const bases = new Set<{ prototype: object }>();
+/**
+ * The prototype of `Embeddings` in each copy of core. Weak: every jest registry reset loads a
+ * fresh copy of core, and a strong reference would keep each old copy alive.
+ */
+const basePrototypes = new WeakSet<object>();
 const scanned = new WeakSet<object>();
 
 /**
@@ -59,7 +62,7 @@ const { originals, wrappedPrototypes, insideLiveCall, recordedFrom } = processWi
 }));
 
 export function noteEmbeddingsClass(base: { prototype: object }): void {
-  bases.add(base);
+  basePrototypes.add(base.prototype);
 }
 
 /** Calls the integration's own `name` of `inner`, never the install hook (used by VcrEmbeddings for its live call). */
@@ -129,10 +132,11 @@ function consider(value: unknown): void {
   if (typeof value === "function" && typeof value.prototype === "object" && value.prototype !== null) proto = value.prototype as object;
   else if (typeof value === "object" && value !== null) proto = Object.getPrototypeOf(value) as object;
   else return;
-  if (proto === null) return;
-  const base = [...bases].find((b) => Object.prototype.isPrototypeOf.call(b.prototype, proto));
-  if (!base) return;
-  for (let p: object | null = proto; p && p !== base.prototype; p = Object.getPrototypeOf(p) as object | null) wrapPrototype(p);
+  const below: object[] = [];
+  for (let p: object | null = proto; p; p = Object.getPrototypeOf(p) as object | null) {
+    if (basePrototypes.has(p)) return below.forEach(wrapPrototype);
+    below.push(p);
+  }
 }
 
 function wrapPrototype(proto: object): void {

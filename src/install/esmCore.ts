@@ -25,7 +25,8 @@ export const FILES: readonly [keyof PatchableCore, string][] = [
   ["ChatGenerationChunk", "./outputs"],
 ];
 
-const once = processWide("esmCore.v1", () => ({ done: false }));
+/** Whether `patchEsmCore` has run in this process, and what it could not load (kept: every install() needs it). */
+const once = processWide("esmCore.v2", () => ({ done: false, unloaded: undefined as UnloadedEsmCore | undefined }));
 
 /** The ESM copy of core that `require()` could not load, and why. */
 export interface UnloadedEsmCore {
@@ -35,10 +36,10 @@ export interface UnloadedEsmCore {
 
 /**
  * Patches the ESM copy of core, once per process; what it could not load (a Node before 20.19,
- * jest's module loader), for `import()` to load later (`esmCoreFallback.ts`).
+ * jest's module loader), for `import()` to load later (`esmCoreFallback.ts`), on every call.
  */
 export function patchEsmCore(): UnloadedEsmCore | undefined {
-  if (once.done) return undefined;
+  if (once.done) return once.unloaded;
   once.done = true;
   let coreDir: string;
   try {
@@ -50,7 +51,7 @@ export function patchEsmCore(): UnloadedEsmCore | undefined {
   try {
     core = loadCore(coreDir, "import");
   } catch (e) {
-    return { coreDir, cause: (e as Error).message.split("\n")[0] };
+    return (once.unloaded = { coreDir, cause: (e as Error).message.split("\n")[0] });
   }
   claimCopy(coreDir, "import"); // an integration over this very copy finds it patched (patchCoreAt)
   patchCoreCopy(core);

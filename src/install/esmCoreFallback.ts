@@ -11,20 +11,33 @@
  *   that ends before the import would make jest report an import after its environment was torn
  *   down; ESM test files under jest's VM modules are not supported.
  * - A langchain copy that cannot be wrapped (it lacks the method) is a VcrConfigError: install()
- *   refuses rather than leave that copy's string models live.
+ *   refuses rather than leave that copy's string models live, and every install() after it too.
+ * - Under jest, the fresh copies of langchain a module registry reset brings are wrapped as they
+ *   are required (`jestRegistry.ts`).
  * - A note when neither route can work (under jest, with no copy of langchain to wrap).
  */
 import { isVcrError } from "../errors";
 import { log } from "../log";
 import { nodeRequiresEsm, underJest, type UnloadedEsmCore } from "./esmCore";
 import { patchEsmCoreLater } from "./esmCoreLater";
+import { processWide } from "../processWide";
 import { unwrappableError, wrapConfigurableModels } from "./configurableModel";
+import { followStringModels } from "./jestRegistry";
+
+/** What the first call decided, in this process (under jest: this test file): every install() after it refuses too. */
+const reached = processWide("esmCoreFallback.v1", () => ({ done: false, refusal: undefined as Error | undefined }));
 
 export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
+  if (reached.done) {
+    if (reached.refusal) throw reached.refusal;
+    return;
+  }
+  reached.done = true;
   // no import() works there: initChatModel fails with jest's own error, no string model calls out
   if (jestCannotImport()) return;
   const { wrapped, problems } = wrapConfigurableModels(unloaded.coreDir);
-  if (problems.length) throw unwrappableError(problems); // a copy left unwrapped would build live string models
+  if (problems.length) throw (reached.refusal = unwrappableError(problems)); // a copy left unwrapped would build live string models
+  if (wrapped && underJest()) followStringModels(unloaded.coreDir); // the copies of langchain a registry reset brings
   if (!underJest()) {
     patchEsmCoreLater(unloaded.coreDir).catch((e: Error) => {
       const text = isVcrError(e) ? e.message : esmCoreNote(e.message.split("\n")[0], process.version, process.env, process.execArgv);

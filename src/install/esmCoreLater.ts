@@ -5,7 +5,6 @@
  * gets the very classes the provider's models extend.
  */
 import { pathToFileURL } from "node:url";
-import { assertCoreUsable } from "../internals/state";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { processWide } from "../processWide";
 import { claimCopy, FILES, underJest } from "./esmCore";
@@ -24,6 +23,11 @@ export function patchEsmCoreLater(coreDir: string): Promise<void> {
   return done;
 }
 
+/** Under jest, after a module registry reset: the ESM copy in `coreDir` is loaded and patched again (a fresh one) when next needed. */
+export function forgetEsmCoreLater(coreDir: string): void {
+  later.delete(coreDir);
+}
+
 async function loadAndPatch(coreDir: string): Promise<void> {
   const entries: [string, unknown][] = [];
   // one after another: jest links modules that concurrent imports share badly ("… is not in cache")
@@ -34,7 +38,7 @@ async function loadAndPatch(coreDir: string): Promise<void> {
     const specifier = underJest() ? file : pathToFileURL(file).href;
     entries.push([name, ((await import(specifier)) as Record<string, unknown>)[name]]);
   }
-  if (!claimCopy(coreDir, "import")) return;
-  patchCoreCopy(Object.fromEntries(entries) as unknown as PatchableCore);
-  assertCoreUsable(); // a copy that lacks an internal is not patched: its models would go live
+  claimCopy(coreDir, "import"); // patching is idempotent: after a jest registry reset these are fresh classes, patched again
+  const broken = patchCoreCopy(Object.fromEntries(entries) as unknown as PatchableCore);
+  if (broken) throw broken; // a copy that lacks an internal is not patched: its models would go live
 }

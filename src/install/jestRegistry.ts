@@ -23,16 +23,43 @@ import { installedVcr } from "../internals/state";
 import { log } from "../log";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { processWide } from "../processWide";
+import { unwrappableError, wrapConfigurableModel } from "./configurableModel";
 import { scanExports } from "./embeddings";
+import { forgetEsmCoreLater } from "./esmCoreLater";
 import { FILES, underJest } from "./esmCore";
 
 type RequireModule = (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]) => unknown;
 interface RuntimeLike {
   requireModule: RequireModule;
+  resetModules?: (...args: unknown[]) => unknown;
 }
 
-/** The CommonJS copies of core seen here (their BaseChatModel), each patched once. */
-const followed = processWide("jestRegistry.v1", () => ({ runtime: undefined as object | undefined, copies: new WeakSet<object>() }));
+/**
+ * The CommonJS copies of core seen here (their BaseChatModel), each patched once; and, once
+ * install() has wrapped langchain's ConfigurableModel (`esmCoreFallback.ts`), the ESM copy of core
+ * its string models are built on.
+ */
+const followed = processWide("jestRegistry.v2", () => ({
+  runtime: undefined as object | undefined,
+  copies: new WeakSet<object>(),
+  stringModels: undefined as { coreDir: string } | undefined,
+  resetsFollowed: false,
+}));
+
+/**
+ * From now on, a copy of langchain a test requires after a registry reset has its
+ * ConfigurableModel wrapped, and a reset forgets the ESM copy of core patched before it: jest's
+ * ESM registry is reset too, and the provider a string model then imports extends a fresh one.
+ */
+export function followStringModels(coreDir: string): void {
+  followed.stringModels = { coreDir };
+  if (followed.runtime && !followed.resetsFollowed)
+    log.warn(
+      `note: langchain-vcr could not find jest's Runtime.prototype.resetModules, so it cannot tell when jest resets its ESM registry.\n` +
+        `  A string model (createAgent with a "provider:model" string) built after a module registry reset would be built on an unpatched copy of @langchain/core and call the provider.\n` +
+        `  Fix it: leave resetModules off for the tests that call string models, or pass createAgent a model object.\n`,
+    );
+}
 
 /** Under jest, follows this test file's runtime from now on; `core` is the copy patched at import. */
 export function followJestRegistry(core: { BaseChatModel: object }): void {
@@ -48,6 +75,7 @@ export function followJestRegistry(core: { BaseChatModel: object }): void {
     return;
   }
   followed.runtime = runtime;
+  followResets(runtime);
   const original = runtime.requireModule;
   let busy = false;
   Object.defineProperty(runtime, "requireModule", {
@@ -68,43 +96,81 @@ export function followJestRegistry(core: { BaseChatModel: object }): void {
   });
 }
 
-/** `load`: requires a module by name as the requiring file would. */
-function afterLoad(load: (name: string) => unknown, moduleName: string, exports: unknown): void {
+/**
+ * `load`: requires a module by name as the requiring file would. Throws (the test's `require`
+ * fails) for a copy that cannot be patched: what is built on it would reach the provider.
+ */
+export function afterLoad(load: (name: string) => unknown, moduleName: string, exports: unknown): void {
   if (moduleName.startsWith("@langchain/core")) {
     const chatModel = (load("@langchain/core/language_models/chat_models") as { BaseChatModel?: object } | undefined)?.BaseChatModel;
     if (chatModel && !followed.copies.has(chatModel)) {
       followed.copies.add(chatModel);
-      patchCoreCopy(
+      const broken = patchCoreCopy(
         Object.fromEntries(
           FILES.map(([name, subpath]) => [name, (load(`@langchain/core${subpath.slice(1)}`) as Record<string, unknown>)[name]]),
         ) as unknown as PatchableCore,
       );
+      if (broken) throw broken;
     }
+  }
+  const stringModels = followed.stringModels;
+  if (stringModels && /^langchain(\/|$)/.test(moduleName)) {
+    const proto = (load("langchain/chat_models/universal") as { ConfigurableModel?: { prototype?: Record<string, unknown> } } | undefined)?.ConfigurableModel
+      ?.prototype;
+    if (!wrapConfigurableModel(proto, stringModels.coreDir))
+      throw unwrappableError([`the langchain required as "${moduleName}" has no ConfigurableModel.prototype._getModelInstance`]);
   }
   if (installedVcr()) scanExports(exports);
 }
 
+/** A reset (`resetModules: true` before each test, `jest.resetModules()`) also resets jest's ESM registry: the next string model imports a fresh ESM copy of core. */
+function followResets(runtime: RuntimeLike): void {
+  const reset = runtime.resetModules;
+  if (typeof reset !== "function") return;
+  followed.resetsFollowed = true;
+  Object.defineProperty(runtime, "resetModules", {
+    configurable: true,
+    writable: true,
+    value: function (this: RuntimeLike, ...args: unknown[]): unknown {
+      const out = reset.apply(this, args);
+      if (followed.stringModels) forgetEsmCoreLater(followed.stringModels.coreDir);
+      return out;
+    },
+  });
+}
+
 /**
  * This test file's jest runtime: jest's `module` shim copies Node's `Module._cache` (which holds
- * jest-runtime, loaded outside the test's sandbox); for a moment `Runtime.prototype.requireModule`
- * notes the object it is called on, while this module requires a built-in.
+ * jest-runtime, loaded outside the test's sandbox, maybe more than one copy of it); for a moment
+ * every copy's `Runtime.prototype.requireModule` notes the object it is called on, while this
+ * module requires a built-in (one a test is unlikely to `jest.mock()`: a mocked module never
+ * reaches `requireModule`, so the next is tried).
  */
 function currentRuntime(): RuntimeLike | undefined {
   const cache = (nodeModule as unknown as { _cache?: Record<string, { exports?: unknown } | undefined> })._cache ?? {};
-  const file = Object.keys(cache).find((k) => /[\\/]jest-runtime[\\/]build[\\/]index\.js$/.test(k));
-  const exported = file ? (cache[file]?.exports as { default?: unknown } | undefined) : undefined;
-  const proto = ((exported?.default ?? exported) as { prototype?: RuntimeLike } | undefined)?.prototype;
-  if (!proto || typeof proto.requireModule !== "function") return undefined;
-  const original = proto.requireModule;
+  const protos = Object.keys(cache)
+    .filter((k) => /[\\/]jest-runtime[\\/]build[\\/]index\.js$/.test(k))
+    .map((file) => {
+      const exported = cache[file]?.exports as { default?: unknown } | undefined;
+      return ((exported?.default ?? exported) as { prototype?: RuntimeLike } | undefined)?.prototype;
+    })
+    .filter((proto): proto is RuntimeLike => typeof proto?.requireModule === "function");
   const seen: RuntimeLike[] = [];
-  proto.requireModule = function (this: RuntimeLike, ...args: Parameters<RequireModule>) {
-    seen.push(this);
-    return original.apply(this, args);
-  };
+  const originals = protos.map((proto) => {
+    const original = proto.requireModule;
+    proto.requireModule = function (this: RuntimeLike, ...args: Parameters<RequireModule>) {
+      seen.push(this);
+      return original.apply(this, args);
+    };
+    return original;
+  });
   try {
-    require("node:os");
+    for (const probe of ["node:v8", "node:os", "node:util"]) {
+      require(probe);
+      if (seen.length) break;
+    }
   } finally {
-    proto.requireModule = original;
+    protos.forEach((proto, i) => (proto.requireModule = originals[i]));
   }
   return seen[0];
 }

@@ -18,7 +18,9 @@
  *
  * Of jest (29, 30): jest-runtime's `Runtime.prototype.requireModule(from, moduleName)`, which every
  * `require` of a real module ends in, found through Node's module cache
- * (`install/jestRegistry.ts`; without it, a note that a module registry reset is not followed).
+ * (`install/jestRegistry.ts`; without it, a note that a module registry reset is not followed),
+ * and `resetModules()` of the same runtime, which resets jest's ESM registry too (without it, a
+ * note when install() covers string models through ConfigurableModel).
  */
 
 /** The classes of one copy of @langchain/core that the table names. */

@@ -9,6 +9,7 @@ interface OwnPackage {
   name?: string;
   version?: string;
   peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
 }
 let own: OwnPackage | undefined;
 
@@ -28,6 +29,11 @@ export function ownPackage(): OwnPackage {
 /** The declared peer range of @langchain/core, e.g. `>=1.1.43 <2`. */
 export function supportedCoreRange(): string {
   return ownPackage().peerDependencies?.["@langchain/core"] ?? "unknown";
+}
+
+/** The version of `pkg` langchain-vcr's own tests install (its devDependency, without the range's `^`), e.g. `1.5.14`. */
+export function testedVersion(pkg: string): string {
+  return (ownPackage().devDependencies?.[pkg] ?? "latest").replace(/^[\^~]/, "");
 }
 
 /** The version of the @langchain/core this process resolves, or "unknown". */

@@ -16,6 +16,8 @@ import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const ROOT = path.resolve(__dirname, "../..");
 const NO_REQUIRE_ESM = ["--no-experimental-require-module"];
+/** The langchain the Fix line names: the one langchain-vcr's own tests install. */
+const TESTED_LANGCHAIN = (require("../../package.json") as { devDependencies: Record<string, string> }).devDependencies.langchain.replace(/^\^/, "");
 /** Node 20.19+ and 22.12+ take the flag (and load ES modules with require() without it). */
 const canTurnOff = process.allowedNodeEnvironmentFlags.has(NO_REQUIRE_ESM[0]);
 
@@ -107,16 +109,16 @@ describe("vcr.install() over the ESM copy of core that string models are built o
     expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([0, 0]);
   });
 
-  it("require() cannot load it and langchain's ConfigurableModel lacks _getModelInstance: install() is the VcrConfigError naming it, nothing is installed; 0 requests", async function () {
+  it("require() cannot load it and langchain's ConfigurableModel lacks _getModelInstance: install() is the VcrConfigError naming it, and so is a second install(); nothing is installed; 0 requests", async function () {
     if (!canTurnOff) this.skip();
     const dir = tmpDir();
     const { report } = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay", NO_BUILDER: "1" });
-    expect(report.steps).to.deep.equal(["vcr"]);
+    expect(report.steps).to.deep.equal(["vcr", "refused: VCR_CONFIG"]);
     expect(report.error?.code).to.equal("VCR_CONFIG");
     expect(report.error?.message).to.match(
       /^langchain-vcr: vcr\.install\(\) cannot cover string models .*: langchain in \S+ has no ConfigurableModel\.prototype\._getModelInstance\.\n/,
     );
-    expect(report.error?.message).to.include("  Fix it: install the langchain langchain-vcr is tested with: npm install langchain@1.5.14");
+    expect(report.error?.message).to.include(`  Fix it: install the langchain langchain-vcr is tested with: npm install langchain@${TESTED_LANGCHAIN}`);
     expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([0, 0]);
   });
 });

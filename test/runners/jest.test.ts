@@ -2,10 +2,11 @@
 import * as path from "node:path";
 import { expect } from "chai";
 import { ROOT } from "../helpers/built";
-import { withFakeProvider } from "../helpers/fakeProvider";
+import type { ChildResult } from "../helpers/child";
+import { withFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject, summaryLines } from "./helpers/project";
+import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject, summaryLines, type Project } from "./helpers/project";
 
 const JEST = path.join(ROOT, "node_modules/jest/bin/jest.js");
 
@@ -21,6 +22,28 @@ const LLM_CONFIG = [
   `};`,
   ``,
 ].join("\n");
+
+/** A string model's provider (loaded with import()) pointed at the fake; jest with its ESM support on. */
+const VM_MODULES_ENV = (fake: FakeProvider) => ({
+  OPENAI_BASE_URL: fake.openaiBaseURL,
+  OPENAI_API_KEY: "test-key",
+  NODE_OPTIONS: "--experimental-vm-modules --no-warnings",
+});
+
+/**
+ * Runs jest twice: recording (`n` requests to paths starting with `prefix`, `n` fixtures), then
+ * sealed as a pull request's CI runs it (no request more, `n` replayed).
+ */
+async function recordThenReplay(p: Project, fake: FakeProvider, env: NodeJS.ProcessEnv, n: number, prefix = ""): Promise<ChildResult> {
+  const rec = await p.run([JEST, "--ci"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+  expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+  expect([fake.count(prefix), p.fixtures().length], rec.stdout + rec.stderr).to.deep.equal([n, n]);
+  const replay = await p.run([JEST, "--ci"], { ...env, CI: "true" });
+  expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+  expect(fake.count(), replay.stdout + replay.stderr).to.equal(n);
+  expect(summaryLines(replay)[0]).to.match(new RegExp(`^langchain-vcr: ${n} replayed, 0 recorded`));
+  return rec;
+}
 
 describeParity({
   name: "langchain-vcr/jest (jest 30)",
@@ -108,17 +131,8 @@ describe('langchain-vcr/jest under --experimental-vm-modules: createAgent with a
           ``,
         ].join("\n"),
       });
-      const env = { OPENAI_BASE_URL: fake.openaiBaseURL, OPENAI_API_KEY: "test-key", NODE_OPTIONS: "--experimental-vm-modules --no-warnings" };
-      const rec = await p.run([JEST, "--ci"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
-      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-      expect(fake.count("/v1/responses"), rec.stdout + rec.stderr).to.equal(1);
-      expect(p.fixtures(), rec.stdout + rec.stderr).to.have.length(1);
+      const rec = await recordThenReplay(p, fake, VM_MODULES_ENV(fake), 1, "/v1/responses");
       expect(rec.stderr).to.not.include("could not load the ESM copy");
-      // CI, as a pull request's checks run it: sealed
-      const replay = await p.run([JEST, "--ci"], { ...env, CI: "true" });
-      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
-      expect(fake.count(), replay.stdout + replay.stderr).to.equal(1);
-      expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 1 replayed, 0 recorded/);
     });
   });
 });
@@ -160,14 +174,53 @@ describe("langchain-vcr/jest after a module registry reset (resetModules: true, 
           ``,
         ].join("\n"),
       });
-      const env = { FAKE_URL: fake.openaiBaseURL };
-      const rec = await p.run([JEST, "--ci"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
-      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-      expect([fake.count(), p.fixtures().length], rec.stdout + rec.stderr).to.deep.equal([3, 3]);
-      const replay = await p.run([JEST, "--ci"], { ...env, CI: "true" });
-      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
-      expect(fake.count(), replay.stdout + replay.stderr).to.equal(3);
-      expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 3 replayed, 0 recorded/);
+      await recordThenReplay(p, fake, { FAKE_URL: fake.openaiBaseURL }, 3);
     });
+  });
+
+  it('under --experimental-vm-modules, createAgent with a "provider:model" string required inside each test (a fresh langchain, and a fresh ESM copy of core, after every reset): recorded (2 requests, 2 fixtures), then replayed under CI (0 requests)', async () => {
+    await withFakeProvider({}, async (fake) => {
+      const ask = (name: string, question: string) => [
+        `test("${name}", async () => {`,
+        `  const agent = require("langchain").createAgent({ model: "openai:gpt-4o-mini", tools: [] });`,
+        `  const out = await agent.invoke({ messages: [{ role: "user", content: "${question}" }] });`,
+        `  expect(out.messages.length).toBe(2);`,
+        `});`,
+      ];
+      const p = makeProject({
+        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
+        "llm/agent.test.cjs": [...ask("first agent", "a first question"), ...ask("second agent", "a second question"), ``].join("\n"),
+      });
+      await recordThenReplay(p, fake, VM_MODULES_ENV(fake), 2, "/v1/responses");
+    });
+  });
+});
+
+describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, first required inside a test", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("a provider with its own copy of core lacking the internals langchain-vcr relies on: the require fails with the VcrConfigError naming the internal, the test fails", async () => {
+    const stub = (name: string) => `exports.${name} = class ${name} {};\n`;
+    const core = "node_modules/old-provider/node_modules/@langchain/core";
+    const p = makeProject({
+      "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+      "jest.config.cjs": LLM_CONFIG,
+      "llm/old.test.cjs": `test("uses an old provider", () => { require("old-provider"); });\n`,
+      "node_modules/old-provider/package.json": `{ "name": "old-provider", "version": "1.0.0", "main": "index.js" }\n`,
+      "node_modules/old-provider/index.js": `exports.BaseChatModel = require("@langchain/core/language_models/chat_models").BaseChatModel;\n`,
+      [`${core}/package.json`]: `{ "name": "@langchain/core", "version": "0.0.1" }\n`,
+      [`${core}/language_models/chat_models.js`]: stub("BaseChatModel"),
+      [`${core}/language_models/llms.js`]: stub("BaseLLM"),
+      [`${core}/tools.js`]: stub("StructuredTool"),
+      [`${core}/embeddings.js`]: stub("Embeddings"),
+      [`${core}/messages.js`]: stub("AIMessageChunk"),
+      [`${core}/outputs.js`]: stub("ChatGenerationChunk"),
+    });
+    const run = await p.run([JEST, "--ci"], { LANGCHAIN_VCR_MODE: "record_or_replay" });
+    expect(run.status, run.stdout + run.stderr).to.equal(1);
+    expect(run.stderr).to.match(/✕ uses an old provider/);
+    expect(run.stderr).to.match(/langchain-vcr: cannot work with this @langchain\/core: it has no BaseChatModel\.prototype\.\w+/);
   });
 });

@@ -4,7 +4,7 @@
  * @langchain/core) asked one question. BREAK=1 first renames one relied-on internal of the ESM
  * copy (the CommonJS copy stays intact, so `new Vcr()` works). NO_BUILDER=1 first renames langchain's
  * `ConfigurableModel.prototype._getModelInstance` (what install() wraps where `require()` cannot
- * load the ESM copy). ESM=1 takes initChatModel from
+ * load the ESM copy), and calls install() twice. ESM=1 takes initChatModel from
  * langchain's ESM build, by `import()`. CALLS: the model's calls, in order (invoke, stream, batch;
  * default invoke). BLOCK=1 registers a loader hook that fails an `import()`
  * of core's ESM outputs file by its file URL (how langchain-vcr loads it), not by its package
@@ -42,6 +42,13 @@ async function main(): Promise<void> {
     const { Vcr } = require("../../../src/index") as typeof import("../../../src/index");
     const vcr = new Vcr({ dir: process.env.FIXTURE_DIR!, mode: process.env.MODE as "replay_only" });
     report.steps.push("vcr");
+    if (process.env.NO_BUILDER) {
+      try {
+        vcr.install();
+      } catch (e) {
+        report.steps.push(`refused: ${(e as { code?: string }).code}`); // and again below, or the model goes live
+      }
+    }
     const uninstall = vcr.install();
     report.steps.push("installed");
     type Universal = typeof import("langchain/chat_models/universal");
