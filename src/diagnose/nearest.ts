@@ -97,19 +97,26 @@ function upgradedRequest(f: Fixture): unknown {
 
 /**
  * How far apart two requests are (lower is nearer), from their differences: each differing field
- * counts 1; a different model 5; a text replaced rather than edited (`looksEdited`) 3; a part
- * present on one side only (a tool list, a message) one per value it holds. So a request whose
- * tool definitions gained a field is nearer than another test's, with another prompt and no tools.
+ * counts 1; a different model 5; a text replaced rather than edited (`looksEdited`) 10; a part
+ * present on one side only (a tool, a message, a response_format) one per value it holds, at most
+ * 3. A test's prompt is what tells it from another test, so one replaced text weighs more than any
+ * part a test gained or lost: a request whose tool definitions gained a field, or that gained a
+ * tool, a structured output or an agent turn, is nearer its own test's fixture than another
+ * test's with another prompt.
  */
 export function nearness(differences: readonly VcrDifference[]): number {
   return differences.reduce((n, d) => n + weight(d), 0);
 }
 
+const MODEL = 5;
+const REPLACED = 10;
+const ONE_SIDED_AT_MOST = 3;
+
 function weight(d: VcrDifference): number {
-  if (d.path === "model") return 5;
-  if (d.recorded === undefined) return leaves(d.requested);
-  if (d.requested === undefined) return leaves(d.recorded);
-  return looksEdited(d) ? 1 : 3;
+  if (d.path === "model") return MODEL;
+  if (d.recorded === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.requested));
+  if (d.requested === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.recorded));
+  return looksEdited(d) ? 1 : REPLACED;
 }
 
 function leaves(v: unknown): number {

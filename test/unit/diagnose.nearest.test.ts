@@ -21,14 +21,52 @@ describe("the nearest recorded request to one that missed", () => {
     expect(near?.differences.map((d) => d.path)).to.deep.equal(["tools[0].strict", "tools[0].type"]);
   });
 
-  it("an edited prompt is nearer than a replaced one; a different model counts 5", () => {
+  // the same test's fixture, where this test changed a part of the request; another test's, with another prompt and the same part
+  const sameOrOther = (requested: unknown, sameTest: unknown, otherTest: unknown) =>
+    nearestOf("chat", requested, [candidate("a.json", otherTest), candidate("b.json", sameTest)])?.file;
+  const RESET = { description: "Reset the counter.", name: "reset", parameters: { properties: { to: { type: "number" } }, required: ["to"], type: "object" } };
+
+  it("a test that gained a tool: its own fixture (a tool on one side only), not another test's with the same two tools", () => {
+    const prompt = "Please bump the counter by 3.";
+    expect(sameOrOther(chat(prompt, [tool(), RESET]), chat(prompt, [tool()]), chat("Reset the counter to zero.", [tool(), RESET]))).to.equal("b.json");
+  });
+
+  it("a test that gained withStructuredOutput: its own fixture (a response_format on one side only), not another test's with the same schema", () => {
+    const format = {
+      json_schema: {
+        name: "answer",
+        schema: { additionalProperties: false, properties: { city: { type: "string" } }, required: ["city"], type: "object" },
+        strict: true,
+      },
+      type: "json_schema",
+    };
+    const prompt = "Where is the Louvre?";
+    expect(sameOrOther({ ...chat(prompt), response_format: format }, chat(prompt), { ...chat("Name a city in Peru."), response_format: format })).to.equal(
+      "b.json",
+    );
+  });
+
+  it("an agent's next turn (a tool call and its result appended): the same test's first turn, not another test's second turn", () => {
+    const turn = (prompt: string, id: string, args: string, result: string) => ({
+      messages: [
+        { content: prompt, role: "user" },
+        { content: "", role: "assistant", tool_calls: [{ function: { arguments: args, name: "bump" }, id, type: "function" }] },
+        { content: result, role: "tool", tool_call_id: id },
+      ],
+      model: "gpt-4o-mini",
+    });
+    const prompt = "Please bump the counter by 3.";
+    expect(sameOrOther(turn(prompt, "call_1", `{"by":3}`, "3"), chat(prompt), turn("Bump it twice, by 2.", "call_9", `{"by":2}`, "2"))).to.equal("b.json");
+  });
+
+  it("an edited prompt is nearer than a replaced one; a different model counts 5, a replaced text 10, a part on one side only at most 3", () => {
     const edit = diffValues(chat("What is the capital of France?"), chat("What is the capital of Spain?"));
     const replaced = diffValues(chat("Say hello"), chat("What is the capital of Spain?"));
-    expect([nearness(edit), nearness(replaced)]).to.deep.equal([1, 3]);
+    expect([nearness(edit), nearness(replaced)]).to.deep.equal([1, 10]);
     expect(nearness(diffValues({ model: "a" }, { model: "b" }))).to.equal(5);
   });
 
-  it("a part on one side only counts each value it holds: a whole message 2, a tool list one per leaf", () => {
+  it("a part on one side only counts each value it holds, up to 3: a whole message 2, a tool list 3", () => {
     expect(
       nearness(
         diffValues(
@@ -42,8 +80,8 @@ describe("the nearest recorded request to one that missed", () => {
         ),
       ),
     ).to.equal(2);
-    expect(nearness(diffValues({}, { tools: [tool()] }))).to.equal(5);
-    expect(nearness(diffValues({ tools: [tool()] }, {}))).to.equal(5);
+    expect(nearness(diffValues({}, { tools: [tool()] }))).to.equal(3);
+    expect(nearness(diffValues({ tools: [tool()] }, {}))).to.equal(3);
     expect(nearness(diffValues({}, { tools: [] }))).to.equal(1);
   });
 
