@@ -79,10 +79,13 @@ export function resolveToolMode(optionToolMode?: VcrToolMode): VcrToolMode {
   return optionToolMode ?? "replay";
 }
 
+/** The sources `modeSource` names when no one set the mode. */
+export const DEFAULT_SOURCES = { plain: "default", ci: "default, CI is set" } as const;
+
 /** Where the mode in force came from, for summaries and error messages. */
 export function modeSource(optionMode?: VcrMode): string {
   if (currentOverride()?.mode !== undefined) return "withVcr";
   if (process.env[MODE_ENV]) return MODE_ENV_WHERE;
   if (optionMode !== undefined) return "options.mode";
-  return isCi() ? "default, CI is set" : "default";
+  return isCi() ? DEFAULT_SOURCES.ci : DEFAULT_SOURCES.plain;
 }

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { modeSource, resolveMode } from "../modes";
+import { DEFAULT_SOURCES, modeSource, resolveMode } from "../modes";
 
 export interface Totals {
   replayed: number;
@@ -82,6 +82,7 @@ export function modeInForce(seen: ReadonlySet<string>): { mode: string; source: 
 
 /** "env LANGCHAIN_VCR_MODE says replay_only", "the default is record_or_replay", "the default (CI is set) is replay_only". */
 function runModePhrase(source: string, mode: string): string {
-  if (!source.startsWith("default")) return `${source} says ${mode}`;
-  return `the default${source === "default" ? "" : ` (${source.slice("default, ".length)})`} is ${mode}`;
+  if (source === DEFAULT_SOURCES.plain) return `the default is ${mode}`;
+  if (source === DEFAULT_SOURCES.ci) return `the default (CI is set) is ${mode}`;
+  return `${source} says ${mode}`;
 }

@@ -26,13 +26,24 @@ const KEY_VARS = [
 ];
 const noKeys = Object.fromEntries(KEY_VARS.map((k) => [k, undefined]));
 
-const needKey: [string, string, () => unknown][] = [
-  ["ChatAnthropic", "ANTHROPIC_API_KEY", () => new ChatAnthropic({ model: "claude-haiku-4-5" })],
-  ["ChatGoogleGenerativeAI", "GOOGLE_API_KEY", () => new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash" })],
-  ["GoogleGenerativeAIEmbeddings", "GOOGLE_API_KEY", () => new GoogleGenerativeAIEmbeddings({ model: "text-embedding-004" })],
-  ["ChatGroq", "GROQ_API_KEY", () => new ChatGroq({ model: "llama-3.3-70b-versatile" })],
-  ["ChatMistralAI", "MISTRAL_API_KEY", () => new ChatMistralAI({ model: "mistral-small-latest" })],
-  ["MistralAIEmbeddings", "MISTRAL_API_KEY", () => new MistralAIEmbeddings({})],
+/** Each client that needs a key: the variable, and the words of its error the docs quote. */
+const needKey: [string, string, string, () => unknown][] = [
+  ["ChatAnthropic", "ANTHROPIC_API_KEY", "Anthropic API key not found", () => new ChatAnthropic({ model: "claude-haiku-4-5" })],
+  [
+    "ChatGoogleGenerativeAI",
+    "GOOGLE_API_KEY",
+    "Please set an API key for Google GenerativeAI",
+    () => new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash" }),
+  ],
+  [
+    "GoogleGenerativeAIEmbeddings",
+    "GOOGLE_API_KEY",
+    "Please set an API key for Google GenerativeAI",
+    () => new GoogleGenerativeAIEmbeddings({ model: "text-embedding-004" }),
+  ],
+  ["ChatGroq", "GROQ_API_KEY", "Groq API key not found", () => new ChatGroq({ model: "llama-3.3-70b-versatile" })],
+  ["ChatMistralAI", "MISTRAL_API_KEY", "API key MISTRAL_API_KEY is missing", () => new ChatMistralAI({ model: "mistral-small-latest" })],
+  ["MistralAIEmbeddings", "MISTRAL_API_KEY", "API key missing for MistralAI", () => new MistralAIEmbeddings({})],
 ];
 const buildWithout: [string, () => unknown][] = [
   ["ChatOpenAI", () => new ChatOpenAI({ model: "gpt-4o-mini" })],
@@ -44,9 +55,9 @@ const buildWithout: [string, () => unknown][] = [
 ];
 
 describe("building a client with no API key in the environment (what CI without secrets needs)", () => {
-  for (const [name, variable, build] of needKey) {
-    it(`${name} throws without ${variable}, and builds with any placeholder in it`, () => {
-      withEnv(noKeys, () => expect(build).to.throw(/key/i));
+  for (const [name, variable, words, build] of needKey) {
+    it(`${name} throws "${words}" without ${variable}, and builds with any placeholder in it`, () => {
+      withEnv(noKeys, () => expect(build).to.throw(words));
       withEnv({ ...noKeys, [variable]: "replay-placeholder" }, () => expect(build()).to.be.an("object"));
     });
   }
