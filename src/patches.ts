@@ -11,7 +11,7 @@ import { installLlmStreamPatch, installStreamPatches, type StreamCore } from "./
 import { installToolPatch } from "./install/tools";
 import { noteEmbeddingsClass } from "./install/embeddings";
 import type { VcrConfigError } from "./errors";
-import { missingInternal } from "./internals/check";
+import { missingInternal, type OtherCopy } from "./internals/check";
 import { noteBrokenCore, noteEsmCore } from "./internals/state";
 import { isEsmBuild } from "./processWide";
 import { BaseChatModel as CommonJsBaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -34,10 +34,11 @@ export function installCorePatches(core: PatchableCore): void {
 
 /**
  * Checks every internal of one copy of core, then patches it (patching a copy again changes
- * nothing); or keeps its error for `new Vcr()` and returns it.
+ * nothing); or keeps its error for `new Vcr()` and returns it. `copy`: where it is, when it is
+ * not the copy langchain-vcr resolves (the error names it).
  */
-export function patchCoreCopy(core: PatchableCore): VcrConfigError | undefined {
-  const missing = missingInternal({ BaseChatModel: core.BaseChatModel, BaseLLM: core.BaseLLM, StructuredTool: core.StructuredTool });
+export function patchCoreCopy(core: PatchableCore, copy?: OtherCopy): VcrConfigError | undefined {
+  const missing = missingInternal({ BaseChatModel: core.BaseChatModel, BaseLLM: core.BaseLLM, StructuredTool: core.StructuredTool }, copy);
   if (missing) {
     noteBrokenCore(missing);
     return missing;

@@ -5,8 +5,9 @@
  * What can be reached is the classes: while a Vcr is installed, every class that extends a
  * copy of core's `Embeddings` and is exported by a CommonJS module (itself, or an instance
  * of it) — loaded before
- * `install()` (found in `require.cache`) or after it (seen as `require` returns it) — gets
- * its own `embedQuery` / `embedDocuments` (and those of its parent classes) wrapped once.
+ * `install()` (found in `require.cache`) or after it (seen as `require` returns it:
+ * `requireHook.ts`) — gets its own `embedQuery` / `embedDocuments` (and those of its parent
+ * classes) wrapped once.
  * A wrapped method of an instance, while a Vcr is installed, goes through
  * `vcr.embeddings(instance)`: the same keys as an explicit wrapper.
  *
@@ -20,7 +21,6 @@
  * ES modules and jest's module registry have no such cache: there `integrations.ts` loads the
  * known integrations and hands their exports to `scanExports`.
  */
-import Module from "node:module"; // the module object itself (its _load is replaced); also compiles as an ES module
 import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
 import { processWide } from "../processWide";
@@ -71,35 +71,6 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
   const top = (inner as Record<EmbedName, Embed>)[name];
   const fn = from && from.instance === inner && from.name === name ? from.original : (originals.get(top) ?? top);
   return insideLiveCall.run(inner, () => fn.call(inner, arg)) as Promise<T>;
-}
-
-type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
-const loader = Module as unknown as { _load: Load };
-/** Our wrapper of `Module._load` and the function it wraps, while it is in place. */
-let hook: { wrapper: Load; wrapped: Load } | undefined;
-
-/** Wraps the Embeddings classes of every loaded CommonJS module, and of every one required from now on. */
-export function startEmbeddingsHook(): void {
-  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
-  if (hook) return;
-  const wrapped = loader._load;
-  const wrapper: Load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
-    const exports = wrapped.call(this, request, parent, isMain);
-    if (installedVcr()) scanExports(exports);
-    return exports;
-  };
-  loader._load = wrapper;
-  hook = { wrapper, wrapped };
-}
-
-/**
- * Takes the wrapper out again, unless something wrapped `Module._load` after us (a mocking
- * library): then ours stays, idle (it scans only while a Vcr is installed), so theirs keeps working.
- */
-export function stopEmbeddingsHook(): void {
-  if (!hook || loader._load !== hook.wrapper) return;
-  loader._load = hook.wrapped;
-  hook = undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { VcrConfigError } from "../errors";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
-import { startEmbeddingsHook, stopEmbeddingsHook } from "./embeddings";
+import { patchLoadedCoreCopies, startRequireHook, stopRequireHook } from "./requireHook";
 import { patchEsmCore, underJest } from "./esmCore";
 import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
@@ -23,15 +23,17 @@ export function installVcr(vcr: Installable): () => void {
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
   if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
-  assertCoreUsable(); // an ESM copy that lacks an internal is not patched: its models would go live, so nothing is installed
-  setInstalledVcr(vcr);
   if (esmProcess) wrapKnownIntegrations("esm");
   else if (underJest()) wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
-  startEmbeddingsHook();
+  if (!underJest()) patchLoadedCoreCopies();
+  // a copy of core (the ESM copy, an integration's own) that lacks an internal is not patched: its models would go live, so nothing is installed
+  assertCoreUsable();
+  setInstalledVcr(vcr);
+  startRequireHook();
   return () => {
     if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)
     setInstalledVcr(undefined);
-    stopEmbeddingsHook();
+    stopRequireHook();
   };
 }
 

@@ -11,10 +11,17 @@ import { installedCoreVersion, supportedCoreRange } from "./version";
 
 export type CoreClasses = Record<CoreClassName, { prototype: object } | undefined>;
 
+/** A copy of core other than the one langchain-vcr resolves: where it is, its version, and who uses it. */
+export interface OtherCopy {
+  dir: string;
+  version: string;
+  usedBy: string;
+}
+
 /** The first relied-on internal this copy of core lacks, as the error to throw; undefined when all are there. */
-export function missingInternal(core: CoreClasses): VcrConfigError | undefined {
+export function missingInternal(core: CoreClasses, copy?: OtherCopy): VcrConfigError | undefined {
   for (const internal of INTERNALS) {
-    if (!defined(core, internal)) return missingError(internalName(internal), internal.use);
+    if (!defined(core, internal)) return missingError(internalName(internal), internal.use, copy);
   }
   return undefined;
 }
@@ -27,13 +34,20 @@ function defined(core: CoreClasses, internal: Internal): boolean {
   return typeof own?.value === "function";
 }
 
-export function missingError(where: string, use: string): VcrConfigError {
-  const version = installedCoreVersion();
+export function missingError(where: string, use: string, copy?: OtherCopy): VcrConfigError {
   const range = supportedCoreRange();
+  const why = `  langchain-vcr uses ${where} to ${use}; without it a call could reach the provider unrecorded, so no Vcr can be created.\n`;
+  if (copy)
+    return new VcrConfigError(
+      `cannot work with the copy of @langchain/core in ${copy.dir}, which ${copy.usedBy} uses: it has no ${where}.\n` +
+        `  that copy: @langchain/core ${copy.version}; langchain-vcr supports @langchain/core ${range}.\n` +
+        why +
+        `  Fix it: \`npm ls @langchain/core\` shows which package brings that copy; upgrade it to a version over @langchain/core ${range}, or remove it.`,
+    );
   return new VcrConfigError(
     `cannot work with this @langchain/core: it has no ${where}.\n` +
-      `  installed @langchain/core: ${version}; langchain-vcr supports @langchain/core ${range}.\n` +
-      `  langchain-vcr uses ${where} to ${use}; without it a call could reach the provider unrecorded, so no Vcr can be created.\n` +
+      `  installed @langchain/core: ${installedCoreVersion()}; langchain-vcr supports @langchain/core ${range}.\n` +
+      why +
       `  Fix it: run \`npm ls @langchain/core\` and install a supported version: npm install @langchain/core@"${range}"`,
   );
 }

@@ -44,6 +44,29 @@ function copyPackage(pkg: string, dir: string, core = path.join(NM, "@langchain/
     link(path.join(siblings, dep), dep === "@langchain/core" ? core : path.join(NM, dep));
 }
 
+/**
+ * In `store`: a copy of core whose BaseChatModel lacks `_generateCached` (as an old version would), and
+ * a copy of @langchain/openai over it; returns the integration's directory.
+ */
+function brokenCopyIn(store: string): string {
+  const brokenCore = path.join(store, "@langchain+core@0.9.0/node_modules/@langchain/core");
+  copyPackage("@langchain/core", brokenCore);
+  for (const file of ["dist/language_models/chat_models.js", "dist/language_models/chat_models.cjs"]) {
+    const text = fs.readFileSync(path.join(brokenCore, file), "utf8");
+    expect(text).to.include("async _generateCached(");
+    fs.writeFileSync(path.join(brokenCore, file), text.replace("async _generateCached(", "async _generateCachedRenamed("));
+  }
+  const integration = path.join(store, "@langchain+openai@1.5.0_@langchain+core@0.9.0/node_modules/@langchain/openai");
+  copyPackage("@langchain/openai", integration, brokenCore);
+  return integration;
+}
+
+/** The VcrConfigError (code and message) naming the broken copy of core and (`usedBy`, a pattern) who uses it: by default, the integration over it. */
+const brokenCopyError = (usedBy = String.raw`[^\n]*@langchain\+openai@1\.5\.0[^\n]*`) =>
+  new RegExp(
+    String.raw`^VCR_CONFIG: langchain-vcr: cannot work with the copy of @langchain/core in \S+@langchain\+core@0\.9\.0\S+, which ${usedBy} uses: it has no BaseChatModel\.prototype\._generateCached\.\n  that copy: @langchain/core `,
+  );
+
 const SCRIPT = `
 import { Vcr } from "langchain-vcr";
 const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });
@@ -76,13 +99,18 @@ describe("vcr.install() under a strict node_modules layout", function () {
     expect(probe.stdout.trim(), "the layout hides the integration from langchain-vcr").to.equal("not found");
     fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
     fs.writeFileSync(path.join(app, "repro.mjs"), SCRIPT);
-    const out = await runChild(process.execPath, ["repro.mjs"], {
+    return (await runScript(app, "repro.mjs", { COPIES: JSON.stringify(copies) })) as Record<string, string>;
+  }
+
+  /** Runs `file` in `app` (the fake's URL and the fixture dir in its env); what it printed last, parsed. */
+  async function runScript(app: string, file: string, env: NodeJS.ProcessEnv = {}): Promise<unknown> {
+    const out = await runChild(process.execPath, [file], {
       cwd: app,
-      env: { ...process.env, NODE_PATH: "", FIXTURE_DIR: fixtures, FAKE_URL: fake.openaiBaseURL, COPIES: JSON.stringify(copies), LANGCHAIN_VCR_MODE: "" },
+      env: { ...process.env, NODE_PATH: "", FIXTURE_DIR: fixtures, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "", ...env },
       timeoutMs: 60000,
     });
     expect(out.status, out.stdout + out.stderr).to.equal(0);
-    return JSON.parse(out.stdout.trim().split("\n").pop()!) as Record<string, string>;
+    return JSON.parse(out.stdout.trim().split("\n").pop()!) as unknown;
   }
 
   it("a pnpm workspace (hoist=false): the app's copy and the store's other versions, over the same core or a core of their own, all miss with 0 requests", async () => {
@@ -135,5 +163,93 @@ describe("vcr.install() under a strict node_modules layout", function () {
     expect(report).to.deep.equal({ app: "VCR_MISS" });
     expect(fake.count()).to.equal(0);
     expect(fs.existsSync(mark), "the foreign store's package was loaded").to.equal(false);
+  });
+
+  it("a pnpm store whose other version of an integration is over a copy of core lacking a relied-on internal: install() is the VcrConfigError naming that copy, and so is a second; 0 requests", async () => {
+    builtBin();
+    const root = tmpDir();
+    const store = path.join(root, "node_modules/.pnpm");
+    const vcrDir = path.join(store, "langchain-vcr@0.1.0_@langchain+core@1.4.0/node_modules/langchain-vcr");
+    installVcr(vcrDir);
+    brokenCopyIn(store);
+    const app = path.join(root, "packages/app");
+    link(path.join(app, "node_modules/langchain-vcr"), vcrDir);
+    link(path.join(app, "node_modules/@langchain/openai"), path.join(NM, "@langchain/openai"));
+    fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    fs.writeFileSync(
+      path.join(app, "install.mjs"),
+      [
+        `import { Vcr } from "langchain-vcr";`,
+        `const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });`,
+        `const tries = [0, 1].map(() => { try { vcr.install(); return "installed"; } catch (e) { return e.code + ": " + e.message; } });`,
+        `console.log(JSON.stringify(tries));`,
+        ``,
+      ].join("\n"),
+    );
+    const tries = (await runScript(app, "install.mjs")) as string[];
+    expect(tries).to.have.length(2);
+    for (const t of tries) expect(t).to.match(brokenCopyError());
+    expect(fake.count()).to.equal(0);
+  });
+
+  describe("in a CommonJS process", () => {
+    const CJS_SCRIPT = `
+const { Vcr } = require("langchain-vcr");
+const copies = JSON.parse(process.env.COPIES);
+const report = {};
+const loaded = {};
+const load = (copy) => { try { loaded[copy] = require(copies[copy]); } catch (e) { report[copy] = e.code + ": " + e.message; } };
+for (const copy of Object.keys(copies)) if (copy.startsWith("before")) load(copy);
+try { new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" }).install(); } catch (e) { report.install = e.code + ": " + e.message; }
+for (const copy of Object.keys(copies)) if (!copy.startsWith("before")) load(copy);
+(async () => {
+  for (const [copy, m] of Object.entries(report.install ? {} : loaded)) {
+    const client = { apiKey: "k", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } };
+    const miss = (p) => p.then(() => "live answer", (e) => e.code ?? e.message);
+    report[copy] = [
+      await miss(new m.OpenAIEmbeddings({ model: "text-embedding-3-small", ...client }).embedQuery("never recorded (" + copy + ")")),
+      await miss(new m.ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke("never recorded (" + copy + ")")),
+    ];
+  }
+  console.log(JSON.stringify(report));
+})();
+`;
+
+    async function runCjs(copies: Record<string, string>): Promise<Record<string, unknown>> {
+      const app = path.join(tmpDir(), "app");
+      fs.mkdirSync(app, { recursive: true });
+      link(path.join(app, "node_modules/langchain-vcr"), ROOT);
+      fs.writeFileSync(path.join(app, "run.cjs"), CJS_SCRIPT);
+      return (await runScript(app, "run.cjs", { COPIES: JSON.stringify(copies) })) as Record<string, unknown>;
+    }
+
+    /** A copy of @langchain/openai over a copy of core of its own, in a pnpm-like store; its CommonJS entry. */
+    function ownCoreCopy(store: string, coreVersion: string): string {
+      const core = path.join(store, `@langchain+core@${coreVersion}/node_modules/@langchain/core`);
+      copyPackage("@langchain/core", core);
+      const openai = path.join(store, `@langchain+openai@1.5.0_@langchain+core@${coreVersion}/node_modules/@langchain/openai`);
+      copyPackage("@langchain/openai", openai, core);
+      return path.join(openai, "dist/index.cjs");
+    }
+
+    it("an integration over a copy of core of its own, required before install() or after it: its chat model and embeddings miss under replay_only; 0 requests (they used to answer live)", async () => {
+      builtBin();
+      const store = path.join(tmpDir(), "node_modules/.pnpm");
+      const report = await runCjs({ "before install": ownCoreCopy(store, "1.3.0"), "after install": ownCoreCopy(store, "1.3.1") });
+      expect(report).to.deep.equal({ "before install": ["VCR_MISS", "VCR_MISS"], "after install": ["VCR_MISS", "VCR_MISS"] });
+      expect(fake.count()).to.equal(0);
+    });
+
+    it("over a copy of core lacking a relied-on internal: required before install(), install() is the VcrConfigError naming it; required after, that require is; 0 requests", async () => {
+      builtBin();
+      const before = path.join(brokenCopyIn(path.join(tmpDir(), "node_modules/.pnpm")), "dist/index.cjs");
+      const after = path.join(brokenCopyIn(path.join(tmpDir(), "node_modules/.pnpm")), "dist/index.cjs");
+      const first = await runCjs({ "before install": before });
+      expect(Object.keys(first)).to.deep.equal(["install"]); // nothing installed: no model is called
+      expect(first.install).to.match(brokenCopyError(String.raw`a module loaded before install\(\)`));
+      const second = await runCjs({ "after install": after });
+      expect(second["after install"]).to.match(brokenCopyError());
+      expect(fake.count()).to.equal(0);
+    });
   });
 });
