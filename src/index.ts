@@ -11,7 +11,7 @@ import { followJestRegistry } from "./install/jestRegistry";
 installCorePatches({ BaseChatModel, BaseLLM, StructuredTool, Embeddings, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<
   typeof installCorePatches
 >[0]);
-followJestRegistry({ BaseChatModel }); // under jest: the copies a module registry reset loads are patched too
+followJestRegistry(); // under jest: the copies a module registry reset loads are patched too
 
 export { Vcr } from "./vcr";
 export type { VcrOptions } from "./options";

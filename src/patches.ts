@@ -13,7 +13,7 @@ import { noteEmbeddingsClass } from "./install/embeddings";
 import type { VcrConfigError } from "./errors";
 import { missingInternal, type OtherCopy } from "./internals/check";
 import { noteBrokenCore, noteEsmCore } from "./internals/state";
-import { isEsmBuild } from "./processWide";
+import { isEsmBuild, processWide } from "./processWide";
 import { BaseChatModel as CommonJsBaseChatModel } from "@langchain/core/language_models/chat_models";
 
 /** The classes of one copy of @langchain/core. */
@@ -33,13 +33,28 @@ export function installCorePatches(core: PatchableCore): void {
 }
 
 /**
- * Checks every internal of one copy of core, then patches it (patching a copy again changes
- * nothing); or keeps its error for `new Vcr()` and returns it. `copy`: where it is, when it is
- * not the copy langchain-vcr resolves (the error names it).
+ * Each copy of core seen, by its BaseChatModel class: `true` once patched, or the error of a copy
+ * that could not be. By class, not by directory: a copy loaded again (a cleared `require.cache`,
+ * a jest registry reset) is new classes, patched again.
+ */
+const copies = processWide("coreCopies.byClass.v1", () => new WeakMap<object, VcrConfigError | true>());
+
+/** What is known of the copy of core whose BaseChatModel is `chatModel`: patched (`true`), its error, or nothing yet. */
+export function knownCopy(chatModel: unknown): VcrConfigError | true | undefined {
+  return isKey(chatModel) ? copies.get(chatModel) : undefined;
+}
+
+/**
+ * Checks every internal of one copy of core, then patches it, once per copy; or keeps its error
+ * for `new Vcr()` and returns it, on every call for that copy. `copy`: where it is, when it is not
+ * the copy langchain-vcr resolves (the error names it).
  */
 export function patchCoreCopy(core: PatchableCore, copy?: OtherCopy): VcrConfigError | undefined {
+  const known = knownCopy(core.BaseChatModel);
+  if (known) return known === true ? undefined : known;
   const missing = missingInternal({ BaseChatModel: core.BaseChatModel, BaseLLM: core.BaseLLM, StructuredTool: core.StructuredTool }, copy);
   if (missing) {
+    if (isKey(core.BaseChatModel)) copies.set(core.BaseChatModel, missing);
     noteBrokenCore(missing);
     return missing;
   }
@@ -48,5 +63,10 @@ export function patchCoreCopy(core: PatchableCore, copy?: OtherCopy): VcrConfigE
   installLlmStreamPatch(core);
   installToolPatch(core.StructuredTool!.prototype);
   if (core.Embeddings) noteEmbeddingsClass(core.Embeddings);
+  copies.set(core.BaseChatModel, true);
   return undefined;
+}
+
+function isKey(value: unknown): value is object {
+  return (typeof value === "function" || typeof value === "object") && value !== null;
 }

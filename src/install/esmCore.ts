@@ -12,8 +12,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
-import type { VcrConfigError } from "../errors";
-import { log } from "../log";
 import { exportedFile } from "./packageJson";
 
 /** The classes `patchCoreCopy` needs, and the file of core that exports each. */
@@ -93,7 +91,7 @@ function copyKey(coreDir: string, condition: "import" | "require"): string {
 }
 
 /** The classes `patchCoreCopy` needs, from the copy of core in `coreDir`, loaded as `condition` says. */
-function loadCore(coreDir: string, condition: "import" | "require"): PatchableCore {
+export function loadCore(coreDir: string, condition: "import" | "require"): PatchableCore {
   return quietly(() =>
     Object.fromEntries(
       FILES.map(([name, subpath]) => {
@@ -103,36 +101,6 @@ function loadCore(coreDir: string, condition: "import" | "require"): PatchableCo
       }),
     ),
   ) as unknown as PatchableCore;
-}
-
-/**
- * Patches the copy of core in `coreDir` (an integration's own, when it is not langchain-vcr's:
- * another version in a pnpm store), loaded as `condition` says, so its models are recorded and
- * its Embeddings subclasses are recognised. A copy that cannot be loaded is named in a note:
- * what is built on it is not reached. A copy that lacks a relied-on internal is kept as the error
- * install() then throws.
- */
-export function patchCoreAt(coreDir: string, condition: "import" | "require", usedBy: string): VcrConfigError | undefined {
-  if (!claimCopy(coreDir, condition)) return undefined;
-  let core: PatchableCore;
-  try {
-    core = loadCore(coreDir, condition);
-  } catch (e) {
-    log.warn(
-      `note: vcr.install() could not load the copy of @langchain/core in ${coreDir}, which ${usedBy} uses (${(e as Error).message.split("\n")[0]}).\n` +
-        `  What is built on that copy is not recorded. Fix it: wrap those models and embeddings explicitly (cache: vcr.cache, vcr.embeddings()).\n`,
-    );
-    return undefined;
-  }
-  return patchCoreCopy(core, { dir: coreDir, version: packageVersion(coreDir), usedBy });
-}
-
-function packageVersion(dir: string): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
-  } catch {
-    return "unknown";
-  }
 }
 
 /** Runs `fn` without Node's one-time "require() of an ES module is experimental" warning. */

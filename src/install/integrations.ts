@@ -12,7 +12,8 @@
  */
 import { scanExports } from "./embeddings";
 import * as path from "node:path";
-import { patchCoreAt, quietly } from "./esmCore";
+import { quietly } from "./esmCore";
+import { patchCoreAt } from "./coreCopies";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
 import { processWide } from "../processWide";

@@ -21,12 +21,15 @@
 import * as nodeModule from "node:module"; // a namespace import: the bundle reads the module itself (jest hands its own shim)
 import { installedVcr } from "../internals/state";
 import { log } from "../log";
-import { patchCoreCopy, type PatchableCore } from "../patches";
+import { knownCopy, patchCoreCopy, type PatchableCore } from "../patches";
 import { processWide } from "../processWide";
+import * as path from "node:path";
 import { unwrappableError, wrapConfigurableModel } from "./configurableModel";
+import { otherCopyAt } from "./coreCopies";
 import { scanExports } from "./embeddings";
 import { forgetEsmCoreLater } from "./esmCoreLater";
 import { FILES, underJest } from "./esmCore";
+import { dirResolvedFrom } from "./packageDirs";
 
 type RequireModule = (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]) => unknown;
 interface RuntimeLike {
@@ -35,13 +38,11 @@ interface RuntimeLike {
 }
 
 /**
- * The CommonJS copies of core seen here (their BaseChatModel), each patched once; and, once
- * install() has wrapped langchain's ConfigurableModel (`esmCoreFallback.ts`), the ESM copy of core
- * its string models are built on.
+ * The runtime followed; and, once install() has wrapped langchain's ConfigurableModel
+ * (`esmCoreFallback.ts`), the ESM copy of core its string models are built on.
  */
-const followed = processWide("jestRegistry.v2", () => ({
+const followed = processWide("jestRegistry.v3", () => ({
   runtime: undefined as object | undefined,
-  copies: new WeakSet<object>(),
   stringModels: undefined as { coreDir: string } | undefined,
   resetsFollowed: false,
 }));
@@ -61,10 +62,9 @@ export function followStringModels(coreDir: string): void {
     );
 }
 
-/** Under jest, follows this test file's runtime from now on; `core` is the copy patched at import. */
-export function followJestRegistry(core: { BaseChatModel: object }): void {
+/** Under jest, follows this test file's runtime from now on. */
+export function followJestRegistry(): void {
   if (!underJest() || followed.runtime) return;
-  followed.copies.add(core.BaseChatModel);
   const runtime = currentRuntime();
   if (!runtime) {
     log.warn(
@@ -86,7 +86,7 @@ export function followJestRegistry(core: { BaseChatModel: object }): void {
       if (!busy && typeof moduleName === "string") {
         busy = true;
         try {
-          afterLoad((name) => original.call(this, from, name), moduleName, exports);
+          afterLoad((name) => original.call(this, from, name), from, moduleName, exports);
         } finally {
           busy = false;
         }
@@ -97,18 +97,22 @@ export function followJestRegistry(core: { BaseChatModel: object }): void {
 }
 
 /**
- * `load`: requires a module by name as the requiring file would. Throws (the test's `require`
- * fails) for a copy that cannot be patched: what is built on it would reach the provider.
+ * `load`: requires a module by name as `from` (the requiring file) would. Throws (the test's
+ * `require` fails), every time, for a copy that cannot be patched: what is built on it would
+ * reach the provider.
  */
-export function afterLoad(load: (name: string) => unknown, moduleName: string, exports: unknown): void {
+export function afterLoad(load: (name: string) => unknown, from: string, moduleName: string, exports: unknown): void {
   if (moduleName.startsWith("@langchain/core")) {
     const chatModel = (load("@langchain/core/language_models/chat_models") as { BaseChatModel?: object } | undefined)?.BaseChatModel;
-    if (chatModel && !followed.copies.has(chatModel)) {
-      followed.copies.add(chatModel);
+    const known = knownCopy(chatModel);
+    if (known !== undefined && known !== true) throw known;
+    if (chatModel && known === undefined) {
+      const coreDir = dirResolvedFrom(path.dirname(from), "@langchain/core");
       const broken = patchCoreCopy(
         Object.fromEntries(
           FILES.map(([name, subpath]) => [name, (load(`@langchain/core${subpath.slice(1)}`) as Record<string, unknown>)[name]]),
         ) as unknown as PatchableCore,
+        coreDir ? otherCopyAt(coreDir, from) : undefined,
       );
       if (broken) throw broken;
     }

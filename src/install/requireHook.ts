@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { installedVcr } from "../internals/state";
 import { scanExports } from "./embeddings";
-import { patchCoreAt } from "./esmCore";
+import { patchLoadedCopy } from "./coreCopies";
 import { dirResolvedFrom } from "./packageDirs";
 
 type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
@@ -29,8 +29,8 @@ let hook: { wrapper: Load; wrapped: Load } | undefined;
 const CORE_FILE = /^(.*[\\/]@langchain[\\/]core)[\\/].*\.cjs$/;
 
 /**
- * Patches every copy of core `require.cache` holds a CommonJS module of; the first error of a copy
- * that cannot be patched (install() throws it: `assertCoreUsable`).
+ * Patches every copy of core `require.cache` holds a CommonJS module of; a copy that cannot be
+ * patched is kept as the error install() throws (`assertCoreUsable`).
  */
 export function patchLoadedCoreCopies(): void {
   const dirs = new Set<string>();
@@ -38,7 +38,7 @@ export function patchLoadedCoreCopies(): void {
     const m = CORE_FILE.exec(file);
     if (m) dirs.add(m[1]);
   }
-  for (const dir of dirs) patchCoreAt(realDir(dir), "require", "a module loaded before install()");
+  for (const dir of dirs) patchLoadedCopy(realDir(dir), () => userOf(dir) ?? "a module loaded before install()");
 }
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and (as every copy of core) of every one required from now on. */
@@ -68,25 +68,42 @@ export function stopRequireHook(): void {
   hook = undefined;
 }
 
-/** Directories of requiring modules whose copy of core is patched (a copy is loaded once per directory). */
-const seenFrom = new Set<string>();
+/** The real directory of the copy of core each directory of requiring modules resolves (`null`: none). */
+const coreDirFrom = new Map<string, string | null>();
 
+/** Patches the copy of core `parent` (a module requiring core by name) resolves; throws its error (the require fails) when it cannot be. */
 function patchCopyRequiredBy(parent: unknown): void {
   const file = (parent as { filename?: unknown } | null | undefined)?.filename;
   if (typeof file !== "string") return;
   const from = path.dirname(file);
-  if (seenFrom.has(from)) return;
-  seenFrom.add(from);
-  const coreDir = dirResolvedFrom(from, "@langchain/core");
-  if (!coreDir) return;
-  const broken = patchCoreAt(coreDir, "require", file);
-  if (broken) throw broken; // the require fails: what is built on that copy would reach the provider
+  let coreDir = coreDirFrom.get(from);
+  if (coreDir === undefined) coreDirFrom.set(from, (coreDir = dirResolvedFrom(from, "@langchain/core") ?? null));
+  if (coreDir === null) return;
+  const broken = patchLoadedCopy(coreDir, file);
+  if (broken) throw broken; // what is built on that copy would reach the provider
 }
 
-function realDir(dir: string): string {
-  try {
-    return fs.realpathSync(dir);
-  } catch {
-    return dir;
+/** A loaded module outside the copy of core in `dir` that required one of its files: who uses that copy. */
+function userOf(dir: string): string | undefined {
+  const inside = dir + path.sep;
+  for (const [file, m] of Object.entries(require.cache)) {
+    if (!m || file.startsWith(inside)) continue;
+    if (m.children?.some((c) => c.filename.startsWith(inside))) return file;
   }
+  return undefined;
+}
+
+const realDirs = new Map<string, string>();
+
+function realDir(dir: string): string {
+  let real = realDirs.get(dir);
+  if (real === undefined) {
+    try {
+      real = fs.realpathSync(dir);
+    } catch {
+      real = dir;
+    }
+    realDirs.set(dir, real);
+  }
+  return real;
 }

@@ -36,18 +36,17 @@ function defined(core: CoreClasses, internal: Internal): boolean {
 
 export function missingError(where: string, use: string, copy?: OtherCopy): VcrConfigError {
   const range = supportedCoreRange();
-  const why = `  langchain-vcr uses ${where} to ${use}; without it a call could reach the provider unrecorded, so no Vcr can be created.\n`;
   if (copy)
     return new VcrConfigError(
       `cannot work with the copy of @langchain/core in ${copy.dir}, which ${copy.usedBy} uses: it has no ${where}.\n` +
         `  that copy: @langchain/core ${copy.version}; langchain-vcr supports @langchain/core ${range}.\n` +
-        why +
-        `  Fix it: \`npm ls @langchain/core\` shows which package brings that copy; upgrade it to a version over @langchain/core ${range}, or remove it.`,
+        `  langchain-vcr uses ${where} to ${use}; without it a model built on that copy could reach the provider unrecorded, so langchain-vcr refuses it (and every new Vcr in this process).\n` +
+        `  Fix it: \`npm ls @langchain/core\` shows which package brings that copy; upgrade it to a release built on @langchain/core ${range}, or remove it.`,
     );
   return new VcrConfigError(
     `cannot work with this @langchain/core: it has no ${where}.\n` +
       `  installed @langchain/core: ${installedCoreVersion()}; langchain-vcr supports @langchain/core ${range}.\n` +
-      why +
+      `  langchain-vcr uses ${where} to ${use}; without it a call could reach the provider unrecorded, so no Vcr can be created.\n` +
       `  Fix it: run \`npm ls @langchain/core\` and install a supported version: npm install @langchain/core@"${range}"`,
   );
 }

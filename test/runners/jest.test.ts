@@ -201,13 +201,13 @@ describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, 
   this.timeout(120000);
   after(removeTmpDirs);
 
-  it("a provider with its own copy of core lacking the internals langchain-vcr relies on: the require fails with the VcrConfigError naming the internal, the test fails", async () => {
+  it("a provider with its own copy of core lacking the internals langchain-vcr relies on: the require fails with the VcrConfigError naming that copy and the internal, the test fails, and so does the same require in the next test", async () => {
     const stub = (name: string) => `exports.${name} = class ${name} {};\n`;
     const core = "node_modules/old-provider/node_modules/@langchain/core";
     const p = makeProject({
       "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
       "jest.config.cjs": LLM_CONFIG,
-      "llm/old.test.cjs": `test("uses an old provider", () => { require("old-provider"); });\n`,
+      "llm/old.test.cjs": `test("uses an old provider", () => { require("old-provider"); });\ntest("uses it again", () => { require("old-provider"); });\n`,
       "node_modules/old-provider/package.json": `{ "name": "old-provider", "version": "1.0.0", "main": "index.js" }\n`,
       "node_modules/old-provider/index.js": `exports.BaseChatModel = require("@langchain/core/language_models/chat_models").BaseChatModel;\n`,
       [`${core}/package.json`]: `{ "name": "@langchain/core", "version": "0.0.1" }\n`,
@@ -221,6 +221,9 @@ describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, 
     const run = await p.run([JEST, "--ci"], { LANGCHAIN_VCR_MODE: "record_or_replay" });
     expect(run.status, run.stdout + run.stderr).to.equal(1);
     expect(run.stderr).to.match(/✕ uses an old provider/);
-    expect(run.stderr).to.match(/langchain-vcr: cannot work with this @langchain\/core: it has no BaseChatModel\.prototype\.\w+/);
+    expect(run.stderr).to.match(/✕ uses it again/); // not loaded unpatched on a second try
+    expect(run.stderr).to.match(
+      /langchain-vcr: cannot work with the copy of @langchain\/core in \S+old-provider[\\/]node_modules[\\/]@langchain[\\/]core, which \S+old-provider[\\/]index\.js uses: it has no BaseChatModel\.prototype\.\w+\.\n\s+that copy: @langchain\/core 0\.0\.1;/,
+    );
   });
 });
