@@ -97,26 +97,29 @@ function upgradedRequest(f: Fixture): unknown {
 
 /**
  * How far apart two requests are (lower is nearer), from their differences: each differing field
- * counts 1; a different model 5; a text replaced rather than edited (`looksEdited`) 10; a part
- * present on one side only (a tool, a message, a response_format) one per value it holds, at most
- * 3. A test's prompt is what tells it from another test, so one replaced text weighs more than any
- * part a test gained or lost: a request whose tool definitions gained a field, or that gained a
- * tool, a structured output or an agent turn, is nearer its own test's fixture than another
- * test's with another prompt.
+ * counts 1; a different model 5; a text (a message's content or text) replaced rather than edited
+ * (`looksEdited`) 10; a part present on one side only (a tool, a message, a response_format) one
+ * per value it holds, at most 3. A test's prompt is what tells it from another test, so one
+ * replaced text weighs more than any part a test gained or lost, or a setting it changed
+ * (`tool_choice: "auto"` to `"required"` counts 1): a request whose tool definitions gained a
+ * field, or that gained a tool, a structured output or an agent turn, is nearer its own test's
+ * fixture than another test's with another prompt.
  */
 export function nearness(differences: readonly VcrDifference[]): number {
   return differences.reduce((n, d) => n + weight(d), 0);
 }
 
 const MODEL = 5;
-const REPLACED = 10;
+const REPLACED_TEXT = 10;
 const ONE_SIDED_AT_MOST = 3;
+/** The last step of a path to a message's text: `messages[0].content`, `input[1].content[0].text`. */
+const TEXT_PATH = /(^|\.)(content|text)(\[\d+\])?$/;
 
 function weight(d: VcrDifference): number {
   if (d.path === "model") return MODEL;
   if (d.recorded === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.requested));
   if (d.requested === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.recorded));
-  return looksEdited(d) ? 1 : REPLACED;
+  return TEXT_PATH.test(d.path) && !looksEdited(d) ? REPLACED_TEXT : 1;
 }
 
 function leaves(v: unknown): number {

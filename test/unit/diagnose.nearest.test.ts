@@ -59,6 +59,15 @@ describe("the nearest recorded request to one that missed", () => {
     expect(sameOrOther(turn(prompt, "call_1", `{"by":3}`, "3"), chat(prompt), turn("Bump it twice, by 2.", "call_9", `{"by":2}`, "2"))).to.equal("b.json");
   });
 
+  it('a test that changed a setting (tool_choice "auto" to "required"): its own fixture, not another test\'s with an edited prompt and a response_format', () => {
+    const prompt = "What is the capital of France?";
+    const requested = { ...chat(prompt, [tool()]), tool_choice: "required" };
+    const own = { ...chat(prompt, [tool()]), tool_choice: "auto" };
+    const other = { ...chat("What is the capital of Spain?", [tool()]), tool_choice: "required", response_format: { type: "json_object" } };
+    expect(sameOrOther(requested, own, other)).to.equal("b.json");
+    expect(nearness(diffValues(own, requested))).to.equal(1);
+  });
+
   it("an edited prompt is nearer than a replaced one; a different model counts 5, a replaced text 10, a part on one side only at most 3", () => {
     const edit = diffValues(chat("What is the capital of France?"), chat("What is the capital of Spain?"));
     const replaced = diffValues(chat("Say hello"), chat("What is the capital of Spain?"));
