@@ -1,9 +1,10 @@
 /**
  * docs/providers.md, "String models": `createAgent({ model: "anthropic:…" })` and `initChatModel`
  * take no constructor option from a test, so a test points them at a fake through the
- * environment variable each client reads. For each variable the docs name: under vcr.install()
- * the string model reaches the loopback fake through it and is recorded (1 request, 1 fixture),
- * then replayed under replay_only (0 requests).
+ * environment variable each client reads, or, for Google GenAI and Mistral (which read none), an
+ * option of initChatModel. For each one the docs name: under vcr.install() the string model
+ * reaches the loopback fake through it and is recorded (1 request, 1 fixture), then replayed
+ * under replay_only (0 requests).
  */
 import { expect } from "chai";
 import { initChatModel } from "langchain/chat_models/universal";
@@ -14,11 +15,17 @@ import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { startAnthropicFake } from "./fakes/anthropic";
 import { startGroqFake } from "./fakes/groq";
 import { ANTHROPIC_KEY } from "./specs/anthropic";
+import { startGoogleFake } from "./fakes/google";
+import { startMistralFake } from "./fakes/mistral";
+import { GOOGLE_KEY } from "./specs/google";
 import { GROQ_KEY } from "./specs/groq";
+import { MISTRAL_KEY } from "./specs/mistral";
 
 interface Case {
   model: string;
-  variable: string;
+  /** The environment variable the URL goes in; or `option`, the initChatModel option (providers that read none). */
+  variable?: string;
+  option?: string;
   /** Starts the fake; its URL as the variable takes it, and its request count. */
   start(): Promise<{ url: string; count(): number; close(): Promise<void> }>;
   key?: Record<string, string>;
@@ -49,6 +56,8 @@ const cases: Case[] = [
       return { url: f.ollamaBaseUrl, count: () => f.count(), close: () => f.close() };
     },
   },
+  { model: "google-genai:gemini-2.5-flash", option: "baseUrl", key: { GOOGLE_API_KEY: GOOGLE_KEY }, start: startGoogleFake },
+  { model: "mistralai:mistral-small-latest", option: "serverURL", key: { MISTRAL_API_KEY: MISTRAL_KEY }, start: startMistralFake },
 ];
 
 describe("a string model pointed at a fake by its environment variable, under vcr.install()", function () {
@@ -56,20 +65,21 @@ describe("a string model pointed at a fake by its environment variable, under vc
   after(removeTmpDirs);
 
   for (const c of cases) {
-    it(`${c.model} with ${c.variable}: recorded (1 request, 1 fixture), then replayed under replay_only (0 requests)`, async () => {
+    it(`${c.model} with ${c.variable ?? `the option ${c.option}`}: recorded (1 request, 1 fixture), then replayed under replay_only (0 requests)`, async () => {
       const fake = await c.start();
       const dir = tmpDir();
       const ask = async (mode: "record_or_replay" | "replay_only") => {
         const uninstall = new Vcr({ dir, mode }).install();
         try {
-          const model = await initChatModel(c.model, { maxRetries: 0 });
+          const model = await initChatModel(c.model, { maxRetries: 0, ...(c.option ? { [c.option]: fake.url } : {}) });
           return String((await model.invoke("a question through the environment")).content);
         } finally {
           uninstall();
         }
       };
       try {
-        await withEnv({ [c.variable]: fake.url, ...c.key }, async () => {
+        // the mode is the one each Vcr is given, whatever the suite runs under
+        await withEnv({ ...(c.variable ? { [c.variable]: fake.url } : {}), ...c.key, LANGCHAIN_VCR_MODE: undefined }, async () => {
           const recorded = await ask("record_or_replay");
           expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([1, 1]);
           expect(await ask("replay_only")).to.equal(recorded);
