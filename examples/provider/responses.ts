@@ -33,17 +33,31 @@ export interface ResponsesContext {
 }
 
 /** Responses `input` items as chat messages (role + text), for the canned answers and the echo. */
+/**
+ * The input items as chat-completions messages, which the canned answers read: a `function_call`
+ * item is (part of) an assistant turn, a `function_call_output` a tool message, so an agent's
+ * next turn counts the turns before it.
+ */
 function asMessages(input: unknown): { role: string; content: string }[] {
   if (typeof input === "string") return [{ role: "user", content: input }];
   if (!Array.isArray(input)) return [];
-  return input
-    .filter((item) => item && typeof item === "object" && typeof item.role === "string")
-    .map((item) => ({
-      role: item.role,
-      content: Array.isArray(item.content)
-        ? item.content.map((p: { text?: unknown }) => (typeof p?.text === "string" ? p.text : "")).join("")
-        : contentText(item.content),
-    }));
+  const out: { role: string; content: string }[] = [];
+  for (const item of input) {
+    if (!item || typeof item !== "object") continue;
+    if (item.type === "function_call") {
+      if (out.at(-1)?.role !== "assistant") out.push({ role: "assistant", content: "" }); // one turn, however many calls
+    } else if (item.type === "function_call_output") {
+      out.push({ role: "tool", content: typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "") });
+    } else if (typeof item.role === "string") {
+      out.push({
+        role: item.role,
+        content: Array.isArray(item.content)
+          ? item.content.map((p: { text?: unknown }) => (typeof p?.text === "string" ? p.text : "")).join("")
+          : contentText(item.content),
+      });
+    }
+  }
+  return out;
 }
 
 function words(text: string): number {

@@ -3,6 +3,10 @@
  * sequence a streamed text + function_call reply sends, the JSON body, and a scripted error.
  */
 import { expect } from "chai";
+import { tool } from "@langchain/core/tools";
+import { ChatOpenAI } from "@langchain/openai";
+import { createAgent } from "langchain";
+import { z } from "zod";
 import { startFakeProvider, type FakeProvider } from "./fakeProvider";
 
 describe("fakeProvider: POST /v1/responses", function () {
@@ -61,5 +65,32 @@ describe("fakeProvider: POST /v1/responses", function () {
     expect(res.status).to.equal(429);
     expect(await res.json()).to.deep.equal({ error: { message: "fake error", type: "server_error", code: null } });
     expect(fake.count("/v1/responses")).to.equal(2);
+  });
+
+  it("a canned agent loop over the Responses API (createAgent, one tool): the tool call, then, with its output in the input, the answer; 2 requests, the tool ran once", async () => {
+    const answers = [{ question: "weather in Paris", toolTurns: [[{ name: "get_weather", args: { city: "Paris" } }]], answer: "It is sunny in Paris." }];
+    const scripted = await startFakeProvider({ answers });
+    try {
+      let runs = 0;
+      const getWeather = tool(
+        ({ city }: { city: string }) => {
+          runs++;
+          return `sunny in ${city}`;
+        },
+        { name: "get_weather", description: "The weather in a city.", schema: z.object({ city: z.string() }) },
+      );
+      const model = new ChatOpenAI({
+        model: "gpt-4o-mini",
+        apiKey: "test-key",
+        useResponsesApi: true,
+        maxRetries: 0,
+        configuration: { baseURL: scripted.openaiBaseURL },
+      });
+      const out = await createAgent({ model, tools: [getWeather] }).invoke({ messages: [{ role: "user", content: "What's the weather in Paris?" }] });
+      expect(out.messages.at(-1)?.content).to.satisfy((c: unknown) => JSON.stringify(c).includes("It is sunny in Paris."));
+      expect([scripted.count("/v1/responses"), runs]).to.deep.equal([2, 1]);
+    } finally {
+      await scripted.close();
+    }
   });
 });
