@@ -97,7 +97,7 @@ function upgradedRequest(f: Fixture): unknown {
 
 /**
  * How far apart two requests are (lower is nearer), from their differences: each differing field
- * counts 1; a different model 5; a text (a message's content or text) replaced rather than edited
+ * counts 1; a different model 5; a text (a message's content or text, a completion's prompt) replaced rather than edited
  * (`looksEdited`) 10; a part present on one side only (a tool, a message, a response_format) one
  * per value it holds, at most 3. A test's prompt is what tells it from another test, so one
  * replaced text weighs more than any part a test gained or lost, or a setting it changed
@@ -112,8 +112,8 @@ export function nearness(differences: readonly VcrDifference[]): number {
 const MODEL = 5;
 const REPLACED_TEXT = 10;
 const ONE_SIDED_AT_MOST = 3;
-/** The last step of a path to a message's text: `messages[0].content`, `input[1].content[0].text`. */
-const TEXT_PATH = /(^|\.)(content|text)(\[\d+\])?$/;
+/** The last step of a path to a prompt's text: `messages[0].content`, `messages[1].content[0].text`, a text completion's `prompt`. */
+const TEXT_PATH = /(^|\.)(content|text|prompt)(\[\d+\])?$/;
 
 function weight(d: VcrDifference): number {
   if (d.path === "model") return MODEL;

@@ -28,6 +28,13 @@ export const KNOWN_INTEGRATIONS = [
   "@langchain/aws",
 ] as const;
 
+/**
+ * Packages whose models or tools extend core's classes but export no Embeddings: only the copy of
+ * core under each of their installed copies is patched (in an ES-module process nothing else would
+ * reach it: a chat model from a pnpm store copy over a core of its own would answer live).
+ */
+export const CORE_USERS = ["@langchain/anthropic", "@langchain/groq", "langchain", "@langchain/langgraph"] as const;
+
 const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 
 /**
@@ -41,6 +48,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
   if (done.has(kind)) return;
   done.add(kind);
   const condition = kind === "esm" ? "import" : "require";
+  for (const name of CORE_USERS) for (const dir of packageDirs(name)) patchCoreUnder(name, dir, condition);
   for (const name of KNOWN_INTEGRATIONS) {
     const targets = new Set<string>();
     if (kind === "cjs") {
@@ -51,8 +59,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
       }
     }
     for (const dir of packageDirs(name)) {
-      const own = dirResolvedFrom(dir, "@langchain/core");
-      if (own) patchCoreAt(own, condition, `${name} in ${dir}`);
+      patchCoreUnder(name, dir, condition);
       const file = exportedFile(dir, ".", condition);
       if (file && ![...targets].some((t) => t.startsWith(dir + path.sep))) targets.add(file);
     }
@@ -64,4 +71,10 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
       }
     }
   }
+}
+
+/** Patches the copy of core the copy of `name` in `dir` resolves. */
+function patchCoreUnder(name: string, dir: string, condition: "import" | "require"): void {
+  const own = dirResolvedFrom(dir, "@langchain/core");
+  if (own) patchCoreAt(own, condition, `${name} in ${dir}`);
 }

@@ -44,7 +44,8 @@ export function patchLoadedCoreCopies(): void {
 /** Wraps the Embeddings classes of every loaded CommonJS module, and (as every copy of core) of every one required from now on. */
 export function startRequireHook(): void {
   for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
-  if (hook) return;
+  // in place already; or put back: another library (a stub's restore) may have set Module._load to what it found before ours
+  if (hook && loader._load === hook.wrapper) return;
   const wrapped = loader._load;
   const wrapper: Load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
     const exports = wrapped.call(this, request, parent, isMain);

@@ -68,6 +68,11 @@ describe("the nearest recorded request to one that missed", () => {
     expect(nearness(diffValues(own, requested))).to.equal(1);
   });
 
+  it("a text completion whose temperature changed: its own fixture, not another test's with another prompt", () => {
+    const llm = (prompt: string, temperature: number) => ({ model: "gpt-3.5-turbo-instruct", prompt, temperature });
+    expect(sameOrOther(llm("Say hi to the team.", 0.2), llm("Say hi to the team.", 0.7), llm("Translate this into French.", 0.2))).to.equal("b.json");
+  });
+
   it("an edited prompt is nearer than a replaced one; a different model counts 5, a replaced text 10, a part on one side only at most 3", () => {
     const edit = diffValues(chat("What is the capital of France?"), chat("What is the capital of Spain?"));
     const replaced = diffValues(chat("Say hello"), chat("What is the capital of Spain?"));
