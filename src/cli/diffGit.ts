@@ -15,8 +15,9 @@ const MAX_BUFFER = 1024 * 1024 * 1024;
 /** A command line or a place `diff` cannot work with (exit 2). */
 export class DiffUsageError extends UsageError {}
 
+/** `git ...args` in `cwd`; paths are literal (a directory named ":odd" is not pathspec magic for "odd"). */
 function git(cwd: string, args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: MAX_BUFFER, stdio: ["ignore", "pipe", "pipe"] });
+  return execFileSync("git", ["--literal-pathspecs", ...args], { cwd, encoding: "utf8", maxBuffer: MAX_BUFFER, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 /** The top level of the git work tree holding `dir` (its nearest existing ancestor when `dir` is gone). */
