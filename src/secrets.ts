@@ -15,7 +15,8 @@ export const SECRET_PATTERNS: Readonly<Record<string, RegExp>> = {
   // STS session tokens start with the base64 of their fixed header
   aws_session_token: /\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9/+=]{20,}/,
   private_key: /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-  google_api_key: /\bAIza[0-9A-Za-z_-]{35}\b/,
+  // the key's last character may be "-", after which \b never matches: end at the last key character instead
+  google_api_key: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/,
   groq_key: /\bgsk_[A-Za-z0-9]{20,}/,
   github_token: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/,
 };

@@ -43,6 +43,17 @@ describe("secrets: every provider's credential shapes", () => {
     expect(scan("token IQoJb3JpZ2luX2VjEXAMPLEtokenEXAMPLEtoken")).to.equal("aws_session_token");
     expect(scan(AWS.sessionToken)).to.equal("aws_session_token");
   });
+  it("a Google API key ending in - or _ is caught wherever it ends (a query string, quotes, the end of the text)", () => {
+    // 35 characters of [0-9A-Za-z_-] after AIza: 1 key in 64 ends in "-", after which \b never matched
+    for (const key of ["AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6-", "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6_"]) {
+      for (const text of [key, `url?key=${key}`, `"${key}"`, `key=${key}&alt=sse`]) expect(scan(text), text).to.equal("google_api_key");
+    }
+  });
+  it("AIza inside a longer token is not a Google API key (36 key characters after it, or a word before it)", () => {
+    expect(scan("AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6-x")).to.equal(undefined);
+    expect(scan("AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Qx")).to.equal(undefined);
+    expect(scan("xAIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q")).to.equal(undefined);
+  });
   it("look-alikes are not: a 40-character hex commit id, a sha256, a bare 40-character base64 run, words with gsk_", () => {
     expect(scan("commit 3f9c2b7e4a1d8c6b5e0f9a8b7c6d5e4f3a2b1c0d")).to.equal(undefined);
     expect(scan("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")).to.equal(undefined);
