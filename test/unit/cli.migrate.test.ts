@@ -1,0 +1,98 @@
+/**
+ * `langchain-vcr migrate`, in process (src/, not dist/): two older fixtures that upgrade to the
+ * same new name (the same tool-calling request, one recorded with zod 3's JSON Schema dialect
+ * and one with zod 4's, which the current form no longer tells apart).
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { requestHash } from "../../src/canonical/json";
+import { main } from "../../src/cli/main";
+import { ROOT } from "../helpers/built";
+import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const SOURCE = path.join(ROOT, "test/fixtures-0.1.0/cassettes/d57b9b1bc14453086a732bb4700d8eb5eb828ff9027e0947492c5bdf41471646.json");
+const DIALECTS = ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"];
+
+/** A schemaVersion 1 fixture of the tool-calling request with this JSON Schema dialect and answer; returns its file name. */
+function writeOlder(dir: string, dialect: string, answer: string): string {
+  const f = JSON.parse(fs.readFileSync(SOURCE, "utf8"));
+  for (const t of f.request.tools) t.parameters = { ...(t.parameters ?? {}), $schema: dialect };
+  f.hash = requestHash("chat", f.request, 1);
+  f.response.generations[0].message.content = answer;
+  f.response.generations[0].text = answer;
+  const name = `${f.hash}.json`;
+  fs.writeFileSync(path.join(dir, name), JSON.stringify(f, null, 2) + "\n");
+  return name;
+}
+
+async function migrate(dir: string, ...flags: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(["migrate", dir, ...flags], { cwd: dir, env: {}, out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
+
+function bytesOf(dir: string): Record<string, string> {
+  return Object.fromEntries(fixtureFiles(dir).map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]));
+}
+
+describe("cli: migrate, two older fixtures with one new name", () => {
+  afterEach(removeTmpDirs);
+
+  it("with different responses: leaves both byte for byte, writes no new file, lists both and exits 1 (--dry-run too)", async () => {
+    const dir = tmpDir("vcr-migrate-");
+    const a = writeOlder(dir, DIALECTS[0], "ANSWER-A");
+    const b = writeOlder(dir, DIALECTS[1], "ANSWER-B");
+    const before = bytesOf(dir);
+    for (const flags of [["--dry-run"], []]) {
+      const r = await migrate(dir, ...flags);
+      expect(r.code, flags.join(" ")).to.equal(1);
+      expect(bytesOf(dir)).to.deep.equal(before);
+      expect(r.out).to.not.contain("→");
+      expect(r.out).to.contain(", 2 left as they were.");
+      for (const [self, other] of [
+        [a, b],
+        [b, a],
+      ]) {
+        expect(r.err).to.match(
+          new RegExp(
+            `  ${self}: upgrades to [0-9a-f]{64}\\.json, as does ${other}, with a different response: the current form no longer tells their requests apart, so only one answer can stay\\. ` +
+              `Delete the one you do not want, then run npx langchain-vcr migrate again\\n`,
+          ),
+        );
+      }
+    }
+  });
+
+  it("with the same response: writes the new file once, removes both and says they were merged (exit 0)", async () => {
+    const dir = tmpDir("vcr-migrate-");
+    const a = writeOlder(dir, DIALECTS[0], "SAME");
+    const b = writeOlder(dir, DIALECTS[1], "SAME");
+    const r = await migrate(dir);
+    expect(r.err).to.equal("");
+    expect(r.code).to.equal(0);
+    const after = fixtureFiles(dir);
+    expect(after).to.have.length(1);
+    expect(r.out).to.contain(`  ${a} → ${after[0]}\n  ${b} → ${after[0]} (the same response as ${a}: merged into one)\n`);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, after[0]), "utf8")).response.generations[0].text).to.equal("SAME");
+  });
+
+  it("with different responses and the new file already there with one of them: removes that one, leaves the other (exit 1)", async () => {
+    const dir = tmpDir("vcr-migrate-");
+    const a = writeOlder(dir, DIALECTS[0], "ANSWER-A");
+    const side = tmpDir("vcr-migrate-side-");
+    fs.copyFileSync(path.join(dir, a), path.join(side, a));
+    expect((await migrate(side)).code).to.equal(0);
+    const [target] = fixtureFiles(side);
+    fs.copyFileSync(path.join(side, target), path.join(dir, target));
+    const b = writeOlder(dir, DIALECTS[1], "ANSWER-B");
+    const bBytes = fs.readFileSync(path.join(dir, b), "utf8");
+    const r = await migrate(dir);
+    expect(r.code).to.equal(1);
+    expect(r.out).to.contain(`  ${a} → ${target} (already recorded in the current form; the older copy removed)\n`);
+    expect(r.err).to.contain(`  ${b}: upgrades to ${target}, as does ${a}, with a different response`);
+    expect(fixtureFiles(dir).sort()).to.deep.equal([b, target].sort());
+    expect(fs.readFileSync(path.join(dir, b), "utf8")).to.equal(bBytes);
+  });
+});
