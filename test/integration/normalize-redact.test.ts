@@ -2,8 +2,9 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import { HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { OpenAIEmbeddings } from "@langchain/openai";
 import { z } from "zod";
-import { Vcr, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, SCHEMA_VERSION, type Fixture } from "../../src/index";
+import { Vcr, VcrConfigError, VcrMissError, VcrRecordError, VcrSecretError, normalizers, withVcr, SCHEMA_VERSION, type Fixture } from "../../src/index";
 import { findSecret } from "../../src/secrets";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
@@ -54,6 +55,63 @@ describe("normalizers", () => {
     await withVcr({ mode: "replay_only" }, () => ask("due 2030-01-01, sent 2030-01-01T00:00:00Z"));
     expect(fake.count()).to.equal(1);
     expect(readFixtures(dir)[0].request.messages[0].content[0].text).to.equal("due <ISO_DATE>, sent <ISO_DATE_TIME>");
+  });
+
+  it("an async normalizer no longer merges every prompt into one key: a different prompt under replay_only is a VcrConfigError, not another prompt's answer", async () => {
+    const dated = async (t: string) => t.replace(/\d{4}-\d\d-\d\d/g, "<date>");
+    const asyncVcr = () => new Vcr({ dir, normalizers: [dated as never] });
+    // before: the first recorded under the key of "{}", and the second replayed its answer
+    const recorded = await withVcr({ mode: "record_or_replay" }, () => openai(fake, asyncVcr().cache).invoke("What is the capital of France?")).catch((e) => e);
+    const other = await withVcr({ mode: "replay_only" }, () => openai(fake, asyncVcr().cache).invoke("Should I delete the production database?")).catch(
+      (e) => e,
+    );
+    for (const err of [recorded, other]) {
+      expect(err).to.be.instanceOf(VcrConfigError);
+      expect(err.message.split("\n")[0]).to.equal(
+        "langchain-vcr: normalizer #1 (dated) returned a Promise, not a string: normalizers run synchronously, before the request is hashed.",
+      );
+    }
+    expect(fake.count()).to.equal(0);
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+
+  it("a normalizer that returns a non-string (undefined, an object, a number) fails the chat or embeddings call with a VcrConfigError naming it; nothing is sent or written", async () => {
+    const bad: [string, () => unknown][] = [
+      ["undefined", () => undefined],
+      ['an object ({"t":"x"})', () => ({ t: "x" })],
+      ["a number (42)", () => 42],
+    ];
+    for (const [got, n] of bad) {
+      const vcr = new Vcr({ dir, mode: "record_or_replay", normalizers: [(t) => t, n as never] });
+      const emb = vcr.embeddings(
+        new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: "k", maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }),
+      );
+      for (const call of [() => openai(fake, vcr.cache).invoke("hello"), () => emb.embedQuery("hello")]) {
+        const err = await call().catch((e) => e);
+        expect(err, got).to.be.instanceOf(VcrConfigError);
+        expect(err.message, got).to.include(`normalizer #2 (anonymous) returned ${got}, not a string`);
+        expect(err.message, got).to.include("Fix it: make options.normalizers[1] return the text it was given");
+      }
+    }
+    expect(fake.count()).to.equal(0);
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+
+  it("a normalizer that throws is a VcrConfigError naming it, with the thrown error as its cause; nothing is sent", async () => {
+    const boom = new Error("norm boom");
+    const vcr = new Vcr({
+      dir,
+      normalizers: [
+        function stripIds() {
+          throw boom;
+        },
+      ],
+    });
+    const err = await withVcr({ mode: "record_or_replay" }, () => openai(fake, vcr.cache).invoke("hello")).catch((e) => e);
+    expect(err).to.be.instanceOf(VcrConfigError);
+    expect(err.message.split("\n")[0]).to.equal("langchain-vcr: normalizer #1 (stripIds) threw while normalizing a request's text: norm boom");
+    expect(err.cause).to.equal(boom);
+    expect(fake.count()).to.equal(0);
   });
 
   it("an invalid regex is a config error", () => {
