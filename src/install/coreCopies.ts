@@ -15,7 +15,8 @@ import { noteBrokenCore } from "../internals/state";
 import { supportedCoreRange } from "../internals/version";
 import { log } from "../log";
 import { knownCopy, patchCoreCopy } from "../patches";
-import { claimCopy, loadCore } from "./esmCore";
+import { claimCopy, loadCore, underJest } from "./esmCore";
+import { patchEsmCoreLater } from "./esmCoreLater";
 import { exportedFile } from "./packageJson";
 
 /**
@@ -29,12 +30,21 @@ export function patchCoreAt(coreDir: string, condition: "import" | "require", us
   try {
     return patchCoreCopy(loadCore(coreDir, condition), otherCopyAt(coreDir, usedBy));
   } catch (e) {
-    log.warn(
-      `note: vcr.install() could not load the copy of @langchain/core in ${coreDir}, which ${usedBy} uses (${(e as Error).message.split("\n")[0]}).\n` +
-        `  What is built on that copy is not recorded. Fix it: wrap those models and embeddings explicitly (cache: vcr.cache, vcr.embeddings()).\n`,
-    );
+    if (!underJest()) {
+      // require() could not give the ES module (an older Node, or tsx compiled it to CommonJS): import() loads it
+      patchEsmCoreLater(coreDir).catch((later: Error) => log.warn(cannotLoadNote(coreDir, usedBy, later.message)));
+      return undefined;
+    }
+    log.warn(cannotLoadNote(coreDir, usedBy, (e as Error).message));
     return undefined;
   }
+}
+
+function cannotLoadNote(coreDir: string, usedBy: string, cause: string): string {
+  return (
+    `note: vcr.install() could not load the copy of @langchain/core in ${coreDir}, which ${usedBy} uses (${cause.split("\n")[0]}).\n` +
+    `  What is built on that copy is not recorded. Fix it: wrap those models and embeddings explicitly (cache: vcr.cache, vcr.embeddings()).\n`
+  );
 }
 
 /**

@@ -5,11 +5,12 @@
  * CommonJS copy at import (loading the ESM copy costs 200-450 ms), so `vcr.install()` patches
  * the ESM copy too: it loads core's ESM files with `require()` (Node 20.19+ loads ES modules
  * that way, into the same module map `import()` uses, so a later `import()` gets these very
- * patched classes). Where `require()` cannot (an older Node, jest's loader), `import()` loads it
+ * patched classes). Where `require()` cannot (an older Node, jest's loader, a loader such as tsx that compiles it to CommonJS), `import()` loads it
  * (`esmCoreFallback.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { types } from "node:util";
 import { processWide } from "../processWide";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { exportedFile } from "./packageJson";
@@ -97,10 +98,24 @@ export function loadCore(coreDir: string, condition: "import" | "require"): Patc
       FILES.map(([name, subpath]) => {
         const file = exportedFile(coreDir, subpath, condition);
         if (!file) throw new Error(`@langchain/core exports no ${condition === "import" ? "ESM" : "CommonJS"} file for ${subpath}`);
-        return [name, (require(file) as Record<string, unknown>)[name]];
+        const loaded = require(file) as Record<string, unknown>;
+        if (condition === "import") assertEsModule(loaded, file);
+        return [name, loaded[name]];
       }),
     ),
   ) as unknown as PatchableCore;
+}
+
+/**
+ * Throws unless `require()` of the ES module `file` gave its module namespace: a loader that
+ * compiles ES modules to CommonJS on `require()` (tsx registered before install()) hands back a
+ * copy of its own, whose classes are not the ones an `import` gets, so patching it would leave
+ * the real ones live. The caller then takes the `import()` route.
+ */
+export function assertEsModule(loaded: unknown, file: string): void {
+  if (!types.isModuleNamespaceObject(loaded)) {
+    throw new Error(`require() of ${file} gave a CommonJS copy, not the ES module (a loader such as tsx compiles it on require)`);
+  }
 }
 
 /** Runs `fn` without Node's one-time "require() of an ES module is experimental" warning. */

@@ -12,6 +12,8 @@
  */
 import { scanExports } from "./embeddings";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { types } from "node:util";
 import { quietly } from "./esmCore";
 import { patchCoreAt } from "./coreCopies";
 import { exportedFile } from "./packageJson";
@@ -65,12 +67,26 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
     }
     for (const target of targets) {
       try {
-        scanExports(quietly(() => require(target) as unknown));
+        const loaded = quietly(() => require(target) as unknown);
+        if (condition === "import" && !types.isModuleNamespaceObject(loaded)) scanLater(target);
+        else scanExports(loaded);
       } catch {
         // not loadable this way (an older Node, top-level await): not reached, as documented
       }
     }
   }
+}
+
+/**
+ * The ESM entry `file`, loaded with `import()` and scanned when it resolves: `require()` gave a
+ * CommonJS copy of it (a loader such as tsx compiles ES modules on require), whose classes are
+ * not the ones the test's `import` gets. The test's import shares that load, so the scan is done
+ * before a test runs (not before code at the top of the importing module runs).
+ */
+function scanLater(file: string): void {
+  import(pathToFileURL(file).href).then(scanExports, () => {
+    // not loadable by import() either: not reached, as documented
+  });
 }
 
 /** Patches the copy of core the copy of `name` in `dir` resolves. */
