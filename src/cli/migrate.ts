@@ -2,18 +2,19 @@
  * `langchain-vcr migrate [dir]`: rewrites every fixture of an older schema version to the
  * current form and name, offline (no model call). Per file: the upgraded fixture is written
  * atomically under its new name (a temp file in `dir`, then a link), then the old file is
- * removed; an interrupted run leaves both, and the next run finishes the job. A damaged
- * fixture, a newer-than-known one, one that cannot be renamed offline (redacted), or one that
+ * removed; an interrupted run leaves both, and the next run finishes the job. Each step is
+ * printed when done; one that fails stops the run with a message naming its file
+ * (migrateApply.ts). A damaged fixture, a newer-than-known one, one that cannot be renamed offline (redacted), or one that
  * upgrades to the same name as another with a different response (src/cli/migratePlan.ts) is
  * left byte for byte and listed; the exit code is then 1. Running it twice changes nothing.
  * Writes nothing outside `dir`.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { FixtureStore } from "../store/store";
 import type { ParsedArgs } from "./args";
 import { dirArgOf, resolveDir } from "./fixtureDir";
+import { applyStep } from "./migrateApply";
 import { planMigration, type MigrateStep } from "./migratePlan";
 import { display, type Io } from "./io";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
@@ -26,31 +27,29 @@ export interface MigrateReport {
   left: { file: string; problem: string }[];
 }
 
-export function migrateDir(dir: string, dryRun = false): MigrateReport {
+/** Migrates `dir` (or, with `dryRun`, only plans it); `onStep` hears of each step as soon as it is done. */
+export function migrateDir(dir: string, dryRun = false, onStep: (step: MigrateStep) => void = () => {}): MigrateReport {
   const plan = planMigration(dir);
-  if (!dryRun) {
-    const store = new FixtureStore(dir);
-    for (const step of plan.steps) {
-      if (!fs.existsSync(step.to)) store.write(step.fixture, false); // a current fixture already there is kept as it is
-      fs.rmSync(step.from, { force: true });
-    }
-  }
+  const store = new FixtureStore(dir);
+  plan.steps.forEach((step, done) => {
+    if (!dryRun) applyStep(store, step, done);
+    onStep(step);
+  });
   return { renamed: plan.steps, current: plan.current, left: plan.left };
 }
 
 export async function migrateCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "migrate"));
   const dry = args.flags["dry-run"] === true;
-  const r = migrateDir(dir, dry);
   const name = (f: string) => path.basename(f);
-  for (const m of r.renamed) {
+  const r = migrateDir(dir, dry, (m) => {
     const note = m.existed
       ? " (already recorded in the current form; the older copy removed)"
       : m.mergedInto !== undefined
         ? ` (the same response as ${name(m.mergedInto)}: merged into one)`
         : "";
     io.out(`  ${name(m.from)} → ${name(m.to)}${note}\n`);
-  }
+  });
   io.out(
     `langchain-vcr migrate: ${display(io, dir)}: ${dry ? "would upgrade" : "upgraded"} ${r.renamed.length} fixture(s) to schemaVersion ${SCHEMA_VERSION}, ` +
       `${r.current} already current` +

@@ -10,6 +10,7 @@ import { requestHash } from "../../src/canonical/json";
 import { main } from "../../src/cli/main";
 import { ROOT } from "../helpers/built";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import nodeFs = require("node:fs"); // the module object itself, to make one removal fail as an immutable file's does
 
 const SOURCE = path.join(ROOT, "test/fixtures-0.1.0/cassettes/d57b9b1bc14453086a732bb4700d8eb5eb828ff9027e0947492c5bdf41471646.json");
 const DIALECTS = ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"];
@@ -94,5 +95,48 @@ describe("cli: migrate, two older fixtures with one new name", () => {
     expect(r.err).to.contain(`  ${b}: upgrades to ${target}, as does ${a}, with a different response`);
     expect(fixtureFiles(dir).sort()).to.deep.equal([b, target].sort());
     expect(fs.readFileSync(path.join(dir, b), "utf8")).to.equal(bBytes);
+  });
+});
+
+describe("cli: migrate, a file it cannot remove", () => {
+  afterEach(removeTmpDirs);
+
+  it("stops with a message naming the file, exit 1, after printing every upgrade already done", async () => {
+    const dir = tmpDir("vcr-migrate-");
+    const older = fs
+      .readdirSync(path.dirname(SOURCE))
+      .filter((n) => /^[0-9a-f]{64}\.json$/.test(n))
+      .sort();
+    for (const n of older) fs.copyFileSync(path.join(path.dirname(SOURCE), n), path.join(dir, n));
+    const stuck = path.join(dir, older[1]);
+    const fsm = nodeFs as unknown as Record<"unlinkSync" | "rmSync", (p: unknown, ...rest: unknown[]) => unknown>;
+    const real = { unlinkSync: fsm.unlinkSync, rmSync: fsm.rmSync };
+    const refuse = (p: unknown) => {
+      if (p === stuck) throw Object.assign(new Error(`EPERM: operation not permitted, unlink '${stuck}'`), { code: "EPERM" });
+    };
+    fsm.unlinkSync = (p, ...rest) => (refuse(p), real.unlinkSync(p, ...rest));
+    fsm.rmSync = (p, ...rest) => (refuse(p), real.rmSync(p, ...rest));
+    let r: { code: number; out: string; err: string };
+    try {
+      r = await migrate(dir);
+    } finally {
+      Object.assign(fsm, real);
+    }
+    expect(r.code).to.equal(1);
+    expect(r.err).to.not.contain("unexpected error");
+    expect(r.out).to.match(new RegExp(`^  ${older[0]} → [0-9a-f]{64}\\.json\n$`));
+    const upgraded = fixtureFiles(dir).filter((n) => !older.includes(n) && !r.out.includes(n));
+    expect(upgraded).to.have.length(1);
+    expect(r.err).to.equal(
+      `langchain-vcr: migrate could not remove the older fixture ${stuck}: EPERM: operation not permitted, unlink '${stuck}'.\n` +
+        `  1 fixture(s) were upgraded before it (listed above); its upgraded copy ${path.join(dir, upgraded[0])} is in place, so both are there now and no answer is lost.\n` +
+        `  A file that cannot be removed or written is usually read-only, immutable (chattr +i, chflags uchg) or on a read-only mount, or its directory is not writable.\n` +
+        `  Fix that, then run the same command again, which finishes the job: npx langchain-vcr migrate ${JSON.stringify(dir)}\n`,
+    );
+    expect(fs.existsSync(stuck)).to.equal(true);
+    const again = await migrate(dir);
+    expect(again.code).to.equal(0);
+    expect(fixtureFiles(dir).filter((n) => older.includes(n))).to.deep.equal([]);
+    expect(fixtureFiles(dir)).to.have.length(older.length);
   });
 });
