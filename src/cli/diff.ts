@@ -3,7 +3,8 @@
  * fixture directory between a git ref (default HEAD) and the working tree, for review. Reads
  * the base with git plumbing only (no checkout), reads only the files whose blob differs,
  * writes nothing, and exits 0 whatever it finds (it reports; it does not judge); 2 on a
- * usage error or outside a git work tree. Damaged fixtures on either side are listed.
+ * usage error or outside a git work tree. Damaged fixtures on either side are listed. A symbolic
+ * link at the base is followed there (diffLinks.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,6 +13,7 @@ import { parseFixtureFile, readFixtureFile, type FixtureFile } from "../store/re
 import { UsageError, type ParsedArgs } from "./args";
 import { computeDiff, type DiffReport } from "./diffCompute";
 import { blobsAt, DiffUsageError, readBlobs, resolveRef, sameBlob, workTreeOf } from "./diffGit";
+import { followLinks } from "./diffLinks";
 import { renderJson, renderMarkdown, renderText } from "./diffRender";
 import { dirArgOf, resolveDir } from "./fixtureDir";
 import type { Io } from "./io";
@@ -38,7 +40,13 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
   const relPosix = rel.split(path.sep).join("/");
   const label = (name: string) => (relPosix ? `${relPosix}/${name}` : name);
 
-  const allBaseBlobs = blobsAt(top, commit, rel);
+  const { blobs, links } = blobsAt(top, commit, rel);
+  const allBaseBlobs = new Map(blobs);
+  const linkProblems = new Map<string, string>(); // a symbolic link at the base that does not lead to a file there
+  for (const [name, f] of followLinks(top, commit, base, relPosix, links)) {
+    if (f.problem !== undefined) linkProblems.set(name, f.problem);
+    allBaseBlobs.set(name, f.id ?? (links.get(name) as string)); // a link that leads nowhere keeps its own id: never equal to a file's bytes
+  }
   const baseBlobs = new Map([...allBaseBlobs].filter(([n]) => FIXTURE_FILE_RE.test(n)));
   if (baseBlobs.size === 0 && !fs.existsSync(dir)) {
     // a mistyped directory would report "0 changed, 0 added, 0 removed", and a review would see nothing to review
@@ -66,10 +74,12 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
   }
   const workSet = new Set(workNames);
   for (const [name, id] of baseBlobs) if (!workSet.has(name)) wanted.set(id, name);
-  const blobs = readBlobs(top, [...wanted.keys()]);
+  const read = readBlobs(top, [...wanted.keys()]);
   for (const [id, name] of wanted) {
-    const bytes = blobs.get(id);
-    baseFiles.set(name, bytes ? parseFixtureFile(label(name), bytes.toString("utf8")) : { file: label(name), bytes: 0, problem: "cannot be read from git" });
+    const bytes = read.get(id);
+    const problem = linkProblems.get(name);
+    if (problem === undefined && bytes) baseFiles.set(name, parseFixtureFile(label(name), bytes.toString("utf8")));
+    else baseFiles.set(name, { file: label(name), bytes: 0, problem: problem ?? "cannot be read from git" });
   }
   const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort());
   report.damaged.push(...misnamed(dir, allBaseBlobs, label));

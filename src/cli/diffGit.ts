@@ -16,7 +16,7 @@ const MAX_BUFFER = 1024 * 1024 * 1024;
 export class DiffUsageError extends UsageError {}
 
 /** `git ...args` in `cwd`; paths are literal (a directory named ":odd" is not pathspec magic for "odd"). */
-function git(cwd: string, args: string[]): string {
+export function gitOut(cwd: string, args: string[]): string {
   return execFileSync("git", ["--literal-pathspecs", ...args], { cwd, encoding: "utf8", maxBuffer: MAX_BUFFER, stdio: ["ignore", "pipe", "pipe"] });
 }
 
@@ -25,7 +25,7 @@ export function workTreeOf(dir: string): string {
   let probe = dir;
   while (!isDirectory(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
   try {
-    const top = git(probe, ["rev-parse", "--show-toplevel"]).trim();
+    const top = gitOut(probe, ["rev-parse", "--show-toplevel"]).trim();
     if (top) return fs.realpathSync(top);
   } catch {
     // not a work tree, or no git: reported below
@@ -53,13 +53,13 @@ export function resolveRef(top: string, ref: string): string {
     };
     const [a, b] = [side(left), side(right)];
     try {
-      return git(top, ["merge-base", a, b]).trim();
+      return gitOut(top, ["merge-base", a, b]).trim();
     } catch {
       throw new DiffUsageError(`--base ${JSON.stringify(ref)}: ${left} and ${right} have no common ancestor in ${top}`);
     }
   }
   try {
-    return git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
+    return gitOut(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
   } catch {
     throw new DiffUsageError(
       `--base ${JSON.stringify(ref)} is not a commit in ${top} (${branchesHere(top, "")}, or a commit hash; in CI fetch the base branch first)`,
@@ -71,7 +71,7 @@ export function resolveRef(top: string, ref: string): string {
 function branchesHere(top: string, suffix: string): string {
   let names: string[] = [];
   try {
-    names = git(top, ["for-each-ref", "--count=6", "--format=%(refname:short)", "refs/heads", "refs/remotes"])
+    names = gitOut(top, ["for-each-ref", "--count=6", "--format=%(refname:short)", "refs/heads", "refs/remotes"])
       .split("\n")
       .filter((n) => n && !n.endsWith("/HEAD"));
   } catch {
@@ -80,16 +80,20 @@ function branchesHere(top: string, suffix: string): string {
   return names.length ? `its branches: ${names.map((n) => n + suffix).join(", ")}` : "it has no branch yet: commit first";
 }
 
-/** File name → blob id of the files directly in `rel` (a directory relative to `top`) at `commit`. */
-export function blobsAt(top: string, commit: string, rel: string): Map<string, string> {
-  const out = new Map<string, string>();
+/**
+ * The files directly in `rel` (a directory relative to `top`) at `commit`: file name → blob id,
+ * and the symbolic links among them (file name → the link's blob id, which holds its target).
+ */
+export function blobsAt(top: string, commit: string, rel: string): { blobs: Map<string, string>; links: Map<string, string> } {
+  const blobs = new Map<string, string>();
+  const links = new Map<string, string>();
   const spec = rel === "" ? "." : rel.split(path.sep).join("/") + "/";
-  const listing = git(top, ["ls-tree", "-z", "--full-tree", commit, "--", spec]);
+  const listing = gitOut(top, ["ls-tree", "-z", "--full-tree", commit, "--", spec]);
   for (const entry of listing.split("\0")) {
-    const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (m) out.set(path.posix.basename(m[2]), m[1]);
+    const m = /^(\d+) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+    if (m) (m[1] === "120000" ? links : blobs).set(path.posix.basename(m[3]), m[2]);
   }
-  return out;
+  return { blobs, links };
 }
 
 /** The bytes of each blob, read in one `git cat-file --batch`. */

@@ -1,6 +1,6 @@
 /**
  * `langchain-vcr diff` reading the base from git, in process (src/, not dist/), in a temporary
- * repository: a directory name git would read as pathspec magic.
+ * repository: a directory name git would read as pathspec magic, and symlinked fixtures.
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
@@ -43,5 +43,36 @@ describe("cli: diff reads the base from git", () => {
     expect(r.err).to.equal("");
     expect(r.code).to.equal(0);
     expect(r.report).to.deep.equal(nothing);
+  });
+
+  /** A repository whose cassettes/ holds a symbolic link to shared/<A>, committed when `commitTarget`. */
+  function linkedRepo(commitTarget: boolean): string {
+    const repo = tmpDir("vcr-diffgit-");
+    git(repo, "init", "-q");
+    copyFixture(A, path.join(repo, "shared"));
+    fs.mkdirSync(path.join(repo, "cassettes"));
+    fs.symlinkSync(path.join("..", "shared", A), path.join(repo, "cassettes", A));
+    git(repo, "add", ...(commitTarget ? ["-A"] : ["cassettes"]));
+    git(repo, "commit", "-qm", "base");
+    return repo;
+  }
+
+  it("reads a committed, unchanged symlinked fixture at the base through its link: nothing changed", async () => {
+    const r = await diffJson(linkedRepo(true), "cassettes");
+    expect(r.err).to.equal("");
+    expect(r.code).to.equal(0);
+    expect(r.report).to.deep.equal(nothing);
+  });
+
+  it("says a symlinked fixture whose target the base lacks is a link it cannot follow there, not invalid JSON", async () => {
+    const r = await diffJson(linkedRepo(false), "cassettes");
+    expect(r.code).to.equal(0);
+    expect(r.report.damaged).to.deep.equal([
+      {
+        file: `cassettes/${A}`,
+        side: "base",
+        problem: `is a symbolic link to ../shared/${A}, which HEAD does not have (shared/${A} is not a file there), so the base cannot be read`,
+      },
+    ]);
   });
 });
