@@ -4,11 +4,13 @@
  * envelope (`hash`, `kind`, `schemaVersion`) is ignored: the fixture is always filed under the
  * hash computed from the unredacted request, with its real kind and schema version (API.md,
  * "Redactors (clarified)"). A fixture whose content they changed is marked `redacted: true`,
- * so the validator knows its request no longer re-hashes to its name.
+ * so the validator knows its request no longer re-hashes to its name. What each returns is
+ * checked as replay would read it (./redactCheck.ts) before the next one runs.
  */
 import { canonicalJson } from "./canonical/json";
 import { VcrRecordError } from "./errors";
 import { log } from "./log";
+import { checkedRedaction } from "./redactCheck";
 import type { Fixture } from "./store/fixture";
 
 export type Redactor = (fixture: Fixture) => Fixture;
@@ -27,21 +29,14 @@ export function applyRedactors(fixture: Fixture, redactors: readonly Redactor[])
     } catch (e) {
       throw new VcrRecordError(
         `${name} threw while preparing ${fixture.kind} fixture ${fixture.hash}: ${(e as Error)?.message ?? e}\n` +
-          `  Nothing was written and the call failed. Fix the redactor in options.redactors.`,
+          `  Nothing was written (a fixture already on disk is left as it was) and the call failed. Fix the redactor in options.redactors.`,
         { cause: e },
       );
     }
-    if (typeof out !== "object" || out === null || Array.isArray(out)) {
-      const got = Array.isArray(out) ? "an array" : `a ${typeof out}`;
-      throw new VcrRecordError(
-        `${name} returned ${got}, not a fixture object, while preparing ${fixture.kind} fixture ${fixture.hash}.\n` +
-          `  A redactor takes the fixture and returns it (or a changed copy, or nothing to keep it as is).\n` +
-          `  Nothing was written and the call failed. Fix the redactor in options.redactors.`,
-      );
-    }
+    const checked = checkedRedaction(out, fixture, name);
     const changed = ENVELOPE.filter((k) => (out as Fixture)[k] !== fixture[k]);
     if (changed.length > 0) log.debug("%s changed %s of fixture %s; ignored", name, changed.join(", "), fixture.hash);
-    current = { ...(out as Fixture), hash: fixture.hash, kind: fixture.kind, schemaVersion: fixture.schemaVersion };
+    current = checked;
   });
   const after = canonicalJson([current.request, current.response]);
   return after === before ? fixture : { ...current, redacted: true };

@@ -224,6 +224,75 @@ describe("redactors", () => {
   });
 });
 
+describe("redactors: what one returns is checked as replay would read it", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+
+  const refused = async (redactor: (f: Fixture) => unknown, prompt: string, mode: "record_or_replay" | "record_always" = "record_or_replay") => {
+    const vcr = new Vcr({ dir, mode, redactors: [redactor as never] });
+    return openai(fake, vcr.cache)
+      .invoke(prompt)
+      .catch((e) => e);
+  };
+
+  it("an async redactor fails the call; under record_always the good fixture on disk is left as it was, and still replays", async () => {
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke("hi");
+    const [file] = fixtureFiles(dir);
+    const before = fs.readFileSync(`${dir}/${file}`, "utf8");
+    const maskEmails = async (f: Fixture) => f;
+    const err = await refused(maskEmails, "hi", "record_always");
+    expect(err).to.be.instanceOf(VcrRecordError);
+    expect(err.message.split("\n")[0]).to.match(
+      /^langchain-vcr: redactor #1 \(maskEmails\) returned a Promise, not a fixture object: redactors run synchronously, while preparing chat fixture [0-9a-f]{64}\.$/,
+    );
+    expect(err.message).to.include("Nothing was written (a fixture already on disk is left as it was)");
+    expect(fs.readFileSync(`${dir}/${file}`, "utf8")).to.equal(before);
+    const replayed = await withVcr({ mode: "replay_only" }, () => openai(fake, new Vcr({ dir }).cache).invoke("hi"));
+    expect(replayed.content).to.equal("echo: hi");
+  });
+
+  it("a fixture replay would refuse (no request or response, a string for either, a response without generations, a bad recordedAt) fails the call; nothing is written", async () => {
+    const cases: [string, (f: Fixture) => unknown, string][] = [
+      ["dropResponse", (f) => ({ ...f, response: undefined }), 'has no "response"'],
+      ["dropRequest", ({ request: _r, ...rest }) => rest, 'has no "request"'],
+      ["responseString", (f) => ({ ...f, response: "masked" }), 'has a "response" that is not an object'],
+      ["requestString", (f) => ({ ...f, request: "masked" }), 'has a "request" that is not an object'],
+      ["fn", (f) => ({ ...f, response: { generations: () => 1 } }), 'has no "response.generations" array'],
+      ["badRecordedAt", (f) => ({ ...f, recordedAt: 5 }), 'has no "recordedAt"'],
+    ];
+    for (const [name, redactor, problem] of cases) {
+      const err = await refused(redactor, `hello ${name}`);
+      expect(err, name).to.be.instanceOf(VcrRecordError);
+      expect(err.message.split("\n")[0], name).to.match(
+        new RegExp(
+          `^langchain-vcr: redactor #1 \\(anonymous\\) returned a fixture that ${problem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, while preparing chat fixture [0-9a-f]{64}: replay would refuse it\\.$`,
+        ),
+      );
+    }
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+
+  it("a BigInt or a cycle in what a redactor returns is a VcrRecordError naming it, not a raw TypeError or RangeError; nothing is written", async () => {
+    const bigint = (f: Fixture) => ({ ...f, response: { ...(f.response as object), n: 10n } });
+    const cycle = (f: Fixture) => {
+      const o: Record<string, unknown> = {};
+      o.o = o;
+      return { ...f, response: { ...(f.response as object), o } };
+    };
+    for (const redactor of [bigint, cycle]) {
+      const err = await refused(redactor, `hello ${redactor.name}`);
+      expect(err, redactor.name).to.be.instanceOf(VcrRecordError);
+      expect(err.message.split("\n")[0], redactor.name).to.match(
+        new RegExp(
+          `^langchain-vcr: redactor #1 \\(${redactor.name}\\) returned a fixture JSON cannot hold \\(.+\\), while preparing chat fixture [0-9a-f]{64}\\.$`,
+        ),
+      );
+    }
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+});
+
 describe("secret safety", () => {
   let fake: FakeProvider;
   let dir: string;
