@@ -3,14 +3,22 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { BaseLLM } from "@langchain/core/language_models/llms";
 import { AIMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
-import { StructuredTool } from "@langchain/core/tools";
+import { DynamicStructuredTool, StructuredTool } from "@langchain/core/tools";
+import { RunnableToolLike } from "@langchain/core/runnables";
 import { Embeddings } from "@langchain/core/embeddings";
 import { installCorePatches } from "./patches";
 import { followJestRegistry } from "./install/jestRegistry";
 
-installCorePatches({ BaseChatModel, BaseLLM, StructuredTool, Embeddings, AIMessageChunk, ChatGenerationChunk } as unknown as Parameters<
-  typeof installCorePatches
->[0]);
+installCorePatches({
+  BaseChatModel,
+  BaseLLM,
+  StructuredTool,
+  DynamicStructuredTool,
+  RunnableToolLike,
+  Embeddings,
+  AIMessageChunk,
+  ChatGenerationChunk,
+} as unknown as Parameters<typeof installCorePatches>[0]);
 followJestRegistry(); // under jest: the copies a module registry reset loads are patched too
 
 export { Vcr } from "./vcr";

@@ -8,7 +8,7 @@
  */
 import { installModelPatches } from "./adapters/chat/patch";
 import { installLlmStreamPatch, installStreamPatches, type StreamCore } from "./adapters/stream/index";
-import { installToolPatch } from "./install/tools";
+import { installRunnableToolPatch, installToolPatch } from "./install/tools";
 import { noteEmbeddingsClass } from "./install/embeddings";
 import type { VcrConfigError } from "./errors";
 import { missingInternal, type OtherCopy } from "./internals/check";
@@ -21,6 +21,8 @@ export interface PatchableCore {
   BaseChatModel: { prototype: object };
   BaseLLM: { prototype: object };
   StructuredTool?: { prototype: object };
+  DynamicStructuredTool?: unknown;
+  RunnableToolLike?: { prototype: object };
   Embeddings?: { prototype: object };
   AIMessageChunk?: unknown;
   ChatGenerationChunk?: unknown;
@@ -62,6 +64,7 @@ export function patchCoreCopy(core: PatchableCore, copy?: OtherCopy): VcrConfigE
   installStreamPatches(core as unknown as StreamCore);
   installLlmStreamPatch(core);
   installToolPatch(core.StructuredTool!.prototype);
+  if (core.RunnableToolLike && core.DynamicStructuredTool) installRunnableToolPatch(core.RunnableToolLike.prototype, core.DynamicStructuredTool as never);
   if (core.Embeddings) noteEmbeddingsClass(core.Embeddings);
   copies.set(core.BaseChatModel, true);
   return undefined;

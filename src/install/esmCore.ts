@@ -20,6 +20,8 @@ export const FILES: readonly [keyof PatchableCore, string][] = [
   ["BaseChatModel", "./language_models/chat_models"],
   ["BaseLLM", "./language_models/llms"],
   ["StructuredTool", "./tools"],
+  ["DynamicStructuredTool", "./tools"],
+  ["RunnableToolLike", "./runnables"],
   ["Embeddings", "./embeddings"],
   ["AIMessageChunk", "./messages"],
   ["ChatGenerationChunk", "./outputs"],
