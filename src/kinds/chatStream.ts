@@ -1,6 +1,7 @@
 /** The `chat_stream` kind: one streamed chat-model call; its response is the provider's chunks. */
 import { streamResponseProblem, type StreamResponse } from "../adapters/stream/chunks";
 import { compactStream, expandStream } from "../adapters/stream/compact";
+import { mergeProblem, messageProblem } from "./messageShape";
 import { MODEL_UPGRADES, modelRender, modelTitle } from "./model";
 import { contentText, isRec, joinText, messageText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
@@ -8,7 +9,7 @@ import type { KindSpec, Rec } from "./types";
 export const chatStream: KindSpec = {
   name: "chat_stream",
   shape: `{ "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }`,
-  responseProblem: streamResponseProblem,
+  responseProblem: streamProblem,
   render: modelRender("chunks", renderStream),
   toDisk: (response) => compactStream(response as StreamResponse),
   fromDisk: expandStream,
@@ -17,6 +18,27 @@ export const chatStream: KindSpec = {
   review: reviewStream,
   title: modelTitle,
 };
+
+/**
+ * A stream's response, as replay hands it to LangChain: chunks of `{ text, message }`, each
+ * message's members of the types LangChain takes (./messageShape.ts), and metadata LangChain
+ * can merge from chunk to chunk.
+ */
+function streamProblem(response: unknown): string | undefined {
+  const bad = streamResponseProblem(response);
+  if (bad) return bad;
+  const merged: Record<"response_metadata" | "additional_kwargs", Rec> = { response_metadata: {}, additional_kwargs: {} };
+  for (const [i, c] of (response as { chunks: { message: Rec }[] }).chunks.entries()) {
+    const at = `response.chunks[${i}].message`;
+    const problem = messageProblem(c.message, at);
+    if (problem) return problem;
+    for (const k of ["response_metadata", "additional_kwargs"] as const) {
+      const clash = isRec(c.message[k]) ? mergeProblem(merged[k], c.message[k], `${at}.${k}`) : undefined;
+      if (clash) return clash;
+    }
+  }
+  return undefined;
+}
 
 /** What a stream's chunks add up to: the answer's text, its tool calls, the usage summed as LangChain sums it. */
 function assemble(chunks: unknown[]): { text: string; calls: { name: string; args: string; id?: string }[]; whole: Rec[]; usage?: Rec } {

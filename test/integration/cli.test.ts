@@ -118,7 +118,7 @@ describe("langchain-vcr CLI (child process)", function () {
         "chat",
         { model: "gpt-4o-mini", messages: [{ role: "user", content: "key?" }] },
         {
-          generations: [{ text: "AKIAABCDEFGHIJKLMNOP" }],
+          generations: [{ text: "AKIAABCDEFGHIJKLMNOP", message: { type: "ai", content: "(see text)" } }],
         },
       );
 
@@ -341,7 +341,12 @@ describe("langchain-vcr CLI (child process)", function () {
       const models = ["gpt-4o-mini", "gpt-4o", "llama3.2", "claude-x"];
       for (let i = 0; i < 10000; i++) {
         const model = models[i % models.length];
-        writeFixture(big, "chat", { model, messages: [{ role: "user", content: `question number ${i}` }] }, { generations: [{ text: `answer ${i}` }] });
+        writeFixture(
+          big,
+          "chat",
+          { model, messages: [{ role: "user", content: `question number ${i}` }] },
+          { generations: [{ text: `answer ${i}`, message: { type: "ai", content: `answer ${i}` } }] },
+        );
       }
       const stats = await cli(["stats", big, "--json", "--ledger-dir", path.join(big, "none")]);
       expect(stats.code).to.equal(0);

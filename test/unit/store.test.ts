@@ -18,7 +18,7 @@ function fixture(request: unknown = { messages: [{ role: "user", content: "hi" }
     hash: requestHash("chat", request),
     recordedAt: "2026-01-01T00:00:00.000Z",
     request,
-    response: { generations: [] },
+    response: { generations: [{ text: "ok", message: { type: "ai", content: "ok" } }] },
   };
 }
 

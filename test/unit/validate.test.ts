@@ -12,7 +12,12 @@ import { FixtureStore } from "../../src/store/store";
 import { VcrFixtureError } from "../../src/errors";
 
 /** Writes a well-formed chat fixture with the real formatter; returns its file. */
-function writeFixture(dir: string, text: string, extra: Record<string, unknown> = {}, response: unknown = { generations: [{ text: "ok" }] }): string {
+function writeFixture(
+  dir: string,
+  text: string,
+  extra: Record<string, unknown> = {},
+  response: unknown = { generations: [{ text: "ok", message: { type: "ai", content: "ok" } }] },
+): string {
   const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: text }] };
   const hash = requestHash("chat", request);
   const file = path.join(dir, `${hash}.json`);
@@ -87,7 +92,14 @@ describe("validateFixtures", () => {
   });
 
   it("flags credential-shaped strings with their path, unless the pattern is allowed", async () => {
-    const leaky = writeFixture(dir, "hi", {}, { generations: [{ text: "your key is sk-abcdefghijklmnopqrstuvwxyz0123" }] });
+    const leaky = writeFixture(
+      dir,
+      "hi",
+      {},
+      {
+        generations: [{ text: "your key is sk-abcdefghijklmnopqrstuvwxyz0123", message: { type: "ai", content: "your key is (see text)" } }],
+      },
+    );
     const problems = await validateFixtures(dir);
     expect(problems).to.deep.equal([
       {
@@ -124,15 +136,25 @@ describe("validateFixtures", () => {
 
   it("a fixture a git merge left in conflict: named as such, and the fix it gives (one side) works where `git checkout -- file` is refused", async () => {
     git(dir, "init", "-q");
-    const file = writeFixture(dir, "same question", {}, { generations: [{ text: "first answer" }] });
+    const file = writeFixture(dir, "same question", {}, { generations: [{ text: "first answer", message: { type: "ai", content: "first answer" } }] });
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "recorded");
     const main = git(dir, "rev-parse", "--abbrev-ref", "HEAD").trim();
     git(dir, "checkout", "-qb", "other");
-    writeFixture(dir, "same question", { recordedAt: "2026-02-02T00:00:00.000Z" }, { generations: [{ text: "their answer" }] });
+    writeFixture(
+      dir,
+      "same question",
+      { recordedAt: "2026-02-02T00:00:00.000Z" },
+      { generations: [{ text: "their answer", message: { type: "ai", content: "their answer" } }] },
+    );
     git(dir, "commit", "-qam", "re-recorded there");
     git(dir, "checkout", "-q", main);
-    writeFixture(dir, "same question", { recordedAt: "2026-03-03T00:00:00.000Z" }, { generations: [{ text: "our answer" }] });
+    writeFixture(
+      dir,
+      "same question",
+      { recordedAt: "2026-03-03T00:00:00.000Z" },
+      { generations: [{ text: "our answer", message: { type: "ai", content: "our answer" } }] },
+    );
     git(dir, "commit", "-qam", "re-recorded here");
     expect(() => git(dir, "merge", "-q", "other")).to.throw(); // CONFLICT (content), on git's stdout
     expect(fs.readFileSync(file, "utf8")).to.match(/^<<<<<<< /m);
