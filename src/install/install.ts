@@ -7,7 +7,8 @@
  * the call.
  */
 import { VcrConfigError } from "../errors";
-import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, type InstalledVcr } from "../internals/state";
+import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, testFilesBegun, type InstalledVcr } from "../internals/state";
+import { processWide } from "../processWide";
 import { patchLoadedCoreCopies, startRequireHook, stopRequireHook } from "./requireHook";
 import { patchEsmCore, underJest } from "./esmCore";
 import { reachEsmCoreLater } from "./esmCoreFallback";
@@ -17,9 +18,18 @@ export interface Installable extends InstalledVcr {
   readonly dir: string;
 }
 
+/**
+ * The installation in force: its uninstall, and the test file it was made in. Under the vitest
+ * plugin a worker can run several test files in one module graph (`--no-isolate`, VM pools);
+ * a Vcr that an earlier, finished file installed (its setup file's, whose `afterAll` did not run:
+ * every test skipped, `-t` selecting none of them) is uninstalled by the next file's install().
+ */
+const current = processWide("installation.v1", () => ({ uninstall: undefined as (() => void) | undefined, file: 0 }));
+
 export function installVcr(vcr: Installable): () => void {
-  const current = installedVcr() as Installable | undefined;
-  if (current) throw alreadyInstalledError(vcr, current);
+  const installed = installedVcr() as Installable | undefined;
+  if (installed && current.uninstall && current.file !== testFilesBegun()) current.uninstall();
+  else if (installed) throw alreadyInstalledError(vcr, installed);
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
   if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
@@ -30,11 +40,15 @@ export function installVcr(vcr: Installable): () => void {
   assertCoreUsable();
   setInstalledVcr(vcr);
   startRequireHook();
-  return () => {
+  const uninstall = () => {
     if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)
     setInstalledVcr(undefined);
     stopRequireHook();
+    if (current.uninstall === uninstall) current.uninstall = undefined;
   };
+  current.uninstall = uninstall;
+  current.file = testFilesBegun();
+  return uninstall;
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {
@@ -45,6 +59,6 @@ function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfi
       `  Nearest: explicit wiring (\`cache: vcr.cache\`, \`vcr.embeddings()\`, \`vcr.tools()\`) works for any number of Vcrs at once.\n` +
       `  Fix it: call the function the first install() returned before installing again:\n` +
       `    const uninstall = vcr.install(); … uninstall();\n` +
-      `  In a vitest setup file (run before every test file, in a worker that may keep langchain-vcr loaded): afterAll(() => uninstall()).`,
+      `  In a vitest setup file (run before every test file, in a worker that may keep langchain-vcr loaded): add the plugin (plugins: [langchainVcr()] from "langchain-vcr/vitest"), and the next file's install() replaces the Vcr an earlier file installed.`,
   );
 }

@@ -71,7 +71,8 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
         if (condition === "import" && !types.isModuleNamespaceObject(loaded)) scanLater(target);
         else scanExports(loaded);
       } catch {
-        // not loadable this way (an older Node, top-level await): not reached, as documented
+        // not loadable by require() (an older Node, vitest's VM pools): import() may load it
+        if (condition === "import") scanLater(target);
       }
     }
   }
@@ -80,7 +81,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
 /**
  * The ESM entry `file`, loaded with `import()` and scanned when it resolves: `require()` gave a
  * CommonJS copy of it (a loader such as tsx compiles ES modules on require), whose classes are
- * not the ones the test's `import` gets. The test's import shares that load, so the scan is done
+ * not the ones the test's `import` gets, or could not load it (vitest's VM pools). The test's import shares that load, so the scan is done
  * before a test runs (not before code at the top of the importing module runs).
  */
 function scanLater(file: string): void {

@@ -56,3 +56,19 @@ export function noteEsmCore(): void {
 export function esmCoreLoadedByEntry(): boolean {
   return state.esmCore;
 }
+
+/**
+ * How many test files have begun in this process, as a runner plugin that runs files one after
+ * another in one worker counts them (vitest's setup file, which runs before each test file).
+ */
+const testFiles = processWide("testFiles.v1", () => ({ begun: 0 }));
+
+/** A runner plugin: a test file begins. */
+export function noteTestFileBegins(): void {
+  testFiles.begun++;
+}
+
+/** How many test files have begun (0 where no runner plugin counts them). */
+export function testFilesBegun(): number {
+  return testFiles.begun;
+}

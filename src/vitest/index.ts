@@ -22,7 +22,7 @@ const KNOWN_OPTIONS: readonly string[] = [];
 export const VITEST_SETUP_FILE = path.join(__dirname, "../../esm/vitest-setup.mjs");
 
 interface UserConfig {
-  test?: { reporters?: unknown };
+  test?: { reporters?: unknown; setupFiles?: string | string[] };
 }
 /** What `configureVitest` (vitest 3.1+) is given: vitest, its config resolved, before its reporters are made. */
 interface ConfigureVitestContext {
@@ -41,7 +41,12 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
       reporter ??= new LangchainVcrVitestReporter(startRun("vitest"));
       // vite merges arrays by concatenation: with no reporters configured, keep vitest's default one
       const reporters = user.test?.reporters === undefined ? ["default", reporter] : [reporter];
-      return { test: { setupFiles: [VITEST_SETUP_FILE], reporters } };
+      // first, before the project's own setup files (a merge would append it): a test file begins
+      // there (`noteTestFileBegins`) before a setup file of the project calls vcr.install()
+      const test = (user.test ??= {});
+      const theirs = test.setupFiles === undefined ? [] : Array.isArray(test.setupFiles) ? test.setupFiles : [test.setupFiles];
+      if (!theirs.includes(VITEST_SETUP_FILE)) test.setupFiles = [VITEST_SETUP_FILE, ...theirs];
+      return { test: { reporters } };
     },
     configureVitest({ vitest }: ConfigureVitestContext) {
       // before any test process starts: they name tests as this vitest's -t matches them (./setup.ts)

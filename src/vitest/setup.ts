@@ -11,6 +11,7 @@ import { Scope, enterTestContext, enterTestSlot, leaveTestSlot, setRunner } from
 import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
+import { noteTestFileBegins } from "../internals/state";
 import { vitestTitle, type NamedTask } from "./names";
 
 interface VitestTask extends NamedTask {
@@ -30,6 +31,7 @@ export interface VitestHooks {
 }
 
 export function installVitestHooks(hooks: VitestHooks): void {
+  noteTestFileBegins(); // a Vcr an earlier test file installed in this worker is replaced by this file's install() (install.ts)
   checkEnvironment(); // normally checked in the main process already; this covers a worker started another way
   setRunner("vitest");
   let unit: Unit | undefined;

@@ -71,7 +71,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(() => b.install()).to.throw(VcrConfigError, /vcr\.install\(\) was called while another Vcr is installed \(dir .*\)[\s\S]*This Vcr: dir .*-b/);
     expect(() => a.install()).to.throw(
       VcrConfigError,
-      /while this Vcr is installed already[\s\S]*In a vitest setup file .*: afterAll\(\(\) => uninstall\(\)\)\.$/,
+      /while this Vcr is installed already[\s\S]*In a vitest setup file .*: add the plugin \(plugins: \[langchainVcr\(\)\] from "langchain-vcr\/vitest"\), and the next file's install\(\) replaces the Vcr an earlier file installed\.$/,
     );
     uninstall();
     uninstall();

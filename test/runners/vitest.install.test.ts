@@ -1,0 +1,67 @@
+/**
+ * `vcr.install()` in a vitest setup file, with the plugin, where one worker runs several test
+ * files in one module graph (`--no-isolate`): the setup file needs no `afterAll(uninstall)`. The
+ * next file's install() replaces the Vcr a finished file installed. Before, that install() threw
+ * "vcr.install() was called while another Vcr is installed" and failed the file; with the
+ * `afterAll(uninstall)` the docs asked for, a file whose tests were all skipped (its afterAll never
+ * runs) did the same to every file after it, and under `sequence.hooks: "list"` the uninstall ran
+ * before the file's own afterAll, whose model call then went live under replay_only.
+ *
+ * vitest's VM pools (vmThreads, vmForks): install() could not `require()` the integrations' ES
+ * modules there, so an OpenAIEmbeddings with no wrapper answered live under replay_only (2
+ * requests, no error); now they are loaded with `import()` and wrapped.
+ */
+import * as path from "node:path";
+import { expect } from "chai";
+import { withFakeProvider } from "../helpers/fakeProvider";
+import { removeTmpDirs } from "../helpers/tmp";
+import { makeProject, VITEST_DIR } from "./helpers/project";
+
+const VITEST = path.join(VITEST_DIR, "vitest.mjs");
+
+/** A test file asking a model that app code builds with no cache; `hook`: also in its top-level afterAll. */
+const asking = (name: string, hook = false) =>
+  [
+    `import { afterAll, it } from "vitest";`,
+    `import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";`,
+    `const model = () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+    `const embeddings = () => new OpenAIEmbeddings({ apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+    hook ? `afterAll(async () => { await model().invoke("asked in ${name}'s afterAll"); });` : ``,
+    `it("asks ${name}", async () => { await model().invoke("a question from ${name}"); await embeddings().embedQuery("a text from ${name}"); });`,
+    ``,
+  ].join("\n");
+
+const FILES: Record<string, string> = {
+  "vitest.config.mjs": [
+    `import langchainVcr from "langchain-vcr/vitest";`,
+    `export default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"], sequence: { hooks: "list" }, testTimeout: 20000 } };`,
+    ``,
+  ].join("\n"),
+  "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nexport const vcr = new Vcr({ dir: "cassettes" });\nvcr.install();\n`,
+  // the largest file, so vitest runs it first when it has no timings yet
+  "test/a.test.mjs": `import { it } from "vitest";\n${"// padding\n".repeat(200)}it.skip("is skipped", () => {});\n`,
+  "test/b.test.mjs": asking("b", true),
+  "test/c.test.mjs": asking("c"),
+};
+
+describe("langchain-vcr/vitest: vcr.install() in the setup file, one worker, files not isolated", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  const fixtures = 5; // per test file b and c: a chat turn and an embedding; b's afterAll: a chat turn
+  for (const pool of ["forks", "vmThreads"])
+    it(`--pool=${pool}: records ${fixtures} fixtures (chat and embeddings; a skipped file first; a top-level afterAll under sequence.hooks 'list'), then replays them with 0 requests`, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const p = makeProject(FILES);
+        const command = [VITEST, "run", `--pool=${pool}`, "--no-isolate", "--maxWorkers=1"];
+        const env = { FAKE_URL: fake.openaiBaseURL };
+        const rec = await p.run(command, { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+        expect([fake.count(), p.fixtures().length]).to.deep.equal([fixtures, fixtures]);
+        const replay = await p.run(command, { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
+        expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+        expect(replay.stdout + replay.stderr).to.not.include("another Vcr is installed");
+        expect(fake.count(), "requests on replay").to.equal(fixtures);
+      });
+    });
+});
