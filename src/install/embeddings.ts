@@ -74,11 +74,14 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
 }
 
 /**
- * Considers `exports` and its own data properties. Accessors are skipped: a getter may load a
- * module lazily (a side effect of our looking), and a class re-exported through a getter is
- * also a data property of the module that defines it.
+ * Considers `exports` and its own data properties. Accessors are skipped in packages: a getter
+ * may load a module lazily (a side effect of our looking), and a class a package re-exports
+ * through a getter is also a data property of the module that defines it. `ownCode` (a module
+ * of the project, outside node_modules): its enumerable getters are read too, since tsx, esbuild
+ * and SWC compile every export of a module to one (before, a project's own exported Embeddings
+ * class run under tsx answered live under replay_only).
  */
-export function scanExports(exports: unknown): void {
+export function scanExports(exports: unknown, ownCode = false): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
   scanned.add(exports as object);
   let descriptors: PropertyDescriptor[];
@@ -91,6 +94,7 @@ export function scanExports(exports: unknown): void {
   for (const d of descriptors) {
     try {
       if ("value" in d) consider(d.value);
+      else if (ownCode && d.enumerable && d.get) consider(d.get.call(exports));
     } catch {
       // a Proxy whose traps throw: not a class of ours
     }

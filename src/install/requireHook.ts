@@ -43,7 +43,7 @@ export function patchLoadedCoreCopies(): void {
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and (as every copy of core) of every one required from now on. */
 export function startRequireHook(): void {
-  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports);
+  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports, isOwnCode(m.filename));
   // in place already; or put back: another library (a stub's restore) may have set Module._load to what it found before ours
   if (hook && loader._load === hook.wrapper) return;
   const wrapped = loader._load;
@@ -51,7 +51,7 @@ export function startRequireHook(): void {
     const exports = wrapped.call(this, request, parent, isMain);
     if (installedVcr()) {
       if (request.startsWith("@langchain/core")) patchCopyRequiredBy(parent);
-      scanExports(exports);
+      scanExports(exports, requiresOwnCode(request, parent));
     }
     return exports;
   };
@@ -82,6 +82,19 @@ function patchCopyRequiredBy(parent: unknown): void {
   if (coreDir === null) return;
   const broken = patchLoadedCopy(coreDir, file);
   if (broken) throw broken; // what is built on that copy would reach the provider
+}
+
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+
+/** Whether `file` is a module of the project itself: a file outside node_modules. */
+function isOwnCode(file: unknown): boolean {
+  return typeof file === "string" && path.isAbsolute(file) && !file.includes(NODE_MODULES);
+}
+
+/** Whether `request` names a module of the project: a path outside node_modules, or relative to one. */
+function requiresOwnCode(request: string, parent: unknown): boolean {
+  if (path.isAbsolute(request)) return isOwnCode(request);
+  return request.startsWith(".") && isOwnCode((parent as { filename?: unknown } | null | undefined)?.filename) && !request.includes("node_modules");
 }
 
 /** A loaded module outside the copy of core in `dir` that required one of its files: who uses that copy. */
