@@ -51,6 +51,10 @@ export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
   }
   const dir = options.dir ?? DEFAULTS.dir;
   if (typeof dir !== "string" || dir === "") throw new VcrConfigError(`options.dir must be a non-empty string (got ${JSON.stringify(dir)}).`);
+  if (dir.includes("\0"))
+    throw new VcrConfigError(
+      `options.dir ${JSON.stringify(dir)} contains a NUL character, which no file path may hold.\n  Fix it: pass the fixture directory's path as plain text, e.g. new Vcr({ dir: "cassettes" }).`,
+    );
   const fnList = <T>(name: string, v: unknown, fallback: readonly T[]): T[] => {
     if (v === undefined) return [...fallback];
     if (!Array.isArray(v) || v.some((f) => typeof f !== "function")) {

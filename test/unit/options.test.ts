@@ -12,6 +12,10 @@ describe("options: validation", () => {
     expect(() => new Vcr({ dir, allowSecretPatterns: "bearer_token" as never })).to.throw(VcrConfigError, "must be an array");
     expect(() => new Vcr({ dir, allowSecretPatterns: [1] as never })).to.throw(VcrConfigError, "must be an array");
   });
+
+  it("a dir with a NUL character is a VcrConfigError at construction (it used to construct)", () => {
+    expect(() => new Vcr({ dir: "a\0b" })).to.throw(VcrConfigError, /options\.dir "a\\u0000b" contains a NUL character[\s\S]*Fix it:/);
+  });
 });
 
 describe("options: DEFAULTS", () => {
