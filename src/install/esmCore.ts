@@ -5,8 +5,8 @@
  * CommonJS copy at import (loading the ESM copy costs 200-450 ms), so `vcr.install()` patches
  * the ESM copy too: it loads core's ESM files with `require()` (Node 20.19+ loads ES modules
  * that way, into the same module map `import()` uses, so a later `import()` gets these very
- * patched classes). Where `require()` cannot (an older Node, jest's loader, a loader such as tsx that compiles it to CommonJS), `import()` loads it
- * (`esmCoreFallback.ts`).
+ * patched classes). Where `require()` cannot (an older Node, jest's loader, a loader such as
+ * tsx that compiles it to CommonJS), `import()` loads it (`esmCoreFallback.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
