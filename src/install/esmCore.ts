@@ -108,6 +108,11 @@ export function loadCore(coreDir: string, condition: "import" | "require"): Patc
   ) as unknown as PatchableCore;
 }
 
+/** Whether `require()` of an ES module gave its module namespace, not a loader's CommonJS copy of it. */
+export function isEsModule(loaded: unknown): boolean {
+  return types.isModuleNamespaceObject(loaded);
+}
+
 /**
  * Throws unless `require()` of the ES module `file` gave its module namespace: a loader that
  * compiles ES modules to CommonJS on `require()` (tsx registered before install()) hands back a
@@ -115,7 +120,7 @@ export function loadCore(coreDir: string, condition: "import" | "require"): Patc
  * the real ones live. The caller then takes the `import()` route.
  */
 export function assertEsModule(loaded: unknown, file: string): void {
-  if (!types.isModuleNamespaceObject(loaded)) {
+  if (!isEsModule(loaded)) {
     throw new Error(`require() of ${file} gave a CommonJS copy, not the ES module (a loader such as tsx compiles it on require)`);
   }
 }

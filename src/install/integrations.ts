@@ -13,8 +13,7 @@
 import { scanExports } from "./embeddings";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { types } from "node:util";
-import { quietly } from "./esmCore";
+import { isEsModule, quietly } from "./esmCore";
 import { patchCoreAt } from "./coreCopies";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
@@ -68,7 +67,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
     for (const target of targets) {
       try {
         const loaded = quietly(() => require(target) as unknown);
-        if (condition === "import" && !types.isModuleNamespaceObject(loaded)) scanLater(target);
+        if (condition === "import" && !isEsModule(loaded)) scanLater(target);
         else scanExports(loaded);
       } catch {
         // not loadable by require() (an older Node, vitest's VM pools): import() may load it
