@@ -73,17 +73,32 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
   return insideLiveCall.run(inner, () => fn.call(inner, arg)) as Promise<T>;
 }
 
+/** What the embeddings scan is told about a module whose exports it considers. */
+export interface ModuleFacts {
+  /** A module of the project (outside node_modules, `ownCode.ts`): its enumerable getters are read too. */
+  ownCode: boolean;
+  /** false: the module is still loading (a require cycle reached it), so its exports are not all there yet. */
+  loaded: boolean;
+}
+
 /**
  * Considers `exports` and its own data properties. Accessors are skipped in packages: a getter
  * may load a module lazily (a side effect of our looking), and a class a package re-exports
- * through a getter is also a data property of the module that defines it. `ownCode` (a module
- * of the project, outside node_modules): its enumerable getters are read too, since tsx, esbuild
- * and SWC compile every export of a module to one (before, a project's own exported Embeddings
- * class run under tsx answered live under replay_only).
+ * through a getter is also a data property of the module that defines it. A module of the
+ * project (`facts().ownCode`): its enumerable getters are read too, since tsx, esbuild and SWC
+ * compile every export of a module to one (before, a project's own exported Embeddings class run
+ * under tsx answered live under replay_only). `facts` is asked only for exports not yet scanned.
+ *
+ * Exports are marked scanned only when complete: not while their module is still loading (a
+ * require cycle hands out its exports early, and tsc assigns an export only once its class is
+ * defined), nor when a getter threw (esbuild's getter of a class not yet defined in a cycle).
+ * They are looked at again the next time they are required.
  */
-export function scanExports(exports: unknown, ownCode = false): void {
+export function scanExports(exports: unknown, facts: () => ModuleFacts = () => ({ ownCode: false, loaded: true })): void {
   if (exports === null || (typeof exports !== "object" && typeof exports !== "function") || scanned.has(exports as object)) return;
-  scanned.add(exports as object);
+  const { ownCode, loaded } = facts();
+  scanned.add(exports as object); // first: a getter that requires this module again does not scan it again meanwhile
+  let complete = loaded;
   let descriptors: PropertyDescriptor[];
   try {
     consider(exports); // module.exports = SomeEmbeddings
@@ -96,9 +111,11 @@ export function scanExports(exports: unknown, ownCode = false): void {
       if ("value" in d) consider(d.value);
       else if (ownCode && d.enumerable && d.get) consider(d.get.call(exports));
     } catch {
-      // a Proxy whose traps throw: not a class of ours
+      // a Proxy whose traps throw: not a class of ours; a getter in a cycle: not there yet
+      if (!("value" in d)) complete = false;
     }
   }
+  if (!complete) scanned.delete(exports as object);
 }
 
 /** A class (or an instance: `export const embeddings = new MyEmbeddings()` exports no class) that extends a copy of core's `Embeddings`. */

@@ -30,6 +30,7 @@ import { scanExports } from "./embeddings";
 import { forgetEsmCoreLater } from "./esmCoreLater";
 import { FILES, underJest } from "./esmCore";
 import { dirResolvedFrom } from "./packageDirs";
+import { isOwnRequest } from "./ownCode";
 
 type RequireModule = (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]) => unknown;
 interface RuntimeLike {
@@ -124,7 +125,7 @@ export function afterLoad(load: (name: string) => unknown, from: string, moduleN
     if (!wrapConfigurableModel(proto, stringModels.coreDir))
       throw unwrappableError([`the langchain required as "${moduleName}" has no ConfigurableModel.prototype._getModelInstance`]);
   }
-  if (installedVcr()) scanExports(exports);
+  if (installedVcr()) scanExports(exports, () => ({ ownCode: isOwnRequest(moduleName, from), loaded: true }));
 }
 
 /** A reset (`resetModules: true` before each test, `jest.resetModules()`) also resets jest's ESM registry: the next string model imports a fresh ESM copy of core. */

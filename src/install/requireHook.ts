@@ -16,7 +16,8 @@ import Module from "node:module"; // the module object itself (its _load is repl
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { installedVcr } from "../internals/state";
-import { scanExports } from "./embeddings";
+import { scanExports, type ModuleFacts } from "./embeddings";
+import { isOwnFile, isOwnRequest } from "./ownCode";
 import { patchLoadedCopy } from "./coreCopies";
 import { dirResolvedFrom } from "./packageDirs";
 
@@ -43,7 +44,7 @@ export function patchLoadedCoreCopies(): void {
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and (as every copy of core) of every one required from now on. */
 export function startRequireHook(): void {
-  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports, isOwnCode(m.filename));
+  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports, () => ({ ownCode: isOwnFile(m.filename), loaded: m.loaded }));
   // in place already; or put back: another library (a stub's restore) may have set Module._load to what it found before ours
   if (hook && loader._load === hook.wrapper) return;
   const wrapped = loader._load;
@@ -51,7 +52,7 @@ export function startRequireHook(): void {
     const exports = wrapped.call(this, request, parent, isMain);
     if (installedVcr()) {
       if (request.startsWith("@langchain/core")) patchCopyRequiredBy(parent);
-      scanExports(exports, requiresOwnCode(request, parent));
+      scanExports(exports, () => factsOf(exports, request, parent));
     }
     return exports;
   };
@@ -84,17 +85,21 @@ function patchCopyRequiredBy(parent: unknown): void {
   if (broken) throw broken; // what is built on that copy would reach the provider
 }
 
-const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+type Loaded = { filename?: unknown; exports?: unknown; loaded?: boolean };
 
-/** Whether `file` is a module of the project itself: a file outside node_modules. */
-function isOwnCode(file: unknown): boolean {
-  return typeof file === "string" && path.isAbsolute(file) && !file.includes(NODE_MODULES);
-}
-
-/** Whether `request` names a module of the project: a path outside node_modules, or relative to one. */
-function requiresOwnCode(request: string, parent: unknown): boolean {
-  if (path.isAbsolute(request)) return isOwnCode(request);
-  return request.startsWith(".") && isOwnCode((parent as { filename?: unknown } | null | undefined)?.filename) && !request.includes("node_modules");
+/**
+ * The module `request` loaded for `parent`: Node lists it among the parent's children, which
+ * gives its real file (through an alias such as tsconfig `paths` too) and whether it is still
+ * loading (a require cycle). Without a parent (a module required from nowhere), the request decides.
+ */
+function factsOf(exports: unknown, request: string, parent: unknown): ModuleFacts {
+  const p = parent as { filename?: unknown; children?: Loaded[] } | null | undefined;
+  const children = Array.isArray(p?.children) ? p.children : [];
+  for (let i = children.length - 1; i >= 0; i--) {
+    const child = children[i];
+    if (child?.exports === exports) return { ownCode: isOwnFile(child.filename), loaded: child.loaded !== false };
+  }
+  return { ownCode: isOwnRequest(request, p?.filename), loaded: true };
 }
 
 /** A loaded module outside the copy of core in `dir` that required one of its files: who uses that copy. */

@@ -12,22 +12,29 @@ import * as path from "node:path";
 import { Vcr } from "../../src/index";
 import { tmpDir, removeTmpDirs } from "../helpers/tmp";
 
-/** A CommonJS module, as esbuild writes one, exporting an Embeddings class `name` through a getter; its body counts its runs. */
-function moduleFile(dir: string, name: string, underNodeModules = false): string {
-  const file = path.join(dir, ...(underNodeModules ? ["node_modules", "pkg"] : []), `${name}.js`);
+const CORE_EMBEDDINGS = JSON.stringify(require.resolve("@langchain/core/embeddings"));
+
+/**
+ * A CommonJS file `file` defining an Embeddings class `name` whose body counts its runs, exported
+ * the way esbuild writes it (`getter`: every export an enumerable getter, defined before the body
+ * runs) or tsc does (`data`: assigned once the class is defined); `requires` run in between (a cycle).
+ */
+function moduleFile(file: string, name: string, style: "getter" | "data" = "getter", requires: string[] = []): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  const exportsOf = [name, "runs"];
   fs.writeFileSync(
     file,
     [
-      `const { Embeddings } = require(${JSON.stringify(require.resolve("@langchain/core/embeddings"))});`,
+      `Object.defineProperty(exports, "__esModule", { value: true });`,
+      ...(style === "getter" ? exportsOf.map((e) => `Object.defineProperty(exports, "${e}", { enumerable: true, get: () => ${e} });`) : []),
+      ...requires.map((r) => `require(${JSON.stringify(r)});`),
+      `const { Embeddings } = require(${CORE_EMBEDDINGS});`,
       `const runs = { count: 0 };`,
       `class ${name} extends Embeddings {`,
       `  async embedDocuments(texts) { runs.count++; return texts.map(() => [0.1, 0.2]); }`,
       `  async embedQuery(text) { runs.count++; return [0.1, 0.2]; }`,
       `}`,
-      `Object.defineProperty(exports, "__esModule", { value: true });`,
-      `Object.defineProperty(exports, "${name}", { enumerable: true, get: () => ${name} });`,
-      `Object.defineProperty(exports, "runs", { enumerable: true, get: () => runs });`,
+      ...(style === "data" ? exportsOf.map((e) => `exports.${e} = ${e};`) : []),
       ``,
     ].join("\n"),
   );
@@ -50,17 +57,43 @@ describe("vcr.install(): a project's Embeddings class exported through a getter 
   }
 
   it("loaded before install() or required after it: a VcrMissError under replay_only, the body run 0 times", async () => {
-    const before = require(moduleFile(dir, "EarlyEmbeddings")) as Loaded;
+    const before = require(moduleFile(path.join(dir, "early.js"), "EarlyEmbeddings")) as Loaded;
     uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
-    const after = require(moduleFile(dir, "LateEmbeddings")) as Loaded;
+    const after = require(moduleFile(path.join(dir, "late.js"), "LateEmbeddings")) as Loaded;
     expect([await embedUnder(before, "EarlyEmbeddings"), await embedUnder(after, "LateEmbeddings")]).to.deep.equal(["VcrMissError", "VcrMissError"]);
     expect([before.runs.count, after.runs.count]).to.deep.equal([0, 0]);
   });
 
   it("a package's module (under node_modules): its getters are not read, the class is not reached", async () => {
     uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
-    const pkg = require(moduleFile(dir, "PackageEmbeddings", true)) as Loaded;
+    const pkg = require(moduleFile(path.join(dir, "node_modules", "pkg", "index.js"), "PackageEmbeddings")) as Loaded;
     expect(await embedUnder(pkg, "PackageEmbeddings")).to.equal("0.1,0.2");
     expect(pkg.runs.count).to.equal(1);
   });
+
+  it("a workspace package linked into node_modules, required by its name: read as the project's (its real file), a VcrMissError, 0 runs", async () => {
+    const file = moduleFile(path.join(dir, "packages", "emb", "index.js"), "WorkspaceEmbeddings");
+    fs.writeFileSync(path.join(dir, "packages", "emb", "package.json"), JSON.stringify({ name: "@app/emb", main: "index.js" }));
+    fs.mkdirSync(path.join(dir, "node_modules", "@app"), { recursive: true });
+    fs.symlinkSync(path.dirname(file), path.join(dir, "node_modules", "@app", "emb"), "dir");
+    const consumer = path.join(dir, "consumer.js");
+    fs.writeFileSync(consumer, `module.exports = require("@app/emb");\n`);
+    uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
+    const linked = require(consumer) as Loaded;
+    expect(await embedUnder(linked, "WorkspaceEmbeddings")).to.equal("VcrMissError");
+    expect(linked.runs.count).to.equal(0);
+  });
+
+  for (const style of ["data", "getter"] as const) {
+    it(`a module in a require cycle (${style === "data" ? "tsc" : "esbuild"} exports): scanned once it has loaded, a VcrMissError, 0 runs`, async () => {
+      // a.js requires b.js before defining its class; b.js requires a.js back, and gets a's exports while a is still loading
+      const a = path.join(dir, "a.js");
+      fs.writeFileSync(path.join(dir, "b.js"), `exports.fromA = require("./a.js");\n`);
+      moduleFile(a, "CycleEmbeddings", style, ["./b.js"]);
+      uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
+      const loaded = require(a) as Loaded;
+      expect(await embedUnder(loaded, "CycleEmbeddings")).to.equal("VcrMissError");
+      expect(loaded.runs.count).to.equal(0);
+    });
+  }
 });

@@ -85,4 +85,34 @@ console.log(JSON.stringify({ query, documents, missed: String(vcr.stats().missed
     expect(await run(dir, "app.mjs")).to.deep.equal({ query: "VcrMissError", documents: "VcrMissError", missed: "2" });
     expect(fake.count()).to.equal(0);
   });
+
+  it("a CommonJS process: the project's Embeddings class required through a tsconfig paths alias misses under replay_only, its body run 0 times", async () => {
+    const dir = project("commonjs", {
+      "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@app/*": ["src/*"] } } }),
+      "app.ts": `
+const { Vcr } = require(${JSON.stringify(path.join(ROOT, "dist/cjs/index.js"))});
+const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });
+vcr.install();
+const { MyEmbeddings, runs } = require("@app/embed");
+${OUTCOME}
+(async () => {
+  const query = await outcome(() => new MyEmbeddings().embedQuery("hello"));
+  console.log(JSON.stringify({ query, runs: String(runs.count) }));
+})();
+`,
+    });
+    fs.mkdirSync(path.join(dir, "src"));
+    fs.writeFileSync(
+      path.join(dir, "src", "embed.ts"),
+      `import { Embeddings } from "@langchain/core/embeddings";
+export const runs = { count: 0 };
+export class MyEmbeddings extends Embeddings {
+  constructor() { super({}); }
+  async embedDocuments(texts: string[]) { runs.count++; return texts.map(() => [0.1]); }
+  async embedQuery(text: string) { runs.count++; return [0.1]; }
+}
+`,
+    );
+    expect(await run(dir, "app.ts")).to.deep.equal({ query: "VcrMissError", runs: "0" });
+  });
 });

@@ -227,3 +227,47 @@ describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, 
     );
   });
 });
+
+describe("langchain-vcr/jest: the project's own Embeddings class, compiled the way SWC and esbuild export (every export a getter)", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("required by a relative path and through a moduleNameMapper alias: recorded (2 body runs, 2 fixtures), then replayed under CI with the body run 0 times more", async () => {
+    // before: under jest a module's getters were never read, so both classes ran their bodies on every replay
+    const embeddingsModule = (name: string) =>
+      [
+        `Object.defineProperty(exports, "__esModule", { value: true });`,
+        `Object.defineProperty(exports, "${name}", { enumerable: true, get: () => ${name} });`,
+        `const fs = require("node:fs");`,
+        `const { Embeddings } = require("@langchain/core/embeddings");`,
+        `class ${name} extends Embeddings {`,
+        `  constructor() { super({}); }`,
+        `  async embedDocuments(texts) { return Promise.all(texts.map((t) => this.embedQuery(t))); }`,
+        `  async embedQuery(text) { fs.appendFileSync(process.env.SIDE_FILE, "${name} ran\\n"); return [text.length, 0.5]; }`,
+        `}`,
+        ``,
+      ].join("\n");
+    const p = makeProject({
+      "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+      "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  moduleNameMapper: { "^@app/(.*)$": "<rootDir>/src/$1" },`),
+      "src/relative.cjs": embeddingsModule("RelativeEmbeddings"),
+      "src/aliased.cjs": embeddingsModule("AliasedEmbeddings"),
+      "llm/own.test.cjs": [
+        `test("embeds with the project's own classes", async () => {`,
+        `  const { RelativeEmbeddings } = require("../src/relative.cjs");`,
+        `  const { AliasedEmbeddings } = require("@app/aliased.cjs");`,
+        `  expect(await new RelativeEmbeddings().embedQuery("one")).toEqual([3, 0.5]);`,
+        `  expect(await new AliasedEmbeddings().embedQuery("three")).toEqual([5, 0.5]);`,
+        `});`,
+        ``,
+      ].join("\n"),
+    });
+    const rec = await p.run([JEST, "--ci"], { LANGCHAIN_VCR_MODE: "record_or_replay" });
+    expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+    expect([p.sideLines(), p.fixtures().length]).to.deep.equal([["RelativeEmbeddings ran", "AliasedEmbeddings ran"], 2]);
+    const replay = await p.run([JEST, "--ci"], { CI: "true" });
+    expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+    expect(p.sideLines()).to.have.length(2);
+    expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 2 replayed, 0 recorded/);
+  });
+});
