@@ -54,7 +54,16 @@ export function knownCopy(chatModel: unknown): VcrConfigError | true | undefined
 export function patchCoreCopy(core: PatchableCore, copy?: OtherCopy): VcrConfigError | undefined {
   const known = knownCopy(core.BaseChatModel);
   if (known) return known === true ? undefined : known;
-  const missing = missingInternal({ BaseChatModel: core.BaseChatModel, BaseLLM: core.BaseLLM, StructuredTool: core.StructuredTool }, copy);
+  const missing = missingInternal(
+    {
+      BaseChatModel: core.BaseChatModel,
+      BaseLLM: core.BaseLLM,
+      StructuredTool: core.StructuredTool,
+      DynamicStructuredTool: core.DynamicStructuredTool as { prototype: object } | undefined,
+      RunnableToolLike: core.RunnableToolLike,
+    },
+    copy,
+  );
   if (missing) {
     if (isKey(core.BaseChatModel)) copies.set(core.BaseChatModel, missing);
     noteBrokenCore(missing);
@@ -64,7 +73,7 @@ export function patchCoreCopy(core: PatchableCore, copy?: OtherCopy): VcrConfigE
   installStreamPatches(core as unknown as StreamCore);
   installLlmStreamPatch(core);
   installToolPatch(core.StructuredTool!.prototype);
-  if (core.RunnableToolLike && core.DynamicStructuredTool) installRunnableToolPatch(core.RunnableToolLike.prototype, core.DynamicStructuredTool as never);
+  installRunnableToolPatch(core.RunnableToolLike!.prototype, core.DynamicStructuredTool as never);
   if (core.Embeddings) noteEmbeddingsClass(core.Embeddings);
   copies.set(core.BaseChatModel, true);
   return undefined;

@@ -21,7 +21,7 @@ export interface OtherCopy {
 /** The first relied-on internal this copy of core lacks, as the error to throw; undefined when all are there. */
 export function missingInternal(core: CoreClasses, copy?: OtherCopy): VcrConfigError | undefined {
   for (const internal of INTERNALS) {
-    if (!defined(core, internal)) return missingError(internalName(internal), internal.use, copy);
+    if (!defined(core, internal)) return missingError(core[internal.owner] ? internalName(internal) : `${internal.owner} class`, internal.use, copy);
   }
   return undefined;
 }

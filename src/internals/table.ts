@@ -24,17 +24,17 @@
  */
 
 /** The classes of one copy of @langchain/core that the table names. */
-export type CoreClassName = "BaseChatModel" | "BaseLLM" | "StructuredTool";
+export type CoreClassName = "BaseChatModel" | "BaseLLM" | "StructuredTool" | "DynamicStructuredTool" | "RunnableToolLike";
 
 export interface Internal {
   /** The class of the copy of core where it is looked up. */
   owner: CoreClassName;
   /**
    * The class that must define it: the owner itself, or the owner's parent class
-   * `BaseLanguageModel`. An inherited default from further up (Runnable's generic
-   * `_streamIterator`, `streamEvents`, `invoke`) does not count: it would route around us.
+   * (`BaseLanguageModel`, `RunnableBinding`). An inherited default from further up (Runnable's
+   * generic `_streamIterator`, `streamEvents`, `invoke`) does not count: it would route around us.
    */
-  definedBy?: "BaseLanguageModel";
+  definedBy?: "BaseLanguageModel" | "RunnableBinding";
   name: string;
   /** What langchain-vcr does with it (for the error message). */
   use: string;
@@ -60,4 +60,6 @@ export const INTERNALS: readonly Internal[] = [
   { owner: "BaseLLM", name: "_streamIterator", use: "answer a text-completion .stream() with a replayed invoke()" },
   { owner: "StructuredTool", name: "invoke", use: "isolate model-initiated tool calls under vcr.install()" },
   { owner: "StructuredTool", name: "call", use: "run a wrapped tool's _call with core's validation and callbacks" },
+  { owner: "RunnableToolLike", definedBy: "RunnableBinding", name: "invoke", use: "isolate model-initiated calls of a runnable.asTool() under vcr.install()" },
+  { owner: "DynamicStructuredTool", name: "_call", use: "stand in for a runnable.asTool() under vcr.install() (its body is the runnable's invoke)" },
 ];

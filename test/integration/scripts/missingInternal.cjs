@@ -3,8 +3,9 @@
 // what a test would: build a Vcr, a model wired to it, invoke and stream. Prints a JSON report.
 const { BaseChatModel } = require("@langchain/core/language_models/chat_models");
 const { BaseLLM } = require("@langchain/core/language_models/llms");
-const { StructuredTool } = require("@langchain/core/tools");
-const classes = { BaseChatModel, BaseLLM, StructuredTool };
+const { StructuredTool, DynamicStructuredTool } = require("@langchain/core/tools");
+const { RunnableToolLike } = require("@langchain/core/runnables");
+const classes = { BaseChatModel, BaseLLM, StructuredTool, DynamicStructuredTool, RunnableToolLike };
 const [owner, name] = (process.env.INTERNAL || "").split(".");
 if (owner) {
   let proto = classes[owner].prototype;
