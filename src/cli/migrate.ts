@@ -5,8 +5,8 @@
  * removed; an interrupted run leaves both, and the next run finishes the job. Each step is
  * printed when done; one that fails stops the run with a message naming its file
  * (migrateApply.ts). A damaged fixture, a newer-than-known one, one that cannot be renamed offline (redacted), or one that
- * upgrades to the same name as another with a different response (src/cli/migratePlan.ts) is
- * left byte for byte and listed; the exit code is then 1. Running it twice changes nothing.
+ * upgrades to the same name as another, or as a file already there, with a different response
+ * (src/cli/migratePlan.ts) is left byte for byte and listed; the exit code is then 1. Running it twice changes nothing.
  * Writes nothing outside `dir`.
  */
 import * as path from "node:path";
@@ -44,7 +44,7 @@ export async function migrateCommand(args: ParsedArgs, io: Io): Promise<number> 
   const name = (f: string) => path.basename(f);
   const r = migrateDir(dir, dry, (m) => {
     const note = m.existed
-      ? " (already recorded in the current form; the older copy removed)"
+      ? " (already there in the current form with the same response; the older copy removed)"
       : m.mergedInto !== undefined
         ? ` (the same response as ${name(m.mergedInto)}: merged into one)`
         : "";

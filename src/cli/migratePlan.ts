@@ -3,7 +3,10 @@
  * `--dry-run` reports the same): each older fixture's upgrade and new name, and the ones to
  * leave byte for byte. Older fixtures that upgrade to the same new name (a difference the
  * older form kept and the current one drops) merge when their responses are the same; with
- * different responses neither is upgraded, since only one answer can stay.
+ * different responses neither is upgraded, since only one answer can stay. An older fixture whose
+ * new name is taken already (a fixture recorded since in the current form) is removed only when
+ * its response is that file's (an interrupted run, finished); with another response it is left
+ * and listed: removing it would lose its answer.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -19,7 +22,7 @@ export interface MigrateStep {
   to: string;
   /** The upgraded fixture, written to `to` unless a file is already there. */
   fixture: Fixture;
-  /** `to` was there before this run: it is kept as it is, and `from` removed. */
+  /** `to` was there before this run, with the same response: it is kept as it is, and `from` removed. */
   existed: boolean;
   /** Another older fixture of this run with the same response, upgraded to `to` before this one. */
   mergedInto?: string;
@@ -80,6 +83,15 @@ function planTarget(plan: MigratePlan, to: string, group: Candidate[]): void {
   const thereResponse = there?.fixture ? canonicalJson(there.fixture.response) : undefined;
   let first: string | undefined;
   for (const c of group) {
+    if (thereResponse !== undefined && response(c) !== thereResponse) {
+      plan.left.push({
+        file: c.file,
+        problem:
+          `upgrades to ${path.basename(to)}, which is already there in the current form with a different response (recorded since; replay uses that one). ` +
+          `To keep that answer, delete ${path.basename(c.file)}; to keep this one, delete ${path.basename(to)}, then run npx langchain-vcr migrate again`,
+      });
+      continue;
+    }
     if (collide && response(c) !== thereResponse) {
       const others = group.filter((o) => o !== c && response(o) !== response(c)).map((o) => path.basename(o.file));
       plan.left.push({

@@ -38,6 +38,20 @@ function bytesOf(dir: string): Record<string, string> {
   return Object.fromEntries(fixtureFiles(dir).map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]));
 }
 
+/** Runs migrate with --dry-run, then without: each exits 1 and renames nothing, every file left byte for byte; returns what each printed. */
+async function leftAsTheyWere(dir: string): Promise<{ code: number; out: string; err: string }[]> {
+  const before = bytesOf(dir);
+  const runs = [];
+  for (const flags of [["--dry-run"], []]) {
+    const r = await migrate(dir, ...flags);
+    expect(r.code, flags.join(" ")).to.equal(1);
+    expect(bytesOf(dir)).to.deep.equal(before);
+    expect(r.out).to.not.contain("→");
+    runs.push(r);
+  }
+  return runs;
+}
+
 describe("cli: migrate, two older fixtures with one new name", () => {
   afterEach(removeTmpDirs);
 
@@ -45,12 +59,7 @@ describe("cli: migrate, two older fixtures with one new name", () => {
     const dir = tmpDir("vcr-migrate-");
     const a = writeOlder(dir, DIALECTS[0], "ANSWER-A");
     const b = writeOlder(dir, DIALECTS[1], "ANSWER-B");
-    const before = bytesOf(dir);
-    for (const flags of [["--dry-run"], []]) {
-      const r = await migrate(dir, ...flags);
-      expect(r.code, flags.join(" ")).to.equal(1);
-      expect(bytesOf(dir)).to.deep.equal(before);
-      expect(r.out).to.not.contain("→");
+    for (const r of await leftAsTheyWere(dir)) {
       expect(r.out).to.contain(", 2 left as they were.");
       for (const [self, other] of [
         [a, b],
@@ -91,10 +100,47 @@ describe("cli: migrate, two older fixtures with one new name", () => {
     const bBytes = fs.readFileSync(path.join(dir, b), "utf8");
     const r = await migrate(dir);
     expect(r.code).to.equal(1);
-    expect(r.out).to.contain(`  ${a} → ${target} (already recorded in the current form; the older copy removed)\n`);
-    expect(r.err).to.contain(`  ${b}: upgrades to ${target}, as does ${a}, with a different response`);
+    expect(r.out).to.contain(`  ${a} → ${target} (already there in the current form with the same response; the older copy removed)\n`);
+    expect(r.err).to.contain(`  ${b}: upgrades to ${target}, which is already there in the current form with a different response`);
     expect(fixtureFiles(dir).sort()).to.deep.equal([b, target].sort());
     expect(fs.readFileSync(path.join(dir, b), "utf8")).to.equal(bBytes);
+  });
+});
+
+describe("cli: migrate, one older fixture whose new name is already taken", () => {
+  afterEach(removeTmpDirs);
+
+  /** `dir` with the older fixture answering `older`, and its upgraded file (migrated on the side) answering `current`. */
+  async function olderAndCurrent(older: string, current: string): Promise<{ dir: string; old: string; target: string }> {
+    const side = tmpDir("vcr-migrate-side-");
+    writeOlder(side, DIALECTS[0], current);
+    expect((await migrate(side)).code).to.equal(0);
+    const [target] = fixtureFiles(side);
+    const dir = tmpDir("vcr-migrate-");
+    fs.copyFileSync(path.join(side, target), path.join(dir, target));
+    return { dir, old: writeOlder(dir, DIALECTS[0], older), target };
+  }
+
+  it("with a different response there (recorded since): both left byte for byte, the older one listed with what to delete, exit 1 (--dry-run too)", async () => {
+    // before: the older file was removed, and its answer with it
+    const { dir, old, target } = await olderAndCurrent("OLDER ANSWER", "RECORDED SINCE");
+    for (const r of await leftAsTheyWere(dir)) {
+      expect(r.err).to.contain(
+        `  ${old}: upgrades to ${target}, which is already there in the current form with a different response (recorded since; replay uses that one). ` +
+          `To keep that answer, delete ${old}; to keep this one, delete ${target}, then run npx langchain-vcr migrate again\n`,
+      );
+    }
+    fs.unlinkSync(path.join(dir, target));
+    expect((await migrate(dir)).code).to.equal(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, target), "utf8")).response.generations[0].text).to.equal("OLDER ANSWER");
+  });
+
+  it("with the same response there (a run interrupted after writing it): the older one removed, exit 0", async () => {
+    const { dir, old, target } = await olderAndCurrent("SAME", "SAME");
+    const r = await migrate(dir);
+    expect([r.code, r.err]).to.deep.equal([0, ""]);
+    expect(r.out).to.contain(`  ${old} → ${target} (already there in the current form with the same response; the older copy removed)\n`);
+    expect(fixtureFiles(dir)).to.deep.equal([target]);
   });
 });
 
