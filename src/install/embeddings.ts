@@ -24,6 +24,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
 import { processWide } from "../processWide";
+import { warnIfUninstalledInThisFile } from "./afterUninstall";
 
 type EmbedName = "embedQuery" | "embedDocuments";
 type Embed = (this: object, arg: unknown) => Promise<unknown>;
@@ -140,6 +141,7 @@ function wrapPrototype(proto: object): void {
     const original = own.value as Embed;
     const wrapped: Embed = function (this: object, arg: unknown) {
       const vcr = installedVcr();
+      if (!vcr) warnIfUninstalledInThisFile("embeddings");
       if (!vcr || insideLiveCall.getStore() === this || isWrapper(this)) return original.call(this, arg);
       const record = () => recorded(vcr, this)[name](arg as never);
       return (this as Record<EmbedName, unknown>)[name] === wrapped ? record() : recordedFrom.run({ instance: this, name, original }, record);

@@ -13,6 +13,7 @@ import { patchLoadedCoreCopies, startRequireHook, stopRequireHook } from "./requ
 import { patchEsmCore, underJest } from "./esmCore";
 import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
+import { noteUninstalled } from "./afterUninstall";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -44,6 +45,7 @@ export function installVcr(vcr: Installable): () => void {
     if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)
     setInstalledVcr(undefined);
     stopRequireHook();
+    noteUninstalled(underJest());
     if (current.uninstall === uninstall) current.uninstall = undefined;
   };
   current.uninstall = uninstall;

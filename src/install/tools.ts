@@ -17,6 +17,7 @@
 import { isWrappedTool } from "../adapters/tools/index";
 import { patchOnce } from "../internals/patchOnce";
 import { installedVcr } from "../internals/state";
+import { warnIfUninstalledInThisFile } from "./afterUninstall";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.toolInvoke");
 
@@ -30,6 +31,7 @@ export function installToolPatch(proto: object): void {
     (original) =>
       function (this: object, input: unknown, config?: unknown) {
         const vcr = installedVcr();
+        if (!vcr && isToolCall(input) && !isWrappedTool(this)) warnIfUninstalledInThisFile("tool");
         if (!vcr || !isToolCall(input) || isWrappedTool(this) || typeof (this as { _call?: unknown })._call !== "function") {
           return original.call(this, input, config);
         }
@@ -59,6 +61,7 @@ export function installRunnableToolPatch(proto: object, DynamicStructuredTool: D
     (original) =>
       function (this: object, input: unknown, config?: unknown) {
         const vcr = installedVcr();
+        if (!vcr && isToolCall(input)) warnIfUninstalledInThisFile("tool");
         if (!vcr || !isToolCall(input)) return original.call(this, input, config);
         let standIn = standIns.get(this);
         if (!standIn) {

@@ -271,3 +271,32 @@ describe("langchain-vcr/jest: the project's own Embeddings class, compiled the w
     expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 2 replayed, 0 recorded/);
   });
 });
+
+describe("langchain-vcr/jest: a setup file ending with afterAll(() => uninstall())", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("jest runs it before the test file's own afterAll, whose model call then goes live: a warning, once per test file, naming the fix (before: nothing said it)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const asking = (name: string) =>
+        [
+          `const { ChatOpenAI } = require("@langchain/openai");`,
+          `const model = () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+          `afterAll(async () => { await model().invoke("asked in ${name}'s afterAll"); await model().invoke("asked again in ${name}'s afterAll"); });`,
+          `test("asks ${name}", async () => { await model().invoke("a question from ${name}"); });`,
+          ``,
+        ].join("\n");
+      const p = makeProject({
+        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nconst uninstall = new Vcr({ dir: "cassettes" }).install();\nafterAll(() => uninstall());\n`,
+        "jest.config.cjs": LLM_CONFIG,
+        "llm/a.test.cjs": asking("a"),
+        "llm/b.test.cjs": asking("b"),
+      });
+      const run = await p.run([JEST, "--ci", "--maxWorkers=1"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(run.status, run.stdout + run.stderr).to.equal(0);
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([6, 2]); // each file's two afterAll calls went live, unrecorded
+      const warnings = (run.stdout + run.stderr).match(/a model call was made after vcr\.install\(\)'s uninstall ran in this test file/g);
+      expect(warnings, run.stdout + run.stderr).to.have.length(2);
+    });
+  });
+});

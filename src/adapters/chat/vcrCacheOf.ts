@@ -5,6 +5,7 @@
  * is left alone.
  */
 import { installedVcr } from "../../internals/state";
+import { warnIfUninstalledInThisFile } from "../../install/afterUninstall";
 
 const VCR_CACHE = Symbol.for("langchain-vcr.cache");
 
@@ -21,7 +22,9 @@ export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
   const own = model.cache;
   if (isVcrCache(own)) return own as object;
   if (own !== undefined && own !== null && own !== false) return undefined;
-  return installedVcr()?.cache;
+  const installed = installedVcr();
+  if (!installed) warnIfUninstalledInThisFile("model");
+  return installed?.cache;
 }
 
 /** True when `cache` (a VcrCache) runs in `bypass` mode now: live on purpose, so no guard stops its calls. */
