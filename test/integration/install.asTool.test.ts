@@ -9,18 +9,12 @@ import { RunnableLambda } from "@langchain/core/runnables";
 import { AIMessage, type ToolMessage } from "@langchain/core/messages";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
-import { Vcr } from "../../src/index";
-import { readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { readFixtures } from "../helpers/tmp";
+import { installPerTest } from "../helpers/installPerTest";
 import { inOwnTest } from "../helpers/ownTest";
 
 describe("vcr.install(): a runnable.asTool() called by the model", () => {
-  let dir: string;
-  let uninstall: (() => void) | undefined;
-  beforeEach(() => (dir = tmpDir()));
-  afterEach(() => {
-    uninstall?.();
-    removeTmpDirs();
-  });
+  const vcr = installPerTest();
 
   const runs = { refund: 0, echo: 0 };
   const refund = RunnableLambda.from(async ({ orderId }: { orderId: string }) => (runs.refund++, { refunded: orderId, amount: 25 })).asTool({
@@ -52,14 +46,14 @@ describe("vcr.install(): a runnable.asTool() called by the model", () => {
       { name: "echo", content: "echo: hi", id: "echo_0" },
     ]);
 
-    uninstall = new Vcr({ dir, mode: "record_or_replay" }).install();
+    const uninstall = vcr.install("record_or_replay");
     const recorded = shape(await inOwnTest({}, () => callBoth("1")));
     expect(recorded).to.deep.equal(plain.map((m) => ({ ...m, id: m.id.replace("_0", "_1") })));
     expect(runs).to.deep.equal({ refund: 2, echo: 2 });
-    expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["tool", "tool"]);
+    expect(readFixtures(vcr.dir()).map((f) => f.kind)).to.deep.equal(["tool", "tool"]);
     uninstall();
 
-    uninstall = new Vcr({ dir, mode: "replay_only" }).install();
+    vcr.install("replay_only");
     const replayed = shape(await inOwnTest({}, () => callBoth("2")));
     expect(replayed).to.deep.equal(plain.map((m) => ({ ...m, id: m.id.replace("_0", "_2") })));
     expect(runs, "body runs on replay").to.deep.equal({ refund: 2, echo: 2 });
@@ -67,7 +61,7 @@ describe("vcr.install(): a runnable.asTool() called by the model", () => {
 
   it("under replay_only with no fixture, the call is a VcrMissError and the body runs 0 times; a direct call with plain arguments runs it as usual", async () => {
     runs.refund = runs.echo = 0;
-    uninstall = new Vcr({ dir, mode: "replay_only" }).install();
+    vcr.install("replay_only");
     const error = await inOwnTest({}, () => callBoth("3")).then(
       () => undefined,
       (e: Error) => e,

@@ -9,8 +9,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Vcr } from "../../src/index";
-import { tmpDir, removeTmpDirs } from "../helpers/tmp";
+import { installPerTest } from "../helpers/installPerTest";
 
 const CORE_EMBEDDINGS = JSON.stringify(require.resolve("@langchain/core/embeddings"));
 
@@ -44,13 +43,9 @@ function moduleFile(file: string, name: string, style: "getter" | "data" = "gett
 type Loaded = { runs: { count: number } } & Record<string, new (fields: object) => { embedQuery(t: string): Promise<number[]> }>;
 
 describe("vcr.install(): a project's Embeddings class exported through a getter (tsx, esbuild, SWC output)", () => {
-  let dir: string;
-  let uninstall: (() => void) | undefined;
-  beforeEach(() => (dir = tmpDir()));
-  afterEach(() => {
-    uninstall?.();
-    removeTmpDirs();
-  });
+  const vcr = installPerTest();
+  let dir = "";
+  beforeEach(() => (dir = vcr.dir()));
 
   async function embedUnder(loaded: Loaded, name: string): Promise<string> {
     return new loaded[name]({}).embedQuery("hello").then(String, (e: Error) => e.name);
@@ -58,14 +53,14 @@ describe("vcr.install(): a project's Embeddings class exported through a getter 
 
   it("loaded before install() or required after it: a VcrMissError under replay_only, the body run 0 times", async () => {
     const before = require(moduleFile(path.join(dir, "early.js"), "EarlyEmbeddings")) as Loaded;
-    uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
+    vcr.install("replay_only", path.join(dir, "cassettes"));
     const after = require(moduleFile(path.join(dir, "late.js"), "LateEmbeddings")) as Loaded;
     expect([await embedUnder(before, "EarlyEmbeddings"), await embedUnder(after, "LateEmbeddings")]).to.deep.equal(["VcrMissError", "VcrMissError"]);
     expect([before.runs.count, after.runs.count]).to.deep.equal([0, 0]);
   });
 
   it("a package's module (under node_modules): its getters are not read, the class is not reached", async () => {
-    uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
+    vcr.install("replay_only", path.join(dir, "cassettes"));
     const pkg = require(moduleFile(path.join(dir, "node_modules", "pkg", "index.js"), "PackageEmbeddings")) as Loaded;
     expect(await embedUnder(pkg, "PackageEmbeddings")).to.equal("0.1,0.2");
     expect(pkg.runs.count).to.equal(1);
@@ -78,7 +73,7 @@ describe("vcr.install(): a project's Embeddings class exported through a getter 
     fs.symlinkSync(path.dirname(file), path.join(dir, "node_modules", "@app", "emb"), "dir");
     const consumer = path.join(dir, "consumer.js");
     fs.writeFileSync(consumer, `module.exports = require("@app/emb");\n`);
-    uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
+    vcr.install("replay_only", path.join(dir, "cassettes"));
     const linked = require(consumer) as Loaded;
     expect(await embedUnder(linked, "WorkspaceEmbeddings")).to.equal("VcrMissError");
     expect(linked.runs.count).to.equal(0);
@@ -90,7 +85,7 @@ describe("vcr.install(): a project's Embeddings class exported through a getter 
       const a = path.join(dir, "a.js");
       fs.writeFileSync(path.join(dir, "b.js"), `exports.fromA = require("./a.js");\n`);
       moduleFile(a, "CycleEmbeddings", style, ["./b.js"]);
-      uninstall = new Vcr({ dir: path.join(dir, "cassettes"), mode: "replay_only" }).install();
+      vcr.install("replay_only", path.join(dir, "cassettes"));
       const loaded = require(a) as Loaded;
       expect(await embedUnder(loaded, "CycleEmbeddings")).to.equal("VcrMissError");
       expect(loaded.runs.count).to.equal(0);
