@@ -30,7 +30,7 @@ import { scanExports } from "./embeddings";
 import { forgetEsmCoreLater } from "./esmCoreLater";
 import { FILES, underJest } from "./esmCore";
 import { dirResolvedFrom } from "./packageDirs";
-import { isOwnRequest } from "./ownCode";
+import { factsOfRequest } from "./ownCode";
 
 type RequireModule = (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]) => unknown;
 interface RuntimeLike {
@@ -125,7 +125,8 @@ export function afterLoad(load: (name: string) => unknown, from: string, moduleN
     if (!wrapConfigurableModel(proto, stringModels.coreDir))
       throw unwrappableError([`the langchain required as "${moduleName}" has no ConfigurableModel.prototype._getModelInstance`]);
   }
-  if (installedVcr()) scanExports(exports, () => ({ ownCode: isOwnRequest(moduleName, from), loaded: true }));
+  // require.cache is jest's here (this module runs in the test file's sandbox): its module registry
+  if (installedVcr()) scanExports(exports, () => factsOfRequest(moduleName, from, require.cache));
 }
 
 /** A reset (`resetModules: true` before each test, `jest.resetModules()`) also resets jest's ESM registry: the next string model imports a fresh ESM copy of core. */

@@ -1,33 +1,51 @@
 /**
- * Which loaded modules are the project's own code (outside node_modules): the embeddings scan
- * reads their getters too (`embeddings.ts`), since tsx, esbuild and SWC compile every export of a
- * module to one. Decided from the file a module was loaded from wherever that is known, so a
- * module reached through an alias (tsconfig `paths` with tsx or tsconfig-paths, jest's
- * moduleNameMapper) counts as what it is, not as the bare name it was required by.
+ * What the embeddings scan (`embeddings.ts`) is told about a module whose exports it considers:
+ * - whether it is the project's own code (outside node_modules): its getters are read too, since
+ *   tsx, esbuild and SWC compile every export of a module to one. Decided from the file the
+ *   module was loaded from wherever that is known, so a module reached through an alias (tsconfig
+ *   `paths` with tsx or tsconfig-paths, jest's moduleNameMapper) counts as what it is, not as the
+ *   bare name it was required by;
+ * - whether it is still loading: a require cycle hands out a module's exports before its body has
+ *   run to the end, and the scan looks again once it has.
  */
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import type { ModuleFacts } from "./embeddings";
 
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+
+/** A module record as Node's and jest's `require.cache` hold it. */
+export interface LoadedModule {
+  filename?: unknown;
+  exports?: unknown;
+  loaded?: boolean;
+}
 
 /** Whether `file` is a module of the project itself: an absolute path outside node_modules. */
 export function isOwnFile(file: unknown): boolean {
   return typeof file === "string" && path.isAbsolute(file) && !file.includes(NODE_MODULES);
 }
 
+/** What is known of a module from its record. */
+export function factsOfModule(m: LoadedModule): ModuleFacts {
+  return { ownCode: isOwnFile(m.filename), loaded: m.loaded !== false };
+}
+
 /**
- * Whether `request`, required by the file `from`, names a module of the project when the file it
- * was loaded from is not known (jest's registry): a path outside node_modules, a path relative to
- * a module of the project, or a bare name that resolves to one. Under jest, `createRequire` is
- * jest's own, which resolves as its registry does (moduleNameMapper included).
+ * The module that `request`, required by the file `from`, loaded, when only the request is known
+ * (jest's registry; Node's, for a require with no parent): resolved as the runner resolves it
+ * (under jest, `createRequire` is jest's own: moduleNameMapper included) and looked up in `cache`
+ * (its `require.cache`). A package's own requires are not resolved (a cost on every module of
+ * every package): their modules count as packages', loaded.
  */
-export function isOwnRequest(request: string, from: unknown): boolean {
-  if (path.isAbsolute(request)) return isOwnFile(request);
-  if (!isOwnFile(from)) return false;
-  if (request.startsWith(".")) return !request.includes("node_modules");
+export function factsOfRequest(request: string, from: unknown, cache: Record<string, LoadedModule | undefined>): ModuleFacts {
+  if (!path.isAbsolute(request) && !isOwnFile(from)) return { ownCode: false, loaded: true };
+  let file: string;
   try {
-    return isOwnFile(createRequire(from as string).resolve(request));
+    file = path.isAbsolute(request) ? request : createRequire(from as string).resolve(request);
   } catch {
-    return false; // not resolvable from there: not a module the project can load by that name
+    return { ownCode: false, loaded: true }; // not resolvable from there: not a module the project can load by that name
   }
+  const m = cache[file];
+  return { ownCode: isOwnFile(file), loaded: m?.loaded !== false };
 }

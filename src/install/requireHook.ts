@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { installedVcr } from "../internals/state";
 import { scanExports, type ModuleFacts } from "./embeddings";
-import { isOwnFile, isOwnRequest } from "./ownCode";
+import { factsOfModule, factsOfRequest, type LoadedModule } from "./ownCode";
 import { patchLoadedCopy } from "./coreCopies";
 import { dirResolvedFrom } from "./packageDirs";
 
@@ -44,7 +44,7 @@ export function patchLoadedCoreCopies(): void {
 
 /** Wraps the Embeddings classes of every loaded CommonJS module, and (as every copy of core) of every one required from now on. */
 export function startRequireHook(): void {
-  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports, () => ({ ownCode: isOwnFile(m.filename), loaded: m.loaded }));
+  for (const m of Object.values(require.cache)) if (m) scanExports(m.exports, () => factsOfModule(m));
   // in place already; or put back: another library (a stub's restore) may have set Module._load to what it found before ours
   if (hook && loader._load === hook.wrapper) return;
   const wrapped = loader._load;
@@ -85,21 +85,16 @@ function patchCopyRequiredBy(parent: unknown): void {
   if (broken) throw broken; // what is built on that copy would reach the provider
 }
 
-type Loaded = { filename?: unknown; exports?: unknown; loaded?: boolean };
-
 /**
  * The module `request` loaded for `parent`: Node lists it among the parent's children, which
  * gives its real file (through an alias such as tsconfig `paths` too) and whether it is still
- * loading (a require cycle). Without a parent (a module required from nowhere), the request decides.
+ * loading (a require cycle). Without a parent (a module required from nowhere), the request is resolved.
  */
 function factsOf(exports: unknown, request: string, parent: unknown): ModuleFacts {
-  const p = parent as { filename?: unknown; children?: Loaded[] } | null | undefined;
+  const p = parent as { filename?: unknown; children?: LoadedModule[] } | null | undefined;
   const children = Array.isArray(p?.children) ? p.children : [];
-  for (let i = children.length - 1; i >= 0; i--) {
-    const child = children[i];
-    if (child?.exports === exports) return { ownCode: isOwnFile(child.filename), loaded: child.loaded !== false };
-  }
-  return { ownCode: isOwnRequest(request, p?.filename), loaded: true };
+  for (let i = children.length - 1; i >= 0; i--) if (children[i]?.exports === exports) return factsOfModule(children[i]);
+  return factsOfRequest(request, p?.filename, require.cache);
 }
 
 /** A loaded module outside the copy of core in `dir` that required one of its files: who uses that copy. */

@@ -91,4 +91,25 @@ describe("vcr.install(): a project's Embeddings class exported through a getter 
       expect(loaded.runs.count).to.equal(0);
     });
   }
+
+  it("a barrel in a require cycle (esbuild's getters, each of its 40 modules requiring it back): its getters read once each, not again on every require while it loads", () => {
+    // before: 40 reads on each of the 40 requires made while it loaded (a 3,000-module barrel took 56 s to load)
+    const n = 40;
+    const barrel = path.join(dir, "barrel", "index.js");
+    fs.mkdirSync(path.dirname(barrel), { recursive: true });
+    fs.writeFileSync(
+      barrel,
+      [
+        `const reads = { count: 0 };`,
+        `Object.defineProperty(exports, "reads", { value: reads });`,
+        ...Array.from({ length: n }, (_, i) => `Object.defineProperty(exports, "E${i}", { enumerable: true, get: () => (reads.count++, m${i}.E) });`),
+        ...Array.from({ length: n }, (_, i) => `const m${i} = require("./m${i}.js");`),
+        ``,
+      ].join("\n"),
+    );
+    for (let i = 0; i < n; i++) fs.writeFileSync(path.join(dir, "barrel", `m${i}.js`), `require("./index.js");\nexports.E = class E${i} {};\n`);
+    vcr.install("replay_only", path.join(dir, "cassettes"));
+    const loaded = require(barrel) as { reads: { count: number } };
+    expect(loaded.reads.count).to.equal(n);
+  });
 });

@@ -228,16 +228,18 @@ describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, 
   });
 });
 
-describe("langchain-vcr/jest: the project's own Embeddings class, compiled the way SWC and esbuild export (every export a getter)", function () {
+describe("langchain-vcr/jest: the project's own Embeddings classes (SWC and esbuild output, where every export is a getter; a require cycle)", function () {
   this.timeout(120000);
   after(removeTmpDirs);
 
-  it("required by a relative path and through a moduleNameMapper alias: recorded (2 body runs, 2 fixtures), then replayed under CI with the body run 0 times more", async () => {
-    // before: under jest a module's getters were never read, so both classes ran their bodies on every replay
-    const embeddingsModule = (name: string) =>
+  it("required by a relative path, through a moduleNameMapper alias, and in a require cycle: recorded (3 body runs, 3 fixtures), then replayed under CI with the bodies run 0 times more", async () => {
+    // before: under jest a module's getters were never read, so the first two classes ran their bodies on every replay;
+    // and a module in a cycle was scanned while still loading (its class not yet exported), then never again
+    const embeddingsModule = (name: string, style: "getter" | "data" = "getter", requires = "") =>
       [
         `Object.defineProperty(exports, "__esModule", { value: true });`,
-        `Object.defineProperty(exports, "${name}", { enumerable: true, get: () => ${name} });`,
+        style === "getter" ? `Object.defineProperty(exports, "${name}", { enumerable: true, get: () => ${name} });` : ``,
+        requires,
         `const fs = require("node:fs");`,
         `const { Embeddings } = require("@langchain/core/embeddings");`,
         `class ${name} extends Embeddings {`,
@@ -245,6 +247,7 @@ describe("langchain-vcr/jest: the project's own Embeddings class, compiled the w
         `  async embedDocuments(texts) { return Promise.all(texts.map((t) => this.embedQuery(t))); }`,
         `  async embedQuery(text) { fs.appendFileSync(process.env.SIDE_FILE, "${name} ran\\n"); return [text.length, 0.5]; }`,
         `}`,
+        style === "data" ? `exports.${name} = ${name};` : ``,
         ``,
       ].join("\n");
     const p = makeProject({
@@ -252,23 +255,28 @@ describe("langchain-vcr/jest: the project's own Embeddings class, compiled the w
       "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  moduleNameMapper: { "^@app/(.*)$": "<rootDir>/src/$1" },`),
       "src/relative.cjs": embeddingsModule("RelativeEmbeddings"),
       "src/aliased.cjs": embeddingsModule("AliasedEmbeddings"),
+      // as tsc or plain JS writes it: the export assigned once the class is defined, after a require of a module that requires this one back
+      "src/cycle.cjs": embeddingsModule("CycleEmbeddings", "data", `require("./back.cjs");`),
+      "src/back.cjs": `exports.cycle = require("./cycle.cjs");\n`,
       "llm/own.test.cjs": [
         `test("embeds with the project's own classes", async () => {`,
         `  const { RelativeEmbeddings } = require("../src/relative.cjs");`,
         `  const { AliasedEmbeddings } = require("@app/aliased.cjs");`,
         `  expect(await new RelativeEmbeddings().embedQuery("one")).toEqual([3, 0.5]);`,
         `  expect(await new AliasedEmbeddings().embedQuery("three")).toEqual([5, 0.5]);`,
+        `  const { CycleEmbeddings } = require("../src/cycle.cjs");`,
+        `  expect(await new CycleEmbeddings().embedQuery("five")).toEqual([4, 0.5]);`,
         `});`,
         ``,
       ].join("\n"),
     });
     const rec = await p.run([JEST, "--ci"], { LANGCHAIN_VCR_MODE: "record_or_replay" });
     expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-    expect([p.sideLines(), p.fixtures().length]).to.deep.equal([["RelativeEmbeddings ran", "AliasedEmbeddings ran"], 2]);
+    expect([p.sideLines(), p.fixtures().length]).to.deep.equal([["RelativeEmbeddings ran", "AliasedEmbeddings ran", "CycleEmbeddings ran"], 3]);
     const replay = await p.run([JEST, "--ci"], { CI: "true" });
     expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
-    expect(p.sideLines()).to.have.length(2);
-    expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 2 replayed, 0 recorded/);
+    expect(p.sideLines()).to.have.length(3);
+    expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 3 replayed, 0 recorded/);
   });
 });
 
@@ -276,13 +284,20 @@ describe("langchain-vcr/jest: a setup file ending with afterAll(() => uninstall(
   this.timeout(120000);
   after(removeTmpDirs);
 
-  it("jest runs it before the test file's own afterAll, whose model call then goes live: a warning, once per test file, naming the fix (before: nothing said it)", async () => {
+  it("jest runs it before the test file's own afterAll, whose model calls then go live: a warning naming the class, once per test file, and none for an explicit vcr.embeddings() there (before: nothing said it)", async () => {
     await withFakeProvider({}, async (fake) => {
       const asking = (name: string) =>
         [
-          `const { ChatOpenAI } = require("@langchain/openai");`,
-          `const model = () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
-          `afterAll(async () => { await model().invoke("asked in ${name}'s afterAll"); await model().invoke("asked again in ${name}'s afterAll"); });`,
+          `const { Vcr } = require("langchain-vcr");`,
+          `const { ChatOpenAI, OpenAIEmbeddings } = require("@langchain/openai");`,
+          `const client = { apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } };`,
+          `const model = () => new ChatOpenAI({ model: "gpt-4o-mini", ...client });`,
+          `afterAll(async () => {`,
+          // wrapped explicitly, with a Vcr of its own: recorded, so no warning
+          `  await new Vcr({ dir: "cassettes" }).embeddings(new OpenAIEmbeddings(client)).embedQuery("embedded in ${name}'s afterAll");`,
+          `  await model().invoke("asked in ${name}'s afterAll");`,
+          `  await model().invoke("asked again in ${name}'s afterAll");`,
+          `});`,
           `test("asks ${name}", async () => { await model().invoke("a question from ${name}"); });`,
           ``,
         ].join("\n");
@@ -293,10 +308,15 @@ describe("langchain-vcr/jest: a setup file ending with afterAll(() => uninstall(
         "llm/b.test.cjs": asking("b"),
       });
       const run = await p.run([JEST, "--ci", "--maxWorkers=1"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
-      expect(run.status, run.stdout + run.stderr).to.equal(0);
-      expect([fake.count(), p.fixtures().length]).to.deep.equal([6, 2]); // each file's two afterAll calls went live, unrecorded
-      const warnings = (run.stdout + run.stderr).match(/a model call was made after vcr\.install\(\)'s uninstall ran in this test file/g);
-      expect(warnings, run.stdout + run.stderr).to.have.length(2);
+      const out = run.stdout + run.stderr;
+      expect(run.status, out).to.equal(0);
+      // per file: the test's call and the explicit embedding recorded; the two model calls in afterAll went live, unrecorded
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([8, 4]);
+      expect(
+        out.match(/a model call \(ChatOpenAI\) was made after this test file's vcr\.install\(\) was undone, so no Vcr recorded or replayed it/g),
+        out,
+      ).to.have.length(2);
+      expect(out).to.not.include("an embeddings call");
     });
   });
 });
