@@ -31,7 +31,7 @@ export function installToolPatch(proto: object): void {
     (original) =>
       function (this: object, input: unknown, config?: unknown) {
         const vcr = installedVcr();
-        if (!vcr && isToolCall(input) && !isWrappedTool(this)) warnIfUninstalledInThisFile("tool");
+        if (!vcr && isToolCall(input) && !isWrappedTool(this)) warnIfUninstalledInThisFile("tool", this.constructor.name);
         if (!vcr || !isToolCall(input) || isWrappedTool(this) || typeof (this as { _call?: unknown })._call !== "function") {
           return original.call(this, input, config);
         }
@@ -61,7 +61,7 @@ export function installRunnableToolPatch(proto: object, DynamicStructuredTool: D
     (original) =>
       function (this: object, input: unknown, config?: unknown) {
         const vcr = installedVcr();
-        if (!vcr && isToolCall(input)) warnIfUninstalledInThisFile("tool");
+        if (!vcr && isToolCall(input)) warnIfUninstalledInThisFile("tool", this.constructor.name);
         if (!vcr || !isToolCall(input)) return original.call(this, input, config);
         let standIn = standIns.get(this);
         if (!standIn) {

@@ -70,21 +70,25 @@ describe("langchain-vcr/vitest: a setup file written to the earlier docs, ending
   this.timeout(120000);
   after(removeTmpDirs);
 
-  it("under sequence.hooks 'list', the test file's afterAll model call that then goes live is a warning, once, naming the fix (before: nothing said it)", async () => {
-    await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
-        ...FILES,
-        "vcr-setup.mjs": `import { afterAll } from "vitest";\nimport { Vcr } from "langchain-vcr";\nconst uninstall = new Vcr({ dir: "cassettes" }).install();\nafterAll(() => uninstall());\n`,
+  for (const isolation of [[], ["--no-isolate"]])
+    it(`under sequence.hooks 'list'${isolation.length ? ", files not isolated" : ""}: each test file's afterAll model call, which then goes live, is a warning naming the class, once per file (before: nothing said it)`, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const p = makeProject({
+          ...FILES,
+          "test/c.test.mjs": asking("c", true),
+          "vcr-setup.mjs": `import { afterAll } from "vitest";\nimport { Vcr } from "langchain-vcr";\nconst uninstall = new Vcr({ dir: "cassettes" }).install();\nafterAll(() => uninstall());\n`,
+        });
+        const warning = /a model call \(ChatOpenAI\) was made after this test file's vcr\.install\(\) was undone, so no Vcr recorded or replayed it/g;
+        const command = [VITEST, "run", "--maxWorkers=1", ...isolation];
+        const rec = await p.run(command, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        const out = rec.stdout + rec.stderr;
+        expect(rec.status, out).to.equal(0);
+        expect([fake.count(), p.fixtures().length]).to.deep.equal([6, 4]); // b's and c's afterAll calls went live, unrecorded
+        expect(out.match(warning), out).to.have.length(2);
+        expect(out).to.include("Fix it: remove the afterAll(() => uninstall()) from the setup file");
+        const replay = await p.run(command, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "replay_only" });
+        expect(fake.count(), "the two calls no Vcr saw").to.equal(8);
+        expect((replay.stdout + replay.stderr).match(warning)).to.have.length(2);
       });
-      const warning = /a model call was made after vcr\.install\(\)'s uninstall ran in this test file, so no Vcr recorded or replayed it/g;
-      const rec = await p.run([VITEST, "run", "--maxWorkers=1"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
-      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-      expect([fake.count(), p.fixtures().length]).to.deep.equal([5, 4]); // b's afterAll call went live, unrecorded
-      expect((rec.stdout + rec.stderr).match(warning), rec.stdout + rec.stderr).to.have.length(1);
-      expect(rec.stdout + rec.stderr).to.include("Fix it: remove the afterAll(() => uninstall()) from the setup file");
-      const replay = await p.run([VITEST, "run", "--maxWorkers=1"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "replay_only" });
-      expect(fake.count(), "the one call no Vcr saw").to.equal(6);
-      expect((replay.stdout + replay.stderr).match(warning)).to.have.length(1);
     });
-  });
 });

@@ -23,7 +23,7 @@ export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
   if (isVcrCache(own)) return own as object;
   if (own !== undefined && own !== null && own !== false) return undefined;
   const installed = installedVcr();
-  if (!installed) warnIfUninstalledInThisFile("model");
+  if (!installed) warnIfUninstalledInThisFile("model", model.constructor.name);
   return installed?.cache;
 }
 
