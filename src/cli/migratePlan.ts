@@ -61,12 +61,12 @@ export function planMigration(dir: string): MigratePlan {
     const to = store.fileFor(up.fixture.hash);
     byTarget.set(to, [...(byTarget.get(to) ?? []), { file, fixture: up.fixture }]);
   }
-  for (const [to, group] of byTarget) planTarget(plan, to, group);
+  for (const [to, group] of byTarget) planTarget(plan, to, group, `npx langchain-vcr migrate ${JSON.stringify(dir)} again`);
   return plan;
 }
 
-/** The steps for the older fixtures `group` that all upgrade to `to`. */
-function planTarget(plan: MigratePlan, to: string, group: Candidate[]): void {
+/** The steps for the older fixtures `group` that all upgrade to `to`; `again`: the command that finishes the job once a problem is fixed. */
+function planTarget(plan: MigratePlan, to: string, group: Candidate[], again: string): void {
   const existed = fs.existsSync(to);
   const there = existed ? readFixtureFile(to) : undefined;
   if (there?.problem !== undefined) {
@@ -88,17 +88,17 @@ function planTarget(plan: MigratePlan, to: string, group: Candidate[]): void {
         file: c.file,
         problem:
           `upgrades to ${path.basename(to)}, which is already there in the current form with a different response (recorded since; replay uses that one). ` +
-          `To keep that answer, delete ${path.basename(c.file)}; to keep this one, delete ${path.basename(to)}, then run npx langchain-vcr migrate again`,
+          `To keep that answer, delete ${path.basename(c.file)}; to keep this one, delete ${path.basename(to)}, then run ${again}`,
       });
       continue;
     }
-    if (collide && response(c) !== thereResponse) {
+    if (collide && thereResponse === undefined) {
       const others = group.filter((o) => o !== c && response(o) !== response(c)).map((o) => path.basename(o.file));
       plan.left.push({
         file: c.file,
         problem:
           `upgrades to ${path.basename(to)}, as does ${others.join(", ")}, with a different response: ` +
-          `the current form no longer tells their requests apart, so only one answer can stay. Delete the one you do not want, then run npx langchain-vcr migrate again`,
+          `the current form no longer tells their requests apart, so only one answer can stay. Delete the one you do not want, then run ${again}`,
       });
       continue;
     }

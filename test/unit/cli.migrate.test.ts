@@ -34,6 +34,9 @@ async function migrate(dir: string, ...flags: string[]): Promise<{ code: number;
   return { code, out, err };
 }
 
+/** `text` matched literally in a RegExp. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 function bytesOf(dir: string): Record<string, string> {
   return Object.fromEntries(fixtureFiles(dir).map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]));
 }
@@ -68,7 +71,7 @@ describe("cli: migrate, two older fixtures with one new name", () => {
         expect(r.err).to.match(
           new RegExp(
             `  ${self}: upgrades to [0-9a-f]{64}\\.json, as does ${other}, with a different response: the current form no longer tells their requests apart, so only one answer can stay\\. ` +
-              `Delete the one you do not want, then run npx langchain-vcr migrate again\\n`,
+              `Delete the one you do not want, then run npx langchain-vcr migrate ${escape(JSON.stringify(dir))} again\\n`,
           ),
         );
       }
@@ -127,7 +130,7 @@ describe("cli: migrate, one older fixture whose new name is already taken", () =
     for (const r of await leftAsTheyWere(dir)) {
       expect(r.err).to.contain(
         `  ${old}: upgrades to ${target}, which is already there in the current form with a different response (recorded since; replay uses that one). ` +
-          `To keep that answer, delete ${old}; to keep this one, delete ${target}, then run npx langchain-vcr migrate again\n`,
+          `To keep that answer, delete ${old}; to keep this one, delete ${target}, then run npx langchain-vcr migrate ${JSON.stringify(dir)} again\n`,
       );
     }
     fs.unlinkSync(path.join(dir, target));
