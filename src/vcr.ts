@@ -8,7 +8,7 @@ import { wrapTool } from "./adapters/tools/index";
 import { resolveOptions, type VcrOptions } from "./options";
 import { Recorder, type VcrStats } from "./recorder";
 import { resolveMode, resolveToolMode, type VcrMode, type VcrToolMode } from "./modes";
-import { installVcr } from "./install/install";
+import { installVcr, type Uninstall } from "./install/install";
 import { assertCoreUsable } from "./internals/state";
 
 export class Vcr {
@@ -58,9 +58,11 @@ export class Vcr {
    * cache of its own (built before or after this call), every Embeddings instance and every
    * model-initiated tool call, as if each had been wired to it explicitly (same fixtures).
    * Returns the function that undoes it (calling it twice is harmless). A second install()
-   * before that is a VcrConfigError.
+   * before that is a VcrConfigError. Its `ready` settles once the ES modules install() loads with
+   * `import()` (under tsx, in vitest's VM pools) are patched: an ES-module setup file can
+   * `await uninstall.ready`; the runner plugins wait for it before a file's first test.
    */
-  install(): () => void {
+  install(): Uninstall {
     return installVcr({
       dir: this.dir,
       cache: this.cache,

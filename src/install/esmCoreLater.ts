@@ -9,6 +9,7 @@ import { patchCoreCopy, type PatchableCore } from "../patches";
 import { processWide } from "../processWide";
 import { claimCopy, FILES, underJest } from "./esmCore";
 import { exportedFile } from "./packageJson";
+import { trackInstallWork } from "./pending";
 
 /** Under jest, per test file: its registry and its globals are the file's own. */
 const later = processWide("esmCoreLater.v1", () => new Map<string, Promise<void>>());
@@ -19,7 +20,10 @@ const later = processWide("esmCoreLater.v1", () => new Map<string, Promise<void>
  */
 export function patchEsmCoreLater(coreDir: string): Promise<void> {
   let done = later.get(coreDir);
-  if (!done) later.set(coreDir, (done = loadAndPatch(coreDir)));
+  if (!done) {
+    later.set(coreDir, (done = loadAndPatch(coreDir)));
+    trackInstallWork(done);
+  }
   return done;
 }
 

@@ -14,6 +14,7 @@ import { patchEsmCore, underJest } from "./esmCore";
 import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
 import { noteUninstalled } from "./afterUninstall";
+import { installSettled } from "./pending";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -27,7 +28,10 @@ export interface Installable extends InstalledVcr {
  */
 const current = processWide("installation.v1", () => ({ uninstall: undefined as (() => void) | undefined, file: 0 }));
 
-export function installVcr(vcr: Installable): () => void {
+/** What install() returns: the function that undoes it, and `ready`, which settles once what it loads with `import()` is patched (`pending.ts`). */
+export type Uninstall = (() => void) & { readonly ready: Promise<void> };
+
+export function installVcr(vcr: Installable): Uninstall {
   const installed = installedVcr() as Installable | undefined;
   if (installed && current.uninstall && current.file !== testFilesBegun()) current.uninstall();
   else if (installed) throw alreadyInstalledError(vcr, installed);
@@ -50,7 +54,7 @@ export function installVcr(vcr: Installable): () => void {
   };
   current.uninstall = uninstall;
   current.file = testFilesBegun();
-  return uninstall;
+  return Object.assign(uninstall, { ready: installSettled() ?? Promise.resolve() });
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {

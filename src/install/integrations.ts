@@ -18,6 +18,7 @@ import { patchCoreAt } from "./coreCopies";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
 import { processWide } from "../processWide";
+import { trackInstallWork } from "./pending";
 
 /** LangChain integrations that export Embeddings classes. */
 export const KNOWN_INTEGRATIONS = [
@@ -84,9 +85,11 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
  * before a test runs (not before code at the top of the importing module runs).
  */
 function scanLater(file: string): void {
-  import(pathToFileURL(file).href).then(scanExports, () => {
-    // not loadable by import() either: not reached, as documented
-  });
+  trackInstallWork(
+    import(pathToFileURL(file).href).then(scanExports, () => {
+      // not loadable by import() either: not reached, as documented
+    }),
+  );
 }
 
 /** Patches the copy of core the copy of `name` in `dir` resolves. */

@@ -18,6 +18,7 @@ import { giveOwnContexts } from "./hookContext";
 import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
 import { DRY_RUN_REASON } from "./runContext";
 import { asRunner, followTests, isDryRun, type RunnerLike } from "./testEvents";
+import { installSettled } from "../install/pending";
 
 interface MochaTest {
   fullTitle(): string;
@@ -57,7 +58,7 @@ function ledgerTakesUsage(): void {
 }
 
 export const mochaHooks = {
-  beforeAll(this: HookContextLike): void {
+  beforeAll(this: HookContextLike): Promise<void> | undefined {
     const root = this.test?.parent;
     const each = [mochaHooks.beforeEach, mochaHooks.afterEach];
     // the root suite runs here, so `runner` runs its tests: follow its events, without the each-hooks (./testEvents.ts)
@@ -71,9 +72,12 @@ export const mochaHooks = {
         (t) => endMochaTest(t as MochaTest),
       );
     if (!following) giveOwnContexts(root, each);
-    if (ledger) return; // parallel mode runs root hooks once per file
-    ledger = RunLedger.start();
-    usage.start();
+    if (!ledger) {
+      // parallel mode runs root hooks once per file
+      ledger = RunLedger.start();
+      usage.start();
+    }
+    return installSettled(); // what a setup file's install() loads with import() is patched before the first test calls it
   },
   beforeEach(this: MochaContext): void {
     startMochaTest(this.currentTest);

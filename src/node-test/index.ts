@@ -8,7 +8,8 @@
  *   `--test-name-pattern`, `--test-skip-pattern`, `--test-only`, named test files, `--watch`
  *   or a failure; `--test-shard` runs are shards `prune` merges);
  * - test processes: a scope per test (./testScope.ts), failed-test cleanup and the live call
- *   in flight named in `afterEach`, and the file's report for the runner process.
+ *   in flight named in `afterEach`, a `beforeEach` that waits for what `vcr.install()` loads with
+ *   `import()`, and the file's report for the runner process.
  * Run without `--test` (`node --require langchain-vcr/node-test file.test.mjs`) it is both.
  * Loaded with `--import` it reaches the test processes only: each test file then prints its
  * own summary line and no ledger is written.
@@ -22,6 +23,7 @@ import { endTest } from "../runner/lifecycle";
 import { finishRun, joinRun, recordRunStart, startRun, Unit } from "../runner/share";
 import { nodeTestArgvReasons, nodeTestShard } from "./argv";
 import { installTestScopes, scopeOfContext } from "./testScope";
+import { installSettled } from "../install/pending";
 
 // once per process, whichever copy (ESM or CommonJS build) is loaded first
 const loaded = processWide("node-test.loaded", () => ({ done: false }));
@@ -50,7 +52,11 @@ function testProcess(): void {
   const share = joinRun();
   const unit = new Unit(share, path.relative(process.cwd(), process.argv[1] ?? "(unknown test file)"));
 
-  const { afterEach } = require("node:test") as { afterEach(fn: (t: TestContextLike) => void): void };
+  const { afterEach, beforeEach } = require("node:test") as {
+    afterEach(fn: (t: TestContextLike) => void): void;
+    beforeEach(fn: () => Promise<void> | undefined): void;
+  };
+  beforeEach(installSettled); // what a setup file's install() loads with import() is patched before a test calls it (install/pending.ts)
   afterEach((t) => {
     const scope = scopeOfContext(t as object);
     if (!scope) return;

@@ -13,6 +13,7 @@ import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 import { noteTestFileBegins } from "../internals/state";
 import { vitestTitle, type NamedTask } from "./names";
+import { installSettled } from "../install/pending";
 
 interface VitestTask extends NamedTask {
   concurrent?: boolean;
@@ -25,7 +26,7 @@ interface VitestContext {
 }
 export interface VitestHooks {
   /** vitest 4 passes a fixture context first (it must be a destructuring pattern), the file's suite second. */
-  beforeAll(fn: (context: object, suite?: { filepath?: string; name?: string }) => void): void;
+  beforeAll(fn: (context: object, suite?: { filepath?: string; name?: string }) => void | Promise<void>): void;
   beforeEach(fn: (ctx: VitestContext) => void): void;
   afterAll(fn: () => void): void;
 }
@@ -38,6 +39,7 @@ export function installVitestHooks(hooks: VitestHooks): void {
   // eslint-disable-next-line no-empty-pattern
   hooks.beforeAll(({}, file) => {
     unit ??= new Unit(joinRun(), file?.filepath ?? file?.name ?? "(unknown file)");
+    return installSettled(); // what a setup file's install() loads with import() (VM pools) is patched before a test calls it
   });
   hooks.beforeEach((ctx) => {
     unit ??= new Unit(joinRun(), ctx.task.file?.filepath ?? ctx.task.file?.name ?? "(unknown file)");

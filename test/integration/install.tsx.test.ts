@@ -115,4 +115,23 @@ export class MyEmbeddings extends Embeddings {
     );
     expect(await run(dir, "app.ts")).to.deep.equal({ query: "VcrMissError", runs: "0" });
   });
+
+  it("an ES-module process that imported OpenAIEmbeddings before install(): after `await uninstall.ready` its calls miss under replay_only, 0 requests", async () => {
+    // install() wraps the class when its import() resolves; `ready` settles after that (before, a call right after install() went live)
+    const dir = project("module", {
+      "app.mjs": `
+import { OpenAIEmbeddings } from "@langchain/openai";
+import { Vcr } from ${JSON.stringify(path.join(ROOT, "dist/esm/index.mjs"))};
+const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });
+const uninstall = vcr.install();
+await uninstall.ready;
+${OUTCOME}
+const embeddings = new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: "sk-test-0000", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });
+const query = await outcome(() => embeddings.embedQuery("hello"));
+console.log(JSON.stringify({ query, missed: String(vcr.stats().missed) }));
+`,
+    });
+    expect(await run(dir, "app.mjs")).to.deep.equal({ query: "VcrMissError", missed: "1" });
+    expect(fake.count()).to.equal(0);
+  });
 });

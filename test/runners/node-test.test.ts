@@ -107,3 +107,36 @@ describe("langchain-vcr/node-test with the user's own setup file (--require ./vc
     });
   });
 });
+
+describe("langchain-vcr/node-test with tsx in an ES-module project (--import tsx --import ./vcr-setup.mjs)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("OpenAIEmbeddings with no wrapper, embedded in the file's first test: recorded (1 request, 1 fixture), then replayed with 0 requests (before: 0 fixtures, live on replay)", async () => {
+    // under tsx, install() gets the integrations' ES modules with import(), and wraps their classes when it resolves: after the first test had begun
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
+        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nexport const uninstall = new Vcr({ dir: "cassettes" }).install();\n`,
+        "test/embed.test.ts": [
+          `import { test } from "node:test";`,
+          `import assert from "node:assert";`,
+          `import { OpenAIEmbeddings } from "@langchain/openai";`,
+          `test("embeds", async () => {`,
+          `  const embeddings = new OpenAIEmbeddings({ apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+          `  assert.equal((await embeddings.embedQuery("a text")).length, 8);`,
+          `});`,
+          ``,
+        ].join("\n"),
+      });
+      const args = ["--require", "langchain-vcr/node-test", "--import", "tsx", "--import", "./vcr-setup.mjs", "--test", "test/embed.test.ts"];
+      const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+      const replay = await p.run(args, { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count(), "requests on replay").to.equal(1);
+      expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 1 replayed, 0 recorded/);
+    });
+  });
+});
