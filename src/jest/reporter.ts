@@ -12,7 +12,8 @@ import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
 import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
-import { finishRun, recordRunStart, startRun, unitReport, type RunShare } from "../runner/share";
+import { finishRun, recordRunStart, reportCount, startRun, unitReport, type RunShare } from "../runner/share";
+import { log } from "../log";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
 
@@ -50,6 +51,8 @@ class LangchainVcrJestReporter {
   private readonly share: RunShare;
   private readonly failed: string[] = [];
   private readonly files: string[] = [];
+  /** Test files in which at least one test ran (a file whose tests were all skipped reports nothing). */
+  private ran = 0;
   private undone = 0;
 
   constructor(private readonly globalConfig: JestGlobalConfig = {}) {
@@ -70,6 +73,7 @@ class LangchainVcrJestReporter {
   onTestResult(_test: unknown, result: TestFileResult): void {
     const failed = result.testResults.filter((t) => t.status === "failed");
     this.files.push(result.testFilePath);
+    if (result.testResults.some((t) => t.status === "passed" || t.status === "failed")) this.ran++;
     for (const t of failed) this.failed.push(t.fullName);
     if (failed.length === 0) return;
     const report = unitReport(this.share, result.testFilePath);
@@ -99,9 +103,19 @@ class LangchainVcrJestReporter {
     if (results.numRuntimeErrorTestSuites) reasons.push(`${results.numRuntimeErrorTestSuites} test file(s) failed to run`);
     // jest sets results.success only after the reporters have run
     const exitCode = results.numFailedTests || results.numFailedTestSuites || results.numRuntimeErrorTestSuites ? 1 : 0;
+    if (this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
     // jest writes everything to stderr; the summary line goes with it
     finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, undone: this.undone, print: (line) => process.stderr.write("\n" + line + "\n") });
   }
+}
+
+/** Tests ran in `ran` test files, and none of them loaded langchain-vcr/jest (which reports to this reporter). */
+function pluginNotLoaded(ran: number): string {
+  return (
+    `tests ran in ${ran} test file(s), and none of them loaded langchain-vcr/jest: no test was scoped or cleaned up after, and a setup file of yours next to it (vcr.install()) did not run either, so their models were neither recorded nor replayed.\n` +
+    `  The reporter is configured, so the plugin was meant to be: jest ignores a root config's setupFilesAfterEnv when the config has projects (each project is a config of its own).\n` +
+    `  Fix it: add setupFilesAfterEnv: ["langchain-vcr/jest", …] to every project in projects (or to the config itself when it has none), as docs/runners.md shows.`
+  );
 }
 
 export = LangchainVcrJestReporter;
