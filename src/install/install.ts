@@ -15,6 +15,8 @@ import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
 import { noteUninstalled } from "./afterUninstall";
 import { installSettled } from "./pending";
+import { checkInlined } from "../vitest/inlined";
+import { log } from "../log";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -35,6 +37,7 @@ export function installVcr(vcr: Installable): Uninstall {
   const installed = installedVcr() as Installable | undefined;
   if (installed && current.uninstall && current.file !== testFilesBegun()) current.uninstall();
   else if (installed) throw alreadyInstalledError(vcr, installed);
+  checkInlined(warnInlinedOnce); // vitest's inlined copies of LangChain, which nothing here reaches
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
   if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
@@ -55,6 +58,14 @@ export function installVcr(vcr: Installable): Uninstall {
   current.uninstall = uninstall;
   current.file = testFilesBegun();
   return Object.assign(uninstall, { ready: installSettled() ?? Promise.resolve() });
+}
+
+const inlinedWarned = processWide("inlinedWarned.v1", () => ({ done: false }));
+
+function warnInlinedOnce(text: string): void {
+  if (inlinedWarned.done) return;
+  inlinedWarned.done = true;
+  log.warn(text);
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {

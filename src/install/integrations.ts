@@ -19,23 +19,7 @@ import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
 import { processWide } from "../processWide";
 import { trackInstallWork } from "./pending";
-
-/** LangChain integrations that export Embeddings classes. */
-export const KNOWN_INTEGRATIONS = [
-  "@langchain/openai",
-  "@langchain/ollama",
-  "@langchain/google-genai",
-  "@langchain/mistralai",
-  "@langchain/cohere",
-  "@langchain/aws",
-] as const;
-
-/**
- * Packages whose models or tools extend core's classes but export no Embeddings: only the copy of
- * core under each of their installed copies is patched (in an ES-module process nothing else would
- * reach it: a chat model from a pnpm store copy over a core of its own would answer live).
- */
-export const CORE_USERS = ["@langchain/anthropic", "@langchain/groq", "langchain", "@langchain/langgraph"] as const;
+import { CORE_USERS, KNOWN_INTEGRATIONS } from "./knownPackages";
 
 const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 

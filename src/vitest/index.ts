@@ -12,6 +12,7 @@ import { log } from "../log";
 import { startRun } from "../runner/share";
 import { LangchainVcrVitestReporter } from "./reporter";
 import { VITEST_VERSION_ENV } from "./names";
+import { INLINED_ENV, inlinedLangchain } from "./inlined";
 
 /** No options yet; the object is there so later ones do not change the call. */
 export type LangchainVcrVitestOptions = Record<string, never>;
@@ -26,7 +27,11 @@ interface UserConfig {
 }
 /** What `configureVitest` (vitest 3.1+) is given: vitest, its config resolved, before its reporters are made. */
 interface ConfigureVitestContext {
-  vitest?: { version?: unknown; config?: { reporters?: unknown; mergeReports?: unknown } };
+  vitest?: {
+    version?: unknown;
+    config?: { reporters?: unknown; mergeReports?: unknown; server?: { deps?: { inline?: unknown } } };
+    projects?: { config?: { server?: { deps?: { inline?: unknown } } } }[];
+  };
 }
 
 /** One reporter per process: vitest may resolve the config (and call this plugin's hook) more than once. */
@@ -51,6 +56,9 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
     configureVitest({ vitest }: ConfigureVitestContext) {
       // before any test process starts: they name tests as this vitest's -t matches them (./setup.ts)
       if (typeof vitest?.version === "string") process.env[VITEST_VERSION_ENV] = vitest.version;
+      // LangChain packages vitest inlines are copies install() cannot reach: it says so in each test process (./inlined.ts)
+      const inlined = new Set([vitest?.config, ...(vitest?.projects ?? []).map((p) => p.config)].flatMap((c) => inlinedLangchain(c?.server?.deps?.inline)));
+      if (inlined.size) process.env[INLINED_ENV] = [...inlined].join(",");
       const config = vitest?.config;
       const resolved = config?.reporters;
       // a merge of blob reports and a listing run no test: no ledger of theirs would count

@@ -92,3 +92,58 @@ describe("langchain-vcr/vitest: a setup file written to the earlier docs, ending
       });
     });
 });
+
+describe("langchain-vcr/vitest: LangChain packages that vitest inlines (server.deps.inline), which install() cannot reach", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  /** The project: `inline` as vitest.config's server.deps.inline, and one test file asking a chat model with no cache. */
+  const inlining = (inline: string) =>
+    makeProject({
+      "vitest.config.mjs": [
+        `import langchainVcr from "langchain-vcr/vitest";`,
+        `export default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"], server: { deps: { inline: ${inline} } }, testTimeout: 20000 } };`,
+        ``,
+      ].join("\n"),
+      "vcr-setup.mjs": FILES["vcr-setup.mjs"],
+      "test/ask.test.mjs": [
+        `import { it } from "vitest";`,
+        `import { ChatOpenAI } from "@langchain/openai";`,
+        `it("asks", async () => { await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke("a question"); });`,
+        ``,
+      ].join("\n"),
+    });
+
+  it("@langchain/core inlined (inline: [/@langchain/]): install() is the VcrConfigError naming it and the fix, the file fails, 0 requests (before: 1 live call per run, the summary all zero)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = inlining(`[/@langchain/]`);
+      const run = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      const out = run.stdout + run.stderr;
+      expect(run.status, out).to.equal(1);
+      expect(out).to.include(
+        "vcr.install() cannot reach the @langchain/core that vitest inlines: server.deps.inline in vitest.config (@langchain/core, @langchain/openai,",
+      );
+      expect(out).to.include("Fix it: leave LangChain's packages out of server.deps.inline");
+      expect(fake.count()).to.equal(0);
+    });
+  });
+
+  it('only an integration inlined (inline: ["@langchain/openai"]): a warning that its Embeddings classes are not reached; its chat model is recorded, then replayed with 0 requests', async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = inlining(`["@langchain/openai"]`);
+      const rec = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const out = rec.stdout + rec.stderr;
+      expect(rec.status, out).to.equal(0);
+      expect(
+        out.match(
+          /vcr\.install\(\) cannot reach the Embeddings classes of what vitest inlines: server\.deps\.inline in vitest\.config \(@langchain\/openai\)/g,
+        ),
+        out,
+      ).to.have.length(1);
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+      const replay = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count(), "requests on replay").to.equal(1);
+    });
+  });
+});
