@@ -15,7 +15,7 @@ import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
 import { noteUninstalled } from "./afterUninstall";
 import { installSettled } from "./pending";
-import { checkInlined } from "../vitest/inlined";
+import { checkInlined } from "./vitestInlined";
 import { log } from "../log";
 
 export interface Installable extends InstalledVcr {
@@ -37,7 +37,7 @@ export function installVcr(vcr: Installable): Uninstall {
   const installed = installedVcr() as Installable | undefined;
   if (installed && current.uninstall && current.file !== testFilesBegun()) current.uninstall();
   else if (installed) throw alreadyInstalledError(vcr, installed);
-  checkInlined(warnInlinedOnce); // vitest's inlined copies of LangChain, which nothing here reaches
+  checkInlined(log.warn); // vitest's own copies of LangChain (inlined, bundled), which nothing here reaches
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
   if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
@@ -58,14 +58,6 @@ export function installVcr(vcr: Installable): Uninstall {
   current.uninstall = uninstall;
   current.file = testFilesBegun();
   return Object.assign(uninstall, { ready: installSettled() ?? Promise.resolve() });
-}
-
-const inlinedWarned = processWide("inlinedWarned.v1", () => ({ done: false }));
-
-function warnInlinedOnce(text: string): void {
-  if (inlinedWarned.done) return;
-  inlinedWarned.done = true;
-  log.warn(text);
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {

@@ -10,9 +10,9 @@ import { VcrConfigError } from "../errors";
 import { exitOnConfigError } from "../runner/configCheck";
 import { log } from "../log";
 import { startRun } from "../runner/share";
-import { LangchainVcrVitestReporter } from "./reporter";
+import { LangchainVcrVitestReporter, type VitestLike } from "./reporter";
 import { VITEST_VERSION_ENV } from "./names";
-import { INLINED_ENV, inlinedLangchain } from "./inlined";
+import { noteInlined, type ProjectConfigLike } from "./inlined";
 
 /** No options yet; the object is there so later ones do not change the call. */
 export type LangchainVcrVitestOptions = Record<string, never>;
@@ -27,11 +27,9 @@ interface UserConfig {
 }
 /** What `configureVitest` (vitest 3.1+) is given: vitest, its config resolved, before its reporters are made. */
 interface ConfigureVitestContext {
-  vitest?: {
-    version?: unknown;
-    config?: { reporters?: unknown; mergeReports?: unknown; server?: { deps?: { inline?: unknown } } };
-    projects?: { config?: { server?: { deps?: { inline?: unknown } } } }[];
-  };
+  vitest?: { version?: unknown; config?: { reporters?: unknown; mergeReports?: unknown } };
+  /** The project whose plugins name this one (one call per project). */
+  project?: { config?: ProjectConfigLike };
 }
 
 /** One reporter per process: vitest may resolve the config (and call this plugin's hook) more than once. */
@@ -43,7 +41,7 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
     name: "langchain-vcr",
     config(user: UserConfig) {
       exitOnConfigError();
-      reporter ??= new LangchainVcrVitestReporter(startRun("vitest"));
+      reporter ??= new LangchainVcrVitestReporter(startRun("vitest"), inspectProjects);
       // vite merges arrays by concatenation: with no reporters configured, keep vitest's default one
       const reporters = user.test?.reporters === undefined ? ["default", reporter] : [reporter];
       // first, before the project's own setup files (a merge would append it): a test file begins
@@ -53,12 +51,11 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
       if (!theirs.includes(VITEST_SETUP_FILE)) test.setupFiles = [VITEST_SETUP_FILE, ...theirs];
       return { test: { reporters } };
     },
-    configureVitest({ vitest }: ConfigureVitestContext) {
+    configureVitest({ vitest, project }: ConfigureVitestContext) {
       // before any test process starts: they name tests as this vitest's -t matches them (./setup.ts)
       if (typeof vitest?.version === "string") process.env[VITEST_VERSION_ENV] = vitest.version;
-      // LangChain packages vitest inlines are copies install() cannot reach: it says so in each test process (./inlined.ts)
-      const inlined = new Set([vitest?.config, ...(vitest?.projects ?? []).map((p) => p.config)].flatMap((c) => inlinedLangchain(c?.server?.deps?.inline)));
-      if (inlined.size) process.env[INLINED_ENV] = [...inlined].join(",");
+      // LangChain packages this project's vitest inlines or bundles are copies install() cannot reach: its test processes say so (./inlined.ts)
+      noteInlined(project?.config);
       const config = vitest?.config;
       const resolved = config?.reporters;
       // a merge of blob reports and a listing run no test: no ledger of theirs would count
@@ -75,6 +72,24 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
 }
 
 let warnedDropped = false;
+
+/** Every project of the run (a project in test.projects that does not extend the root config has no hook of this plugin's): what vitest inlines or bundles, and whether the plugin's setup file runs there. */
+function inspectProjects(vitest: VitestLike): void {
+  for (const project of vitest.projects ?? []) {
+    noteInlined(project.config);
+    const files = project.config?.setupFiles ?? [];
+    if (!files.some((f) => path.resolve(f) === VITEST_SETUP_FILE)) log.warn(setupFileMissing(project.config?.name));
+  }
+}
+
+/** A project whose test files run without the plugin's setup file. */
+export function setupFileMissing(name: string | undefined): string {
+  return (
+    `vitest project ${JSON.stringify(name ?? "(unnamed)")} runs without langchain-vcr's setup file: its tests are not scoped, a failed test's recordings are kept, and its fixture use is missing from the summary and the ledger (prune would count its fixtures unused).\n` +
+    `  The plugin adds its setup file to the config it is named in; a project in test.projects that does not extend that config gets none.\n` +
+    `  Fix it: give the project extends: true, or name langchainVcr() in its own plugins.`
+  );
+}
 
 /**
  * Why the plugin's reporter is missing from vitest's: `--reporter` on the command line replaces

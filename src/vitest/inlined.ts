@@ -1,53 +1,84 @@
 /**
- * LangChain packages that vitest inlines (`server.deps.inline`, or `ssr.noExternal`, which vitest
- * folds into it): vitest then runs a copy of its own of each, apart from the one Node loads, which
- * is the one `vcr.install()` patches and wraps. An inlined @langchain/core's models, and an inlined
- * integration's Embeddings classes, would call the provider unrecorded, under replay_only too
- * (measured: a ChatOpenAI with no cache, inlined with `inline: [/@langchain/]`, 0 fixtures and 1
- * live call per run, the summary all zero). The plugin finds them in the resolved config and hands
- * them to the test processes in an environment variable; install() refuses them.
+ * LangChain packages that vitest runs copies of its own of, in the main process, per project:
+ * - inlined (`server.deps.inline`, into which vitest folds `ssr.noExternal`);
+ * - bundled by its dependency optimizer (`deps.optimizer.ssr.include`, `.web.include`): the bundle
+ *   of `@langchain/openai` or `langchain` carries a copy of @langchain/core of its own (measured:
+ *   a streamed ChatOpenAI with `cache: vcr.cache` answered live under replay_only, 1 request, the
+ *   summary all zero; an agent's tool body ran on replay).
+ * Those copies are apart from the ones Node loads, which are the ones `vcr.install()` patches and
+ * wraps (measured: a ChatOpenAI with no cache, inlined with `inline: [/@langchain/]`, 1 live call
+ * per run under replay_only). What is found goes to the project's test processes in its `env`,
+ * where install() refuses it (`install/vitestInlined.ts`).
  */
-import { VcrConfigError } from "../errors";
-import { KNOWN_INTEGRATIONS } from "../install/knownPackages";
-
-export const INLINED_ENV = "LANGCHAIN_VCR_VITEST_INLINED";
+import * as path from "node:path";
+import { CORE_USERS, KNOWN_INTEGRATIONS } from "../install/knownPackages";
+import { packageDirs } from "../install/packageDirs";
+import { INLINED_ENV, type Inlined } from "../install/vitestInlined";
 
 /** The packages whose inlined copy install() cannot reach: core (every model) and the integrations exporting Embeddings classes. */
 const REACHED = ["@langchain/core", ...KNOWN_INTEGRATIONS];
 
-/** Those of REACHED that `inline` (vitest's `server.deps.inline`: `true`, or strings and RegExps matched as vitest does) inlines. */
-export function inlinedLangchain(inline: unknown): string[] {
-  if (inline === true) return [...REACHED];
-  if (!Array.isArray(inline)) return [];
-  return REACHED.filter((name) => {
-    const file = `/project/node_modules/${name}/dist/index.js`;
-    return inline.some((p) =>
-      typeof p === "string" ? file.includes(`/node_modules/${p}`) : p instanceof RegExp && new RegExp(p.source, p.flags.replace("g", "")).test(file),
-    );
-  });
+interface Optimizer {
+  enabled?: boolean;
+  include?: unknown;
+}
+/** What is read of a project's resolved config. */
+export interface ProjectConfigLike {
+  name?: string;
+  root?: string;
+  env?: Record<string, string>;
+  server?: { deps?: { inline?: unknown } };
+  deps?: { moduleDirectories?: unknown; optimizer?: { ssr?: Optimizer; web?: Optimizer } };
 }
 
-/**
- * In a test process, at install(): an inlined @langchain/core is a VcrConfigError (no model of it
- * can be recorded); inlined integrations are a warning, once per process (their chat models extend
- * the core install() patched and are recorded; their Embeddings classes are not reached).
- */
-export function checkInlined(warnOnce: (text: string) => void, env: NodeJS.ProcessEnv = process.env): void {
-  const names = (env[INLINED_ENV] ?? "").split(",").filter(Boolean);
-  if (names.length === 0) return;
-  const where = `server.deps.inline in vitest.config (${names.join(", ")})`;
-  const fix = `  Fix it: leave LangChain's packages out of server.deps.inline (a pattern such as /@langchain/ matches them all).`;
-  if (names.includes("@langchain/core"))
-    throw new VcrConfigError(
-      `vcr.install() cannot reach the @langchain/core that vitest inlines: ${where}.\n` +
-        `  vitest runs its own copy of an inlined package, apart from the one install() patches, so every model would call the provider unrecorded, under replay_only too.\n` +
-        `  Nearest: none; explicit wiring (cache: vcr.cache) fails with a VcrConfigError at the call on an inlined core.\n` +
-        fix,
-    );
-  warnOnce(
-    `vcr.install() cannot reach the Embeddings classes of what vitest inlines: ${where}.\n` +
-      `  vitest runs its own copy of an inlined package, apart from the one install() wraps, so their embeddings call the provider unrecorded, under replay_only too; their chat models are recorded as usual.\n` +
-      `  Nearest: explicit wiring records them: vcr.embeddings(new OpenAIEmbeddings(…)).\n` +
-      fix,
+/** Hands what vitest inlines or bundles of LangChain in this project to its test processes (through `config.env`). */
+export function noteInlined(config: ProjectConfigLike | undefined): void {
+  if (!config) return;
+  const found = bundledCore(config) ?? inlinedIn(config);
+  if (found) (config.env ??= {})[INLINED_ENV] = JSON.stringify(found);
+}
+
+function projectName(config: ProjectConfigLike): string {
+  return config.name ? ` of vitest project ${JSON.stringify(config.name)}` : "";
+}
+
+/** The LangChain packages `server.deps.inline` inlines, matched against where they are installed as vitest matches module ids. */
+export function inlinedIn(config: ProjectConfigLike): Inlined | undefined {
+  const inline = config.server?.deps?.inline;
+  if (inline !== true && !Array.isArray(inline)) return undefined;
+  const dirs = Array.isArray(config.deps?.moduleDirectories) ? (config.deps.moduleDirectories as string[]) : ["/node_modules/"];
+  const names = REACHED.filter((name) =>
+    packageDirs(name, config.root).some((dir) => {
+      if (inline === true) return true;
+      const file = path.join(dir, "dist", "index.js").split(path.sep).join("/");
+      return inline.some((p) =>
+        typeof p === "string"
+          ? dirs.some((d) => file.includes(path.posix.join(d, p)))
+          : p instanceof RegExp && new RegExp(p.source, p.flags.replace("g", "")).test(file),
+      );
+    }),
   );
+  return names.length ? { names, where: `server.deps.inline${projectName(config)}` } : undefined;
+}
+
+/** A LangChain package other than core that the dependency optimizer bundles: its bundle holds a copy of core of its own. */
+export function bundledCore(config: ProjectConfigLike): Inlined | undefined {
+  for (const kind of ["ssr", "web"] as const) {
+    const optimizer = config.deps?.optimizer?.[kind];
+    if (!optimizer?.enabled || !Array.isArray(optimizer.include)) continue;
+    const bundled = [...new Set(optimizer.include.filter((p): p is string => typeof p === "string" && isLangchainPackage(p) && p !== "@langchain/core"))];
+    if (bundled.length)
+      return {
+        names: ["@langchain/core", ...bundled],
+        where: `deps.optimizer.${kind}.include${projectName(config)}, whose bundles hold a copy of @langchain/core`,
+      };
+  }
+  return undefined;
+}
+
+const LANGCHAIN = new Set<string>([...REACHED, ...CORE_USERS]);
+
+function isLangchainPackage(specifier: string): boolean {
+  const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
+  return LANGCHAIN.has(name) || name.startsWith("@langchain/");
 }

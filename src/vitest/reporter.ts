@@ -10,11 +10,13 @@ import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, type RunShare } from "../runner/share";
 import type { Shard } from "../runner/ledgerFiles";
+import type { ProjectConfigLike } from "./inlined";
 
 interface TestModuleLike {
   moduleId: string;
 }
-interface VitestLike {
+export interface VitestLike {
+  projects?: { config?: ProjectConfigLike & { setupFiles?: string[] } }[];
   config: {
     testNamePattern?: RegExp | string;
     watch?: boolean;
@@ -29,10 +31,15 @@ interface VitestLike {
 export class LangchainVcrVitestReporter {
   private vitest: VitestLike | undefined;
 
-  constructor(private readonly share: RunShare) {}
+  /** `inspect`: what the plugin checks of every project once vitest has resolved them (./index.ts). */
+  constructor(
+    private readonly share: RunShare,
+    private readonly inspect: (vitest: VitestLike) => void = () => {},
+  ) {}
 
   onInit(vitest: VitestLike): void {
     this.vitest = vitest;
+    this.inspect(vitest);
   }
 
   /** Tests are about to run (never called by `vitest list`): the run is on record from here. */

@@ -14,6 +14,7 @@ import { joinRun, Unit } from "../runner/share";
 import { noteTestFileBegins } from "../internals/state";
 import { vitestTitle, type NamedTask } from "./names";
 import { installSettled } from "../install/pending";
+import { takeInlined } from "../install/vitestInlined";
 
 interface VitestTask extends NamedTask {
   concurrent?: boolean;
@@ -33,6 +34,7 @@ export interface VitestHooks {
 
 export function installVitestHooks(hooks: VitestHooks): void {
   noteTestFileBegins(); // a Vcr an earlier test file installed in this worker is replaced by this file's install() (install.ts)
+  takeInlined(); // what the plugin found vitest inlines or bundles of LangChain, out of the environment a test's child process would inherit
   checkEnvironment(); // normally checked in the main process already; this covers a worker started another way
   setRunner("vitest");
   let unit: Unit | undefined;

@@ -93,54 +93,90 @@ describe("langchain-vcr/vitest: a setup file written to the earlier docs, ending
     });
 });
 
-describe("langchain-vcr/vitest: LangChain packages that vitest inlines (server.deps.inline), which install() cannot reach", function () {
+describe("langchain-vcr/vitest: LangChain packages that vitest inlines or bundles, which install() cannot reach", function () {
   this.timeout(120000);
   after(removeTmpDirs);
 
-  /** The project: `inline` as vitest.config's server.deps.inline, and one test file asking a chat model with no cache. */
-  const inlining = (inline: string) =>
+  const ASK = [
+    `import { it } from "vitest";`,
+    `import { ChatOpenAI } from "@langchain/openai";`,
+    `it("asks", async () => { await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke("a question"); });`,
+    ``,
+  ].join("\n");
+
+  /** The project: `test` as vitest.config's test options beside the setup file, and one test file asking a chat model with no cache. */
+  const configured = (test: string) =>
     makeProject({
       "vitest.config.mjs": [
         `import langchainVcr from "langchain-vcr/vitest";`,
-        `export default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"], server: { deps: { inline: ${inline} } }, testTimeout: 20000 } };`,
+        `export default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"], testTimeout: 20000, ${test} } };`,
         ``,
       ].join("\n"),
       "vcr-setup.mjs": FILES["vcr-setup.mjs"],
-      "test/ask.test.mjs": [
-        `import { it } from "vitest";`,
-        `import { ChatOpenAI } from "@langchain/openai";`,
-        `it("asks", async () => { await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke("a question"); });`,
-        ``,
-      ].join("\n"),
+      "test/ask.test.mjs": ASK,
     });
 
-  it("@langchain/core inlined (inline: [/@langchain/]): install() is the VcrConfigError naming it and the fix, the file fails, 0 requests (before: 1 live call per run, the summary all zero)", async () => {
-    await withFakeProvider({}, async (fake) => {
-      const p = inlining(`[/@langchain/]`);
-      const run = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
-      const out = run.stdout + run.stderr;
-      expect(run.status, out).to.equal(1);
-      expect(out).to.include(
-        "vcr.install() cannot reach the @langchain/core that vitest inlines: server.deps.inline in vitest.config (@langchain/core, @langchain/openai,",
-      );
-      expect(out).to.include("Fix it: leave LangChain's packages out of server.deps.inline");
-      expect(fake.count()).to.equal(0);
+  for (const [what, test, where] of [
+    ["inlined (server.deps.inline: [/@langchain/])", `server: { deps: { inline: [/@langchain/] } }`, "server.deps.inline (@langchain/core, @langchain/openai,"],
+    [
+      'bundled by the dependency optimizer with @langchain/openai (deps.optimizer.ssr.include: ["@langchain/openai"])',
+      `deps: { optimizer: { ssr: { enabled: true, include: ["@langchain/openai"] } } }`,
+      "deps.optimizer.ssr.include, whose bundles hold a copy of @langchain/core (@langchain/core, @langchain/openai)",
+    ],
+  ])
+    it(`@langchain/core ${what}: install() is the VcrConfigError naming it and the fix, the file fails, 0 requests (before: live under replay_only, the summary all zero)`, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const p = configured(test);
+        const run = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+        const out = run.stdout + run.stderr;
+        expect(run.status, out).to.equal(1);
+        expect(out).to.include(`vcr.install() cannot reach the copy of @langchain/core that vitest makes: ${where}`);
+        expect(out).to.include("Fix it: leave LangChain's packages out of it");
+        expect(fake.count()).to.equal(0);
+      });
     });
-  });
 
   it('only an integration inlined (inline: ["@langchain/openai"]): a warning that its Embeddings classes are not reached; its chat model is recorded, then replayed with 0 requests', async () => {
     await withFakeProvider({}, async (fake) => {
-      const p = inlining(`["@langchain/openai"]`);
+      const p = configured(`server: { deps: { inline: ["@langchain/openai"] } }`);
       const rec = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       const out = rec.stdout + rec.stderr;
       expect(rec.status, out).to.equal(0);
       expect(
-        out.match(
-          /vcr\.install\(\) cannot reach the Embeddings classes of what vitest inlines: server\.deps\.inline in vitest\.config \(@langchain\/openai\)/g,
-        ),
+        out.match(/vcr\.install\(\) cannot reach the Embeddings classes of what vitest inlines: server\.deps\.inline \(@langchain\/openai\)/g),
         out,
       ).to.have.length(1);
       expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+      const replay = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count(), "requests on replay").to.equal(1);
+    });
+  });
+
+  it("a workspace where another project inlines LangChain: this project's install() is not refused (recorded, then 0 requests); a project that does not extend the root config gets a warning that it runs without the plugin's setup file", async () => {
+    // before: the inlining of one project reached every project's test processes through process.env
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vitest.config.mjs": [
+          `import langchainVcr from "langchain-vcr/vitest";`,
+          `export default { plugins: [langchainVcr()], test: { testTimeout: 20000, projects: [`,
+          `  { extends: true, test: { name: "llm", include: ["llm/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } },`,
+          `  { extends: true, test: { name: "web", include: ["web/*.test.mjs"], server: { deps: { inline: [/@langchain/] } } } },`,
+          `  { test: { name: "bare", include: ["bare/*.test.mjs"] } },`,
+          `] } };`,
+          ``,
+        ].join("\n"),
+        "vcr-setup.mjs": FILES["vcr-setup.mjs"],
+        "llm/ask.test.mjs": ASK,
+        "web/add.test.mjs": `import { it, expect } from "vitest";\nit("adds", () => expect(1 + 1).toBe(2));\n`,
+        "bare/add.test.mjs": `import { it, expect } from "vitest";\nit("adds", () => expect(2 + 2).toBe(4));\n`,
+      });
+      const rec = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const out = rec.stdout + rec.stderr;
+      expect(rec.status, out).to.equal(0);
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+      expect(out.match(/vitest project "bare" runs without langchain-vcr's setup file/g), out).to.have.length(1);
+      expect(out).to.not.match(/project "(llm|web)" runs without/);
       const replay = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
       expect(fake.count(), "requests on replay").to.equal(1);
