@@ -19,6 +19,7 @@ import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledge
 import { DRY_RUN_REASON } from "./runContext";
 import { asRunner, followTests, isDryRun, type RunnerLike } from "./testEvents";
 import { installSettled } from "../install/pending";
+import { reachEsmSpecFiles } from "../install/install";
 
 interface MochaTest {
   fullTitle(): string;
@@ -77,6 +78,8 @@ export const mochaHooks = {
       ledger = RunLedger.start();
       usage.start();
     }
+    const specs = root as { suites?: { file?: string }[]; tests?: { file?: string }[] } | undefined;
+    reachEsmSpecFiles([...(specs?.suites ?? []), ...(specs?.tests ?? [])].map((s) => s.file)); // ESM spec files beside a CommonJS setup file's install()
     return installSettled(); // what a setup file's install() loads with import() is patched before the first test calls it
   },
   beforeEach(this: MochaContext): void {

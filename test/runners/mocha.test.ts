@@ -101,3 +101,41 @@ describe("langchain-vcr/mocha with the user's setup file on the command line (-r
     });
   });
 });
+
+/** A CommonJS setup file calling vcr.install(), and ES-module test files embedding with an OpenAIEmbeddings of no wrapper. */
+const ESM_SPECS_CJS_SETUP: Record<string, string> = {
+  "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+  "test/embed.spec.mjs": [
+    `import assert from "node:assert";`,
+    `import { OpenAIEmbeddings } from "@langchain/openai";`,
+    `it("embeds", async () => {`,
+    `  const embeddings = new OpenAIEmbeddings({ apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+    `  assert.equal((await embeddings.embedQuery("a text")).length, 8);`,
+    `});`,
+    ``,
+  ].join("\n"),
+};
+
+describe("langchain-vcr/mocha and node:test: a CommonJS setup file's vcr.install() with ES-module test files", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  for (const runner of ["mocha", "node:test"] as const)
+    it(`${runner}: OpenAIEmbeddings with no wrapper recorded (1 request, 1 fixture), then replayed with 0 requests (before: 0 fixtures, live under replay_only)`, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const spec = ESM_SPECS_CJS_SETUP["test/embed.spec.mjs"];
+        const files = { ...ESM_SPECS_CJS_SETUP, "test/embed.spec.mjs": runner === "mocha" ? spec : `import { it } from "node:test";\n${spec}` };
+        const p = makeProject(files, { mocha: runner === "mocha" });
+        const args =
+          runner === "mocha"
+            ? [MOCHA, "--require", "langchain-vcr/mocha", "--require", "./vcr-setup.cjs", "test/embed.spec.mjs"]
+            : ["--require", "langchain-vcr/node-test", "--require", "./vcr-setup.cjs", "--test", "test/embed.spec.mjs"];
+        const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+        expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+        const replay = await p.run(args, { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+        expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+        expect(fake.count(), "requests on replay").to.equal(1);
+      });
+    });
+});
