@@ -10,7 +10,7 @@ import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
 import { startHangingServer } from "./helpers/hangingServer";
-import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject, summaryLines } from "./helpers/project";
+import { agentAndLookupsCjs, cachelessAppFiles, embeddingTestFile, expectPrintedCommandRecords, makeProject, summaryLines } from "./helpers/project";
 
 /** the project's own copy (see makeProject) */
 const MOCHA = "node_modules/mocha/bin/mocha.js";
@@ -102,18 +102,9 @@ describe("langchain-vcr/mocha with the user's setup file on the command line (-r
   });
 });
 
-/** A CommonJS setup file calling vcr.install(), and ES-module test files embedding with an OpenAIEmbeddings of no wrapper. */
+/** A CommonJS setup file calling vcr.install() (the ES-module test file is added per runner). */
 const ESM_SPECS_CJS_SETUP: Record<string, string> = {
   "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
-  "test/embed.spec.mjs": [
-    `import assert from "node:assert";`,
-    `import { OpenAIEmbeddings } from "@langchain/openai";`,
-    `it("embeds", async () => {`,
-    `  const embeddings = new OpenAIEmbeddings({ apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
-    `  assert.equal((await embeddings.embedQuery("a text")).length, 8);`,
-    `});`,
-    ``,
-  ].join("\n"),
 };
 
 describe("langchain-vcr/mocha and node:test: a CommonJS setup file's vcr.install() with ES-module test files", function () {
@@ -123,8 +114,7 @@ describe("langchain-vcr/mocha and node:test: a CommonJS setup file's vcr.install
   for (const runner of ["mocha", "node:test"] as const)
     it(`${runner}: OpenAIEmbeddings with no wrapper recorded (1 request, 1 fixture), then replayed with 0 requests (before: 0 fixtures, live under replay_only)`, async () => {
       await withFakeProvider({}, async (fake) => {
-        const spec = ESM_SPECS_CJS_SETUP["test/embed.spec.mjs"];
-        const files = { ...ESM_SPECS_CJS_SETUP, "test/embed.spec.mjs": runner === "mocha" ? spec : `import { it } from "node:test";\n${spec}` };
+        const files = { ...ESM_SPECS_CJS_SETUP, "test/embed.spec.mjs": embeddingTestFile(runner === "mocha" ? "" : `import { it } from "node:test";`) };
         const p = makeProject(files, { mocha: runner === "mocha" });
         const args =
           runner === "mocha"

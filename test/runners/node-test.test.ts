@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
-import { cachelessAppFiles, expectPrintedCommandRecords, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
+import { cachelessAppFiles, embeddingTestFile, expectPrintedCommandRecords, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
 
 const FILES: Record<string, string> = {
   "test/a.test.mjs": [
@@ -118,16 +118,7 @@ describe("langchain-vcr/node-test with tsx in an ES-module project (--import tsx
       const p = makeProject({
         "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
         "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nexport const uninstall = new Vcr({ dir: "cassettes" }).install();\n`,
-        "test/embed.test.ts": [
-          `import { test } from "node:test";`,
-          `import assert from "node:assert";`,
-          `import { OpenAIEmbeddings } from "@langchain/openai";`,
-          `test("embeds", async () => {`,
-          `  const embeddings = new OpenAIEmbeddings({ apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
-          `  assert.equal((await embeddings.embedQuery("a text")).length, 8);`,
-          `});`,
-          ``,
-        ].join("\n"),
+        "test/embed.test.ts": embeddingTestFile(`import { test } from "node:test";`),
       });
       const args = ["--require", "langchain-vcr/node-test", "--import", "tsx", "--import", "./vcr-setup.mjs", "--test", "test/embed.test.ts"];
       const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });

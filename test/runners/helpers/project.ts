@@ -305,3 +305,21 @@ export async function expectPrintedCommandRecords(
   expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
   expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
 }
+
+/**
+ * An ES-module test file with one test, "embeds", that embeds a text with an OpenAIEmbeddings of
+ * no wrapper pointed at the fake (8 numbers back); `testImport` brings `it` or `test` where the
+ * runner has no global one.
+ */
+export function embeddingTestFile(testImport = ""): string {
+  return [
+    ...(testImport ? [testImport] : []),
+    `import assert from "node:assert";`,
+    `import { OpenAIEmbeddings } from "@langchain/openai";`,
+    `${testImport.includes("test }") ? "test" : "it"}("embeds", async () => {`,
+    `  const embeddings = new OpenAIEmbeddings({ apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+    `  assert.equal((await embeddings.embedQuery("a text")).length, 8);`,
+    `});`,
+    ``,
+  ].join("\n");
+}
