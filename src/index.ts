@@ -23,6 +23,7 @@ followJestRegistry(); // under jest: the copies a module registry reset loads ar
 
 export { Vcr } from "./vcr";
 export type { VcrOptions } from "./options";
+export type { Uninstall as VcrUninstall } from "./install/install";
 export { DEFAULTS } from "./options";
 export { withVcr } from "./withVcr";
 export { normalizers } from "./normalizers";

@@ -58,9 +58,9 @@ export class Vcr {
    * cache of its own (built before or after this call), every Embeddings instance and every
    * model-initiated tool call, as if each had been wired to it explicitly (same fixtures).
    * Returns the function that undoes it (calling it twice is harmless). A second install()
-   * before that is a VcrConfigError. Its `ready` settles once the ES modules install() loads with
-   * `import()` (under tsx, in vitest's VM pools) are patched: an ES-module setup file can
-   * `await uninstall.ready`; the runner plugins wait for it before a file's first test.
+   * before that is a VcrConfigError. Its `ready` settles (never rejects) once the ES modules
+   * install() loads with `import()` (under tsx, in vitest's VM pools) are patched or have failed
+   * to load (bounded: 10 s, then a warning); the runner plugins wait for it before tests run.
    */
   install(): Uninstall {
     return installVcr({

@@ -22,7 +22,7 @@ export function patchEsmCoreLater(coreDir: string): Promise<void> {
   let done = later.get(coreDir);
   if (!done) {
     later.set(coreDir, (done = loadAndPatch(coreDir)));
-    trackInstallWork(done);
+    trackInstallWork(done, `the ESM copy of @langchain/core in ${coreDir}`);
   }
   return done;
 }

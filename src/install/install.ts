@@ -16,6 +16,7 @@ import { wrapKnownIntegrations } from "./integrations";
 import { noteUninstalled } from "./afterUninstall";
 import { installSettled } from "./pending";
 import { isEsmFile } from "./esmFiles";
+import { onSpecFiles } from "./esmSpecFiles";
 import { checkInlined } from "./vitestInlined";
 import { log } from "../log";
 
@@ -45,6 +46,10 @@ export function installVcr(vcr: Installable): Uninstall {
   if (esmProcess || isEsmFile(process.argv[1]))
     wrapKnownIntegrations("esm"); // an ESM main module: node:test's test file
   else if (underJest()) wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
+  // mocha's spec files, once loaded: when one is an ES module, so are the integrations it imports (esmFiles.ts)
+  onSpecFiles((files) => {
+    if (installedVcr() && files.some(isEsmFile)) wrapKnownIntegrations("esm");
+  });
   if (!underJest()) patchLoadedCoreCopies();
   // a copy of core (the ESM copy, an integration's own) that lacks an internal is not patched: its models would go live, so nothing is installed
   assertCoreUsable();
@@ -60,14 +65,6 @@ export function installVcr(vcr: Installable): Uninstall {
   current.uninstall = uninstall;
   current.file = testFilesBegun();
   return Object.assign(uninstall, { ready: installSettled() ?? Promise.resolve() });
-}
-
-/**
- * Under mocha, once its spec files are loaded: when one is an ES module, the known integrations'
- * ESM entries are reached too (a CommonJS setup file's install() could not tell; `esmFiles.ts`).
- */
-export function reachEsmSpecFiles(files: readonly unknown[]): void {
-  if (installedVcr() && files.some(isEsmFile)) wrapKnownIntegrations("esm");
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {

@@ -73,6 +73,7 @@ function scanLater(file: string): void {
     import(pathToFileURL(file).href).then(scanExports, () => {
       // not loadable by import() either: not reached, as documented
     }),
+    file,
   );
 }
 

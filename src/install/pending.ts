@@ -4,22 +4,57 @@
  * VM pools), whose classes are patched or wrapped when the import resolves. A call made before
  * then runs unrecorded (measured: node:test with tsx in an ES-module project, OpenAIEmbeddings
  * answered live under replay_only, 0 fixtures, the class wrapped 12 ms after the first test
- * began). So the runner plugins wait for it before a file's first test, and `uninstall.ready`
- * lets a setup file wait.
+ * began). So the runner plugins wait for it before tests, and `uninstall.ready` lets a setup file
+ * wait. The wait is bounded: an import that has not settled after `WAIT_MS` is a warning naming
+ * it, and the tests go on (node:test's hooks have no timeout of their own).
  */
+import { log } from "../log";
 import { processWide } from "../processWide";
 
-const pending = processWide("installPending.v1", () => new Set<Promise<unknown>>());
+/** How long the plugins wait; their hooks are given longer (a runner's own hook timeout would say less). */
+export const WAIT_MS = 10_000;
+export const HOOK_TIMEOUT_MS = WAIT_MS + 5_000;
 
-/** `work` is part of what install() started: waited for until it settles, fulfilled or not (a failure is reported where it happens). */
-export function trackInstallWork(work: Promise<unknown>): void {
-  pending.add(work);
+/** Each piece of work under way, and what it loads (for the warning). */
+const pending = processWide("installPending.v2", () => new Map<Promise<unknown>, string>());
+
+/** `work` (loading `what`) is part of what install() started: waited for until it settles, fulfilled or not (a failure is reported where it happens). */
+export function trackInstallWork(work: Promise<unknown>, what: string): void {
+  pending.set(work, what);
   const done = () => pending.delete(work);
   work.then(done, done);
 }
 
-/** Settles once all install() work started so far, and any it started meanwhile, has; undefined when there is none (nothing to wait for). */
-export function installSettled(): Promise<void> | undefined {
+/** Whether install() work is under way. */
+export function installPending(): boolean {
+  return pending.size > 0;
+}
+
+/**
+ * Settles (never rejects) once all install() work started so far, and any started meanwhile, has,
+ * or after `limitMs` with a warning; undefined when there is none (nothing to wait for).
+ */
+export function installSettled(limitMs = WAIT_MS): Promise<void> | undefined {
   if (pending.size === 0) return undefined;
-  return Promise.allSettled([...pending]).then(() => installSettled());
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), limitMs);
+    timer.unref?.();
+  });
+  const all = (async () => {
+    while (pending.size) await Promise.allSettled([...pending.keys()]);
+  })();
+  return Promise.race([all, late]).then((outcome) => {
+    clearTimeout(timer);
+    if (outcome === "late") log.warn(stillLoading([...pending.values()], limitMs));
+  });
+}
+
+function stillLoading(what: string[], limitMs: number): string {
+  return (
+    `vcr.install() is still loading ${what.join(", ")} with import() after ${limitMs / 1000} s; the tests go on without waiting longer.\n` +
+    `  Until it has loaded, calls on those classes are not recorded or replayed: they reach the provider, under replay_only too.\n` +
+    `  An import() that never settles is usually a module-loader hook (tsx, a custom --import) that hangs, or a module whose top-level await does.\n` +
+    `  Fix it: find what hangs with NODE_DEBUG=langchain-vcr and node --trace-warnings; or load LangChain without that loader, or wire those models explicitly (cache: vcr.cache, vcr.embeddings()).`
+  );
 }

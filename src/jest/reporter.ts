@@ -103,18 +103,20 @@ class LangchainVcrJestReporter {
     if (results.numRuntimeErrorTestSuites) reasons.push(`${results.numRuntimeErrorTestSuites} test file(s) failed to run`);
     // jest sets results.success only after the reporters have run
     const exitCode = results.numFailedTests || results.numFailedTestSuites || results.numRuntimeErrorTestSuites ? 1 : 0;
-    if (this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
+    // a whole run only: one narrowed to projects or files without the plugin (--selectProjects web) is no sign of a mistake
+    if (reasons.length === 0 && this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
     // jest writes everything to stderr; the summary line goes with it
     finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, undone: this.undone, print: (line) => process.stderr.write("\n" + line + "\n") });
   }
 }
 
-/** Tests ran in `ran` test files, and none of them loaded langchain-vcr/jest (which reports to this reporter). */
+/** A whole run in whose `ran` test files tests ran, and none of which loaded langchain-vcr/jest (which reports to this reporter). */
 function pluginNotLoaded(ran: number): string {
   return (
-    `tests ran in ${ran} test file(s), and none of them loaded langchain-vcr/jest: no test was scoped or cleaned up after, and a setup file of yours next to it (vcr.install()) did not run either, so their models were neither recorded nor replayed.\n` +
-    `  The reporter is configured, so the plugin was meant to be: jest ignores a root config's setupFilesAfterEnv when the config has projects (each project is a config of its own).\n` +
-    `  Fix it: add setupFilesAfterEnv: ["langchain-vcr/jest", …] to every project in projects (or to the config itself when it has none), as docs/runners.md shows.`
+    `tests ran in ${ran} test file(s), and none of them loaded langchain-vcr/jest, though its reporter is configured: no test was scoped or cleaned up after, and no fixture use was counted.\n` +
+    `  A setup file next to it in setupFilesAfterEnv (the one calling vcr.install()) did not run either, so models that rely on it were neither recorded nor replayed.\n` +
+    `  Nearest: with projects, jest reads setupFilesAfterEnv from each project's config, not the root's (reporters come from the root).\n` +
+    `  Fix it: add setupFilesAfterEnv: ["langchain-vcr/jest", …] to the config of every project that calls models (or to the config itself when it has no projects), as docs/runners.md shows.`
   );
 }
 

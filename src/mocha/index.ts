@@ -18,8 +18,8 @@ import { giveOwnContexts } from "./hookContext";
 import { RunLedger, runRole, startMochaRun, type HookContextLike } from "./ledger";
 import { DRY_RUN_REASON } from "./runContext";
 import { asRunner, followTests, isDryRun, type RunnerLike } from "./testEvents";
-import { installSettled } from "../install/pending";
-import { reachEsmSpecFiles } from "../install/install";
+import { HOOK_TIMEOUT_MS, installPending, installSettled } from "../install/pending";
+import { specFilesLoaded } from "../install/esmSpecFiles";
 
 interface MochaTest {
   fullTitle(): string;
@@ -79,7 +79,8 @@ export const mochaHooks = {
       usage.start();
     }
     const specs = root as { suites?: { file?: string }[]; tests?: { file?: string }[] } | undefined;
-    reachEsmSpecFiles([...(specs?.suites ?? []), ...(specs?.tests ?? [])].map((s) => s.file)); // ESM spec files beside a CommonJS setup file's install()
+    specFilesLoaded([...(specs?.suites ?? []), ...(specs?.tests ?? [])].map((s) => s.file)); // ESM spec files beside a CommonJS setup file's install()
+    if (installPending()) this.timeout?.(HOOK_TIMEOUT_MS); // the wait is bounded by its own, shorter limit, which says what hangs
     return installSettled(); // what a setup file's install() loads with import() is patched before the first test calls it
   },
   beforeEach(this: MochaContext): void {

@@ -284,12 +284,12 @@ function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld
   }
 }
 
-/** The finished report of one unit (a test file), for a main process that acts on it before the run ends. */
 /** How many test files (or processes) have reported to this run so far, finished or not. */
 export function reportCount(share: RunShare): number {
   return readReports(share.dir, []).length;
 }
 
+/** The finished report of one unit (a test file), for a main process that acts on it before the run ends. */
 export function unitReport(share: RunShare, unit: string): UnitReport | undefined {
   return readReports(share.dir, []).find((r) => r.unit === unit && r.done);
 }

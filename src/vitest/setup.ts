@@ -13,7 +13,7 @@ import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 import { noteTestFileBegins } from "../internals/state";
 import { vitestTitle, type NamedTask } from "./names";
-import { installSettled } from "../install/pending";
+import { HOOK_TIMEOUT_MS, installSettled } from "../install/pending";
 import { takeInlined } from "../install/vitestInlined";
 
 interface VitestTask extends NamedTask {
@@ -27,7 +27,7 @@ interface VitestContext {
 }
 export interface VitestHooks {
   /** vitest 4 passes a fixture context first (it must be a destructuring pattern), the file's suite second. */
-  beforeAll(fn: (context: object, suite?: { filepath?: string; name?: string }) => void | Promise<void>): void;
+  beforeAll(fn: (context: object, suite?: { filepath?: string; name?: string }) => void | Promise<void>, timeout?: number): void;
   beforeEach(fn: (ctx: VitestContext) => void): void;
   afterAll(fn: () => void): void;
 }
@@ -42,7 +42,7 @@ export function installVitestHooks(hooks: VitestHooks): void {
   hooks.beforeAll(({}, file) => {
     unit ??= new Unit(joinRun(), file?.filepath ?? file?.name ?? "(unknown file)");
     return installSettled(); // what a setup file's install() loads with import() (VM pools) is patched before a test calls it
-  });
+  }, HOOK_TIMEOUT_MS); // longer than the wait's own limit, whose warning says what hangs
   hooks.beforeEach((ctx) => {
     unit ??= new Unit(joinRun(), ctx.task.file?.filepath ?? ctx.task.file?.name ?? "(unknown file)");
     const title = vitestTitle(ctx.task);

@@ -325,39 +325,49 @@ describe("langchain-vcr/jest with projects: setupFilesAfterEnv at the root only 
   this.timeout(120000);
   after(removeTmpDirs);
 
-  for (const where of ["root", "project"] as const)
-    it(
-      where === "root"
-        ? "no test file loads the plugin: the reporter warns once, naming the fix (before: a live run with nothing said)"
-        : "in each project: no warning, and the model is recorded",
-      async () => {
-        await withFakeProvider({}, async (fake) => {
-          const setup = `setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"]`;
-          const p = makeProject({
-            "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
-            "jest.config.cjs": [
-              `module.exports = {`,
-              where === "root" ? `  ${setup},` : ``,
-              `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
-              `  projects: [{ displayName: "llm", testEnvironment: "node", transform: {}, testMatch: ["<rootDir>/llm/**/*.test.cjs"]${where === "project" ? `, ${setup}` : ""} }],`,
-              `};`,
-              ``,
-            ].join("\n"),
-            "llm/ask.test.cjs": [
-              `const { ChatOpenAI } = require("@langchain/openai");`,
-              `test("asks", async () => {`,
-              `  await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke("a question");`,
-              `});`,
-              ``,
-            ].join("\n"),
-          });
-          const run = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
-          const out = run.stdout + run.stderr;
-          expect(run.status, out).to.equal(0);
-          const warnings = out.match(/tests ran in 1 test file\(s\), and none of them loaded langchain-vcr\/jest/g) ?? [];
-          expect([fake.count(), p.fixtures().length, warnings.length], out).to.deep.equal(where === "root" ? [1, 0, 1] : [1, 1, 0]);
-          if (where === "root") expect(out).to.include(`Fix it: add setupFilesAfterEnv: ["langchain-vcr/jest", …] to every project in projects`);
+  const cases = [
+    {
+      where: "root",
+      args: [],
+      title: "no test file loads the plugin: the reporter warns once, naming the fix (before: a live run with nothing said)",
+      counts: [1, 0, 1],
+    },
+    {
+      where: "root",
+      args: ["llm/ask"],
+      title: "the same, in a run narrowed to some test files: no warning (a narrowed run may leave out the projects that use it)",
+      counts: [1, 0, 0],
+    },
+    { where: "project", args: [], title: "in each project: no warning, and the model is recorded", counts: [1, 1, 0] },
+  ] as const;
+  for (const { where, args, title, counts } of cases)
+    it(title, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const setup = `setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"]`;
+        const p = makeProject({
+          "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+          "jest.config.cjs": [
+            `module.exports = {`,
+            where === "root" ? `  ${setup},` : ``,
+            `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
+            `  projects: [{ displayName: "llm", testEnvironment: "node", transform: {}, testMatch: ["<rootDir>/llm/**/*.test.cjs"]${where === "project" ? `, ${setup}` : ""} }],`,
+            `};`,
+            ``,
+          ].join("\n"),
+          "llm/ask.test.cjs": [
+            `const { ChatOpenAI } = require("@langchain/openai");`,
+            `test("asks", async () => {`,
+            `  await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke("a question");`,
+            `});`,
+            ``,
+          ].join("\n"),
         });
-      },
-    );
+        const run = await p.run([JEST, "--ci", ...args], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        const out = run.stdout + run.stderr;
+        expect(run.status, out).to.equal(0);
+        const warnings = out.match(/tests ran in 1 test file\(s\), and none of them loaded langchain-vcr\/jest/g) ?? [];
+        expect([fake.count(), p.fixtures().length, warnings.length], out).to.deep.equal([...counts]);
+        if (counts[2]) expect(out).to.include(`Fix it: add setupFilesAfterEnv: ["langchain-vcr/jest", …] to the config of every project that calls models`);
+      });
+    });
 });
