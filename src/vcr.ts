@@ -60,7 +60,7 @@ export class Vcr {
    * Returns the function that undoes it (calling it twice is harmless). A second install()
    * before that is a VcrConfigError. Its `ready` settles (never rejects) once the ES modules
    * install() loads with `import()` (under tsx, in vitest's VM pools) are patched or have failed
-   * to load (bounded: 10 s, then a warning); the runner plugins wait for it before tests run.
+   * to load (bounded: 30 s, then a warning); the runner plugins wait for it before tests run.
    */
   install(): Uninstall {
     return installVcr({

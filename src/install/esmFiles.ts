@@ -17,15 +17,29 @@ export function isEsmFile(file: unknown): boolean {
   const ext = path.extname(file);
   if (ext === ".mjs" || ext === ".mts") return true;
   if (ext === ".cjs" || ext === ".cts") return false;
-  return packageType(path.dirname(file)) === "module";
+  const type = packageType(path.dirname(file));
+  return type === "module" || (type === undefined && ext === ".js" && hasModuleSyntax(file));
 }
 
-/** The `type` of the package.json nearest to `dir` (undefined: none, or no type). */
+/**
+ * A `.js` file of a package.json with no `type`: Node (20.19+, 22) runs it as an ES module when it uses
+ * `import`/`export` statements. A line that starts with one is taken as such (before, such a
+ * `.js` test file beside a CommonJS setup file left OpenAIEmbeddings live).
+ */
+function hasModuleSyntax(file: string): boolean {
+  try {
+    return /^\s*(import\s*[\w*{"']|export\s)/m.test(fs.readFileSync(file, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The `type` of the package.json nearest to `dir` (undefined: none, or one with no type). */
 function packageType(dir: string): string | undefined {
   if (typeOfDir.has(dir)) return typeOfDir.get(dir);
   let type: string | undefined;
   try {
-    type = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { type?: string }).type ?? "commonjs";
+    type = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { type?: string }).type;
   } catch {
     const up = path.dirname(dir);
     type = up === dir ? undefined : packageType(up);

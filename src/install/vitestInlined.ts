@@ -10,10 +10,11 @@ import { processWide } from "../processWide";
 
 export const INLINED_ENV = "LANGCHAIN_VCR_VITEST_INLINED";
 
-/** What the plugin found for this process's project: the packages, and the setting that does it. */
+/** What the plugin found for this process's project: the packages, the setting that does it, and what to change. */
 export interface Inlined {
   names: string[];
   where: string;
+  fix: string;
 }
 
 const taken = processWide("vitestInlined.v1", () => ({ inlined: undefined as Inlined | undefined, warned: false }));
@@ -40,7 +41,7 @@ export function checkInlined(warn: (text: string) => void): void {
   const found = taken.inlined;
   if (!found || found.names.length === 0) return;
   const where = `${found.where} (${found.names.join(", ")})`;
-  const fix = `  Fix it: leave LangChain's packages out of it (a pattern such as /@langchain/ matches them all).`;
+  const fix = `  Fix it: ${found.fix}.`;
   if (found.names.includes("@langchain/core"))
     throw new VcrConfigError(
       `vcr.install() cannot reach the copy of @langchain/core that vitest makes: ${where}.\n` +

@@ -103,8 +103,10 @@ class LangchainVcrJestReporter {
     if (results.numRuntimeErrorTestSuites) reasons.push(`${results.numRuntimeErrorTestSuites} test file(s) failed to run`);
     // jest sets results.success only after the reporters have run
     const exitCode = results.numFailedTests || results.numFailedTestSuites || results.numRuntimeErrorTestSuites ? 1 : 0;
-    // a whole run only: one narrowed to projects or files without the plugin (--selectProjects web) is no sign of a mistake
-    if (reasons.length === 0 && this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
+    // not in a run that selected some test files or projects: one without the plugin's (--selectProjects web) is no sign of a mistake
+    const selected =
+      patterns.length > 0 || !!narrowed || !!(c.onlyChanged || c.lastCommit || c.changedSince || c.findRelatedTests || c.onlyFailures) || !!shard;
+    if (!selected && this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
     // jest writes everything to stderr; the summary line goes with it
     finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, undone: this.undone, print: (line) => process.stderr.write("\n" + line + "\n") });
   }

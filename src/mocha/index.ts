@@ -80,7 +80,9 @@ export const mochaHooks = {
     }
     const specs = root as { suites?: { file?: string }[]; tests?: { file?: string }[] } | undefined;
     specFilesLoaded([...(specs?.suites ?? []), ...(specs?.tests ?? [])].map((s) => s.file)); // ESM spec files beside a CommonJS setup file's install()
-    if (installPending()) this.timeout?.(HOOK_TIMEOUT_MS); // the wait is bounded by its own, shorter limit, which says what hangs
+    // the wait is bounded by its own, shorter limit, which says what hangs: raise a shorter hook timeout (never lower one, or turn 0 back on)
+    const timeout = installPending() ? this.timeout?.() : undefined;
+    if (typeof timeout === "number" && timeout !== 0 && timeout < HOOK_TIMEOUT_MS) this.timeout?.(HOOK_TIMEOUT_MS);
     return installSettled(); // what a setup file's install() loads with import() is patched before the first test calls it
   },
   beforeEach(this: MochaContext): void {

@@ -36,8 +36,8 @@ interface SuiteLike {
 /** `this` in a root hook: `this.test` is the hook, whose parent is the root suite. */
 export interface HookContextLike {
   test?: { parent?: unknown };
-  /** mocha's: sets this hook's timeout. */
-  timeout?(ms: number): unknown;
+  /** mocha's: this hook's timeout, or (with `ms`) sets it. */
+  timeout?(ms?: number): unknown;
 }
 
 interface ProcessState {

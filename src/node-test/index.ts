@@ -56,7 +56,7 @@ function testProcess(): void {
     afterEach(fn: (t: TestContextLike) => void): void;
     beforeEach(fn: () => Promise<void> | undefined): void;
   };
-  beforeEach(installSettled); // what a setup file's install() loads with import() is patched before a test calls it (install/pending.ts)
+  beforeEach(() => installSettled()); // what a setup file's install() loads with import() is patched before a test calls it (install/pending.ts); node:test passes the test context, not a limit
   afterEach((t) => {
     const scope = scopeOfContext(t as object);
     if (!scope) return;

@@ -78,7 +78,7 @@ function inspectProjects(vitest: VitestLike): void {
   for (const project of vitest.projects ?? []) {
     noteInlined(project.config);
     const files = project.config?.setupFiles ?? [];
-    if (!files.some((f) => path.resolve(f) === VITEST_SETUP_FILE)) log.warn(setupFileMissing(project.config?.name));
+    if (!files.some((f) => path.relative(f, VITEST_SETUP_FILE) === "")) log.warn(setupFileMissing(project.config?.name)); // relative: a drive letter's case may differ
   }
 }
 

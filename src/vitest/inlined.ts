@@ -1,7 +1,7 @@
 /**
  * LangChain packages that vitest runs copies of its own of, in the main process, per project:
  * - inlined (`server.deps.inline`, into which vitest folds `ssr.noExternal`);
- * - bundled by its dependency optimizer (`deps.optimizer.ssr.include`, `.web.include`): the bundle
+ * - bundled by its dependency optimizer (`deps.optimizer.<environment>.include`): the bundle
  *   of `@langchain/openai` or `langchain` carries a copy of @langchain/core of its own (measured:
  *   a streamed ChatOpenAI with `cache: vcr.cache` answered live under replay_only, 1 request, the
  *   summary all zero; an agent's tool body ran on replay).
@@ -28,14 +28,19 @@ export interface ProjectConfigLike {
   root?: string;
   env?: Record<string, string>;
   server?: { deps?: { inline?: unknown } };
-  deps?: { moduleDirectories?: unknown; optimizer?: { ssr?: Optimizer; web?: Optimizer } };
+  /** The optimizer's keys are vitest's environments: `ssr`, `client` (vitest 4; `web` before). */
+  deps?: { moduleDirectories?: unknown; optimizer?: Record<string, Optimizer | undefined> };
 }
 
-/** Hands what vitest inlines or bundles of LangChain in this project to its test processes (through `config.env`). */
+/**
+ * Hands what vitest inlines or bundles of LangChain in this project to its test processes, through
+ * `config.env`: set on every project, to nothing found too, since the root config's `env` reaches
+ * every project's workers and a project's own overrides it.
+ */
 export function noteInlined(config: ProjectConfigLike | undefined): void {
   if (!config) return;
-  const found = bundledCore(config) ?? inlinedIn(config);
-  if (found) (config.env ??= {})[INLINED_ENV] = JSON.stringify(found);
+  const found: Inlined = bundledCore(config) ?? inlinedIn(config) ?? { names: [], where: "", fix: "" };
+  (config.env ??= {})[INLINED_ENV] = JSON.stringify(found);
 }
 
 function projectName(config: ProjectConfigLike): string {
@@ -58,19 +63,25 @@ export function inlinedIn(config: ProjectConfigLike): Inlined | undefined {
       );
     }),
   );
-  return names.length ? { names, where: `server.deps.inline${projectName(config)}` } : undefined;
+  return names.length
+    ? {
+        names,
+        where: `server.deps.inline${projectName(config)}`,
+        fix: `leave LangChain's packages out of server.deps.inline (narrow a pattern such as /@langchain/ that matches them)`,
+      }
+    : undefined;
 }
 
 /** A LangChain package other than core that the dependency optimizer bundles: its bundle holds a copy of core of its own. */
 export function bundledCore(config: ProjectConfigLike): Inlined | undefined {
-  for (const kind of ["ssr", "web"] as const) {
-    const optimizer = config.deps?.optimizer?.[kind];
+  for (const [kind, optimizer] of Object.entries(config.deps?.optimizer ?? {})) {
     if (!optimizer?.enabled || !Array.isArray(optimizer.include)) continue;
     const bundled = [...new Set(optimizer.include.filter((p): p is string => typeof p === "string" && isLangchainPackage(p) && p !== "@langchain/core"))];
     if (bundled.length)
       return {
         names: ["@langchain/core", ...bundled],
         where: `deps.optimizer.${kind}.include${projectName(config)}, whose bundles hold a copy of @langchain/core`,
+        fix: `remove ${bundled.map((b) => JSON.stringify(b)).join(", ")} from deps.optimizer.${kind}.include`,
       };
   }
   return undefined;

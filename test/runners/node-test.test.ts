@@ -124,6 +124,7 @@ describe("langchain-vcr/node-test with tsx in an ES-module project (--import tsx
       const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
       expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+      expect(rec.stdout + rec.stderr).to.not.include("is still loading"); // the wait waited (a limit of NaN once ended it at once)
       const replay = await p.run(args, { FAKE_URL: fake.openaiBaseURL, CI: "true" });
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
       expect(fake.count(), "requests on replay").to.equal(1);

@@ -116,12 +116,18 @@ describe("langchain-vcr/vitest: LangChain packages that vitest inlines or bundle
       "test/ask.test.mjs": ASK,
     });
 
-  for (const [what, test, where] of [
-    ["inlined (server.deps.inline: [/@langchain/])", `server: { deps: { inline: [/@langchain/] } }`, "server.deps.inline (@langchain/core, @langchain/openai,"],
+  for (const [what, test, where, fix] of [
+    [
+      "inlined (server.deps.inline: [/@langchain/])",
+      `server: { deps: { inline: [/@langchain/] } }`,
+      "server.deps.inline (@langchain/core, @langchain/openai,",
+      "Fix it: leave LangChain's packages out of server.deps.inline (narrow a pattern such as /@langchain/ that matches them).",
+    ],
     [
       'bundled by the dependency optimizer with @langchain/openai (deps.optimizer.ssr.include: ["@langchain/openai"])',
       `deps: { optimizer: { ssr: { enabled: true, include: ["@langchain/openai"] } } }`,
       "deps.optimizer.ssr.include, whose bundles hold a copy of @langchain/core (@langchain/core, @langchain/openai)",
+      `Fix it: remove "@langchain/openai" from deps.optimizer.ssr.include.`,
     ],
   ])
     it(`@langchain/core ${what}: install() is the VcrConfigError naming it and the fix, the file fails, 0 requests (before: live under replay_only, the summary all zero)`, async () => {
@@ -131,7 +137,7 @@ describe("langchain-vcr/vitest: LangChain packages that vitest inlines or bundle
         const out = run.stdout + run.stderr;
         expect(run.status, out).to.equal(1);
         expect(out).to.include(`vcr.install() cannot reach the copy of @langchain/core that vitest makes: ${where}`);
-        expect(out).to.include("Fix it: leave LangChain's packages out of it");
+        expect(out).to.include(fix);
         expect(fake.count()).to.equal(0);
       });
     });
