@@ -3,9 +3,8 @@
  * the project has a test script (npm's placeholder script does not count), else a description,
  * since a copy-pasted `npm test` would only print "Missing script".
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { MODE_ENV } from "../modes";
+import { nearestPackageJson } from "../nearestPackage";
 
 const known = new Map<string, boolean>();
 
@@ -22,19 +21,7 @@ function hasTestScript(cwd: string): boolean {
 }
 
 function readTestScript(cwd: string): boolean {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    let text: string | undefined;
-    try {
-      text = fs.readFileSync(path.join(dir, "package.json"), "utf8");
-    } catch {
-      if (path.dirname(dir) === dir) return false;
-      continue;
-    }
-    try {
-      const script = (JSON.parse(text) as { scripts?: { test?: unknown } }).scripts?.test;
-      return typeof script === "string" && script.trim() !== "" && !/no test specified/.test(script);
-    } catch {
-      return false; // npm would refuse a broken package.json too
-    }
-  }
+  const found = nearestPackageJson(cwd);
+  const script = (found?.json?.scripts as { test?: unknown } | undefined)?.test; // a broken package.json: npm would refuse it too
+  return typeof script === "string" && script.trim() !== "" && !/no test specified/.test(script);
 }

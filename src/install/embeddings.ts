@@ -25,6 +25,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
 import { processWide } from "../processWide";
 import { warnIfUninstalledInThisFile } from "./afterUninstall";
+import type { ModuleFacts } from "./ownCode";
 
 type EmbedName = "embedQuery" | "embedDocuments";
 type Embed = (this: object, arg: unknown) => Promise<unknown>;
@@ -72,14 +73,6 @@ export function liveEmbed<T>(inner: object, name: EmbedName, arg: unknown): Prom
   const top = (inner as Record<EmbedName, Embed>)[name];
   const fn = from && from.instance === inner && from.name === name ? from.original : (originals.get(top) ?? top);
   return insideLiveCall.run(inner, () => fn.call(inner, arg)) as Promise<T>;
-}
-
-/** What the embeddings scan is told about a module whose exports it considers. */
-export interface ModuleFacts {
-  /** A module of the project (outside node_modules, `ownCode.ts`): its enumerable getters are read too. */
-  ownCode: boolean;
-  /** false: the module is still loading (a require cycle reached it), so its exports are not all there yet. */
-  loaded: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { nearestPackageJson } from "../nearestPackage";
 
 const typeOfDir = new Map<string, string | undefined>();
 
@@ -36,14 +37,6 @@ function hasModuleSyntax(file: string): boolean {
 
 /** The `type` of the package.json nearest to `dir` (undefined: none, or one with no type). */
 function packageType(dir: string): string | undefined {
-  if (typeOfDir.has(dir)) return typeOfDir.get(dir);
-  let type: string | undefined;
-  try {
-    type = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { type?: string }).type;
-  } catch {
-    const up = path.dirname(dir);
-    type = up === dir ? undefined : packageType(up);
-  }
-  typeOfDir.set(dir, type);
-  return type;
+  if (!typeOfDir.has(dir)) typeOfDir.set(dir, nearestPackageJson(dir)?.json?.type as string | undefined);
+  return typeOfDir.get(dir);
 }

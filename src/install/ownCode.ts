@@ -10,9 +10,16 @@
  */
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { ModuleFacts } from "./embeddings";
 
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+
+/** What the embeddings scan (`embeddings.ts`) is told about a module whose exports it considers. */
+export interface ModuleFacts {
+  /** A module of the project (outside node_modules): its enumerable getters are read too. */
+  ownCode: boolean;
+  /** false: the module is still loading (a require cycle reached it), so its exports are not all there yet. */
+  loaded: boolean;
+}
 
 /** A module record as Node's and jest's `require.cache` hold it. */
 export interface LoadedModule {
@@ -46,6 +53,5 @@ export function factsOfRequest(request: string, from: unknown, cache: Record<str
   } catch {
     return { ownCode: false, loaded: true }; // not resolvable from there: not a module the project can load by that name
   }
-  const m = cache[file];
-  return { ownCode: isOwnFile(file), loaded: m?.loaded !== false };
+  return factsOfModule({ filename: file, loaded: cache[file]?.loaded });
 }

@@ -16,8 +16,8 @@ import Module from "node:module"; // the module object itself (its _load is repl
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { installedVcr } from "../internals/state";
-import { scanExports, type ModuleFacts } from "./embeddings";
-import { factsOfModule, factsOfRequest, type LoadedModule } from "./ownCode";
+import { scanExports } from "./embeddings";
+import { factsOfModule, factsOfRequest, type LoadedModule, type ModuleFacts } from "./ownCode";
 import { patchLoadedCopy } from "./coreCopies";
 import { dirResolvedFrom } from "./packageDirs";
 

@@ -38,10 +38,13 @@ export interface ProjectConfigLike {
  * every project's workers and a project's own overrides it.
  */
 export function noteInlined(config: ProjectConfigLike | undefined): void {
-  if (!config) return;
+  if (!config || noted.has(config)) return; // the plugin's hook and its reporter both hand every project over
+  noted.add(config);
   const found: Inlined = bundledCore(config) ?? inlinedIn(config) ?? { names: [], where: "", fix: "" };
   (config.env ??= {})[INLINED_ENV] = JSON.stringify(found);
 }
+
+const noted = new WeakSet<ProjectConfigLike>();
 
 function projectName(config: ProjectConfigLike): string {
   return config.name ? ` of vitest project ${JSON.stringify(config.name)}` : "";
