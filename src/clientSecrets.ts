@@ -6,10 +6,12 @@
  * `clientConfig`, `configuration`), AWS `credentials`, and the SDK client it built (`client`,
  * its `_options`).
  *
- * Not reachable: credentials inside an injected AWS SDK client (BedrockRuntimeClient keeps
- * them in a closure). They never travel in a request body or an answer (SigV4 signs headers,
- * which fixtures do not hold), and the scanner's AWS patterns still catch their shapes.
+ * An AWS SDK client (ChatBedrockConverse's and BedrockEmbeddings' `client`) keeps its
+ * credentials behind a provider function, wherever they came from (the constructor, an injected
+ * client, the environment, a profile): `callSecrets` asks it, after the live call that resolved
+ * them. A model can still repeat one in its answer.
  */
+import type { KnownSecret } from "./secrets";
 
 /** Field names that hold a credential: apiKey, anthropicApiKey, openAIApiKey, bedrockApiSecret, secretAccessKey, sessionToken, ... */
 const SECRET_FIELD = /(?:api_?key|secret|secret_?access_?key|session_?token|bearer_?token|access_?key_?id|password|auth_?token)$/i;
@@ -38,4 +40,47 @@ function collect(obj: object, depth: number, out: string[], seen: Set<object>): 
       collect(v, depth + 1, out, seen);
     }
   }
+}
+
+/** How long `callSecrets` waits for an AWS client's credentials: the live call has just resolved them, so the SDK answers at once. */
+const CREDENTIALS_WAIT_MS = 1000;
+
+/** What `clientSecrets` finds, and the credentials the client's AWS SDK client resolved (its secret key and session token). */
+export async function callSecrets(model: Record<string, unknown>): Promise<string[]> {
+  const out = clientSecrets(model);
+  const provider = (model.client as { config?: { credentials?: unknown } } | undefined)?.config?.credentials;
+  if (typeof provider !== "function") return out;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const creds = (await Promise.race([
+      Promise.resolve().then(() => (provider as () => unknown)()),
+      new Promise((resolve) => (timer = setTimeout(resolve, CREDENTIALS_WAIT_MS).unref())),
+    ])) as Record<string, unknown> | undefined;
+    for (const k of ["secretAccessKey", "sessionToken"]) {
+      const v = creds?.[k];
+      if (typeof v === "string" && v.length >= 8 && !out.includes(v)) out.push(v);
+    }
+  } catch {
+    // no credentials: the live call that just answered did not need them
+  } finally {
+    clearTimeout(timer);
+  }
+  return out;
+}
+
+/** Environment variables named as credentials: OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, GITHUB_TOKEN, DB_PASSWORD, ... */
+const SECRET_ENV = /(?:api_?key|secret|secret_?(?:access_?)?key|_token|password|passwd)$/i;
+
+/**
+ * The values of the environment's credential variables, which no fixture may hold whatever
+ * client or tool reads them. Only values shaped like a credential (12 characters or more, no
+ * space, a digit among them): `DB_PASSWORD=password` must not refuse every prompt about passwords.
+ */
+export function envSecrets(env: NodeJS.ProcessEnv = process.env): KnownSecret[] {
+  const out: KnownSecret[] = [];
+  for (const [variable, value] of Object.entries(env)) {
+    if (value === undefined || value.length < 12 || /\s/.test(value) || !/\d/.test(value)) continue;
+    if (SECRET_ENV.test(variable) && !variable.startsWith("LANGCHAIN_VCR_")) out.push({ value, variable });
+  }
+  return out;
 }

@@ -13,9 +13,10 @@ import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
 import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
-import { applyRedactors, type Redactor } from "./redact";
+import { applyRedactors, redactedRequest, type Redactor } from "./redact";
 import { currentRunner, currentTest, emit, type Scope } from "./scope";
 import { findSecret, secretError } from "./secrets";
+import { envSecrets } from "./clientSecrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
 import { processWide } from "./processWide";
@@ -31,6 +32,33 @@ function notedAlready(error: unknown, hash: string): boolean {
   hashes.add(hash);
   return false;
 }
+
+/**
+ * A model request that misses because it carries a langchain-vcr error a tool call of this
+ * test threw, passed on as a message (createAgent's ToolNode makes every tool error an error
+ * ToolMessage for the model): that error is thrown, with a note, instead of a miss whose
+ * difference is the error's text, or a live call that would record it in a fixture.
+ */
+function raisePassedOnToolError(base: Pick<Lookup, "kind" | "request">): void {
+  const errors = currentTest()?.toolErrors;
+  if (!errors?.length) return;
+  const text = JSON.stringify(base.request);
+  const carried = errors.find((e) => text.includes(JSON.stringify(e.message.split("\n")[0]).slice(1, -1)));
+  if (!carried) return;
+  if (!passedOnNoted.has(carried)) {
+    passedOnNoted.add(carried);
+    appendNote(
+      carried,
+      `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (createAgent's ToolNode turns every tool error into an error ToolMessage); ` +
+        `the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Fix the tool call's error above.`,
+    );
+  }
+  throw carried;
+}
+const passedOnNoted = new WeakSet<Error>();
+
+/** What a miss shows for a request the redactors could not be run over. */
+const NOT_SHOWN = "(not shown: a redactor (options.redactors) threw on this request without a response)";
 
 function describeOf(options: LookupOptions, request: unknown): string {
   return typeof options.describe === "function" ? options.describe(request) : options.describe;
@@ -68,6 +96,8 @@ export interface Lookup {
   settle?: (fixture: Fixture | undefined) => void;
   /** The test whose live call this lookup is, while it has not answered (named if the test fails or times out). */
   liveIn?: Scope;
+  /** The test that made the live call, kept after it is released: an answer that comes after that test ended is not recorded. */
+  madeIn?: Scope;
   /** Set on a miss that went to the provider to be recorded (`record_or_replay`), for `liveFailed`'s note (made only if it fails). */
   missedLive?: { describe: () => string; test?: Scope };
 }
@@ -194,6 +224,7 @@ export class Recorder {
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };
+    if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnToolError(base);
     if (policy.writes !== "never") this.refuseSecretBeforeCall(base);
     if (!policy.readsFixtures || options.live) {
       // the run still relies on a recorded file it did not read (prune must keep it)
@@ -214,7 +245,7 @@ export class Recorder {
    */
   private refuseSecretBeforeCall(base: Pick<Lookup, "kind" | "request" | "file">): void {
     if (this.config.redactors.length > 0) return;
-    const leak = findSecret({ request: base.request }, [], this.config.allowSecretPatterns);
+    const leak = findSecret({ request: base.request }, envSecrets(), this.config.allowSecretPatterns);
     if (leak) throw secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call");
   }
 
@@ -258,7 +289,7 @@ export class Recorder {
     const test = currentTest();
     if (!test) return base;
     test.live.set(base.hash, { describe: describeOf(options, base.request), kind: base.kind, hash: base.hash, file: base.file });
-    return { ...base, liveIn: test };
+    return { ...base, liveIn: test, madeIn: test };
   }
 
   /**
@@ -271,6 +302,13 @@ export class Recorder {
         this.count("bypassed", lookup.kind, lookup.mode);
         return undefined;
       }
+      if (lookup.madeIn?.ended) {
+        // the test timed out (usually) and was told "nothing was recorded for it" (runner/lifecycle.ts):
+        // a failed test keeps no recording, and under record_always replaces no committed fixture
+        this.count("bypassed", lookup.kind, lookup.mode);
+        log.debug("%s request %s answered after its test ended; not recorded", lookup.kind, lookup.hash);
+        return undefined;
+      }
       const fixture: Fixture = {
         schemaVersion: SCHEMA_VERSION,
         kind: lookup.kind,
@@ -280,7 +318,7 @@ export class Recorder {
         response,
       };
       const onDisk = applyRedactors(fixture, this.config.redactors);
-      const leak = findSecret(onDisk, secrets, this.config.allowSecretPatterns);
+      const leak = findSecret(onDisk, [...secrets, ...envSecrets()], this.config.allowSecretPatterns);
       if (leak) throw secretError(leak, lookup.file);
       const overwrite = lookup.policy.writes === "always";
       const result = this.store.write(onDisk, overwrite);
@@ -334,7 +372,8 @@ export class Recorder {
     if (!withNote || notedAlready(error, lookup.hash)) return;
     try {
       const searched = KINDS[lookup.kind].noteNearMiss;
-      const nearest = searched ? this.nearest.find(lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT) : undefined;
+      const shown = this.shown(lookup);
+      const nearest = searched && shown ? this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT) : undefined;
       const test = missed.test;
       const note =
         PREFIX +
@@ -365,17 +404,34 @@ export class Recorder {
 
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
     this.count("missed", base.kind, base.mode);
-    const nearest = this.nearest.find(base.kind, base.request, base.hash);
+    const shown = this.shown(base);
+    const request = shown ? shown.request : NOT_SHOWN;
+    const nearest = shown ? this.nearest.find(base.kind, request, base.hash) : undefined;
     const scope = currentTest();
     const test = scope?.title;
-    const message = missMessage({ ...base, describe, nearest, test, runner: currentRunner(), filterTitle: scope?.filterTitle, older: this.nearest.older });
-    return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: base.request, nearest });
+    const message = missMessage({
+      ...base,
+      request,
+      describe,
+      nearest,
+      test,
+      runner: currentRunner(),
+      filterTitle: scope?.filterTitle,
+      older: this.nearest.older,
+    });
+    return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest });
+  }
+
+  /** The request as messages may show it: as the redactors would leave it on disk (undefined: a redactor threw on it, show none of it). */
+  private shown(base: Pick<Lookup, "kind" | "hash" | "request">): { request: unknown } | undefined {
+    return redactedRequest(base.kind, base.hash, base.request, this.config.redactors);
   }
 
   private reportNearMiss(lookup: Lookup): void {
     if (process.env.LANGCHAIN_VCR_QUIET) return; // skip the scan too, not only the line
     // a note, not an error: skip it where scanning the directory would cost more than it helps
-    const nearest = this.nearest.find(lookup.kind, lookup.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
+    const shown = this.shown(lookup);
+    const nearest = shown && this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
     const line = nearest && recordedNearMessage(lookup, nearest);
     if (line) log.note(line);
   }

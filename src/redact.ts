@@ -11,7 +11,7 @@ import { canonicalJson } from "./canonical/json";
 import { VcrRecordError } from "./errors";
 import { log } from "./log";
 import { checkedRedaction } from "./redactCheck";
-import type { Fixture } from "./store/fixture";
+import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 
 export type Redactor = (fixture: Fixture) => Fixture;
 
@@ -40,4 +40,32 @@ export function applyRedactors(fixture: Fixture, redactors: readonly Redactor[])
   });
   const after = canonicalJson([current.request, current.response]);
   return after === before ? fixture : { ...current, redacted: true };
+}
+
+/**
+ * What a message may show of a request when redactors are set: the request as they leave it,
+ * run over a fixture that holds it and no response yet (a miss has none), so a value they keep
+ * off disk never reaches a terminal or a CI log either, and the nearest fixture's differences
+ * compare like with like. Undefined when one throws or returns no request: nothing of it is shown.
+ */
+export function redactedRequest(kind: FixtureKind, hash: string, request: unknown, redactors: readonly Redactor[]): { request: unknown } | undefined {
+  if (redactors.length === 0) return { request };
+  let current: Fixture = {
+    schemaVersion: SCHEMA_VERSION,
+    kind,
+    hash,
+    recordedAt: new Date(0).toISOString(),
+    request: structuredClone(request),
+    response: null,
+  };
+  try {
+    for (const redact of redactors) {
+      const out = redact(structuredClone(current)) ?? current;
+      if (out === null || typeof out !== "object" || !("request" in out)) return undefined;
+      current = out;
+    }
+  } catch {
+    return undefined;
+  }
+  return { request: current.request };
 }

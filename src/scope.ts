@@ -46,6 +46,12 @@ export class Scope {
   /** The test has ended: a store of it that AsyncLocalStorage still carries into later code no longer counts. */
   ended = false;
   /**
+   * langchain-vcr's errors that tool calls of this test threw (a miss, a refused secret): a caller
+   * may have passed one on to the model as a message (createAgent's ToolNode does), and a model
+   * request that misses because it carries one throws it instead (recorder.ts).
+   */
+  toolErrors?: Error[];
+  /**
    * `shares`: a scope whose bookkeeping this one uses (a `withVcr` scope inside a test keeps
    * the test's call numbering and fixture list; only the override is its own).
    */

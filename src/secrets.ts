@@ -3,6 +3,7 @@
  * like credentials, and for the literal API keys the wrapped clients hold. A hit refuses the
  * write with the field path. Users can allow a named pattern (`allowSecretPatterns`).
  */
+import * as path from "node:path";
 import { VcrSecretError } from "./errors";
 
 export const SECRET_PATTERNS: Readonly<Record<string, RegExp>> = {
@@ -18,26 +19,49 @@ export const SECRET_PATTERNS: Readonly<Record<string, RegExp>> = {
   // the key's last character may be "-", after which \b never matches: end at the last key character instead
   google_api_key: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/,
   groq_key: /\bgsk_[A-Za-z0-9]{20,}/,
-  github_token: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/,
+  github_token: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}\b|github_pat_[A-Za-z0-9_]{22,})/,
+  // header.payload.signature, each base64url; both JSON parts start with `{"` (eyJ)
+  jwt: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
+  slack_token: /\bxox[abposr]-[A-Za-z0-9-]{10,}/,
+  stripe_key: /\b[rs]k_live_[A-Za-z0-9]{20,}/,
+  huggingface_token: /\bhf_[A-Za-z0-9]{30,}/,
+  npm_token: /\bnpm_[A-Za-z0-9]{36}\b/,
+  google_oauth_token: /\bya29\.[0-9A-Za-z_-]{20,}/,
+  // scheme://user:password@host (a database URL, an authenticated proxy)
+  url_credentials: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"'<>]+:[^\s/?#@"'<>]+@[^\s/?#@"'<>]/i,
 };
 export const SECRET_PATTERN_NAMES = Object.keys(SECRET_PATTERNS);
 
 export interface SecretHit {
   path: string;
+  /** A credential pattern's name, `client_api_key` (the client's own credential) or `environment_secret`. */
   pattern: string;
+  /** For `environment_secret`: the variable whose value it is. */
+  variable?: string;
 }
 
-/** The first credential-shaped string in `value`, with its JSON path. */
-export function findSecret(value: unknown, knownSecrets: readonly string[], allow: ReadonlySet<string>, path = "$"): SecretHit | undefined {
-  if (typeof value === "string") {
-    for (const s of knownSecrets) if (s.length >= 8 && value.includes(s)) return { path, pattern: "client_api_key" };
-    for (const [name, re] of Object.entries(SECRET_PATTERNS)) if (!allow.has(name) && re.test(value)) return { path, pattern: name };
-    return undefined;
-  }
+/** A literal value no fixture may hold: a client's own credential, or a credential variable's value (`variable` names it). */
+export type KnownSecret = string | { value: string; variable: string };
+
+/**
+ * The first credential-shaped string in `value`, with its JSON path. The strings at one place
+ * of an array's elements are also read joined, in order (`$.response.chunks[*].text, joined`):
+ * a stream answers a few characters a chunk, so a key it spells out is in no single chunk.
+ */
+export function findSecret(value: unknown, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path = "$"): SecretHit | undefined {
+  if (typeof value === "string") return secretIn(value, knownSecrets, allow, path);
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every((v) => typeof v === "number")) return undefined; // a vector
     for (let i = 0; i < value.length; i++) {
       const hit = findSecret(value[i], knownSecrets, allow, `${path}[${i}]`);
+      if (hit) return hit;
+    }
+    if (value.length < 2) return undefined;
+    const pieces = new Map<string, string[]>();
+    for (const element of value) collectStrings(element, "", pieces);
+    for (const [at, strings] of pieces) {
+      if (strings.length < 2) continue;
+      const hit = secretIn(strings.join(""), knownSecrets, allow, `${path}[*]${at}, joined`);
       if (hit) return hit;
     }
     return undefined;
@@ -53,6 +77,35 @@ export function findSecret(value: unknown, knownSecrets: readonly string[], allo
   return undefined;
 }
 
+function secretIn(text: string, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path: string): SecretHit | undefined {
+  for (const s of knownSecrets) {
+    if (typeof s === "string") {
+      if (s.length >= 8 && text.includes(s)) return { path, pattern: "client_api_key" };
+    } else if (text.includes(s.value)) return { path, pattern: "environment_secret", variable: s.variable };
+  }
+  for (const [name, re] of Object.entries(SECRET_PATTERNS)) if (!allow.has(name) && re.test(text)) return { path, pattern: name };
+  return undefined;
+}
+
+/** Every string in `value` under its place, an array's positions all written `[*]` (`.message.tool_call_chunks[*].args`). */
+function collectStrings(value: unknown, at: string, into: Map<string, string[]>): void {
+  if (typeof value === "string") {
+    const list = into.get(at);
+    if (list) list.push(value);
+    else into.set(at, [value]);
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectStrings(v, `${at}[*]`, into);
+  } else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) collectStrings(v, /^[A-Za-z_$][\w$]*$/.test(k) ? `${at}.${k}` : `${at}[${JSON.stringify(k)}]`, into);
+  }
+}
+
+/** A fixture's path from the working directory when it is under it: an error a tool throws can reach the model's next request, and a fixture. */
+function shownPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+}
+
 /** `when`: the request was refused before it was sent (no provider call), or the fixture after the call answered. */
 export function secretError(
   hit: SecretHit,
@@ -62,14 +115,16 @@ export function secretError(
   const how =
     hit.pattern === "client_api_key"
       ? "It holds a credential of the model client itself (its API key, or an AWS secret or session token)."
-      : `It matches the credential pattern "${hit.pattern}".`;
+      : hit.pattern === "environment_secret"
+        ? `It holds the value of the environment variable ${hit.variable}.`
+        : `It matches the credential pattern "${hit.pattern}".`;
   return new VcrSecretError(
-    `refused to write ${file}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
+    `refused to write ${shownPath(file)}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
       (when === "after the call"
         ? `  Nothing was written; the call failed so the secret cannot reach the repository.\n`
         : `  Nothing was written, and ${when === "before the tool ran" ? "the tool's body did not run" : "the request was not sent to the provider"}: its fixture could never be written.\n`) +
       `  Fix it: keep the secret out of the prompt, or add a redactor (options.redactors) that masks it` +
-      (hit.pattern === "client_api_key"
+      (hit.pattern === "client_api_key" || hit.pattern === "environment_secret"
         ? "."
         : `, or, if it is a harmless test value, allow the pattern: new Vcr({ allowSecretPatterns: ["${hit.pattern}"] }).`),
     hit,

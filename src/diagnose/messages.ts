@@ -108,8 +108,10 @@ function shellQuote(s: string): string {
  * title filled in. Without a runner plugin nothing names the test: the suite's own command.
  */
 export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined): string {
-  const env = `${MODE_ENV}=record_or_replay`;
   if (title === undefined) return suiteRerecordCommand();
+  // the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model's import() needs) go with it
+  const nodeOptions = process.env.NODE_OPTIONS?.trim();
+  const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
   // every runner takes the title as a regular expression
   const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   switch (runner) {
@@ -118,11 +120,22 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
     case "jest":
       return `${env} npx jest${words(sharedCommandArgs("jest"))} -t ${quoted}`;
     case "node-test":
-      return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}`;
+      return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(process.argv[1])}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
       return `${env} npx mocha${words(mochaCommandArgs())} --grep ${quoted}`;
   }
+}
+
+/**
+ * The test file a node:test process runs (each file runs in a process of its own), from the
+ * working directory: `node --test` with no file finds no `.ts` test file on Node 20, and would
+ * record nothing.
+ */
+export function testFileArg(file: string | undefined): string {
+  if (!file) return "";
+  const rel = path.relative(process.cwd(), file);
+  return " " + shellWord(rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file);
 }
 
 /** Arguments the runner's main process recorded, each after a space, quoted where the shell needs it. */

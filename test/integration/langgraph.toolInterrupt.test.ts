@@ -218,7 +218,8 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
       () => "replayed",
       (e: Error) => e.message,
     );
-    expect(mixed).to.include('tool \\"approved_refund\\" runs beside other tool calls in one LangGraph task');
+    // the tool's own error: the model turn that carries it (the ToolNode's error message) throws it
+    expect(mixed).to.include('tool "approved_refund" runs beside other tool calls in one LangGraph task');
   });
 
   it("a task that runs several wrapped calls never replays an interrupt beside another call: a VcrConfigError, also on stderr, that names version v2", async () => {
@@ -234,8 +235,9 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
       ),
     );
     expect(stderr).to.include('tool "approved_refund" runs beside other tool calls in one LangGraph task').and.include('version: "v2"');
-    // the ToolNode hands each call's error to the model, whose next turn was never recorded: a miss, not an answer
-    expect(failure?.name).to.equal("VcrMissError");
+    // the ToolNode hands each call's error to the model: its next turn, carrying it, throws it (never an answer)
+    expect(failure?.name).to.equal("VcrConfigError");
+    expect(failure?.message).to.include("its caller passed it on to the model as a message");
     expect(bodies).to.equal(0);
   });
 
@@ -273,15 +275,13 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
   it("under replay_only an answer never recorded is a miss for the resumed call, not the recorded answer", async () => {
     await run("record_or_replay", "yes");
     const requests = fake.count();
-    // createAgent's ToolNode turns the tool's miss into an error ToolMessage; the model call after it misses in turn (tools-and-agents.md)
+    // createAgent's ToolNode turns the tool's miss into an error ToolMessage; the model call after it throws that miss (tools-and-agents.md)
     const err = await run("replay_only", "maybe").then(
       () => undefined,
       (e: Error) => e,
     );
     expect(err?.name).to.equal("VcrMissError");
-    expect(err?.message)
-      .to.include('no recorded fixture for this tool request from tool \\"approved_refund\\", resumed')
-      .and.include('\\"resume\\":[\\"maybe\\"]');
+    expect(err?.message).to.include('no recorded fixture for this tool request from tool "approved_refund", resumed').and.include('"resume":["maybe"]');
     expect(fake.count()).to.equal(requests);
   });
 });

@@ -358,6 +358,73 @@ describe("secret safety", () => {
     expect(allBytes(dir)).not.to.include("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
   });
 
+  it("a stream that spells a key over its chunks (a tool call's arguments, 4 characters a chunk) is refused, read joined; nothing is written", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const key = "sk-proj-CsMehGAkW0123456789abcdefXYZ";
+    fake.enqueue({ toolCalls: [{ name: "save_key", args: { key } }] });
+    const model = openai(fake, vcr.cache).bindTools([
+      { type: "function", function: { name: "save_key", description: "Save", parameters: { type: "object", properties: { key: { type: "string" } } } } },
+    ]);
+    const err = await (async () => {
+      for await (const _ of await model.stream("Make me a key")) void _;
+    })().catch((e) => e);
+    expect(err).to.be.instanceOf(VcrSecretError);
+    expect(err.pattern).to.equal("openai_key");
+    expect(err.path).to.match(/^\$\.response\.chunks\[\*\]\..*args, joined$/);
+    expect(fake.count()).to.equal(1);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+  });
+
+  it("the value of a credential environment variable is refused before the call, naming the variable; the fixture path is shown from the working directory", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    process.env.VCR_TEST_SERVICE_TOKEN = "svc-0123456789-token";
+    try {
+      const err = await openai(fake, vcr.cache)
+        .invoke("call it with svc-0123456789-token")
+        .catch((e) => e);
+      expect(err).to.be.instanceOf(VcrSecretError);
+      expect(err.pattern).to.equal("environment_secret");
+      expect(err.message).to.include("the value of the environment variable VCR_TEST_SERVICE_TOKEN");
+      expect(err.message).not.to.include("svc-0123456789-token");
+      expect(fake.count()).to.equal(0);
+      const inCwd = new Vcr({ dir: "cassettes-vcr-test-tmp", mode: "record_or_replay" });
+      const rel = await openai(fake, inCwd.cache)
+        .invoke("again svc-0123456789-token")
+        .catch((e) => e);
+      expect(rel.message).to.match(/^langchain-vcr: refused to write cassettes-vcr-test-tmp\/[0-9a-f]{64}\.json:/);
+      expect(fs.existsSync("cassettes-vcr-test-tmp"), "nothing was written").to.equal(false);
+    } finally {
+      delete process.env.VCR_TEST_SERVICE_TOKEN;
+    }
+  });
+
+  it("a miss shows the request as the redactors leave it: a value they keep off disk reaches neither the message nor err.request", async () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB";
+    const mask = (f: Fixture) => JSON.parse(JSON.stringify(f).split(token).join("[TOKEN]")) as Fixture;
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay", redactors: [mask] }).cache).invoke(`Check repo access with ${token}.`);
+    expect(allBytes(dir)).not.to.include(token);
+    const err = await openai(fake, new Vcr({ dir, mode: "replay_only", redactors: [mask] }).cache)
+      .invoke(`Check repo access with ${token}, please.`)
+      .catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    expect(err.message).not.to.include(token);
+    expect(JSON.stringify(err.request)).not.to.include(token);
+    expect(err.message).to.include("[TOKEN], please.");
+    expect(
+      err.nearest.differences.map((d: { path: string }) => d.path),
+      "redacted vs redacted: one difference",
+    ).to.have.length(1);
+    const throwing = () => {
+      throw new Error("needs a response");
+    };
+    const hidden = await openai(fake, new Vcr({ dir, mode: "replay_only", redactors: [throwing] }).cache)
+      .invoke(`Another ${token}`)
+      .catch((e) => e);
+    expect(hidden).to.be.instanceOf(VcrMissError);
+    expect(hidden.message).not.to.include(token);
+    expect(hidden.message).to.include("not shown: a redactor");
+  });
+
   it("the secret scan reads mixed arrays whose first element is a number", () => {
     expect(findSecret({ r: [1, "sk-proj-abcdefghijklmnopqrstuvwxyz012345"] }, [], new Set())).to.deep.equal({ path: "$.r[1]", pattern: "openai_key" });
     expect(findSecret({ v: [0.1, 0.2, 0.3] }, [], new Set())).to.equal(undefined);

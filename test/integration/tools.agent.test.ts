@@ -15,7 +15,7 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { z } from "zod";
-import { Vcr, VcrMissError, withVcr } from "../../src/index";
+import { Vcr, VcrMissError, VcrSecretError, withVcr } from "../../src/index";
 import { inOwnTest } from "../helpers/ownTest";
 
 /** Runs `fn` as a test of its own, as a runner plugin would: tool-call numbering starts at 1 (withVcr keeps the enclosing test's). */
@@ -68,9 +68,14 @@ function buildTools(sideFile: string) {
   return { tools: [issueRefund, getOrderStatus, chargeCard], runs };
 }
 
+/** The agent's chat model: a ChatOpenAI on the fake, answering through `cache`. */
+function agentModel(cache: unknown, baseURL: string): ChatOpenAI {
+  return new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: cache as ChatOpenAI["cache"], configuration: { baseURL } });
+}
+
 function buildAgent(vcr: Vcr, baseURL: string, sideFile: string, toolVcr: Vcr = vcr) {
   const { tools, runs } = buildTools(sideFile);
-  const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL } });
+  const model = agentModel(vcr.cache, baseURL);
   return { agent: createAgent({ model, tools: toolVcr.tools(tools) }), runs };
 }
 
@@ -362,14 +367,38 @@ function describeAgentTests(): void {
           return built.agent.invoke({ messages: [{ role: "user", content: PROMPTS.refund }] });
         }).catch((e) => e);
         expect(err).to.be.instanceOf(VcrMissError);
-        // createAgent's ToolNode turns the tool's miss into an error ToolMessage; the next model turn
-        // then misses too, and the difference it reports is the tool's miss.
-        expect(err.kind).to.equal("chat");
-        expect(err.message).to.include('no recorded fixture for this tool request from tool \\"issue_refund\\"');
+        // createAgent's ToolNode turns the tool's miss into an error ToolMessage; the next model turn,
+        // which carries it, throws the tool's miss itself (not a chat miss whose difference is its text)
+        expect(err.kind).to.equal("tool");
+        expect(err.message).to.include('no recorded fixture for this tool request from tool "issue_refund"');
+        expect(err.message).to.include("its caller passed it on to the model as a message");
         expect(runs!.issue_refund).to.equal(0);
         expect(fake.count() - before).to.equal(0);
         expect(countLines(sideFile)).to.equal(1);
-        expect(vcr.stats().missed).to.equal(2);
+        expect(vcr.stats().missed, "the tool's miss only").to.equal(1);
+      });
+
+      it("a tool result refused as a secret under createAgent fails the run with that error: the model is not called with it, nothing holds it", async () => {
+        const vcr = new Vcr({ dir, mode: "record_or_replay" });
+        let runs = 0;
+        const leaky = tool(
+          async () => {
+            runs++;
+            return "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB";
+          },
+          { name: "read_config", description: "Read the config.", schema: z.object({}) },
+        );
+        const model = agentModel(vcr.cache, fake.openaiBaseURL);
+        const agent = createAgent({ model, tools: vcr.tools([leaky]) });
+        fake.enqueue({ toolCalls: [{ name: "read_config", args: {} }] }, { content: "Done." });
+        const err = await asOwnTest("leaky tool", () => agent.invoke({ messages: [{ role: "user", content: "Read the config." }] })).catch((e) => e);
+        expect(err).to.be.instanceOf(VcrSecretError);
+        expect(err.message).to.include("its caller passed it on to the model as a message");
+        expect(runs).to.equal(1);
+        expect(fake.count(), "the first model turn only: the second, carrying the error, was never sent").to.equal(1);
+        const fixtures = readFixtures(dir);
+        expect(fixtures.map((f) => f.kind)).to.deep.equal(["chat"]);
+        expect(JSON.stringify(fixtures)).not.to.include("refused to write");
       });
 
       it("wrapping tools never changes a chat fixture's hash", async () => {
@@ -377,13 +406,7 @@ function describeAgentTests(): void {
         const plainDir = tmpDir("vcr-tools-plain-");
         const plain = new Vcr({ dir: plainDir, mode: "record_or_replay" });
         const { tools } = buildTools(sideFile);
-        const model = new ChatOpenAI({
-          model: "gpt-4o-mini",
-          apiKey: "test-key",
-          maxRetries: 0,
-          cache: plain.cache,
-          configuration: { baseURL: fake.openaiBaseURL },
-        });
+        const model = agentModel(plain.cache, fake.openaiBaseURL);
         await createAgent({ model, tools }).invoke({ messages: [{ role: "user", content: PROMPTS.refund }] });
         await record(fake, dir, sideFile, "refund");
         const chat = (d: string) =>

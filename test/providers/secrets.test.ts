@@ -9,7 +9,8 @@ import { ChatGoogleGenerativeAI, GoogleGenerativeAIEmbeddings } from "@langchain
 import { ChatGroq } from "@langchain/groq";
 import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
 import { ChatOpenAI } from "@langchain/openai";
-import { clientSecrets } from "../../src/clientSecrets";
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { callSecrets, clientSecrets, envSecrets } from "../../src/clientSecrets";
 import { findSecret } from "../../src/secrets";
 
 const AWS = {
@@ -29,6 +30,43 @@ describe("secrets: every provider's credential shapes", () => {
   for (const [pattern, value] of Object.entries(shapes)) {
     it(`${pattern}: ${value.slice(0, 8)}… is caught`, () => expect(scan(`here: ${value} end`)).to.equal(pattern));
   }
+  const more: Record<string, string[]> = {
+    github_token: ["github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUV"],
+    jwt: ["eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"],
+    slack_token: ["xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp"],
+    stripe_key: ["sk_live_4eC39HqLyjWDarjtT1zdp7dc", "rk_live_51Habcdefghijklmnopqrstu"],
+    huggingface_token: ["hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345"],
+    npm_token: ["npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"],
+    google_oauth_token: ["ya29.a0AfH6SMBx1234567890abcdefghijklmnop"],
+    url_credentials: ["postgres://app:s3cretPass@db.internal:5432/app", "https://user:pa55@proxy.example.com"],
+  };
+  for (const [pattern, values] of Object.entries(more)) {
+    it(`${pattern}: ${values.length} shape(s) caught`, () => {
+      for (const v of values) expect(scan(`value ${v} end`), v).to.equal(pattern);
+    });
+  }
+  it("look-alikes of the newer shapes are not: a URL with an @ but no password, a mailto, one base64 part, a word with hf_", () => {
+    for (const text of [
+      "https://example.com/@user/repo",
+      "mailto:someone@example.com",
+      "git@github.com:org/repo.git",
+      "eyJhbGciOiJIUzI1NiJ9 alone",
+      "the hf_ prefix",
+      "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+    ]) {
+      expect(scan(text), text).to.equal(undefined);
+    }
+  });
+  it("a key spelled out over an array's elements is caught joined, with the place it was read at", () => {
+    const key = "sk-proj-CsMehGAkW0123456789abcdefXYZ";
+    const chunks = key.match(/.{1,4}/g)!.map((text) => ({ text, message: { tool_call_chunks: [{ args: text }] } }));
+    expect(findSecret({ response: { chunks } }, [], new Set())).to.deep.equal({ path: "$.response.chunks[*].text, joined", pattern: "openai_key" });
+    expect(findSecret({ parts: ["my key is vllm-", "literal-", "0042"] }, ["vllm-literal-0042"], new Set())).to.deep.equal({
+      path: "$.parts[*], joined",
+      pattern: "client_api_key",
+    });
+    expect(findSecret({ chunks: [{ text: "sk-" }, { text: "short" }] }, [], new Set()), "no key once joined").to.equal(undefined);
+  });
   it("ASIA… (temporary AWS access keys) is caught", () => expect(scan("ASIAJEXAMPLEXEG2JICE")).to.equal("aws_access_key"));
   it("an AWS secret access key next to its name (env, JSON, ini) is caught", () => {
     for (const text of [
@@ -85,10 +123,48 @@ describe("secrets: the literal credentials each real client holds", () => {
       expect(found.every((s) => s.length >= 8)).to.equal(true);
     });
   }
-  it("BedrockEmbeddings (and any injected BedrockRuntimeClient) keep credentials in a closure: none is readable, and the patterns catch the access key id and session token", () => {
+  it("BedrockEmbeddings (and any injected BedrockRuntimeClient) keep credentials in a closure: none is readable without asking (callSecrets does), and the patterns catch the access key id and session token", () => {
     expect(clientSecrets(new BedrockEmbeddings({ region: "us-east-1", credentials: AWS }) as unknown as Record<string, unknown>)).to.deep.equal([]);
     expect(scan(AWS.accessKeyId)).to.equal("aws_access_key");
     expect(scan(AWS.sessionToken)).to.equal("aws_session_token");
+  });
+  it("callSecrets asks an AWS SDK client for the credentials it resolved: given, injected with a client, or from the environment", async () => {
+    const secrets = [AWS.secretAccessKey, AWS.sessionToken];
+    const asRecord = (o: object) => o as unknown as Record<string, unknown>;
+    expect(await callSecrets(asRecord(new BedrockEmbeddings({ region: "us-east-1", credentials: AWS })))).to.include.members(secrets);
+    const client = new BedrockRuntimeClient({ region: "us-east-1", credentials: AWS });
+    expect(await callSecrets(asRecord(new ChatBedrockConverse({ model: "m", region: "us-east-1", client })))).to.include.members(secrets);
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, {
+        AWS_ACCESS_KEY_ID: "AKIAENVIRONMENT12345",
+        AWS_SECRET_ACCESS_KEY: "envSecret/envSecret+envSecret/envSecret00",
+        AWS_SESSION_TOKEN: "",
+      });
+      expect(await callSecrets(asRecord(new ChatBedrockConverse({ model: "m", region: "us-east-1" })))).to.include("envSecret/envSecret+envSecret/envSecret00");
+    } finally {
+      for (const k of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]) if (saved[k] === undefined) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+    expect(await callSecrets(asRecord(new ChatOpenAI({ model: "m", apiKey: "openai-literal-1" })))).to.deep.equal(["openai-literal-1"]);
+  });
+  it("envSecrets: the values of credential variables shaped like a credential, named by their variable", () => {
+    const env = {
+      GITHUB_TOKEN: "ghp_notAShape0123",
+      AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY0",
+      MY_SERVICE_API_KEY: "svc-key-20261204",
+      DB_PASSWORD: "password",
+      APP_SECRET: "correct horse battery 9",
+      SHORT_TOKEN: "abc123",
+      NO_DIGIT_TOKEN: "abcdefghijklmnop",
+      LANGCHAIN_VCR_SOME_TOKEN: "langchain-vcr-0123456789",
+      HOME: "/home/user0123456789",
+    };
+    expect(envSecrets(env)).to.deep.equal([
+      { value: "ghp_notAShape0123", variable: "GITHUB_TOKEN" },
+      { value: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY0", variable: "AWS_SECRET_ACCESS_KEY" },
+      { value: "svc-key-20261204", variable: "MY_SERVICE_API_KEY" },
+    ]);
   });
   it("names of environment variables and other settings are not taken for secrets", () => {
     const found = clientSecrets(

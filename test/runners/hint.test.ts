@@ -1,6 +1,7 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
-import { preloadArgs, rerecordCommand } from "../../src/diagnose/messages";
+import * as path from "node:path";
+import { preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
 import { CONTEXT_ENV } from "../../src/mocha/contextEnv";
 import { SHARE_ENV } from "../../src/runner/shareEnv";
 
@@ -11,7 +12,30 @@ describe("rerecordCommand", () => {
     expect(rerecordCommand("mocha", "refunds order 42")).to.equal(`${ENV} npx mocha --grep "refunds order 42"`);
     expect(rerecordCommand("vitest", "agent refunds")).to.equal(`${ENV} npx vitest run -t "agent refunds"`);
     expect(rerecordCommand("jest", "agent refunds")).to.equal(`${ENV} npx jest -t "agent refunds"`);
-    expect(rerecordCommand("node-test", "refunds")).to.equal(`${ENV} node --require langchain-vcr/node-test --test --test-name-pattern "refunds"`);
+    const argv1 = process.argv[1];
+    process.argv[1] = path.join(process.cwd(), "test", "refund spec.ts");
+    try {
+      expect(rerecordCommand("node-test", "refunds")).to.equal(
+        `${ENV} node --require langchain-vcr/node-test --test --test-name-pattern "refunds" "test/refund spec.ts"`,
+      );
+    } finally {
+      process.argv[1] = argv1;
+    }
+  });
+  it("node:test names the process's test file from the working directory (absolute outside it); none when there is none", () => {
+    expect(testFileArg(path.join(process.cwd(), "test/a.test.ts"))).to.equal(" test/a.test.ts");
+    expect(testFileArg("/elsewhere/a.test.ts")).to.equal(" /elsewhere/a.test.ts");
+    expect(testFileArg(undefined)).to.equal("");
+  });
+  it("keeps the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model needs), quoted", () => {
+    const saved = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = "--experimental-vm-modules --no-warnings";
+    try {
+      expect(rerecordCommand("jest", "agent")).to.equal(`NODE_OPTIONS="--experimental-vm-modules --no-warnings" ${ENV} npx jest -t "agent"`);
+    } finally {
+      if (saved === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = saved;
+    }
   });
   it("escapes the title's regular-expression characters (every runner reads a pattern)", () => {
     // single quotes: the shell passes the backslashes and the $ through as they are

@@ -91,17 +91,21 @@ describe("langchain-vcr/node-test with the user's own setup file (--require ./vc
   this.timeout(60000);
   after(removeTmpDirs);
 
-  it("a miss's command to record it keeps the setup file, and that command, run as printed, records the app's cacheless model", async () => {
+  it("a miss's command to record it keeps the setup file and names the test file, and that command, run as printed, records the app's cacheless model", async () => {
     await withFakeProvider({}, async (fake) => {
-      const p = makeProject(cachelessAppFiles("test/app.test.cjs", "node:test"));
+      // a file `node --test` does not find by itself (on Node 20, neither is a .ts file): the command must name it
+      const p = makeProject(cachelessAppFiles("checks/app.spec.cjs", "node:test"));
       const args = ["--require", "langchain-vcr/node-test", "--require", "./vcr-setup.cjs", "--test"];
       const env = { FAKE_URL: fake.openaiBaseURL };
       await expectPrintedCommandRecords(p, fake, env, {
-        miss: [...args, "--test-name-pattern=app"],
-        hint: `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require ./vcr-setup.cjs --test --test-name-pattern "asks the app"`,
-        printed: [...args, "--test-name-pattern", "asks the app"],
+        miss: [...args, "--test-name-pattern=app", "checks/app.spec.cjs"],
+        hint: `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require ./vcr-setup.cjs --test --test-name-pattern "asks the app" checks/app.spec.cjs`,
+        // what the command used to be: no file named, no test found, nothing recorded
+        plain: [...args, "--test-name-pattern", "asks the app"],
+        plainStatus: 0, // "# tests 0": a green run that records nothing
+        printed: [...args, "--test-name-pattern", "asks the app", "checks/app.spec.cjs"],
       });
-      const replay = await p.run(args, { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
+      const replay = await p.run([...args, "checks/app.spec.cjs"], { ...env, LANGCHAIN_VCR_MODE: "replay_only" });
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
       expect(fake.count()).to.equal(1);
     });

@@ -13,7 +13,7 @@ import { modelCallForKey, type ModelCall } from "./call";
 import { assertReplayable } from "../../kinds/damaged";
 import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
-import { clientSecrets } from "../../clientSecrets";
+import { callSecrets } from "../../clientSecrets";
 import { isSharedFixture } from "../../store/store";
 
 export class VcrCache extends BaseCache<Generation[]> {
@@ -62,7 +62,8 @@ export class VcrCache extends BaseCache<Generation[]> {
     // an aborted call can still resolve (ChatOllama ends its stream early and answers ""): never record it
     if ((call.options() as { signal?: AbortSignal } | undefined)?.signal?.aborted) return;
     entry.updated = true;
-    this.recorder.record(entry.lookup, storeGenerations(value as Parameters<typeof storeGenerations>[0]), clientSecrets(call.model));
+    const secrets = await callSecrets(call.model);
+    this.recorder.record(entry.lookup, storeGenerations(value as Parameters<typeof storeGenerations>[0]), secrets);
   }
 
   /**

@@ -8,7 +8,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import type { Normalize } from "../../canonical/normalize";
 import { VcrRecordError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
-import { clientSecrets } from "../../clientSecrets";
+import { callSecrets } from "../../clientSecrets";
 import { liveEmbed } from "../../install/embeddings";
 import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";
@@ -129,7 +129,7 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
       missing.forEach((entry, i) => this.recorder.liveFailed(entry.lookup as Lookup, e, { note: i === 0 }));
       throw e;
     }
-    const secrets = clientSecrets(inner as unknown as Record<string, unknown>);
+    const secrets = await callSecrets(inner as unknown as Record<string, unknown>);
     let firstError: unknown;
     missing.forEach((entry, i) => {
       entry.vector = vectors[i] as Vector; // the caller gets what the model returned; the fixture holds a copy

@@ -15,7 +15,7 @@ import { chatRequest, type ModelLike } from "../../canonical/chat";
 import { assertReplayable } from "../../kinds/damaged";
 import type { Lookup, Recorder } from "../../recorder";
 import type { Normalize } from "../../canonical/normalize";
-import { clientSecrets } from "../../clientSecrets";
+import { callSecrets } from "../../clientSecrets";
 import { describeModel } from "../chat/cache";
 import { vcrCacheOf } from "../chat/vcrCacheOf";
 import { loadChunk, type ChunkClasses, type GenerationChunkLike, type StreamResponse } from "./chunks";
@@ -76,7 +76,7 @@ export async function* vcrStream(
   // Only a generator that ran to its end gets here: an error, a `break` or `return()` never does.
   if (signal?.aborted) return;
   const response: StreamResponse = { chunks: notes.recorded };
-  recorder.record(lookup, response, clientSecrets(model));
+  recorder.record(lookup, response, await callSecrets(model));
 }
 
 async function* replay(

@@ -7,6 +7,7 @@
  * is `live`, so the body always runs; its outcome is written only where the main mode writes.
  */
 import { isVcrError } from "../../errors";
+import { currentTest } from "../../scope";
 import type { Lookup, Recorder } from "../../recorder";
 import { damagedFixtureError } from "../../kinds/damaged";
 import { toolProblem } from "../../kinds/tool";
@@ -68,7 +69,9 @@ export async function callTool(ctx: ToolCallContext, parsed: unknown, runManager
   try {
     return await lookUpAndRun(ctx, request, slot, parsed, runManager, cfg, callId);
   } catch (e) {
-    if (isGraphInterrupt(e)) giveBack(); // it runs again on resume, as the same call: the same ordinal
+    if (isGraphInterrupt(e))
+      giveBack(); // it runs again on resume, as the same call: the same ordinal
+    else if (isVcrError(e)) noteToolError(e);
     throw e;
   } finally {
     slot.leave();
@@ -255,4 +258,10 @@ function isToolOutcome(e: unknown, cfg: ToolCallConfig): boolean {
 function currentCallId(cfg: ToolCallConfig): string | undefined {
   const id = cfg.toolCall?.id ?? cfg.toolCallId;
   return typeof id === "string" && id !== "" ? id : undefined;
+}
+
+/** Keeps a langchain-vcr error a tool call threw, for the test's next model miss (Scope.toolErrors). */
+function noteToolError(e: Error): void {
+  const test = currentTest();
+  if (test) (test.toolErrors ??= []).push(e);
 }
