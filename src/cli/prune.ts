@@ -9,6 +9,7 @@ import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
 import type { ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
+import { committedTest } from "./pruneGit";
 
 export const pruneSpec = { booleans: ["dry-run"], strings: ["ledger-dir"] } as const;
 
@@ -47,17 +48,27 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
+  const committed = committedTest(dir);
+  const notCommitted = committed ? unused.filter((f) => !committed(f)) : [];
+  const removable = unused.filter((f) => !notCommitted.includes(f));
   const verb = args.flags["dry-run"] ? "would remove" : "removed";
-  for (const f of unused) {
+  for (const f of removable) {
     if (!args.flags["dry-run"]) fs.rmSync(f, { force: true });
     io.out(`  ${verb} ${display(io, f)}\n`);
   }
+  for (const f of notCommitted) io.out(`  kept ${display(io, f)} (unused, but not committed to git)\n`);
   io.out(
-    `langchain-vcr: ${verb} ${unused.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}; ` +
+    `langchain-vcr: ${verb} ${removable.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}; ` +
       `kept ${fixtures.length - unused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
       (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
       `.\n`,
   );
+  if (notCommitted.length) {
+    io.out(
+      `langchain-vcr: kept ${notCommitted.length} unused fixture(s) that git does not hold as committed (new, changed or ignored): prune only removes what git can give back,\n` +
+        `  since a run's ledger can be out of date (a test file stashed or on another branch during that run). Commit them, or delete them by hand if no test uses them.\n`,
+    );
+  }
   return 0;
 }
 

@@ -16,7 +16,7 @@ import { tool } from "@langchain/core/tools";
 import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { createAgent } from "langchain";
 import { z } from "zod";
-import { Vcr, VcrConfigError, withVcr } from "../../src/index";
+import { Vcr, VcrConfigError, VcrMissError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, openaiLlm, TEST_KEY } from "../helpers/models";
@@ -164,6 +164,23 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect((await model.invoke("mine")).text).to.equal("echo: mine");
     expect(fake.count()).to.equal(1);
     expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+
+  it("a model built with cache: true (core's InMemoryCache.global()) is recorded and replayed like one with no cache; its global cache is left as it was", async () => {
+    install(new Vcr({ dir, mode: "record_or_replay" }));
+    const model = openai(fake, true);
+    const global = model.cache as unknown as { cache: unknown };
+    expect(global.cache, "core's process-wide map").to.equal((InMemoryCache.global() as unknown as { cache: unknown }).cache);
+    expect((await model.invoke("cached in app code")).text).to.equal("echo: cached in app code");
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([1, 1]);
+    expect(model.cache).to.equal(global);
+    undo.splice(0).forEach((u) => u());
+    install(new Vcr({ dir, mode: "replay_only" }));
+    const again = openai(fake, true);
+    expect((await again.invoke("cached in app code")).text).to.equal("echo: cached in app code");
+    const err = await again.invoke("never recorded").catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    expect(fake.count(), "replay and the miss: 0 requests").to.equal(1);
   });
 
   it("withVcr({ mode: 'bypass' }) keeps a call live and writes nothing; after uninstall() calls are live and write nothing", async () => {

@@ -85,8 +85,8 @@ function clone(project: string, withLedgers: boolean): string {
 }
 
 /** A fixture no test uses (a test that was deleted since it recorded). */
-function addDeadFixture(project: string): string {
-  const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "a question from a deleted test" }] };
+function addDeadFixture(project: string, question = "a question from a deleted test"): string {
+  const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: question }] };
   const hash = requestHash("chat", request);
   fs.writeFileSync(
     path.join(project, "cassettes", `${hash}.json`),
@@ -161,6 +161,39 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(prune.code).to.equal(0);
     expect(prune.stdout).to.match(/^ {2}removed cassettes\/[0-9a-f]{64}\.json\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+  });
+
+  it("in a git work tree, prune removes only unused fixtures git holds as committed; a new, changed or ignored one is kept and listed", async () => {
+    const project = clone(recorded, true);
+    const git = (...args: string[]) =>
+      new Promise<void>((resolve, reject) =>
+        execFile("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: project }, (e) => (e ? reject(e) : resolve())),
+      );
+    await git("init", "-q");
+    fs.writeFileSync(path.join(project, ".gitignore"), "node_modules/\n");
+    const removable = addDeadFixture(project);
+    const changed = addDeadFixture(project, "a question of a test whose fixture was recorded again");
+    await git("add", "-A");
+    await git("commit", "-q", "-m", "fixtures");
+    fs.appendFileSync(path.join(project, "cassettes", changed), " "); // recorded again, not committed yet
+    // never committed: recorded while the ledger's run did not load its test file (stashed, on another branch)
+    const untracked = addDeadFixture(project, "a test the last run did not load");
+    const kept = [changed, untracked].map((f) => [f, fs.readFileSync(path.join(project, "cassettes", f))] as const);
+    const dry = await cli(["prune", "--dry-run"], project);
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout).to.include(`  would remove ${path.join("cassettes", removable)}\n`);
+    for (const [f] of kept) expect(dry.stdout).to.include(`  kept ${path.join("cassettes", f)} (unused, but not committed to git)\n`);
+    expect(dry.stdout).to.include("kept 2 unused fixture(s) that git does not hold as committed");
+    const pruned = await cli(["prune"], project);
+    expect(pruned.code, pruned.stderr).to.equal(0);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal([...fixtures, changed, untracked].sort());
+    for (const [f, bytes] of kept) expect(fs.readFileSync(path.join(project, "cassettes", f)).equals(bytes), f).to.equal(true);
+    // an ignored directory is listed by git as one entry: what is in it is kept too
+    fs.writeFileSync(path.join(project, ".gitignore"), "node_modules/\ncassettes/\n");
+    await git("rm", "-q", "--cached", "-r", "cassettes");
+    await git("commit", "-q", "-m", "ignore");
+    const ignored = await cli(["prune", "--dry-run"], project);
+    expect(ignored.stdout, ignored.stdout).to.include("kept 2 unused fixture(s)").and.not.include("  would remove");
   });
 
   it("a --grep run's ledger makes prune refuse, saying why, and nothing is deleted", async () => {

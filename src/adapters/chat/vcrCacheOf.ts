@@ -1,8 +1,9 @@
 /**
  * Which VcrCache answers a model's calls: its own `cache` when that is a VcrCache; else,
- * while `vcr.install()` is in force, the installed Vcr's — but only for a model with no
- * cache at all (core stores `cache: false` as unset). A model with any other `BaseCache`
- * is left alone.
+ * while `vcr.install()` is in force, the installed Vcr's — for a model with no cache at all
+ * (core stores `cache: false` as unset), or with `cache: true`, which core stores as its
+ * process-wide `InMemoryCache.global()` (app code asking for caching, not a cache a test set
+ * up). A model with any other `BaseCache` is left alone.
  */
 import { installedVcr } from "../../internals/state";
 import { warnIfUninstalledInThisFile } from "../../install/afterUninstall";
@@ -21,7 +22,7 @@ export function brandVcrCache(cache: object): void {
 export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
   const own = model.cache;
   if (isVcrCache(own)) return own as object;
-  if (own !== undefined && own !== null && own !== false) return undefined;
+  if (own !== undefined && own !== null && own !== false && !isCoreGlobalCache(own)) return undefined;
   const installed = installedVcr();
   if (!installed) warnIfUninstalledInThisFile("model", model.constructor.name);
   return installed?.cache;
@@ -30,4 +31,12 @@ export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
 /** True when `cache` (a VcrCache) runs in `bypass` mode now: live on purpose, so no guard stops its calls. */
 export function bypassing(cache: object): boolean {
   return (cache as { recorder?: { mode(): string } }).recorder?.mode() === "bypass";
+}
+
+/** Core's `InMemoryCache.global()`, which `cache: true` stands for: an InMemoryCache over the process-wide map its class's `global()` uses. */
+function isCoreGlobalCache(cache: unknown): boolean {
+  const cls = (cache as { constructor?: { name?: string; global?: () => { cache?: unknown } } }).constructor;
+  if (cls?.name !== "InMemoryCache" || typeof cls.global !== "function") return false;
+  const map = (cache as { cache?: unknown }).cache;
+  return map !== undefined && cls.global().cache === map;
 }
