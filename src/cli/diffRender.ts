@@ -47,10 +47,14 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
   }
   const migrated = r.changed.filter((x) => x.migrated);
   if (migrated.length) lines.push("", `migrated from an older schema version (langchain-vcr migrate):`);
-  for (const c of migrated)
-    lines.push(
-      `  ${c.before} → ${c.after}${c.request.length + c.response.length ? ` (${[...c.request, ...c.response].length} difference(s) beyond the upgrade)` : ""}`,
-    );
+  for (const c of migrated) {
+    lines.push(`  ${c.before} → ${c.after}${beyondUpgrade(c) ? ` (${beyondUpgrade(c)} difference(s) beyond the upgrade):` : ""}`);
+    // an edit made beside the migration (a hand-edited answer) is shown, not only counted: it is what a reviewer must see
+    if (beyondUpgrade(c))
+      lines.push(
+        ...[...section("request", c.request, false), ...section("response", c.response, false)].filter((l) => !l.endsWith(": same")).map((l) => "  " + l),
+      );
+  }
   for (const x of r.rerecorded) {
     lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`);
     lines.push(...(x.request.length ? section("request", x.request, false) : []), ...section("response", x.response, false));
@@ -69,7 +73,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       c.migrated ? "migrated" : "changed",
       c.kind,
       cell(c.title),
-      `${code(c.request.map((d) => d.path).join(", ") || "—")}`,
+      `${code((c.migrated ? [...c.request.map((d) => d.path), ...c.response.map((d) => `response ${d.path}`)] : c.request.map((d) => d.path)).join(", ") || "—")}`,
       `${code(short(c.before))} → ${code(short(c.after))}`,
     ]),
     ...r.rerecorded.map((x) => [
@@ -86,13 +90,19 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
   if (rows.length) {
     lines.push("", "| | kind | request | changed fields | fixture |", "|---|---|---|---|---|", ...rows.map((row) => `| ${row.join(" | ")} |`));
   }
-  for (const c of r.changed.filter((x) => !x.migrated)) {
-    lines.push("", `**${c.kind}** ${cell(c.title)}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
+  for (const c of r.changed.filter((x) => !x.migrated || beyondUpgrade(x))) {
+    const note = c.migrated ? " (migrated, and changed beyond the upgrade)" : "";
+    lines.push("", `**${c.kind}** ${cell(c.title)}${note}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
   }
   for (const x of r.rerecorded) {
     lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("request", x.request, true), ...section("response", x.response, true));
   }
   return lines.join("\n") + "\n";
+}
+
+/** How many differences a migrated fixture has beyond what the upgrade itself changes. */
+function beyondUpgrade(c: { request: unknown[]; response: unknown[] }): number {
+  return c.request.length + c.response.length;
 }
 
 function summary(r: DiffReport): string {

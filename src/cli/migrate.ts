@@ -60,7 +60,10 @@ export async function migrateCommand(args: ParsedArgs, io: Io): Promise<number> 
   io.err(
     `langchain-vcr migrate: ${r.left.length} fixture(s) in ${display(io, dir)} could not be upgraded and were left byte for byte:\n` +
       r.left.map((l) => `  ${display(io, l.file)}: ${l.problem}\n`).join("") +
-      `  Fix them (npx langchain-vcr validate ${display(io, dir)} says more), or delete them and re-record: ${suiteRerecordCommand(io.cwd)}\n`,
+      // a name taken by another fixture says what to delete; a file that cannot be read needs the validator's detail
+      (r.left.some((l) => !l.problem.startsWith("upgrades to "))
+        ? `  Fix the ones that cannot be read (npx langchain-vcr validate ${display(io, dir)} says more), or delete them and re-record: ${suiteRerecordCommand(io.cwd)}\n`
+        : `  Each line above says which file to delete; then run npx langchain-vcr migrate ${display(io, dir)} again.\n`),
   );
   return 1;
 }

@@ -171,6 +171,33 @@ describe("cli: langchain-vcr diff", function () {
     expect(oceanEntry.response).to.deep.include({ path: "generations[0].text", recorded: "echo: Which ocean is the largest?", requested: "The Pacific." });
   });
 
+  it("a migrated fixture is listed as migrated; an answer edited beside the migration is shown, not only counted, in text and markdown", async () => {
+    const dir = repo();
+    const cassettes = path.join(dir, "cassettes");
+    fs.mkdirSync(cassettes);
+    const old = "596ac902b1d8c7eb53c8591d2f89f7e7e0c8a9ac4495ab6ce3fa0f0754a5ce63.json"; // 0.1.0's "What is the capital of France?"
+    fs.copyFileSync(path.join(ROOT, "test/fixtures-0.1.0/cassettes", old), path.join(cassettes, old));
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "0.1.0 fixtures");
+    expect((await cli(["migrate", "cassettes"], dir)).code).to.equal(0);
+    const [migrated] = fixtureFiles(cassettes);
+    const plain = await cli(["diff"], dir);
+    expect(plain.stdout).to.contain(`migrated from an older schema version (langchain-vcr migrate):\n  cassettes/${old} → cassettes/${migrated}\n`);
+    const file = path.join(cassettes, migrated);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/"echo: What is the capital of France\?"/g, '"Lyon."'));
+    const text = await cli(["diff"], dir);
+    expect(text.code, text.stderr).to.equal(0);
+    expect(text.stdout).to.match(
+      new RegExp(
+        `cassettes/${old} → cassettes/${migrated} \\(\\d+ difference\\(s\\) beyond the upgrade\\):\\n    response generations\\[0\\]\\.text: \\[-echo: What is the capital of France\\?-\\] \\{\\+Lyon\\.\\+\\}`,
+      ),
+    );
+    const markdown = (await cli(["diff", "--format", "markdown"], dir)).stdout;
+    expect(markdown).to.match(/\| migrated \| chat \| .* \| `response generations\[0\]\.text[^|]*` \|/);
+    expect(markdown).to.contain("(migrated, and changed beyond the upgrade)");
+    expect(markdown).to.contain("- response `generations[0].text`:");
+  });
+
   it("a re-record that drops a redaction shows how its stored request changed (the name is the unredacted request's), in text, markdown and JSON", async () => {
     const dir = repo();
     const cassettes = path.join(dir, "cassettes");

@@ -105,6 +105,8 @@ describe("cli: migrate, two older fixtures with one new name", () => {
     expect(r.code).to.equal(1);
     expect(r.out).to.contain(`  ${a} → ${target} (already there in the current form with the same response; the older copy removed)\n`);
     expect(r.err).to.contain(`  ${b}: upgrades to ${target}, which is already there in the current form with a different response`);
+    // the line says what to delete; validate would only say "run migrate" again
+    expect(r.err).to.contain("Each line above says which file to delete; then run npx langchain-vcr migrate").and.not.contain("validate");
     expect(fixtureFiles(dir).sort()).to.deep.equal([b, target].sort());
     expect(fs.readFileSync(path.join(dir, b), "utf8")).to.equal(bBytes);
   });
