@@ -45,10 +45,17 @@ function collect(obj: object, depth: number, out: string[], seen: Set<object>): 
 /** How long `callSecrets` waits for an AWS client's credentials: the live call has just resolved them, so the SDK answers at once. */
 const CREDENTIALS_WAIT_MS = 1000;
 
-/** What `clientSecrets` finds, and the credentials the client's AWS SDK client resolved (its secret key and session token). */
+/**
+ * What `clientSecrets` finds, and what the client's AWS SDK client signed the call with: its
+ * bearer token when it has one (then its credential chain never ran, and asking it would walk
+ * the chain: profiles, `credential_process`, the instance metadata service), else the secret
+ * key and session token its credentials provider resolved for the call, which it keeps.
+ */
 export async function callSecrets(model: Record<string, unknown>): Promise<string[]> {
   const out = clientSecrets(model);
-  const provider = (model.client as { config?: { credentials?: unknown } } | undefined)?.config?.credentials;
+  const config = (model.client as { config?: { credentials?: unknown; token?: unknown } } | undefined)?.config;
+  const bearer = typeof config?.token === "function";
+  const provider = bearer ? config?.token : config?.credentials;
   if (typeof provider !== "function") return out;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -56,7 +63,7 @@ export async function callSecrets(model: Record<string, unknown>): Promise<strin
       Promise.resolve().then(() => (provider as () => unknown)()),
       new Promise((resolve) => (timer = setTimeout(resolve, CREDENTIALS_WAIT_MS).unref())),
     ])) as Record<string, unknown> | undefined;
-    for (const k of ["secretAccessKey", "sessionToken"]) {
+    for (const k of bearer ? ["token"] : ["secretAccessKey", "sessionToken"]) {
       const v = creds?.[k];
       if (typeof v === "string" && v.length >= 8 && !out.includes(v)) out.push(v);
     }
@@ -69,7 +76,7 @@ export async function callSecrets(model: Record<string, unknown>): Promise<strin
 }
 
 /** Environment variables named as credentials: OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, GITHUB_TOKEN, DB_PASSWORD, ... */
-const SECRET_ENV = /(?:api_?key|secret|secret_?(?:access_?)?key|_token|password|passwd)$/i;
+const SECRET_ENV = /(?:api_?key|secret|secret_?(?:access_?)?key|(?:_|access|auth|session|bearer|refresh)token|password|passwd)$/i;
 
 /**
  * The values of the environment's credential variables, which no fixture may hold whatever

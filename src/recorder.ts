@@ -13,9 +13,9 @@ import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
 import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
-import { applyRedactors, redactedRequest, type Redactor } from "./redact";
+import { applyRedactors, redactedRequest, redactionSplitAcross, splitRedactionError, type Redactor } from "./redact";
 import { currentRunner, currentTest, emit, type Scope } from "./scope";
-import { findSecret, secretError } from "./secrets";
+import { findSecret, maskSecrets, secretError } from "./secrets";
 import { envSecrets } from "./clientSecrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
@@ -43,19 +43,18 @@ function raisePassedOnToolError(base: Pick<Lookup, "kind" | "request">): void {
   const errors = currentTest()?.toolErrors;
   if (!errors?.length) return;
   const text = JSON.stringify(base.request);
-  const carried = errors.find((e) => text.includes(JSON.stringify(e.message.split("\n")[0]).slice(1, -1)));
-  if (!carried) return;
-  if (!passedOnNoted.has(carried)) {
-    passedOnNoted.add(carried);
-    appendNote(
-      carried,
-      `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (createAgent's ToolNode turns every tool error into an error ToolMessage); ` +
-        `the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Fix the tool call's error above.`,
-    );
-  }
+  // the whole message (its hash, its arguments): the first line of a miss is the same for every call of a tool; the newest first
+  let at = errors.length - 1;
+  while (at >= 0 && !text.includes(JSON.stringify(errors[at].message).slice(1, -1))) at--;
+  if (at < 0) return;
+  const [carried] = errors.splice(at, 1); // thrown once: a later request that carries it again is looked up as usual
+  appendNote(
+    carried,
+    `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (createAgent's ToolNode turns every tool error into an error ToolMessage); ` +
+      `the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Fix the tool call's error above.`,
+  );
   throw carried;
 }
-const passedOnNoted = new WeakSet<Error>();
 
 /** What a miss shows for a request the redactors could not be run over. */
 const NOT_SHOWN = "(not shown: a redactor (options.redactors) threw on this request without a response)";
@@ -318,6 +317,8 @@ export class Recorder {
         response,
       };
       const onDisk = applyRedactors(fixture, this.config.redactors);
+      const split = redactionSplitAcross(onDisk, this.config.redactors);
+      if (split) throw splitRedactionError(split, lookup.file);
       const leak = findSecret(onDisk, [...secrets, ...envSecrets()], this.config.allowSecretPatterns);
       if (leak) throw secretError(leak, lookup.file);
       const overwrite = lookup.policy.writes === "always";
@@ -422,9 +423,14 @@ export class Recorder {
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest });
   }
 
-  /** The request as messages may show it: as the redactors would leave it on disk (undefined: a redactor threw on it, show none of it). */
+  /**
+   * The request as messages may show it: as the redactors would leave it on disk, with what the
+   * secret scan knows masked (a miss prints it in a CI log); undefined when a redactor threw on
+   * it: show none of it.
+   */
   private shown(base: Pick<Lookup, "kind" | "hash" | "request">): { request: unknown } | undefined {
-    return redactedRequest(base.kind, base.hash, base.request, this.config.redactors);
+    const redacted = redactedRequest(base.kind, base.hash, base.request, this.config.redactors);
+    return redacted && { request: maskSecrets(redacted.request, envSecrets(), this.config.allowSecretPatterns) };
   }
 
   private reportNearMiss(lookup: Lookup): void {

@@ -8,7 +8,8 @@
  * checked as replay would read it (./redactCheck.ts) before the next one runs.
  */
 import { canonicalJson } from "./canonical/json";
-import { VcrRecordError } from "./errors";
+import { VcrRecordError, VcrSecretError } from "./errors";
+import { allJoinedStrings, shownPath } from "./secrets";
 import { log } from "./log";
 import { checkedRedaction } from "./redactCheck";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
@@ -68,4 +69,34 @@ export function redactedRequest(kind: FixtureKind, hash: string, request: unknow
     return undefined;
   }
   return { request: current.request };
+}
+
+/**
+ * Where the redactors would mask a value that the response spells out over an array's elements
+ * (a stream answers a few characters a chunk, so they never see it whole in one string): each
+ * joined text is handed to them in a fixture whose response is that text alone, and one they
+ * would change still holds the value, in pieces. Undefined when none does (or they cannot take
+ * such a fixture).
+ */
+export function redactionSplitAcross(fixture: Fixture, redactors: readonly Redactor[]): string | undefined {
+  if (redactors.length === 0) return undefined;
+  for (const joined of allJoinedStrings(fixture.response, "$.response")) {
+    let probe: Fixture = { ...fixture, response: { text: joined.text } };
+    try {
+      for (const redact of redactors) probe = redact(structuredClone(probe)) ?? probe;
+    } catch {
+      continue;
+    }
+    if ((probe?.response as { text?: unknown } | undefined)?.text !== joined.text) return joined.path;
+  }
+  return undefined;
+}
+
+export function splitRedactionError(path: string, file: string): VcrSecretError {
+  return new VcrSecretError(
+    `refused to write ${shownPath(file)}: a redactor (options.redactors) masks a value that ${path} spells out over several strings, which it sees one by one.\n` +
+      `  Nothing was written; the call failed, so the value cannot reach the repository in pieces.\n` +
+      `  Fix it: keep the model from repeating the value (a stream answers a few characters a chunk), record that test without streaming, or write the redactor to mask the chunks' text joined.`,
+    { path, pattern: "redacted_value" },
+  );
 }

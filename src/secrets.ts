@@ -27,10 +27,12 @@ export const SECRET_PATTERNS: Readonly<Record<string, RegExp>> = {
   huggingface_token: /\bhf_[A-Za-z0-9]{30,}/,
   npm_token: /\bnpm_[A-Za-z0-9]{36}\b/,
   google_oauth_token: /\bya29\.[0-9A-Za-z_-]{20,}/,
-  // scheme://user:password@host (a database URL, an authenticated proxy)
-  url_credentials: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"'<>]+:[^\s/?#@"'<>]+@[^\s/?#@"'<>]/i,
+  // scheme://user:password@host (a database URL, an authenticated proxy); not a port ("host:8080,admin@…"), nor a placeholder password
+  url_credentials:
+    /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@"'<>,;]+:(?!\d+@)(?!(?:password|passwd|pass|pwd|secret|changeme|example|xxx+|\*+|<[^>]*>|\$\{[^}]*\})@)[^\s/?#@"'<>,;]+@[^\s/?#@"'<>,;]/i,
 };
-export const SECRET_PATTERN_NAMES = Object.keys(SECRET_PATTERNS);
+/** What `allowSecretPatterns` may name: the patterns, and `environment_secret` (the values of credential environment variables). */
+export const SECRET_PATTERN_NAMES = [...Object.keys(SECRET_PATTERNS), "environment_secret"];
 
 export interface SecretHit {
   path: string;
@@ -56,12 +58,8 @@ export function findSecret(value: unknown, knownSecrets: readonly KnownSecret[],
       const hit = findSecret(value[i], knownSecrets, allow, `${path}[${i}]`);
       if (hit) return hit;
     }
-    if (value.length < 2) return undefined;
-    const pieces = new Map<string, string[]>();
-    for (const element of value) collectStrings(element, "", pieces);
-    for (const [at, strings] of pieces) {
-      if (strings.length < 2) continue;
-      const hit = secretIn(strings.join(""), knownSecrets, allow, `${path}[*]${at}, joined`);
+    for (const joined of joinedStrings(value, path)) {
+      const hit = secretIn(joined.text, knownSecrets, allow, joined.path);
       if (hit) return hit;
     }
     return undefined;
@@ -81,10 +79,62 @@ function secretIn(text: string, knownSecrets: readonly KnownSecret[], allow: Rea
   for (const s of knownSecrets) {
     if (typeof s === "string") {
       if (s.length >= 8 && text.includes(s)) return { path, pattern: "client_api_key" };
-    } else if (text.includes(s.value)) return { path, pattern: "environment_secret", variable: s.variable };
+    } else if (!allow.has("environment_secret") && text.includes(s.value)) return { path, pattern: "environment_secret", variable: s.variable };
   }
   for (const [name, re] of Object.entries(SECRET_PATTERNS)) if (!allow.has(name) && re.test(text)) return { path, pattern: name };
   return undefined;
+}
+
+/**
+ * A copy of `value` whose strings show no credential: each match of a pattern not allowed, and
+ * each known value, is replaced by a marker naming what it was (`[secret: openai_key]`,
+ * `[secret: $GITHUB_TOKEN]`). For what messages print of a request (a miss in a CI log).
+ */
+export function maskSecrets(value: unknown, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>): unknown {
+  if (typeof value === "string") {
+    let text = value;
+    for (const s of knownSecrets) {
+      if (typeof s === "string") {
+        if (s.length >= 8) text = text.split(s).join("[secret: the client's key]");
+      } else if (!allow.has("environment_secret")) text = text.split(s.value).join(`[secret: $${s.variable}]`);
+    }
+    for (const [name, re] of Object.entries(SECRET_PATTERNS)) {
+      if (!allow.has(name) && re.test(text))
+        text = text.replace(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"), `[secret: ${name}]`);
+    }
+    return text;
+  }
+  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, knownSecrets, allow));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: maskSecrets(v, knownSecrets, allow), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
+}
+
+/** `joinedStrings` of every array in `value` (at `path`). */
+export function allJoinedStrings(value: unknown, path: string): { path: string; text: string }[] {
+  if (Array.isArray(value)) {
+    return [...joinedStrings(value, path), ...value.flatMap((v, i) => allJoinedStrings(v, `${path}[${i}]`))];
+  }
+  if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => allJoinedStrings(v, `${path}.${k}`));
+  return [];
+}
+
+/**
+ * The strings at each place of an array's elements, joined in order, with where they were read
+ * (`$.response.chunks[*].text, joined`): a response's arrays only (a stream's chunks), since
+ * joining a conversation's messages or a schema's parts would make up text no one sent.
+ */
+export function joinedStrings(array: readonly unknown[], path: string): { path: string; text: string }[] {
+  if (array.length < 2 || !path.startsWith("$.response")) return [];
+  const pieces = new Map<string, string[]>();
+  for (const element of array) collectStrings(element, "", pieces);
+  const out: { path: string; text: string }[] = [];
+  for (const [at, strings] of pieces) if (strings.length >= 2) out.push({ path: `${path}[*]${at}, joined`, text: strings.join("") });
+  return out;
 }
 
 /** Every string in `value` under its place, an array's positions all written `[*]` (`.message.tool_call_chunks[*].args`). */
@@ -101,7 +151,7 @@ function collectStrings(value: unknown, at: string, into: Map<string, string[]>)
 }
 
 /** A fixture's path from the working directory when it is under it: an error a tool throws can reach the model's next request, and a fixture. */
-function shownPath(file: string): string {
+export function shownPath(file: string): string {
   const rel = path.relative(process.cwd(), file);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
@@ -124,7 +174,7 @@ export function secretError(
         ? `  Nothing was written; the call failed so the secret cannot reach the repository.\n`
         : `  Nothing was written, and ${when === "before the tool ran" ? "the tool's body did not run" : "the request was not sent to the provider"}: its fixture could never be written.\n`) +
       `  Fix it: keep the secret out of the prompt, or add a redactor (options.redactors) that masks it` +
-      (hit.pattern === "client_api_key" || hit.pattern === "environment_secret"
+      (hit.pattern === "client_api_key"
         ? "."
         : `, or, if it is a harmless test value, allow the pattern: new Vcr({ allowSecretPatterns: ["${hit.pattern}"] }).`),
     hit,

@@ -50,7 +50,8 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const committed = committedTest(dir);
   const notCommitted = committed ? unused.filter((f) => !committed(f)) : [];
-  const removable = unused.filter((f) => !notCommitted.includes(f));
+  const kept = new Set(notCommitted);
+  const removable = unused.filter((f) => !kept.has(f));
   const verb = args.flags["dry-run"] ? "would remove" : "removed";
   for (const f of removable) {
     if (!args.flags["dry-run"]) fs.rmSync(f, { force: true });

@@ -3,7 +3,8 @@
  * can give back, committed and unchanged. A fixture git does not have (untracked, ignored, or
  * changed since the last commit) may be a recording no commit holds yet, and the ledger that
  * calls it unused may be out of date (a run made while its test file was stashed, on another
- * branch): removing it would lose it for good.
+ * branch): removing it would lose it for good. Only positive evidence counts: a file git lists as
+ * tracked (not marked assume-unchanged or skip-worktree) and `git status` does not list.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,40 +12,40 @@ import { gitOut } from "./diffGit";
 
 /**
  * Whether git holds a file of `dir` as committed and unchanged; undefined when `dir` is not in a
- * git work tree (or git is missing): then nothing is known and nothing is kept back.
+ * git work tree (or git is missing): then nothing is known and nothing is kept back. When git
+ * answers one question and not the other, no file counts as committed.
  */
 export function committedTest(dir: string): ((file: string) => boolean) | undefined {
-  const listed = notInGit(dir);
-  if (!listed) return undefined;
-  return (file) => {
-    const real = path.join(fs.realpathSync(path.dirname(file)), path.basename(file));
-    return !listed.files.has(real) && !listed.dirs.some((d) => real.startsWith(d));
-  };
-}
-
-/** What `git status` lists under `dir`: files, and whole directories (an ignored or untracked directory is listed as one). */
-function notInGit(dir: string): { files: Set<string>; dirs: string[] } | undefined {
   let top: string;
   try {
-    top = fs.realpathSync(gitOut(dir, ["rev-parse", "--show-toplevel"]).trim());
+    top = fs.realpathSync.native(gitOut(dir, ["rev-parse", "--show-toplevel"]).trim());
   } catch {
     return undefined;
   }
-  let out: string;
+  const clean = cleanTracked(top, path.relative(top, fs.realpathSync.native(dir)) || ".");
+  return (file) => clean.has(path.join(fs.realpathSync.native(path.dirname(file)), path.basename(file)));
+}
+
+/** Files under `rel` that git tracks as they were committed: ls-files' plain entries (tag H) that status does not list. */
+function cleanTracked(top: string, rel: string): Set<string> {
+  const clean = new Set<string>();
+  let tracked: string;
+  let changed: string;
   try {
-    const rel = path.relative(top, fs.realpathSync(dir)) || ".";
-    out = gitOut(top, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching", "--no-renames", "--", rel]);
+    tracked = gitOut(top, ["ls-files", "-z", "-v", "--", rel]);
+    changed = gitOut(top, ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", rel]);
   } catch {
-    return undefined;
+    return clean;
   }
-  const files = new Set<string>();
-  const dirs: string[] = [];
-  // each entry: two status letters, a space, the path from the top level; NUL-terminated
-  for (const entry of out.split("\0")) {
-    if (entry.length <= 3) continue;
-    const p = entry.slice(3);
-    if (p.endsWith("/")) dirs.push(path.join(top, p.slice(0, -1)) + path.sep);
-    else files.add(path.join(top, p));
+  // ls-files -v: "<tag> <path>", H for a cached file (lower case: assume-unchanged; S: skip-worktree)
+  for (const entry of tracked.split("\0")) if (entry.startsWith("H ")) clean.add(path.join(top, entry.slice(2)));
+  // status: "XY <path>" (from the top level); a rename or copy is followed by its source path
+  const entries = changed.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    if (e.length <= 3) continue;
+    clean.delete(path.join(top, e.slice(3)));
+    if (e[0] === "R" || e[0] === "C") clean.delete(path.join(top, entries[++i] ?? ""));
   }
-  return { files, dirs };
+  return clean;
 }

@@ -110,7 +110,7 @@ function shellQuote(s: string): string {
 export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined): string {
   if (title === undefined) return suiteRerecordCommand();
   // the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model's import() needs) go with it
-  const nodeOptions = process.env.NODE_OPTIONS?.trim();
+  const nodeOptions = portableNodeOptions(process.env.NODE_OPTIONS);
   const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
   // every runner takes the title as a regular expression
   const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
@@ -120,11 +120,39 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
     case "jest":
       return `${env} npx jest${words(sharedCommandArgs("jest"))} -t ${quoted}`;
     case "node-test":
-      return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(process.argv[1])}`;
+      return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(ownTestFile())}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
       return `${env} npx mocha${words(mochaCommandArgs())} --grep ${quoted}`;
   }
+}
+
+/** A debugger's flags and preloads (an IDE's auto-attach): a command copied into another terminal must not wait for a debugger. */
+const DEBUGGER_FLAG = /^--(?:inspect|debug)/;
+const DEBUGGER_PRELOAD = /bootloader|js-debug|vscode|jetbrains/i;
+
+/** NODE_OPTIONS without a debugger's flags and preloads; undefined when nothing is left. */
+export function portableNodeOptions(value: string | undefined): string | undefined {
+  const words = value?.match(/"[^"]*"|\S+/g) ?? [];
+  const kept: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (DEBUGGER_FLAG.test(w)) continue;
+    const preload = /^(?:--(?:require|import|loader|experimental-loader)|-r)(?:=(.*))?$/.exec(w);
+    if (preload) {
+      const target = preload[1] ?? words[i + 1] ?? "";
+      if (preload[1] === undefined) i++;
+      if (!DEBUGGER_PRELOAD.test(target)) kept.push(preload[1] === undefined ? `${w} ${target}` : w);
+      continue;
+    }
+    kept.push(w);
+  }
+  return kept.length ? kept.join(" ") : undefined;
+}
+
+/** The test file of this process when node:test runs each file in a process of its own (NODE_TEST_CONTEXT says so), else none. */
+function ownTestFile(): string | undefined {
+  return process.env.NODE_TEST_CONTEXT?.startsWith("child") ? process.argv[1] : undefined;
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { changedSpecFiles } from "./specDigests";
 
 export const LEDGER_VERSION = 1;
 /** Overrides where ledgers are written and read. */
@@ -49,6 +50,8 @@ export interface LedgerRecord {
   partial: string[];
   /** Spec files whose tests ran in this process. */
   specFiles: string[];
+  /** Spec file → a digest of its bytes when the run ended (absent in ledgers of older versions): prune refuses once one differs. */
+  specDigests?: Record<string, string>;
   /** Fixture files read or written in this process. */
   used: string[];
   /** Fixture file → the full titles of the tests that used it (absent in ledgers of older versions). */
@@ -251,6 +254,13 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
     else if (main.exitCode === undefined) add(`${label} did not finish (${runner} is still running, or was killed)`);
     else if (main.exitCode !== 0) add(`${label} failed: ${runner} exited with code ${main.exitCode}`);
     for (const l of g) for (const r of l.partial) add(key === "unsharded" ? r : `${r} (shard ${key})`);
+  }
+  const changed = changedSpecFiles(records, root);
+  if (changed.length) {
+    add(
+      `${changed.length} test file(s) changed since the run (${changed.slice(0, 3).join(", ")}${changed.length > 3 ? ", …" : ""}): another branch, an edit or a pull; ` +
+        `what the run used is no longer what the tests use`,
+    );
   }
   const shardTotals = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[1])));
   let shards: number | undefined;

@@ -18,6 +18,7 @@ import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLed
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { removeStaleRunDirs } from "./staleTmp";
+import { digestSpecFiles } from "./specDigests";
 import { log } from "../log";
 import { processWide } from "../processWide";
 import { SHARE_ENV } from "./shareEnv";
@@ -206,11 +207,14 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const failed = [...(end.failed ?? [])];
   const unfinished: string[] = [];
   const reasons = [...end.reasons];
+  const rel = new RootRelative(share.root);
+  const specFiles = new Set<string>();
   for (const r of readReports(share.dir, reasons)) {
     if (!r.done) {
       unfinished.push(r.unit);
       continue;
     }
+    if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, r.unit))); // "(unknown test file)" names none
     total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
   }
@@ -221,8 +225,10 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     );
   }
   if (failed.length) reasons.push(`${failed.length} test(s) failed (first: ${JSON.stringify(failed[0])})`);
-  const rel = new RootRelative(share.root);
+  const specList = [...specFiles].sort();
   const record = runRecord(share, {
+    specFiles: specList,
+    specDigests: digestSpecFiles(share.root, specList),
     exitCode: end.exitCode,
     shard: end.shard,
     partial: reasons,
@@ -247,11 +253,14 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
  * record of each rerun is partial whichever write comes last.
  */
 export function recordRunStart(share: RunShare, shard?: Shard): void {
-  writeRunLedger(share, runRecord(share, { shard, partial: [], used: [], usedBy: {} }));
+  writeRunLedger(share, runRecord(share, { shard, partial: [], used: [], usedBy: {}, specFiles: [] }));
 }
 
 /** The main process's ledger of the run: without `exitCode` until the run finishes. */
-function runRecord(share: RunShare, fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy">): LedgerRecord {
+function runRecord(
+  share: RunShare,
+  fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy" | "specFiles" | "specDigests">,
+): LedgerRecord {
   return {
     ledgerVersion: LEDGER_VERSION,
     runner: share.runner,
@@ -264,7 +273,8 @@ function runRecord(share: RunShare, fields: Pick<LedgerRecord, "exitCode" | "sha
     exitCode: fields.exitCode,
     shard: fields.shard,
     partial: fields.partial,
-    specFiles: [],
+    specFiles: fields.specFiles,
+    ...(fields.specDigests ? { specDigests: fields.specDigests } : {}),
     used: fields.used,
     usedBy: fields.usedBy,
   };

@@ -184,6 +184,10 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(dry.stdout).to.include(`  would remove ${path.join("cassettes", removable)}\n`);
     for (const [f] of kept) expect(dry.stdout).to.include(`  kept ${path.join("cassettes", f)} (unused, but not committed to git)\n`);
     expect(dry.stdout).to.include("kept 2 unused fixture(s) that git does not hold as committed");
+    // a file git is told not to look at (assume-unchanged) is no evidence that it is as committed
+    await git("update-index", "--assume-unchanged", `cassettes/${removable}`);
+    expect((await cli(["prune", "--dry-run"], project)).stdout).to.include(`  kept ${path.join("cassettes", removable)} (unused, but not committed to git)`);
+    await git("update-index", "--no-assume-unchanged", `cassettes/${removable}`);
     const pruned = await cli(["prune"], project);
     expect(pruned.code, pruned.stderr).to.equal(0);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal([...fixtures, changed, untracked].sort());
@@ -194,6 +198,24 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     await git("commit", "-q", "-m", "ignore");
     const ignored = await cli(["prune", "--dry-run"], project);
     expect(ignored.stdout, ignored.stdout).to.include("kept 2 unused fixture(s)").and.not.include("  would remove");
+  });
+
+  it("a test file changed since the run (another branch, an edit) makes prune refuse, naming it; nothing is deleted", async () => {
+    const project = clone(recorded, true);
+    const dead = addDeadFixture(project);
+    const ledger = ledgerFiles(path.join(project, LEDGERS))[0].record;
+    expect(Object.keys(ledger.specDigests)).to.deep.equal(["test/a.spec.js", "test/b.spec.js"]);
+    fs.appendFileSync(path.join(project, "test/b.spec.js"), "// edited since the run\n");
+    const r = await cli(["prune"], project);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include("1 test file(s) changed since the run (test/b.spec.js)");
+    expect(fixtureFiles(path.join(project, "cassettes")))
+      .to.include(dead)
+      .and.have.length(4);
+    // a test file deleted since is a deleted test: its fixtures may go
+    fs.rmSync(path.join(project, "test/b.spec.js"));
+    const gone = await cli(["prune", "--dry-run"], project);
+    expect(gone.code, gone.stderr).to.equal(0);
   });
 
   it("a --grep run's ledger makes prune refuse, saying why, and nothing is deleted", async () => {

@@ -375,6 +375,28 @@ describe("secret safety", () => {
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
   });
 
+  it("a redactor's value that a stream spells out over its chunks is refused (it would be written in pieces); a stream without it is recorded", async () => {
+    const id = "cust-Zq84mLpX27vRt";
+    const mask = (f: Fixture) => JSON.parse(JSON.stringify(f).split(id).join("[CUSTOMER]")) as Fixture;
+    const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [mask] });
+    const model = openai(fake, vcr.cache).bindTools([
+      { type: "function", function: { name: "lookup", description: "Look up", parameters: { type: "object", properties: { id: { type: "string" } } } } },
+    ]);
+    const drain = async (q: string) => {
+      for await (const _ of await model.stream(q)) void _;
+    };
+    fake.enqueue({ toolCalls: [{ name: "lookup", args: { id } }] });
+    const err = await drain(`Find ${id}`).catch((e) => e);
+    expect(err).to.be.instanceOf(VcrSecretError);
+    expect(err.path).to.match(/^\$\.response\.chunks\[\*\]\..*(args|arguments), joined$/);
+    expect(err.message).to.include("a redactor (options.redactors) masks a value that").and.not.include(id);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+    fake.enqueue({ toolCalls: [{ name: "lookup", args: { id: "someone else" } }] });
+    await drain(`Find ${id}, then someone else`);
+    expect(fixtureFiles(dir)).to.have.length(1);
+    expect(allBytes(dir)).not.to.include(id);
+  });
+
   it("the value of a credential environment variable is refused before the call, naming the variable; the fixture path is shown from the working directory", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     process.env.VCR_TEST_SERVICE_TOKEN = "svc-0123456789-token";
@@ -423,6 +445,24 @@ describe("secret safety", () => {
     expect(hidden).to.be.instanceOf(VcrMissError);
     expect(hidden.message).not.to.include(token);
     expect(hidden.message).to.include("not shown: a redactor");
+  });
+
+  it("a replay_only miss masks what the secret scan knows in the request it prints (a CI log): patterns and credential variables' values", async () => {
+    process.env.VCR_TEST_DEPLOY_TOKEN = "deploy-0123456789-abc";
+    try {
+      const slack = "xoxb-2748-1234567890-AbCdEfGhIjKlMnOp";
+      const err = await openai(fake, new Vcr({ dir, mode: "replay_only" }).cache)
+        .invoke(`Post with ${slack} and deploy-0123456789-abc`)
+        .catch((e) => e);
+      expect(err).to.be.instanceOf(VcrMissError);
+      for (const shown of [err.message, JSON.stringify(err.request)]) {
+        expect(shown).not.to.include(slack).and.not.include("deploy-0123456789-abc");
+        expect(shown).to.include("[secret: slack_token]").and.include("[secret: $VCR_TEST_DEPLOY_TOKEN]");
+      }
+      expect(fake.count()).to.equal(0);
+    } finally {
+      delete process.env.VCR_TEST_DEPLOY_TOKEN;
+    }
   });
 
   it("the secret scan reads mixed arrays whose first element is a number", () => {

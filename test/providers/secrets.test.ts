@@ -53,6 +53,10 @@ describe("secrets: every provider's credential shapes", () => {
       "eyJhbGciOiJIUzI1NiJ9 alone",
       "the hf_ prefix",
       "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+      "http://localhost:8080,admin@example.com", // a port, then an address in a CSV row
+      "postgres://user:password@localhost:5432/app", // a placeholder password in a coding question
+      "redis://default:6379@cache.internal",
+      "amqp://guest:<password>@broker",
     ]) {
       expect(scan(text), text).to.equal(undefined);
     }
@@ -61,10 +65,12 @@ describe("secrets: every provider's credential shapes", () => {
     const key = "sk-proj-CsMehGAkW0123456789abcdefXYZ";
     const chunks = key.match(/.{1,4}/g)!.map((text) => ({ text, message: { tool_call_chunks: [{ args: text }] } }));
     expect(findSecret({ response: { chunks } }, [], new Set())).to.deep.equal({ path: "$.response.chunks[*].text, joined", pattern: "openai_key" });
-    expect(findSecret({ parts: ["my key is vllm-", "literal-", "0042"] }, ["vllm-literal-0042"], new Set())).to.deep.equal({
-      path: "$.parts[*], joined",
+    expect(findSecret({ response: { parts: ["my key is vllm-", "literal-", "0042"] } }, ["vllm-literal-0042"], new Set())).to.deep.equal({
+      path: "$.response.parts[*], joined",
       pattern: "client_api_key",
     });
+    // only a response is read joined: two messages of a conversation make up no key between them
+    expect(findSecret({ request: { messages: [{ content: "prefix is sk-" }, { content: "abcdefghijklmnopqrstuvwx" }] } }, [], new Set())).to.equal(undefined);
     expect(findSecret({ chunks: [{ text: "sk-" }, { text: "short" }] }, [], new Set()), "no key once joined").to.equal(undefined);
   });
   it("ASIA… (temporary AWS access keys) is caught", () => expect(scan("ASIAJEXAMPLEXEG2JICE")).to.equal("aws_access_key"));
@@ -148,6 +154,21 @@ describe("secrets: the literal credentials each real client holds", () => {
     }
     expect(await callSecrets(asRecord(new ChatOpenAI({ model: "m", apiKey: "openai-literal-1" })))).to.deep.equal(["openai-literal-1"]);
   });
+  it("callSecrets takes a bearer-token client's token, and never runs its credential chain (profiles, credential_process, the metadata service)", async () => {
+    let chainRuns = 0;
+    const client = new BedrockRuntimeClient({
+      region: "us-east-1",
+      authSchemePreference: ["httpBearerAuth"],
+      token: async () => ({ token: "bedrock-bearer-0123456789" }),
+      credentials: async () => {
+        chainRuns++;
+        return AWS;
+      },
+    });
+    const found = await callSecrets(new ChatBedrockConverse({ model: "m", region: "us-east-1", client }) as unknown as Record<string, unknown>);
+    expect(found).to.include("bedrock-bearer-0123456789");
+    expect(chainRuns).to.equal(0);
+  });
   it("envSecrets: the values of credential variables shaped like a credential, named by their variable", () => {
     const env = {
       GITHUB_TOKEN: "ghp_notAShape0123",
@@ -158,13 +179,19 @@ describe("secrets: the literal credentials each real client holds", () => {
       SHORT_TOKEN: "abc123",
       NO_DIGIT_TOKEN: "abcdefghijklmnop",
       LANGCHAIN_VCR_SOME_TOKEN: "langchain-vcr-0123456789",
+      SYSTEM_ACCESSTOKEN: "azure-pipelines-0123456789",
       HOME: "/home/user0123456789",
     };
     expect(envSecrets(env)).to.deep.equal([
       { value: "ghp_notAShape0123", variable: "GITHUB_TOKEN" },
       { value: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY0", variable: "AWS_SECRET_ACCESS_KEY" },
       { value: "svc-key-20261204", variable: "MY_SERVICE_API_KEY" },
+      { value: "azure-pipelines-0123456789", variable: "SYSTEM_ACCESSTOKEN" },
     ]);
+    // allowed by name, as a pattern is
+    const known = envSecrets(env);
+    expect(findSecret({ text: "svc-key-20261204" }, known, new Set())?.pattern).to.equal("environment_secret");
+    expect(findSecret({ text: "svc-key-20261204" }, known, new Set(["environment_secret"]))).to.equal(undefined);
   });
   it("names of environment variables and other settings are not taken for secrets", () => {
     const found = clientSecrets(

@@ -1,7 +1,7 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
 import * as path from "node:path";
-import { preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
+import { portableNodeOptions, preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
 import { CONTEXT_ENV } from "../../src/mocha/contextEnv";
 import { SHARE_ENV } from "../../src/runner/shareEnv";
 
@@ -15,17 +15,29 @@ describe("rerecordCommand", () => {
     const argv1 = process.argv[1];
     process.argv[1] = path.join(process.cwd(), "test", "refund spec.ts");
     try {
+      // outside a test file's own process (no NODE_TEST_CONTEXT): argv[1] is no test file to name
+      expect(rerecordCommand("node-test", "refunds")).to.equal(`${ENV} node --require langchain-vcr/node-test --test --test-name-pattern "refunds"`);
+      process.env.NODE_TEST_CONTEXT = "child-v8";
       expect(rerecordCommand("node-test", "refunds")).to.equal(
         `${ENV} node --require langchain-vcr/node-test --test --test-name-pattern "refunds" "test/refund spec.ts"`,
       );
     } finally {
       process.argv[1] = argv1;
+      delete process.env.NODE_TEST_CONTEXT;
     }
   });
   it("node:test names the process's test file from the working directory (absolute outside it); none when there is none", () => {
     expect(testFileArg(path.join(process.cwd(), "test/a.test.ts"))).to.equal(" test/a.test.ts");
     expect(testFileArg("/elsewhere/a.test.ts")).to.equal(" /elsewhere/a.test.ts");
     expect(testFileArg(undefined)).to.equal("");
+  });
+  it("NODE_OPTIONS loses a debugger's flags and preloads (an IDE's auto-attach), and keeps the rest", () => {
+    expect(portableNodeOptions('--require "/home/u/.vscode/js-debug/bootloader.js" --experimental-vm-modules --inspect-brk=9229')).to.equal(
+      "--experimental-vm-modules",
+    );
+    expect(portableNodeOptions("--import=tsx -r ./setup.cjs --max-old-space-size=4096")).to.equal("--import=tsx -r ./setup.cjs --max-old-space-size=4096");
+    expect(portableNodeOptions("--inspect")).to.equal(undefined);
+    expect(portableNodeOptions(undefined)).to.equal(undefined);
   });
   it("keeps the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model needs), quoted", () => {
     const saved = process.env.NODE_OPTIONS;

@@ -38,5 +38,9 @@ function isCoreGlobalCache(cache: unknown): boolean {
   const cls = (cache as { constructor?: { name?: string; global?: () => { cache?: unknown } } }).constructor;
   if (cls?.name !== "InMemoryCache" || typeof cls.global !== "function") return false;
   const map = (cache as { cache?: unknown }).cache;
-  return map !== undefined && cls.global().cache === map;
+  let global = globalMaps.get(cls);
+  if (global === undefined) globalMaps.set(cls, (global = cls.global().cache)); // global() builds a new instance over the one map
+  return map !== undefined && map === global;
 }
+/** Each copy of core's InMemoryCache class → the map its `global()` instances share. */
+const globalMaps = new WeakMap<object, unknown>();
