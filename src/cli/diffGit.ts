@@ -71,13 +71,17 @@ export function resolveRef(top: string, ref: string): string {
 function branchesHere(top: string, suffix: string): string {
   let names: string[] = [];
   try {
-    names = gitOut(top, ["for-each-ref", "--count=6", "--format=%(refname:short)", "refs/heads", "refs/remotes"])
+    names = gitOut(top, ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/remotes"])
       .split("\n")
       .filter((n) => n && !n.endsWith("/HEAD"));
   } catch {
     // no refs to offer
   }
-  return names.length ? `its branches: ${names.map((n) => n + suffix).join(", ")}` : "it has no branch yet: commit first";
+  // the likeliest bases first (main, master, their remotes), then the rest, at most six
+  const likely = (n: string) => (/(^|\/)(main|master)$/.test(n) ? 0 : 1);
+  const shown = [...names].sort((a, b) => likely(a) - likely(b)).slice(0, 6);
+  const more = names.length > shown.length ? `, … (${names.length - shown.length} more)` : "";
+  return names.length ? `its branches: ${shown.map((n) => n + suffix).join(", ")}${more}` : "it has no branch yet: commit first";
 }
 
 /**

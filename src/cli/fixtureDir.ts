@@ -6,9 +6,29 @@ import { DEFAULTS } from "../options";
 import { FIXTURE_FILE_RE } from "../store/fixture";
 import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
+import { defaultLedgerDir } from "../runner/ledgerFiles";
+import { nearestPackageJson } from "../nearestPackage";
 
+/** `dir` from the working directory; with none given, the default there, else the project root's (a command run from a subdirectory). */
 export function resolveDir(io: Io, dir: string | undefined): string {
-  return path.resolve(io.cwd, dir ?? DEFAULTS.dir);
+  const here = path.resolve(io.cwd, dir ?? DEFAULTS.dir);
+  if (dir !== undefined || fs.existsSync(here)) return here;
+  const atRoot = path.join(projectRoot(io.cwd), DEFAULTS.dir);
+  return fs.existsSync(atRoot) ? atRoot : here;
+}
+
+/**
+ * The directory the test runner ran in, for a command run from below it: the nearest one, at or
+ * above `cwd`, that holds the runners' ledgers (the runner writes them where it runs); else the
+ * nearest holding a package.json; else `cwd`.
+ */
+export function projectRoot(cwd: string): string {
+  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
+    if (fs.existsSync(defaultLedgerDir(d, {}))) return d;
+    if (path.dirname(d) === d) break;
+  }
+  const pkg = nearestPackageJson(cwd);
+  return pkg ? path.dirname(pkg.file) : cwd;
 }
 
 /**

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
 import type { ParsedArgs } from "./args";
-import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
+import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
 
@@ -17,7 +17,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "prune"));
   const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir, "prune");
-  const verdict = lastRunVerdict(ledgerDir, io.cwd);
+  const verdict = lastRunVerdict(ledgerDir, projectRoot(io.cwd));
   const fix =
     `  Fix: run the whole suite with the langchain-vcr plugin of your test runner (mocha, vitest, jest or node:test: no name filter such as --grep/-t/--test-name-pattern, ` +
     `no .only, no test files named, all tests passing), then run langchain-vcr prune again.\n`;
@@ -75,5 +75,5 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
 
 export function ledgerDirOf(args: ParsedArgs, io: Io): string {
   const flag = args.flags["ledger-dir"];
-  return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(io.cwd, io.env);
+  return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(projectRoot(io.cwd), io.env);
 }

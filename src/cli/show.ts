@@ -5,7 +5,7 @@ import { VcrFixtureError } from "../errors";
 import { parseFixtureFile } from "../store/reader";
 import { fixtureFileError } from "../store/store";
 import { UsageError, type ParsedArgs } from "./args";
-import { listFixtures, resolveDir } from "./fixtureDir";
+import { listFixtures, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
 import { renderFixture } from "./render";
@@ -18,7 +18,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   const target = args.positionals[0];
   if (!target || args.positionals.length > 1) throw new UsageError("show takes exactly one <hash|file>");
   const dir = resolveDir(io, typeof args.flags.dir === "string" ? args.flags.dir : undefined);
-  const file = locate(io, target, dir);
+  const file = locate(io, target, dir, typeof args.flags.dir === "string");
   const text = fs.readFileSync(file, "utf8");
   if (args.flags.json) {
     io.out(text.endsWith("\n") ? text : text + "\n");
@@ -26,17 +26,32 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
-  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRunVerdict(ledgerDirOf(args, io), io.cwd))]));
+  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRunVerdict(ledgerDirOf(args, io), projectRoot(io.cwd)))]));
   return 0;
 }
 
 /** A file path as given, else a full hash or a unique hash prefix in `dir`. */
-function locate(io: Io, target: string, dir: string): string {
+function locate(io: Io, target: string, dir: string, dirGiven: boolean): string {
   const asPath = path.resolve(io.cwd, target);
-  if ((target.includes("/") || target.includes(path.sep) || target.endsWith(".json")) && isFile(asPath)) return asPath;
-  const hash = target.toLowerCase().replace(/\.json$/, "");
+  const looksLikePath = target.includes("/") || target.includes(path.sep) || target.endsWith(".json");
+  if (looksLikePath && isFile(asPath)) return asPath;
+  const hash = path
+    .basename(target)
+    .toLowerCase()
+    .replace(/\.json$/, "");
   if (!/^[0-9a-f]{4,64}$/.test(hash)) {
-    throw new VcrFixtureError(`${JSON.stringify(target)} is neither a fixture file nor a hash (at least 4 hex digits).`, asPath);
+    throw new VcrFixtureError(
+      looksLikePath
+        ? `${display(io, asPath)} does not exist, and its name is no hash (at least 4 hex digits).`
+        : `${JSON.stringify(target)} is neither a fixture file nor a hash (at least 4 hex digits).`,
+      asPath,
+    );
+  }
+  if (looksLikePath && target.includes("/")) {
+    throw new VcrFixtureError(
+      `${display(io, asPath)} does not exist. Check the path, or pass the hash alone (langchain-vcr show ${hash.slice(0, 8)}).`,
+      asPath,
+    );
   }
   const exact = path.join(dir, hash + ".json");
   if (hash.length === 64 && isFile(exact)) return exact;
@@ -44,7 +59,10 @@ function locate(io: Io, target: string, dir: string): string {
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     throw new VcrFixtureError(
-      `no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` + `  Pass the fixture directory with --dir, or a file path.`,
+      `no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` +
+        (dirGiven
+          ? `  Check the hash (langchain-vcr stats ${display(io, dir)} lists the fixtures), or pass a file path.`
+          : `  Pass the fixture directory with --dir, or a file path.`),
       exact,
     );
   }

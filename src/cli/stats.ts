@@ -4,7 +4,7 @@
  * file (the shared reader, src/store/reader.ts) (10,000 small fixtures take well under a second).
  */
 import type { ParsedArgs } from "./args";
-import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
+import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
@@ -102,7 +102,7 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "stats"));
-  const s = collectStats(dir, ledgerDirOf(args, io), io.cwd, args.flags["by-test"] === true);
+  const s = collectStats(dir, ledgerDirOf(args, io), projectRoot(io.cwd), args.flags["by-test"] === true);
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
     return 0;

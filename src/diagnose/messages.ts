@@ -81,7 +81,10 @@ function facts(m: Unmatched, searched: boolean): string[] {
   const lines: string[] = [];
   if (m.test) lines.push(`  test:     ${m.test}`);
   lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
-  if (m.nearest) {
+  if (m.nearest && m.nearest.differences.length === 0) {
+    // the same request, recorded in an older form (a lookup never reads those): the migrate line below says so
+    lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, the same request in an older form.`);
+  } else if (m.nearest) {
     lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
     lines.push(...formatDifferences(m.nearest));
     const hint = hintFor(m.nearest.differences);

@@ -263,12 +263,18 @@ describe("langchain-vcr CLI (child process)", function () {
     it("fails with exit 1 on an unknown hash prefix or a target that is neither file nor hash", async () => {
       const missing = await cli(["show", "abcdef0123", "--dir", dir]);
       expect(missing.code).to.equal(1);
+      // --dir was given: the hash is what to check
       expect(missing.stderr).to.equal(
-        `langchain-vcr: no fixture in ${dir} has a hash starting with abcdef0123.\n  Pass the fixture directory with --dir, or a file path.\n`,
+        `langchain-vcr: no fixture in ${dir} has a hash starting with abcdef0123.\n  Check the hash (langchain-vcr stats ${dir} lists the fixtures), or pass a file path.\n`,
       );
       const notHex = await cli(["show", "hello", "--dir", dir]);
       expect(notHex.code).to.equal(1);
       expect(notHex.stderr).to.include('"hello" is neither a fixture file nor a hash');
+      const noFile = await cli(["show", path.join(dir, "nonexist.json")]);
+      expect(noFile.code).to.equal(1);
+      expect(noFile.stderr).to.include(`${path.join(dir, "nonexist.json")} does not exist`);
+      const noHashFile = await cli(["show", path.join(dir, "abcdef0123.json")]);
+      expect(noHashFile.stderr).to.include(`${path.join(dir, "abcdef0123.json")} does not exist. Check the path, or pass the hash alone`);
     });
 
     it("a missing fixture directory: each command's error shows that command's own call", async () => {

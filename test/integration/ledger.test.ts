@@ -157,6 +157,12 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const stats = await cli(["stats", "--json"], project);
     expect(JSON.parse(stats.stdout).unused).to.include({ count: 1, complete: true });
 
+    // from a subdirectory: the project root's ledger and fixture directory (the runner ran there)
+    const below = await cli(["prune", "--dry-run"], path.join(project, "test"));
+    expect(below.code, below.stderr).to.equal(0);
+    expect(below.stdout).to.include(`would remove ${path.join(project, "cassettes", dead)}`);
+    expect((await cli(["stats"], path.join(project, "test"))).code).to.equal(0);
+
     const prune = await cli(["prune", "cassettes"], project);
     expect(prune.code).to.equal(0);
     expect(prune.stdout).to.match(/^ {2}removed cassettes\/[0-9a-f]{64}\.json\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/);

@@ -51,6 +51,9 @@ describe("upgrade: a 0.1.0 fixture directory", function () {
       "7 fixture(s) in this directory were written by an older langchain-vcr and are never read — this very request is recorded, in the older form, in ",
     );
     expect(err.message).to.contain(`Upgrade them offline (no model call): npx langchain-vcr migrate ${JSON.stringify(dir)}`);
+    // the nearest is that older copy: no empty list of differences
+    expect(err.message).to.match(/nearest recorded chat fixture: .+[0-9a-f]{64}\.json, the same request in an older form\.\n/);
+    expect(err.message).not.to.contain("which differs at:");
     expect(fake.count()).to.equal(0);
   });
 

@@ -10,6 +10,8 @@ import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import type { Fixture } from "../../src/store/fixture";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { rerecordCommand } from "../../src/diagnose/messages";
+import { currentRunner, currentTest } from "../../src/scope";
 
 function fixture(request: unknown = { messages: [{ role: "user", content: "hi" }], model: "m" }): Fixture {
   return {
@@ -90,7 +92,7 @@ describe("FixtureStore", () => {
         expect((err as Error).message).to.equal(
           `langchain-vcr: the fixture ${file} has a "request" that does not hash to its name (it hashes to ${requestHash("chat", merged.request)}): it was edited by hand or merged badly.\n` +
             `  It was not treated as a miss and was not overwritten.\n` +
-            `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record (LANGCHAIN_VCR_MODE=record_or_replay npm test).`,
+            `  Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record (${testCommand()}).`,
         );
       }
     }
@@ -260,3 +262,12 @@ describe("FixtureStore", () => {
     expect(() => new FixtureStore(dir).write(fixture(), false)).to.throw(VcrRecordError, dir);
   });
 });
+
+/** The command that records the running test again: this repository runs its tests under the mocha plugin, so it names this test. */
+function testCommand(): string {
+  const test = currentTest();
+  expect(test, "run under the langchain-vcr mocha plugin").to.not.equal(undefined);
+  const command = rerecordCommand(currentRunner(), test!.filterTitle ?? test!.title);
+  expect(command).to.match(/^LANGCHAIN_VCR_MODE=record_or_replay npx mocha .*--grep /);
+  return command;
+}

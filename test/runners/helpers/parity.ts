@@ -113,6 +113,14 @@ export function describeParity(spec: RunnerSpec): void {
       expect(lines[0]).to.match(/^langchain-vcr: \d+ replayed, 0 recorded, 0 bypassed, 0 missed — mode replay_only \(env LANGCHAIN_VCR_MODE\)/);
       const kept = p.fixtures();
       const dead = addDeadFixture(p, "full run");
+      // a test file edited since the run: its ledger no longer speaks for the tests (every test file is digested)
+      const testFile = Object.keys(spec.files).find((f) => /\.test\.|\.spec\./.test(f))!;
+      const original = fs.readFileSync(path.join(p.dir, testFile));
+      fs.appendFileSync(path.join(p.dir, testFile), "\n// edited since the run\n");
+      const stale = await p.cli(["prune", FIXTURES]);
+      expect(stale.status, stale.stderr).to.equal(1);
+      expect(stale.stderr).to.include(`test file(s) changed since the run (`).and.include(testFile);
+      fs.writeFileSync(path.join(p.dir, testFile), original);
       const prune = await p.cli(["prune", FIXTURES]);
       expect(prune.status, prune.stderr).to.equal(0);
       expect(prune.stdout).to.include(`removed 1 of ${kept.length + 1} fixture(s)`);
