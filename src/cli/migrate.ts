@@ -9,7 +9,9 @@
  * (src/cli/migratePlan.ts) is left byte for byte and listed; the exit code is then 1. Running it twice changes nothing.
  * Writes nothing outside `dir`.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
+import { TEMP_PREFIX } from "../store/atomic";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { FixtureStore } from "../store/store";
 import type { ParsedArgs } from "./args";
@@ -56,6 +58,13 @@ export async function migrateCommand(args: ParsedArgs, io: Io): Promise<number> 
       (r.left.length ? `, ${r.left.length} left as they were` : "") +
       `.\n`,
   );
+  const temps = leftoverTemps(dir);
+  if (temps.length) {
+    io.err(
+      `langchain-vcr migrate: ${temps.length} temporary file(s) of an interrupted write are in ${display(io, dir)} (${temps.slice(0, 3).join(", ")}${temps.length > 3 ? ", …" : ""}): ` +
+        `no fixture is read from them. Delete them once no test run or command is writing there (validate lists them until then).\n`,
+    );
+  }
   if (r.left.length === 0) return 0;
   io.err(
     `langchain-vcr migrate: ${r.left.length} fixture(s) in ${display(io, dir)} could not be upgraded and were left byte for byte:\n` +
@@ -66,4 +75,16 @@ export async function migrateCommand(args: ParsedArgs, io: Io): Promise<number> 
         : `  Each line above says which file to delete; then run npx langchain-vcr migrate ${display(io, dir)} again.\n`),
   );
   return 1;
+}
+
+/** The `.vcr-tmp-*` files in `dir`: a write (a fixture's, a migration's) that was interrupted before its rename. */
+function leftoverTemps(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((n) => n.startsWith(TEMP_PREFIX))
+      .sort();
+  } catch {
+    return [];
+  }
 }

@@ -56,6 +56,19 @@ async function leftAsTheyWere(dir: string): Promise<{ code: number; out: string;
 }
 
 describe("cli: migrate, two older fixtures with one new name", () => {
+  it("a temporary file of an interrupted write in the directory is named after the run (it finished: exit 0), with what to do", async () => {
+    const dir = tmpDir("vcr-migrate-");
+    writeOlder(dir, DIALECTS[0], "ANSWER");
+    fs.writeFileSync(path.join(dir, ".vcr-tmp-chat-123-1"), "{");
+    const r = await migrate(dir);
+    expect(r.code).to.equal(0);
+    expect(r.err)
+      .to.contain("1 temporary file(s) of an interrupted write are in")
+      .and.contain(".vcr-tmp-chat-123-1")
+      .and.contain("Delete them once no test run");
+    expect(fs.existsSync(path.join(dir, ".vcr-tmp-chat-123-1")), "never deleted by migrate: a run may be writing it").to.equal(true);
+  });
+
   afterEach(removeTmpDirs);
 
   it("with different responses: leaves both byte for byte, writes no new file, lists both and exits 1 (--dry-run too)", async () => {
