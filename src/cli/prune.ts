@@ -48,8 +48,8 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
-  const committed = committedTest(dir);
-  const notCommitted = committed ? unused.filter((f) => !committed(f)) : [];
+  const git = committedTest(dir);
+  const notCommitted = git ? unused.filter((f) => !git.committed(f)) : [];
   const kept = new Set(notCommitted);
   const removable = unused.filter((f) => !kept.has(f));
   const verb = args.flags["dry-run"] ? "would remove" : "removed";
@@ -57,14 +57,19 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (!args.flags["dry-run"]) fs.rmSync(f, { force: true });
     io.out(`  ${verb} ${display(io, f)}\n`);
   }
-  for (const f of notCommitted) io.out(`  kept ${display(io, f)} (unused, but not committed to git)\n`);
+  for (const f of notCommitted)
+    io.out(`  kept ${display(io, f)} (unused, but ${git?.unknown ? "git cannot say whether it is committed" : "not committed to git, or changed since"})\n`);
   io.out(
     `langchain-vcr: ${verb} ${removable.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}; ` +
       `kept ${fixtures.length - unused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
       (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
       `.\n`,
   );
-  if (notCommitted.length) {
+  if (notCommitted.length && git?.unknown) {
+    io.out(
+      `langchain-vcr: kept all ${notCommitted.length} unused fixture(s): ${git.unknown}, so nothing says which of them git can give back. Fix that, or delete them by hand.\n`,
+    );
+  } else if (notCommitted.length) {
     io.out(
       `langchain-vcr: kept ${notCommitted.length} unused fixture(s) that git does not hold as committed (new, changed or ignored): prune only removes what git can give back,\n` +
         `  since a run's ledger can be out of date (a test file stashed or on another branch during that run). Commit them, or delete them by hand if no test uses them.\n`,

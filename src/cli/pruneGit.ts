@@ -11,23 +11,38 @@ import * as path from "node:path";
 import { gitOut } from "./diffGit";
 
 /**
- * Whether git holds a file of `dir` as committed and unchanged; undefined when `dir` is not in a
- * git work tree (or git is missing): then nothing is known and nothing is kept back. When git
- * answers one question and not the other, no file counts as committed.
+ * Whether git holds a file of `dir` as committed and unchanged, and, when git cannot say for a
+ * directory inside a work tree, why (then no file counts as committed: git missing, a repository
+ * git refuses, a fixture directory linked from outside it). Undefined when `dir` is in no work
+ * tree: nothing is known and nothing is kept back.
  */
-export function committedTest(dir: string): ((file: string) => boolean) | undefined {
-  let top: string;
+export function committedTest(dir: string): { committed: (file: string) => boolean; unknown?: string } | undefined {
+  const real = fs.realpathSync.native(dir);
+  let top: string | undefined;
+  let failure = "";
   try {
     top = fs.realpathSync.native(gitOut(dir, ["rev-parse", "--show-toplevel"]).trim());
-  } catch {
-    return undefined;
+  } catch (e) {
+    failure = ((e as { stderr?: unknown }).stderr ? String((e as { stderr: unknown }).stderr) : (e as Error).message).trim().split("\n")[0];
   }
-  const clean = cleanTracked(top, path.relative(top, fs.realpathSync.native(dir)) || ".");
-  return (file) => clean.has(path.join(fs.realpathSync.native(path.dirname(file)), path.basename(file)));
+  const inRepo = hasGitAbove(dir) || hasGitAbove(real);
+  if (!top) return inRepo ? { committed: () => false, unknown: `git could not answer for ${dir} (${failure || "no answer"})` } : undefined;
+  if (path.relative(top, real).startsWith("..")) return { committed: () => false, unknown: `${dir} is a link to a directory outside the git work tree ${top}` };
+  const clean = cleanTracked(top, path.relative(top, real) || ".");
+  if (!clean) return { committed: () => false, unknown: `git could not list the files of ${dir}` };
+  return { committed: (file) => clean.has(path.join(fs.realpathSync.native(path.dirname(file)), path.basename(file))) };
+}
+
+/** Whether a `.git` (a directory, or a worktree's file) is at or above `dir`. */
+function hasGitAbove(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, ".git"))) return true;
+    if (path.dirname(d) === d) return false;
+  }
 }
 
 /** Files under `rel` that git tracks as they were committed: ls-files' plain entries (tag H) that status does not list. */
-function cleanTracked(top: string, rel: string): Set<string> {
+function cleanTracked(top: string, rel: string): Set<string> | undefined {
   const clean = new Set<string>();
   let tracked: string;
   let changed: string;
@@ -35,7 +50,7 @@ function cleanTracked(top: string, rel: string): Set<string> {
     tracked = gitOut(top, ["ls-files", "-z", "-v", "--", rel]);
     changed = gitOut(top, ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", rel]);
   } catch {
-    return clean;
+    return undefined;
   }
   // ls-files -v: "<tag> <path>", H for a cached file (lower case: assume-unchanged; S: skip-worktree)
   for (const entry of tracked.split("\0")) if (entry.startsWith("H ")) clean.add(path.join(top, entry.slice(2)));

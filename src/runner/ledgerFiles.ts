@@ -13,7 +13,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { changedSpecFiles } from "./specDigests";
+import { addedSpecFiles, changedSpecFiles } from "./specDigests";
 
 export const LEDGER_VERSION = 1;
 /** Overrides where ledgers are written and read. */
@@ -52,6 +52,8 @@ export interface LedgerRecord {
   specFiles: string[];
   /** Spec file → a digest of its bytes when the run ended (absent in ledgers of older versions): prune refuses once one differs. */
   specDigests?: Record<string, string>;
+  /** The files named like the spec files beside them, when the run ended (absent in ledgers of older versions): one added since makes prune refuse. */
+  specSiblings?: string[];
   /** Fixture files read or written in this process. */
   used: string[];
   /** Fixture file → the full titles of the tests that used it (absent in ledgers of older versions). */
@@ -256,12 +258,14 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
     for (const l of g) for (const r of l.partial) add(key === "unsharded" ? r : `${r} (shard ${key})`);
   }
   const changed = changedSpecFiles(records, root);
-  if (changed.length) {
+  const added = addedSpecFiles(records, root);
+  const list = (files: string[]) => `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`;
+  if (changed.length)
     add(
-      `${changed.length} test file(s) changed since the run (${changed.slice(0, 3).join(", ")}${changed.length > 3 ? ", …" : ""}): another branch, an edit or a pull; ` +
-        `what the run used is no longer what the tests use`,
+      `${changed.length} test file(s) changed since the run (${list(changed)}): another branch, an edit or a pull; what the run used is no longer what the tests use`,
     );
-  }
+  if (added.length)
+    add(`${added.length} test file(s) added since the run, beside its own (${list(added)}): another branch, a stash popped; the run never ran them`);
   const shardTotals = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[1])));
   let shards: number | undefined;
   if (shardTotals.size > 0) {

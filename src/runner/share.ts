@@ -18,7 +18,7 @@ import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLed
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { removeStaleRunDirs } from "./staleTmp";
-import { digestSpecFiles } from "./specDigests";
+import { digestSpecFiles, specSiblings } from "./specDigests";
 import { log } from "../log";
 import { processWide } from "../processWide";
 import { SHARE_ENV } from "./shareEnv";
@@ -229,6 +229,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const record = runRecord(share, {
     specFiles: specList,
     specDigests: digestSpecFiles(share.root, specList),
+    specSiblings: specSiblings(share.root, specList),
     exitCode: end.exitCode,
     shard: end.shard,
     partial: reasons,
@@ -259,7 +260,7 @@ export function recordRunStart(share: RunShare, shard?: Shard): void {
 /** The main process's ledger of the run: without `exitCode` until the run finishes. */
 function runRecord(
   share: RunShare,
-  fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy" | "specFiles" | "specDigests">,
+  fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy" | "specFiles" | "specDigests" | "specSiblings">,
 ): LedgerRecord {
   return {
     ledgerVersion: LEDGER_VERSION,
@@ -275,6 +276,7 @@ function runRecord(
     partial: fields.partial,
     specFiles: fields.specFiles,
     ...(fields.specDigests ? { specDigests: fields.specDigests } : {}),
+    ...(fields.specSiblings ? { specSiblings: fields.specSiblings } : {}),
     used: fields.used,
     usedBy: fields.usedBy,
   };

@@ -3,6 +3,8 @@
  * tests on disk: a branch switched, a test edited since the run, a pull of someone else's
  * changes. The digest is of the file's bytes (mtimes differ between a CI shard and the machine
  * that prunes); a test file that is gone since is a test deleted, whose fixtures prune may remove.
+ * The files named like the run's test files beside them are listed too (excluded ones included),
+ * so a test file added since (another branch's, a stash popped) is told from one the suite leaves out.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -36,4 +38,58 @@ function digestOf(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How a test file's name ends (`.spec.ts`, `.test.mjs`, `_test.js`): what names the files beside it that count as test files. */
+const TEST_SUFFIX = /[._-](?:spec|test)\.[cm]?[jt]sx?$/;
+
+/** The files beside the run's test files named as they are (relative to `root`, sorted): the run's test files and those its config leaves out. */
+export function specSiblings(root: string, files: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const [dir, suffixes] of suffixesByDir(root, files)) for (const name of testNamesIn(dir, suffixes)) out.add(relative(root, path.join(dir, name)));
+  return [...out].sort();
+}
+
+/** Test files named like the run's, beside them, that were not there when it ran (sorted): a test added since, on another branch, popped from a stash. */
+export function addedSpecFiles(records: readonly { specFiles: string[]; specSiblings?: string[] }[], root: string): string[] {
+  const seen = new Set<string>();
+  const files: string[] = [];
+  for (const r of records) {
+    if (!r.specSiblings) return []; // a ledger of an older version: nothing to compare with
+    for (const f of [...r.specFiles, ...r.specSiblings]) seen.add(f);
+    files.push(...r.specFiles);
+  }
+  const added = new Set<string>();
+  for (const [dir, suffixes] of suffixesByDir(root, files)) {
+    for (const name of testNamesIn(dir, suffixes)) {
+      const rel = relative(root, path.join(dir, name));
+      if (!seen.has(rel)) added.add(rel);
+    }
+  }
+  return [...added].sort();
+}
+
+function suffixesByDir(root: string, files: readonly string[]): Map<string, Set<string>> {
+  const byDir = new Map<string, Set<string>>();
+  for (const f of files) {
+    const suffix = TEST_SUFFIX.exec(f)?.[0];
+    if (!suffix) continue;
+    const dir = path.dirname(path.resolve(root, f));
+    const set = byDir.get(dir) ?? new Set<string>();
+    set.add(suffix);
+    byDir.set(dir, set);
+  }
+  return byDir;
+}
+
+function testNamesIn(dir: string, suffixes: ReadonlySet<string>): string[] {
+  try {
+    return fs.readdirSync(dir).filter((n) => [...suffixes].some((s) => n.endsWith(s)));
+  } catch {
+    return [];
+  }
+}
+
+function relative(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join("/");
 }

@@ -188,16 +188,22 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const dry = await cli(["prune", "--dry-run"], project);
     expect(dry.code, dry.stderr).to.equal(0);
     expect(dry.stdout).to.include(`  would remove ${path.join("cassettes", removable)}\n`);
-    for (const [f] of kept) expect(dry.stdout).to.include(`  kept ${path.join("cassettes", f)} (unused, but not committed to git)\n`);
+    for (const [f] of kept) expect(dry.stdout).to.include(`  kept ${path.join("cassettes", f)} (unused, but not committed to git, or changed since)\n`);
     expect(dry.stdout).to.include("kept 2 unused fixture(s) that git does not hold as committed");
     // a file git is told not to look at (assume-unchanged) is no evidence that it is as committed
     await git("update-index", "--assume-unchanged", `cassettes/${removable}`);
-    expect((await cli(["prune", "--dry-run"], project)).stdout).to.include(`  kept ${path.join("cassettes", removable)} (unused, but not committed to git)`);
+    expect((await cli(["prune", "--dry-run"], project)).stdout).to.include(
+      `  kept ${path.join("cassettes", removable)} (unused, but not committed to git, or changed since)`,
+    );
     await git("update-index", "--no-assume-unchanged", `cassettes/${removable}`);
     const pruned = await cli(["prune"], project);
     expect(pruned.code, pruned.stderr).to.equal(0);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal([...fixtures, changed, untracked].sort());
     for (const [f, bytes] of kept) expect(fs.readFileSync(path.join(project, "cassettes", f)).equals(bytes), f).to.equal(true);
+    // git that cannot answer (not on PATH here) inside a work tree: no evidence, every unused fixture is kept, and why
+    const noGit = await cli(["prune", "--dry-run"], project, { PATH: "/nonexistent" });
+    expect(noGit.code, noGit.stderr).to.equal(0);
+    expect(noGit.stdout).to.include("kept all 2 unused fixture(s): git could not answer for").and.not.include("  would remove");
     // an ignored directory is listed by git as one entry: what is in it is kept too
     fs.writeFileSync(path.join(project, ".gitignore"), "node_modules/\ncassettes/\n");
     await git("rm", "-q", "--cached", "-r", "cassettes");
@@ -218,6 +224,13 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes")))
       .to.include(dead)
       .and.have.length(4);
+    // a test file added since beside the run's own (another branch's, a stash popped): the run never ran it
+    fs.writeFileSync(path.join(project, "test/b.spec.js"), fs.readFileSync(path.join(recorded, "test/b.spec.js")));
+    fs.writeFileSync(path.join(project, "test/c.spec.js"), spec("c", ["c1"]));
+    const added = await cli(["prune"], project);
+    expect(added.code).to.equal(1);
+    expect(added.stderr).to.include("1 test file(s) added since the run, beside its own (test/c.spec.js)");
+    fs.rmSync(path.join(project, "test/c.spec.js"));
     // a test file deleted since is a deleted test: its fixtures may go
     fs.rmSync(path.join(project, "test/b.spec.js"));
     const gone = await cli(["prune", "--dry-run"], project);
