@@ -11,6 +11,7 @@ import { ledgerDirOf } from "./prune";
 import { renderFixture } from "./render";
 import { usedByLine } from "./usedBy";
 import { lastRunVerdict } from "../runner/ledgerFiles";
+import { shellWord } from "../diagnose/messages";
 
 export const showSpec = { booleans: ["json"], strings: ["dir", "ledger-dir"] } as const;
 
@@ -61,7 +62,7 @@ function locate(io: Io, target: string, dir: string, dirGiven: boolean): string 
     throw new VcrFixtureError(
       `no fixture in ${display(io, dir)} has a hash starting with ${hash}.\n` +
         (dirGiven
-          ? `  Check the hash (langchain-vcr stats ${display(io, dir)} lists the fixtures), or pass a file path.`
+          ? `  Check the hash (langchain-vcr stats ${shellWord(display(io, dir))} lists the fixtures), or pass a file path.`
           : `  Pass the fixture directory with --dir, or a file path.`),
       exact,
     );

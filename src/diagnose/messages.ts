@@ -96,7 +96,7 @@ function facts(m: Unmatched, searched: boolean): string[] {
 }
 
 /** A word for a POSIX shell as it is when nothing in it is special, else quoted. */
-function shellWord(s: string): string {
+export function shellWord(s: string): string {
   return /^[\w.,:/@%+=-]+$/.test(s) ? s : shellQuote(s);
 }
 

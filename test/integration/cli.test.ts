@@ -267,6 +267,11 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(missing.stderr).to.equal(
         `langchain-vcr: no fixture in ${dir} has a hash starting with abcdef0123.\n  Check the hash (langchain-vcr stats ${dir} lists the fixtures), or pass a file path.\n`,
       );
+      const spaced = path.join(dir, "my cassettes");
+      fs.mkdirSync(spaced, { recursive: true });
+      const quoted = await cli(["show", "abcdef0123", "--dir", spaced]);
+      expect(quoted.stderr).to.include(`(langchain-vcr stats "${spaced}" lists the fixtures)`);
+      fs.rmSync(spaced, { recursive: true });
       const notHex = await cli(["show", "hello", "--dir", dir]);
       expect(notHex.code).to.equal(1);
       expect(notHex.stderr).to.include('"hello" is neither a fixture file nor a hash');
