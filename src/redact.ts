@@ -81,6 +81,9 @@ export function redactedRequest(kind: FixtureKind, hash: string, request: unknow
 export function redactionSplitAcross(fixture: Fixture, redactors: readonly Redactor[]): string | undefined {
   if (redactors.length === 0) return undefined;
   for (const joined of allJoinedStrings(fixture.response, "$.response")) {
+    // only what a provider spells out a piece at a time (text, tool-call arguments): ids and names
+    // repeat whole in every chunk, and a redactor that masks them there would "change" their join
+    if (!SPELLED_OUT.test(joined.at) || joined.pieces.every((p) => p === joined.pieces[0])) continue;
     let probe: Fixture = { ...fixture, response: { text: joined.text } };
     try {
       for (const redact of redactors) probe = redact(structuredClone(probe)) ?? probe;
@@ -91,6 +94,9 @@ export function redactionSplitAcross(fixture: Fixture, redactors: readonly Redac
   }
   return undefined;
 }
+
+/** The places a stream spells its answer out over chunks: text, content, tool-call arguments, reasoning. */
+const SPELLED_OUT = /\.(?:text|content|args|arguments|partial_json|input|thinking|reasoning)$/;
 
 export function splitRedactionError(path: string, file: string): VcrSecretError {
   return new VcrSecretError(

@@ -85,6 +85,12 @@ function secretIn(text: string, knownSecrets: readonly KnownSecret[], allow: Rea
   return undefined;
 }
 
+/** What masking replaces where a pattern only finds a credential by its start: a private key's whole block; a URL's credentials, not its host. */
+const MASKED_WHOLE: Readonly<Record<string, RegExp>> = {
+  private_key: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/,
+  url_credentials: new RegExp(SECRET_PATTERNS.url_credentials.source.replace(/@\[([^\]]*)\]$/, "@(?=[$1])"), SECRET_PATTERNS.url_credentials.flags),
+};
+
 /**
  * A copy of `value` whose strings show no credential: each match of a pattern not allowed, and
  * each known value, is replaced by a marker naming what it was (`[secret: openai_key]`,
@@ -99,8 +105,9 @@ export function maskSecrets(value: unknown, knownSecrets: readonly KnownSecret[]
       } else if (!allow.has("environment_secret")) text = text.split(s.value).join(`[secret: $${s.variable}]`);
     }
     for (const [name, re] of Object.entries(SECRET_PATTERNS)) {
-      if (!allow.has(name) && re.test(text))
-        text = text.replace(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"), `[secret: ${name}]`);
+      if (allow.has(name) || !re.test(text)) continue;
+      const whole = MASKED_WHOLE[name] ?? re;
+      text = text.replace(new RegExp(whole.source, whole.flags.includes("g") ? whole.flags : whole.flags + "g"), `[secret: ${name}]`);
     }
     return text;
   }
@@ -115,7 +122,7 @@ export function maskSecrets(value: unknown, knownSecrets: readonly KnownSecret[]
 }
 
 /** `joinedStrings` of every array in `value` (at `path`). */
-export function allJoinedStrings(value: unknown, path: string): { path: string; text: string }[] {
+export function allJoinedStrings(value: unknown, path: string): Joined[] {
   if (Array.isArray(value)) {
     return [...joinedStrings(value, path), ...value.flatMap((v, i) => allJoinedStrings(v, `${path}[${i}]`))];
   }
@@ -128,13 +135,21 @@ export function allJoinedStrings(value: unknown, path: string): { path: string; 
  * (`$.response.chunks[*].text, joined`): a response's arrays only (a stream's chunks), since
  * joining a conversation's messages or a schema's parts would make up text no one sent.
  */
-export function joinedStrings(array: readonly unknown[], path: string): { path: string; text: string }[] {
+export function joinedStrings(array: readonly unknown[], path: string): Joined[] {
   if (array.length < 2 || !path.startsWith("$.response")) return [];
   const pieces = new Map<string, string[]>();
   for (const element of array) collectStrings(element, "", pieces);
-  const out: { path: string; text: string }[] = [];
-  for (const [at, strings] of pieces) if (strings.length >= 2) out.push({ path: `${path}[*]${at}, joined`, text: strings.join("") });
+  const out: Joined[] = [];
+  for (const [at, strings] of pieces) if (strings.length >= 2) out.push({ path: `${path}[*]${at}, joined`, at, pieces: strings, text: strings.join("") });
   return out;
+}
+
+/** One place of an array's elements, its strings joined: `at` is the place within an element (`.message.content`). */
+export interface Joined {
+  path: string;
+  at: string;
+  pieces: string[];
+  text: string;
 }
 
 /** Every string in `value` under its place, an array's positions all written `[*]` (`.message.tool_call_chunks[*].args`). */

@@ -7,7 +7,6 @@ import { FIXTURE_FILE_RE } from "../store/fixture";
 import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
 import { defaultLedgerDir } from "../runner/ledgerFiles";
-import { nearestPackageJson } from "../nearestPackage";
 
 /** `dir` from the working directory; with none given, the default there, else the project root's (a command run from a subdirectory). */
 export function resolveDir(io: Io, dir: string | undefined): string {
@@ -19,16 +18,15 @@ export function resolveDir(io: Io, dir: string | undefined): string {
 
 /**
  * The directory the test runner ran in, for a command run from below it: the nearest one, at or
- * above `cwd`, that holds the runners' ledgers (the runner writes them where it runs); else the
- * nearest holding a package.json; else `cwd`.
+ * above `cwd`, that holds the runners' ledgers (the runner writes them where it runs) or a
+ * package.json, whichever comes first (a package inside another project is a project of its own:
+ * never the outer one's ledger); else `cwd`.
  */
 export function projectRoot(cwd: string): string {
   for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
-    if (fs.existsSync(defaultLedgerDir(d, {}))) return d;
-    if (path.dirname(d) === d) break;
+    if (fs.existsSync(defaultLedgerDir(d, {})) || fs.existsSync(path.join(d, "package.json"))) return d;
+    if (path.dirname(d) === d) return cwd;
   }
-  const pkg = nearestPackageJson(cwd);
-  return pkg ? path.dirname(pkg.file) : cwd;
 }
 
 /**

@@ -132,7 +132,7 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
 
 /** A debugger's flags and preloads (an IDE's auto-attach): a command copied into another terminal must not wait for a debugger. */
 const DEBUGGER_FLAG = /^--(?:inspect|debug)/;
-const DEBUGGER_PRELOAD = /bootloader|js-debug|vscode|jetbrains/i;
+const DEBUGGER_PRELOAD = /js-debug[\\/].*bootloader|[\\/]ms-vscode\.js-debug|jetbrains[\\/].*debugger|[\\/]debugConnector\.js$/i;
 
 /** NODE_OPTIONS without a debugger's flags and preloads; undefined when nothing is left. */
 export function portableNodeOptions(value: string | undefined): string | undefined {

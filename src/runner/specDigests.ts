@@ -14,7 +14,7 @@ import * as path from "node:path";
 export function digestSpecFiles(root: string, files: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of files) {
-    const digest = digestOf(path.resolve(root, f));
+    const digest = runDigestOf(path.resolve(root, f));
     if (digest !== undefined) Object.defineProperty(out, f, { value: digest, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -32,12 +32,21 @@ export function changedSpecFiles(records: readonly { specDigests?: Record<string
   return [...changed].sort();
 }
 
+/** The digest of a file's text with its line endings as LF (a checkout with autocrlf is the same test file). */
 function digestOf(file: string): string | undefined {
   try {
-    return createHash("sha256").update(fs.readFileSync(file)).digest("hex").slice(0, 16);
+    return createHash("sha256").update(fs.readFileSync(file, "latin1").replace(/\r\n/g, "\n"), "latin1").digest("hex").slice(0, 16);
   } catch {
     return undefined;
   }
+}
+
+/** A run's own digests, by file: a mocha --parallel worker writes its ledger after every test file, and each write names every file so far. */
+const runDigests = new Map<string, string | undefined>();
+
+function runDigestOf(file: string): string | undefined {
+  if (!runDigests.has(file)) runDigests.set(file, digestOf(file));
+  return runDigests.get(file);
 }
 
 /** How a test file's name ends (`.spec.ts`, `.test.mjs`, `_test.js`): what names the files beside it that count as test files. */
@@ -46,9 +55,17 @@ const TEST_SUFFIX = /[._-](?:spec|test)\.[cm]?[jt]sx?$/;
 /** The files beside the run's test files named as they are (relative to `root`, sorted): the run's test files and those its config leaves out. */
 export function specSiblings(root: string, files: readonly string[]): string[] {
   const out = new Set<string>();
-  for (const [dir, suffixes] of suffixesByDir(root, files)) for (const name of testNamesIn(dir, suffixes)) out.add(relative(root, path.join(dir, name)));
+  for (const [dir, suffixes] of suffixesByDir(root, files)) {
+    const key = `${dir}\0${[...suffixes].sort().join("\0")}`;
+    let names = runSiblings.get(key);
+    if (!names) runSiblings.set(key, (names = testNamesIn(dir, suffixes)));
+    for (const name of names) out.add(relative(root, path.join(dir, name)));
+  }
   return [...out].sort();
 }
+
+/** The run's sibling lists, by directory and suffixes (see runDigests). */
+const runSiblings = new Map<string, string[]>();
 
 /** Test files named like the run's, beside them, that were not there when it ran (sorted): a test added since, on another branch, popped from a stash. */
 export function addedSpecFiles(records: readonly { specFiles: string[]; specSiblings?: string[] }[], root: string): string[] {

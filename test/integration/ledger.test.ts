@@ -162,6 +162,15 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(below.code, below.stderr).to.equal(0);
     expect(below.stdout).to.include(`would remove ${path.join(project, "cassettes", dead)}`);
     expect((await cli(["stats"], path.join(project, "test"))).code).to.equal(0);
+    // a package of its own inside the project (its own package.json, no ledger): never the outer project's ledger
+    const inner = path.join(project, "examples/demo");
+    fs.mkdirSync(path.join(inner, "cassettes"), { recursive: true });
+    fs.writeFileSync(path.join(inner, "package.json"), "{}\n");
+    fs.copyFileSync(path.join(project, "cassettes", dead), path.join(inner, "cassettes", dead));
+    const nested = await cli(["prune", "--dry-run"], inner);
+    expect(nested.code).to.equal(1);
+    expect(nested.stderr).to.include("there is no usage ledger");
+    fs.rmSync(path.join(project, "examples"), { recursive: true });
 
     const prune = await cli(["prune", "cassettes"], project);
     expect(prune.code).to.equal(0);

@@ -11,7 +11,7 @@ import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
 import { ChatOpenAI } from "@langchain/openai";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { callSecrets, clientSecrets, envSecrets } from "../../src/clientSecrets";
-import { findSecret } from "../../src/secrets";
+import { findSecret, maskSecrets } from "../../src/secrets";
 
 const AWS = {
   accessKeyId: "AKIAFIELDSFIELDS1234",
@@ -72,6 +72,13 @@ describe("secrets: every provider's credential shapes", () => {
     // only a response is read joined: two messages of a conversation make up no key between them
     expect(findSecret({ request: { messages: [{ content: "prefix is sk-" }, { content: "abcdefghijklmnopqrstuvwx" }] } }, [], new Set())).to.equal(undefined);
     expect(findSecret({ chunks: [{ text: "sk-" }, { text: "short" }] }, [], new Set()), "no key once joined").to.equal(undefined);
+  });
+  it("maskSecrets masks a private key's whole block and a URL's credentials, not its host; text without secrets is unchanged", () => {
+    const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234567890abcdef\n-----END RSA PRIVATE KEY-----";
+    expect(maskSecrets({ a: `key: ${pem} done` }, [], new Set())).to.deep.equal({ a: "key: [secret: private_key] done" });
+    expect(maskSecrets(["postgres://app:s3cretPass@db.internal:5432/app"], [], new Set())).to.deep.equal(["[secret: url_credentials]db.internal:5432/app"]);
+    const plain = { messages: [{ role: "user", content: "What is 2 + 2? See https://example.com/a@b" }] };
+    expect(maskSecrets(plain, [], new Set())).to.deep.equal(plain);
   });
   it("ASIA… (temporary AWS access keys) is caught", () => expect(scan("ASIAJEXAMPLEXEG2JICE")).to.equal("aws_access_key"));
   it("an AWS secret access key next to its name (env, JSON, ini) is caught", () => {

@@ -37,6 +37,9 @@ describe("rerecordCommand", () => {
     );
     expect(portableNodeOptions("--import=tsx -r ./setup.cjs --max-old-space-size=4096")).to.equal("--import=tsx -r ./setup.cjs --max-old-space-size=4096");
     expect(portableNodeOptions("--inspect")).to.equal(undefined);
+    // a preload of the user's own whose path merely mentions an editor stays
+    expect(portableNodeOptions("-r /home/u/src/vscode-ext/test/setup.js")).to.equal("-r /home/u/src/vscode-ext/test/setup.js");
+    expect(portableNodeOptions("--require /x/extensions/ms-vscode.js-debug/src/bootloader.js")).to.equal(undefined);
     expect(portableNodeOptions(undefined)).to.equal(undefined);
   });
   it("keeps the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model needs), quoted", () => {
