@@ -51,24 +51,24 @@ export function applyRedactors(fixture: Fixture, redactors: readonly Redactor[])
  */
 export function redactedRequest(kind: FixtureKind, hash: string, request: unknown, redactors: readonly Redactor[]): { request: unknown } | undefined {
   if (redactors.length === 0) return { request };
-  let current: Fixture = {
-    schemaVersion: SCHEMA_VERSION,
-    kind,
-    hash,
-    recordedAt: new Date(0).toISOString(),
-    request: structuredClone(request),
-    response: null,
-  };
+  const out = probeRedactors({ schemaVersion: SCHEMA_VERSION, kind, hash, recordedAt: new Date(0).toISOString(), request, response: null }, redactors);
+  return out && typeof out === "object" && "request" in out ? { request: out.request } : undefined;
+}
+
+/**
+ * What the redactors make of a fixture that is not going to disk (a miss's request, a stream's
+ * joined text), each over a copy of what the one before returned; undefined when one throws.
+ * Unlike `applyRedactors`, nothing is checked or reported: a redactor written for real fixtures
+ * may not take such a fixture, and then there is nothing to learn from it.
+ */
+function probeRedactors(fixture: Fixture, redactors: readonly Redactor[]): Fixture | undefined {
+  let current = fixture;
   try {
-    for (const redact of redactors) {
-      const out = redact(structuredClone(current)) ?? current;
-      if (out === null || typeof out !== "object" || !("request" in out)) return undefined;
-      current = out;
-    }
+    for (const redact of redactors) current = redact(structuredClone(current)) ?? current;
   } catch {
     return undefined;
   }
-  return { request: current.request };
+  return current;
 }
 
 /**
@@ -84,13 +84,8 @@ export function redactionSplitAcross(fixture: Fixture, redactors: readonly Redac
     // only what a provider spells out a piece at a time (text, tool-call arguments): ids and names
     // repeat whole in every chunk, and a redactor that masks them there would "change" their join
     if (!SPELLED_OUT.test(joined.at) || joined.pieces.every((p) => p === joined.pieces[0])) continue;
-    let probe: Fixture = { ...fixture, response: { text: joined.text } };
-    try {
-      for (const redact of redactors) probe = redact(structuredClone(probe)) ?? probe;
-    } catch {
-      continue;
-    }
-    if ((probe?.response as { text?: unknown } | undefined)?.text !== joined.text) return joined.path;
+    const probe = probeRedactors({ ...fixture, response: { text: joined.text } }, redactors);
+    if (probe && (probe.response as { text?: unknown } | undefined)?.text !== joined.text) return joined.path;
   }
   return undefined;
 }

@@ -3,8 +3,8 @@
  * like credentials, and for the literal API keys the wrapped clients hold. A hit refuses the
  * write with the field path. Users can allow a named pattern (`allowSecretPatterns`).
  */
-import * as path from "node:path";
 import { VcrSecretError } from "./errors";
+import { pathFrom } from "./pathFrom";
 
 export const SECRET_PATTERNS: Readonly<Record<string, RegExp>> = {
   anthropic_key: /\bsk-ant-[A-Za-z0-9_-]{20,}/,
@@ -77,12 +77,18 @@ export function findSecret(value: unknown, knownSecrets: readonly KnownSecret[],
 
 function secretIn(text: string, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path: string): SecretHit | undefined {
   for (const s of knownSecrets) {
-    if (typeof s === "string") {
-      if (s.length >= 8 && text.includes(s)) return { path, pattern: "client_api_key" };
-    } else if (!allow.has("environment_secret") && text.includes(s.value)) return { path, pattern: "environment_secret", variable: s.variable };
+    const known = literal(s, allow);
+    if (known && text.includes(known.value)) return { path, ...known.hit };
   }
   for (const [name, re] of Object.entries(SECRET_PATTERNS)) if (!allow.has(name) && re.test(text)) return { path, pattern: name };
   return undefined;
+}
+
+/** A known secret as the scan and the mask read it: its value, what a hit on it is, its marker; undefined when it is not looked for. */
+function literal(s: KnownSecret, allow: ReadonlySet<string>): { value: string; hit: Omit<SecretHit, "path">; marker: string } | undefined {
+  if (typeof s === "string") return s.length >= 8 ? { value: s, hit: { pattern: "client_api_key" }, marker: "[secret: the client's key]" } : undefined;
+  if (allow.has("environment_secret")) return undefined;
+  return { value: s.value, hit: { pattern: "environment_secret", variable: s.variable }, marker: `[secret: $${s.variable}]` };
 }
 
 /** What masking replaces where a pattern only finds a credential by its start: a private key's whole block; a URL's credentials, not its host. */
@@ -100,9 +106,8 @@ export function maskSecrets(value: unknown, knownSecrets: readonly KnownSecret[]
   if (typeof value === "string") {
     let text = value;
     for (const s of knownSecrets) {
-      if (typeof s === "string") {
-        if (s.length >= 8) text = text.split(s).join("[secret: the client's key]");
-      } else if (!allow.has("environment_secret")) text = text.split(s.value).join(`[secret: $${s.variable}]`);
+      const known = literal(s, allow);
+      if (known) text = text.split(known.value).join(known.marker);
     }
     for (const [name, re] of Object.entries(SECRET_PATTERNS)) {
       if (allow.has(name) || !re.test(text)) continue;
@@ -167,8 +172,7 @@ function collectStrings(value: unknown, at: string, into: Map<string, string[]>)
 
 /** A fixture's path from the working directory when it is under it: an error a tool throws can reach the model's next request, and a fixture. */
 export function shownPath(file: string): string {
-  const rel = path.relative(process.cwd(), file);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  return pathFrom(process.cwd(), file);
 }
 
 /** `when`: the request was refused before it was sent (no provider call), or the fixture after the call answered. */

@@ -1,5 +1,5 @@
 /** What a CLI command gets from its caller (so tests and bin.ts share one code path), and small output helpers. */
-import * as path from "node:path";
+import { pathFrom } from "../pathFrom";
 
 export interface Io {
   out(text: string): void;
@@ -10,8 +10,7 @@ export interface Io {
 
 /** A path as the user would type it: relative to cwd when inside it. */
 export function display(io: Io, file: string): string {
-  const rel = path.relative(io.cwd, file);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  return pathFrom(io.cwd, file);
 }
 
 export function formatBytes(n: number): string {

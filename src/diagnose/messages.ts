@@ -2,11 +2,12 @@
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
-import type { RunnerName } from "../scope";
+import { currentRunner, currentTest, type RunnerName } from "../scope";
 import { formatValue, hintFor, looksEdited } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
+import { pathFrom } from "../pathFrom";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -141,14 +142,14 @@ export function portableNodeOptions(value: string | undefined): string | undefin
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
     if (DEBUGGER_FLAG.test(w)) continue;
-    const preload = /^(?:--(?:require|import|loader|experimental-loader)|-r)(?:=(.*))?$/.exec(w);
-    if (preload) {
-      const target = preload[1] ?? words[i + 1] ?? "";
-      if (preload[1] === undefined) i++;
-      if (!DEBUGGER_PRELOAD.test(target)) kept.push(preload[1] === undefined ? `${w} ${target}` : w);
+    const flag = VALUE_FLAGS.exec(w); // the flags that take a value, as preloadArgs reads them
+    if (!flag) {
+      kept.push(w);
       continue;
     }
-    kept.push(w);
+    const inline = flag[2];
+    const target = inline ?? words[++i] ?? "";
+    if (!DEBUGGER_PRELOAD.test(target)) kept.push(inline === undefined ? `${w} ${target}` : w);
   }
   return kept.length ? kept.join(" ") : undefined;
 }
@@ -164,9 +165,13 @@ function ownTestFile(): string | undefined {
  * record nothing.
  */
 export function testFileArg(file: string | undefined): string {
-  if (!file) return "";
-  const rel = path.relative(process.cwd(), file);
-  return " " + shellWord(rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file);
+  return file ? " " + shellWord(pathFrom(process.cwd(), file)) : "";
+}
+
+/** The command that records the running test again (the suite's own outside a test). */
+export function currentTestCommand(): string {
+  const scope = currentTest();
+  return rerecordCommand(currentRunner(), scope?.filterTitle ?? scope?.title);
 }
 
 /** Arguments the runner's main process recorded, each after a space, quoted where the shell needs it. */

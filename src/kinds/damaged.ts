@@ -4,9 +4,9 @@
  * line) say the same thing from the same parts: what happened, the facts (file, hash, test),
  * what a well-formed response of that kind holds (its registry entry's `shape`), and the fix.
  */
-import { rerecordCommand } from "../diagnose/messages";
+import { currentTestCommand, rerecordCommand } from "../diagnose/messages";
 import { VcrFixtureError } from "../errors";
-import { currentRunner, currentTest } from "../scope";
+import { currentTest } from "../scope";
 import { kindSpec } from "./index";
 import { isKept } from "../store/parsedCache";
 
@@ -56,7 +56,7 @@ export function damage(at: DamagedAt): string | undefined {
 /** The replay-time error for a damaged fixture; `facts` are extra lines such as the tool's name. */
 export function damagedFixtureError(at: DamagedAt, problem: string, facts: Record<string, string> = {}, cause?: unknown): VcrFixtureError {
   const scope = currentTest();
-  const p = damagedParts(at.kind, at.file, problem, rerecordCommand(currentRunner(), scope?.filterTitle ?? scope?.title));
+  const p = damagedParts(at.kind, at.file, problem, currentTestCommand());
   const lines = [`the ${at.kind} fixture ${at.file} ${p.what}.`, `  hash:     ${at.hash}`];
   if (scope?.title) lines.push(`  test:     ${scope.title}`);
   for (const [k, v] of Object.entries(facts)) lines.push(`  ${(k + ":").padEnd(9)} ${v}`);

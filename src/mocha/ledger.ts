@@ -14,7 +14,7 @@
  */
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
 import { configuredFiles } from "./configSpec";
-import { digestSpecFiles, specSiblings } from "../runner/specDigests";
+import { specFacts } from "../runner/specDigests";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { log } from "../log";
 import { defineMember } from "../canonical/json";
@@ -199,8 +199,7 @@ export class RunLedger {
       shard: run.shard,
       partial,
       ...copyLists((this.lists ??= this.sortedLists())),
-      specDigests: digestSpecFiles(this.s.root, this.lists.specFiles),
-      specSiblings: specSiblings(this.s.root, this.lists.specFiles),
+      ...specFacts(this.s.root, this.lists.specFiles),
     };
   }
 

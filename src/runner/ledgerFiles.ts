@@ -209,6 +209,8 @@ export interface RunVerdict {
   complete: boolean;
   /** Why the run is partial (empty when complete). */
   reasons: string[];
+  /** The only reasons are test files changed or added since the run: it was complete, and the tests on disk are others. */
+  outdated: boolean;
   /** Fixture files used, absolute (resolved against `root`). */
   used: Set<string>;
   /** Absolute fixture file → the full titles of the tests that used it. */
@@ -260,12 +262,14 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
   const changed = changedSpecFiles(records, root);
   const added = addedSpecFiles(records, root);
   const list = (files: string[]) => `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`;
+  const stale: string[] = []; // the reasons that say the tests on disk changed, not that the run was partial
   if (changed.length)
-    add(
+    stale.push(
       `${changed.length} test file(s) changed since the run (${list(changed)}): another branch, an edit or a pull; what the run used is no longer what the tests use`,
     );
   if (added.length)
-    add(`${added.length} test file(s) added since the run, beside its own (${list(added)}): another branch, a stash popped; the run never ran them`);
+    stale.push(`${added.length} test file(s) added since the run, beside its own (${list(added)}): another branch, a stash popped; the run never ran them`);
+  stale.forEach(add);
   const shardTotals = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[1])));
   let shards: number | undefined;
   if (shardTotals.size > 0) {
@@ -298,6 +302,7 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
     startedAt: records.map((l) => l.startedAt).sort()[0] ?? latest[0].startedAt,
     complete: reasons.length === 0,
     reasons,
+    outdated: stale.length > 0 && reasons.every((r) => stale.includes(r)),
     used,
     usedBy,
     files: records.map((l) => l.file).sort(),

@@ -18,7 +18,7 @@ import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLed
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { removeStaleRunDirs } from "./staleTmp";
-import { digestSpecFiles, specSiblings } from "./specDigests";
+import { specFacts } from "./specDigests";
 import { log } from "../log";
 import { processWide } from "../processWide";
 import { SHARE_ENV } from "./shareEnv";
@@ -228,8 +228,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const specList = [...specFiles].sort();
   const record = runRecord(share, {
     specFiles: specList,
-    specDigests: digestSpecFiles(share.root, specList),
-    specSiblings: specSiblings(share.root, specList),
+    ...specFacts(share.root, specList),
     exitCode: end.exitCode,
     shard: end.shard,
     partial: reasons,

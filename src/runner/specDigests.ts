@@ -10,6 +10,11 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+/** What a ledger records of a run's test files (`files`, relative to `root`): their digests and the test-named files beside them. */
+export function specFacts(root: string, files: readonly string[]): { specDigests: Record<string, string>; specSiblings: string[] } {
+  return { specDigests: digestSpecFiles(root, files), specSiblings: specSiblings(root, files) };
+}
+
 /** Test file (as the ledger names it, relative to `root`) → the start of the SHA-256 of its bytes; a file that cannot be read is left out. */
 export function digestSpecFiles(root: string, files: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};

@@ -16,8 +16,7 @@ import { isKept, markKept, ParsedFileCache, type FileStat } from "./parsedCache"
 import { isDirectory, readBytesIfAny } from "../fsProbe";
 import { sameUnordered } from "../canonical/sameJson";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
-import { rerecordCommand } from "../diagnose/messages";
-import { currentRunner, currentTest } from "../scope";
+import { currentTestCommand } from "../diagnose/messages";
 
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
@@ -250,7 +249,7 @@ export function fixtureFileError(file: string, problem: string, cause?: unknown,
     `the fixture ${file} ${problem}.\n` +
       (replaying ? `  It was not treated as a miss and was not overwritten.\n` : "") +
       // in a test, that test's own command (the runner plugin knows it); else the suite's
-      `  Fix it: ${mend}, or delete it and re-record (${replaying ? rerecordCommand(currentRunner(), currentTest()?.filterTitle ?? currentTest()?.title) : suiteRerecordCommand()}).`,
+      `  Fix it: ${mend}, or delete it and re-record (${replaying ? currentTestCommand() : suiteRerecordCommand()}).`,
     file,
     cause === undefined ? undefined : { cause },
   );

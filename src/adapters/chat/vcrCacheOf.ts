@@ -22,8 +22,11 @@ export function brandVcrCache(cache: object): void {
 export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
   const own = model.cache;
   if (isVcrCache(own)) return own as object;
-  if (own !== undefined && own !== null && own !== false && !isCoreGlobalCache(own)) return undefined;
   const installed = installedVcr();
+  if (own !== undefined && own !== null && own !== false) {
+    // a cache of the model's own: only cache: true counts as none, and only while a Vcr is installed (no lookup otherwise)
+    return installed && isCoreGlobalCache(own) ? installed.cache : undefined;
+  }
   if (!installed) warnIfUninstalledInThisFile("model", model.constructor.name);
   return installed?.cache;
 }
