@@ -27,7 +27,7 @@ execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "
 // CommonJS plugin and ESM test files do. The CLI (`cli/bin`) is one bundle too: the package ships
 // no other CommonJS code, only tsc's declarations beside the bundles. Each bundle sits where its
 // entry's module would, so its `__dirname` is the entry's.
-const CJS_ENTRIES = ["index", "mocha/index", "vitest/index", "jest/index", "jest/reporter", "node-test/index", "cli/bin"];
+const CJS_ENTRIES = ["index", "mocha/index", "vitest/index", "jest/index", "jest/esm", "jest/reporter", "node-test/index", "cli/bin"];
 for (const entry of CJS_ENTRIES) {
   buildSync({
     entryPoints: [join(root, "src", entry + ".ts")],

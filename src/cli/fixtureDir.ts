@@ -7,6 +7,7 @@ import { FIXTURE_FILE_RE } from "../store/fixture";
 import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
 import { defaultLedgerDir } from "../runner/ledgerFiles";
+import { workspaceDirs } from "../install/workspaces";
 
 /** `dir` from the working directory; with none given, the default there, else the project root's (a command run from a subdirectory). */
 export function resolveDir(io: Io, dir: string | undefined): string {
@@ -49,13 +50,26 @@ export function listFixtures(dir: string, command: string): string[] {
     names = fs.readdirSync(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    const found = code === "ENOENT" ? inWorkspacePackages(dir) : [];
     throw new VcrConfigError(
       `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
-        `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`,
+        (found.length
+          ? `  Workspace packages hold fixture directories of that name: ${found.join(", ")}. Pass one: langchain-vcr ${command} ${found[0]}`
+          : `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`),
     );
   }
   return names
     .filter((n) => FIXTURE_FILE_RE.test(n))
     .sort()
     .map((n) => path.join(dir, n));
+}
+
+/** A missing `dir` at a workspace's root: the directories of its name in the workspace's packages (a test runner run in a package writes there), relative to where `dir` was looked for. */
+function inWorkspacePackages(dir: string): string[] {
+  const from = path.dirname(dir); // where `langchain-vcr <command> cassettes` ran
+  return workspaceDirs(from)
+    .map((ws) => path.join(ws, path.basename(dir)))
+    .filter((d) => d !== dir && fs.existsSync(d))
+    .map((d) => path.relative(from, d))
+    .slice(0, 5);
 }

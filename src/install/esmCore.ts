@@ -60,10 +60,7 @@ export function patchEsmCore(): UnloadedEsmCore | undefined {
   return undefined;
 }
 
-/** Whether this process is a jest test process (jest's module registry, not Node's loader). */
-export function underJest(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.JEST_WORKER_ID !== undefined;
-}
+export { underJest } from "./jestWhen";
 
 /** Whether this Node's `require()` loads ES modules (20.19+ on 20, 22.12+ on 22, and every later major). */
 export function nodeRequiresEsm(nodeVersion: string = process.version): boolean {

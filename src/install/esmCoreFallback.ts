@@ -23,6 +23,8 @@ import { patchEsmCoreLater } from "./esmCoreLater";
 import { processWide } from "../processWide";
 import { unwrappableError, wrapConfigurableModels } from "./configurableModel";
 import { followStringModels } from "./jestRegistry";
+import { jestCannotImport } from "./jestWhen";
+export { jestCannotImport };
 
 /** What the first call decided, in this process (under jest: this test file): every install() after it refuses too. */
 const reached = processWide("esmCoreFallback.v1", () => ({ done: false, refusal: undefined as Error | undefined }));
@@ -48,11 +50,6 @@ export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
   if (wrapped) return;
   const note = esmCoreNote(unloaded.cause, process.version, process.env, process.execArgv);
   if (note) log.warn(note);
-}
-
-/** Under jest without `--experimental-vm-modules`, where no `import()` works (a provider package's included). */
-export function jestCannotImport(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): boolean {
-  return underJest(env) && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules");
 }
 
 /**

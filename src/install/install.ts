@@ -18,6 +18,7 @@ import { installSettled } from "./pending";
 import { isEsmFile } from "./esmFiles";
 import { onSpecFiles } from "./esmSpecFiles";
 import { checkInlined } from "./vitestInlined";
+import { jestTestPath, reachJestEsm } from "./jestEsm";
 import { log } from "../log";
 
 export interface Installable extends InstalledVcr {
@@ -43,9 +44,10 @@ export function installVcr(vcr: Installable): Uninstall {
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
   if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
-  if (esmProcess || isEsmFile(process.argv[1]))
-    wrapKnownIntegrations("esm"); // an ESM main module: node:test's test file
-  else if (underJest()) wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
+  if (underJest()) {
+    wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
+    reachJestEsm(jestTestPath(), { warn: true })?.catch(() => undefined); // its ES-module registry (an ESM test file); said when it fails
+  } else if (esmProcess || isEsmFile(process.argv[1])) wrapKnownIntegrations("esm"); // an ESM main module: node:test's test file
   // mocha's spec files, once loaded: when one is an ES module, so are the integrations it imports (esmFiles.ts)
   onSpecFiles((files) => {
     if (installedVcr() && files.some(isEsmFile)) wrapKnownIntegrations("esm");

@@ -20,6 +20,7 @@ import { dirResolvedFrom, packageDirs } from "./packageDirs";
 import { processWide } from "../processWide";
 import { trackInstallWork } from "./pending";
 import { CORE_USERS, KNOWN_INTEGRATIONS } from "./knownPackages";
+import { workspaceDirs } from "./workspaces";
 
 const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 
@@ -35,6 +36,8 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
   done.add(kind);
   const condition = kind === "esm" ? "import" : "require";
   for (const name of CORE_USERS) for (const dir of packageDirs(name)) patchCoreUnder(name, dir, condition);
+  // a workspace package's own models (its own subclass of core's classes) over a copy of core nested under it
+  for (const dir of workspaceDirs(process.cwd())) patchCoreUnder("the workspace package", dir, condition);
   for (const name of KNOWN_INTEGRATIONS) {
     const targets = new Set<string>();
     if (kind === "cjs") {

@@ -2,13 +2,15 @@
  * Where a project has a package installed, for `install()` to load an integration that no test
  * has handed it: as langchain-vcr resolves it, as the working directory resolves it (a strict
  * layout such as pnpm's with `hoist=false` lets a package resolve only what it declares, and
- * langchain-vcr declares no integration), and every copy in the pnpm store that langchain-vcr or
+ * langchain-vcr declares no integration), as each package of an npm or yarn workspace resolves it
+ * (`workspaces.ts`: a workspace package may hold a copy of its own), and every copy in the pnpm store that langchain-vcr or
  * that copy lives in (a workspace whose packages use different versions has one copy per version
  * there). Only that store: never one that merely sits in a directory above the project.
  */
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { workspaceDirs } from "./workspaces";
 
 const STORE_SEGMENT = `${path.sep}node_modules${path.sep}.pnpm${path.sep}`;
 
@@ -16,7 +18,8 @@ export function packageDirs(name: string, cwd: string = process.cwd()): string[]
   const found = new Set<string>();
   const own = realDir(resolvedDir(name, (s) => require.resolve(s))); // written out: the ESM build defines require where it sees one called
   const local = dirResolvedFrom(cwd, name);
-  for (const d of [own, local]) if (d) found.add(d);
+  const workspace = workspaceDirs(cwd).map((ws) => dirResolvedFrom(ws, name));
+  for (const d of [own, local, ...workspace]) if (d) found.add(d);
   const stores = new Set([storeOf(ownDir()), storeOf(own), storeOf(local)].filter((s): s is string => s !== undefined));
   for (const store of stores) for (const d of storeCopies(store, name)) found.add(d);
   return [...found];

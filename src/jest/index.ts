@@ -12,6 +12,8 @@ import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 import { journalEntry } from "./journal";
 import { log } from "../log";
+import * as path from "node:path";
+import { jestMayLoadEsm } from "../install/jestWhen";
 
 interface JestGlobals {
   beforeAll(fn: () => void): void;
@@ -58,3 +60,12 @@ afterEach(() => {
 });
 // registered before the test file's own top-level afterAll, which runs after it: use made there is followed
 afterAll(() => unit.finish({ followLateUse: true }));
+
+// Under --experimental-vm-modules, jest's ES-module copies of LangChain, reached before the test file loads
+// them (jestEsm.ts): jest 30 awaits the function a setup file exports; jest 29 does not, and waits in beforeAll.
+const testPath = expect.getState().testPath;
+const esmReached = jestMayLoadEsm(testPath)
+  ? (require(path.join(__dirname, "esm")) as typeof import("./esm")).reachJestEsm(testPath, { warn: false })
+  : undefined;
+if (esmReached) beforeAll(() => esmReached);
+module.exports = (): Promise<void> | undefined => esmReached;

@@ -294,6 +294,21 @@ describe("langchain-vcr CLI (child process)", function () {
         expect(out.stderr).to.include(`the fixture directory ${gone} does not exist.`).and.include(`e.g. ${call}`);
       }
     });
+
+    it("run at a workspace's root, where the tests ran in its packages: the missing directory's error names the packages' fixture directories of that name", async () => {
+      const root = path.join(dir, "mono");
+      fs.mkdirSync(path.join(root, "packages/app/cassettes"), { recursive: true });
+      fs.mkdirSync(path.join(root, "packages/lib"), { recursive: true });
+      fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
+      for (const p of ["app", "lib"]) fs.writeFileSync(path.join(root, "packages", p, "package.json"), JSON.stringify({ name: p }));
+      const out = await cli(["stats", path.join(root, "cassettes")]);
+      expect(out.code).to.equal(1);
+      expect(out.stderr)
+        .to.include(`the fixture directory ${path.join(root, "cassettes")} does not exist.`)
+        .and.include(
+          `Workspace packages hold fixture directories of that name: ${path.join("packages", "app", "cassettes")}. Pass one: langchain-vcr stats ${path.join("packages", "app", "cassettes")}`,
+        );
+    });
   });
 
   describe("usage", () => {

@@ -63,7 +63,7 @@ describe("the ESM and CommonJS builds load only their own module system", functi
 
   it("each CommonJS entry, the CLI's too, is one scope (esbuild from the sources): no module wrapper, no per-module copy of a Node built-in, no other code", () => {
     builtBin();
-    const entries = ["cli/bin", "index", "jest/index", "jest/reporter", "mocha/index", "node-test/index", "vitest/index"];
+    const entries = ["cli/bin", "index", "jest/esm", "jest/index", "jest/reporter", "mocha/index", "node-test/index", "vitest/index"];
     const shipped = (fs.readdirSync(path.join(ROOT, "dist/cjs"), { recursive: true }) as string[]).filter((f) => f.endsWith(".js"));
     expect(shipped.map((f) => f.slice(0, -3).split(path.sep).join("/")).sort()).to.deep.equal(entries); // beside them, tsc's declarations only
     for (const entry of entries) {

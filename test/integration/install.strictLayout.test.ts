@@ -4,7 +4,8 @@
  * - a pnpm workspace with `hoist=false`: langchain-vcr in the store beside its one peer, core; the
  *   app's copy of @langchain/openai linked into the app; another version in the store, built
  *   over the same core or over a core copy of its own;
- * - an npm workspace whose app package has its own nested @langchain/openai.
+ * - an npm workspace whose app package has its own nested @langchain/openai;
+ * - an npm workspace run from one package, whose sibling package holds its own copies.
  * Every copy's OpenAIEmbeddings must be reached: under replay_only an unrecorded embedQuery is a
  * VcrMissError with 0 requests, never a silent live call. A pnpm store that merely sits in a
  * directory above the project is not the project's: nothing of it is loaded.
@@ -23,6 +24,7 @@ const NM = path.join(ROOT, "node_modules");
 
 function link(from: string, to: string): void {
   fs.mkdirSync(path.dirname(from), { recursive: true });
+  if (fs.existsSync(from)) return; // a dependency two copied packages share
   fs.symlinkSync(to, from, "dir");
 }
 
@@ -172,6 +174,49 @@ describe("vcr.install() under a strict node_modules layout", function () {
     expect(report).to.deep.equal({ app: "VCR_MISS" });
     expect(fake.count()).to.equal(0);
     expect(fs.existsSync(mark), "the foreign store's package was loaded").to.equal(false);
+  });
+
+  it("an npm workspace run from one package (packages/tests) whose sibling package (packages/legacy) has its own @langchain/openai over its own core: it misses with 0 requests, and so does a model the sibling defines on its core (both answered live before)", async () => {
+    builtBin();
+    const root = tmpDir();
+    fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*", "!packages/ignored"] }));
+    const vcrDir = path.join(root, "node_modules/langchain-vcr");
+    installVcr(vcrDir);
+    const legacy = path.join(root, "packages/legacy");
+    const legacyCore = path.join(legacy, "node_modules/@langchain/core");
+    copyPackage("@langchain/core", legacyCore);
+    copyPackage("@langchain/openai", path.join(legacy, "node_modules/@langchain/openai"), legacyCore);
+    fs.writeFileSync(path.join(legacy, "package.json"), JSON.stringify({ name: "legacy", private: true, type: "module" }));
+    // a chat model of the package's own, on its nested core
+    fs.writeFileSync(
+      path.join(legacy, "own.js"),
+      [
+        `import { BaseChatModel } from "@langchain/core/language_models/chat_models";`,
+        `import { AIMessage } from "@langchain/core/messages";`,
+        `export class OwnChat extends BaseChatModel {`,
+        `  _llmType() { return "own"; }`,
+        `  async _generate(messages) { await fetch(process.env.FAKE_URL + "/chat/completions", { method: "POST", body: "{}" }).catch(() => {}); return { generations: [{ text: "live", message: new AIMessage("live") }] }; }`,
+        `}`,
+        ``,
+      ].join("\n"),
+    );
+    const tests = path.join(root, "packages/tests");
+    fs.mkdirSync(tests, { recursive: true });
+    fs.writeFileSync(path.join(tests, "package.json"), JSON.stringify({ name: "tests", private: true, type: "module" }));
+    fs.writeFileSync(
+      path.join(tests, "own.mjs"),
+      [
+        `import { Vcr } from "langchain-vcr";`,
+        `new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" }).install();`,
+        `const { OwnChat } = await import(${JSON.stringify(path.join(legacy, "own.js"))});`,
+        `console.log(JSON.stringify(await new OwnChat({}).invoke("never recorded").then(() => "live answer", (e) => e.code ?? e.message)));`,
+        ``,
+      ].join("\n"),
+    );
+    const report = await run(tests, vcrDir, [["legacy", path.join(legacy, "node_modules/@langchain/openai/dist/index.js")]]);
+    expect(report).to.deep.equal({ legacy: "VCR_MISS" });
+    expect(await runScript(tests, "own.mjs")).to.equal("VCR_MISS");
+    expect(fake.count()).to.equal(0);
   });
 
   it("a pnpm store whose other version of an integration is over a copy of core lacking a relied-on internal: install() is the VcrConfigError naming that copy, and so is a second; 0 requests", async () => {

@@ -137,6 +137,58 @@ describe('langchain-vcr/jest under --experimental-vm-modules: createAgent with a
   });
 });
 
+describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest's own ES-module copies of LangChain (an ESM test file; ESM app code a CommonJS test imports)", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  const client = `const client = { apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } };`;
+
+  for (const setup of ["vcr-setup.cjs", "vcr-setup.mjs"])
+    it(`ChatOpenAI (invoke, stream), OpenAIEmbeddings and a string model in an ESM test file, and in ESM app code a CommonJS test loads with import(), install() in ${setup}: recorded (6 requests, 6 fixtures), then replayed under CI (0 requests; before, every one of them answered live under replay_only)`, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const p = makeProject({
+          "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+          // an ESM setup file that does not wait for uninstall.ready: langchain-vcr/jest, before it, has
+          "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+          "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
+            "<rootDir>/vcr-setup.cjs",
+            `<rootDir>/${setup}`,
+          ),
+          "llm/esm.test.mjs": [
+            `import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";`,
+            `import { createAgent } from "langchain";`,
+            client,
+            `const chat = () => new ChatOpenAI({ model: "gpt-4o-mini", ...client });`,
+            `test("asks", async () => { expect((await chat().invoke("an ESM question")).content).toBe("echo: an ESM question"); });`,
+            `test("streams", async () => { let text = ""; for await (const c of await chat().stream("an ESM stream")) text += c.content; expect(text).toBe("echo: an ESM stream"); });`,
+            `test("embeds", async () => { expect(await new OpenAIEmbeddings(client).embedQuery("an ESM text")).toHaveLength(8); });`,
+            `test("asks an agent", async () => {`,
+            `  const out = await createAgent({ model: "openai:gpt-4o-mini", tools: [] }).invoke({ messages: [{ role: "user", content: "an ESM agent question" }] });`,
+            `  expect(out.messages.length).toBe(2);`,
+            `});`,
+            ``,
+          ].join("\n"),
+          "app/answer.mjs": [
+            `import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";`,
+            client,
+            `export const answer = async (q) => (await new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke(q)).content;`,
+            `export const embed = (t) => new OpenAIEmbeddings(client).embedQuery(t);`,
+            ``,
+          ].join("\n"),
+          "llm/app.test.cjs": [
+            `test("asks the ESM app", async () => {`,
+            `  const { answer, embed } = await import("../app/answer.mjs");`,
+            `  expect(await answer("an app question")).toBe("echo: an app question");`,
+            `  expect(await embed("an app text")).toHaveLength(8);`,
+            `});`,
+            ``,
+          ].join("\n"),
+        });
+        await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 6);
+      });
+    });
+});
+
 describe("langchain-vcr/jest after a module registry reset (resetModules: true, jest.isolateModules): the fresh copies of LangChain a test requires are recorded and replayed too", function () {
   this.timeout(120000);
   after(removeTmpDirs);

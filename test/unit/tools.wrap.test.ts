@@ -564,6 +564,8 @@ describe("tools: vcr.tool() wrapper", () => {
         expect(err.message).to.include(`tool "get_status" returned a value that cannot be recorded faithfully: ${what}`);
         expect(err.message).to.include(` at ${where}`);
         expect(err.message).to.include(path.join(dir, "")).and.include("(not written)").and.include("Fix it:");
+        // the way out under install(), which wraps every tool: a scope that does not record
+        expect(err.message).to.include(`under vcr.install(), which reaches every tool, call it inside withVcr({ mode: "bypass" }, …)`);
         expect(runs.n).to.equal(1);
         expect(fixtureFiles(dir)).to.have.length(0);
         const miss = await inOwnTest({ mode: "replay_only" }, () => w.invoke({ orderId: "1" })).catch((e) => e);

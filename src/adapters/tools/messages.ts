@@ -16,7 +16,8 @@ export function unrecordableResultError(tool: string, bad: UnrecordableValue, fa
       `  fixture: ${facts.file} (not written)`,
       `  ${SUPPORTED}`,
       `  Fix it: make the tool return plain data (convert ${bad.path} to one of the types above), ` +
-        `or leave this tool unwrapped (don't pass it to vcr.tool()/vcr.tools()) so it always runs.`,
+        `or let this tool always run: wired explicitly, don't pass it to vcr.tool()/vcr.tools(); under vcr.install(), which reaches every tool, ` +
+        `call it inside withVcr({ mode: "bypass" }, …), e.g. a LangGraph node (state, config) => withVcr({ mode: "bypass" }, () => toolNode.invoke(state, config)) (the models keep replaying).`,
     ].join("\n"),
     { cause: bad },
   );

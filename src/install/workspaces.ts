@@ -1,0 +1,106 @@
+/**
+ * The packages of an npm or yarn workspace (`"workspaces"` in the package.json of the working
+ * directory or a directory above it): each may resolve a copy of a LangChain package of its own
+ * (`packages/legacy/node_modules/@langchain/core`, a version the root does not hold), which
+ * neither langchain-vcr nor the working directory resolves. `packageDirs` adds what each one
+ * resolves (measured: an ES-module workspace package over a nested core 1.2.0 answered live
+ * under replay_only, in vitest and in plain Node, before).
+ *
+ * Patterns: literal paths and `*` within a segment (`packages/*`, `apps/*-service`); `**` matches
+ * any depth (node_modules and dot directories skipped); `!` patterns exclude. What matches and
+ * holds a package.json is a workspace package. Read once per process and directory asked from.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const byCwd = new Map<string, string[]>();
+
+/** The workspace package directories of the nearest workspace root at or above `cwd` (none when there is no such root). */
+export function workspaceDirs(cwd: string): string[] {
+  let dirs = byCwd.get(cwd);
+  if (!dirs) {
+    const root = workspaceRoot(cwd);
+    byCwd.set(cwd, (dirs = root ? expand(root.dir, root.patterns) : []));
+  }
+  return dirs;
+}
+
+function workspaceRoot(cwd: string): { dir: string; patterns: string[] } | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const patterns = workspacePatterns(path.join(dir, "package.json"));
+    if (patterns) return { dir, patterns };
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+function workspacePatterns(file: string): string[] | undefined {
+  let pkg: { workspaces?: unknown };
+  try {
+    pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { workspaces?: unknown };
+  } catch {
+    return undefined;
+  }
+  const w = pkg.workspaces;
+  const list = Array.isArray(w) ? w : Array.isArray((w as { packages?: unknown })?.packages) ? (w as { packages: unknown[] }).packages : undefined;
+  return list?.filter((p): p is string => typeof p === "string");
+}
+
+function expand(root: string, patterns: string[]): string[] {
+  const excluded = patterns.filter((p) => p.startsWith("!")).map((p) => matcher(p.slice(1)));
+  const found = new Set<string>();
+  for (const p of patterns.filter((q) => !q.startsWith("!"))) {
+    for (const dir of matches(root, segments(p))) {
+      const rel = path.relative(root, dir).split(path.sep).join("/");
+      if (!excluded.some((m) => m(rel)) && fs.existsSync(path.join(dir, "package.json"))) found.add(dir);
+    }
+  }
+  return [...found];
+}
+
+function segments(pattern: string): string[] {
+  return pattern.split("/").filter((s) => s !== "" && s !== ".");
+}
+
+/** The directories under `dir` that the pattern's `rest` segments match. */
+function matches(dir: string, rest: string[], depth = 0): string[] {
+  if (rest.length === 0) return [dir];
+  const [first, ...more] = rest;
+  if (first === "**") {
+    if (depth > 6) return [];
+    const deeper = subdirs(dir).flatMap((d) => matches(path.join(dir, d), rest, depth + 1));
+    return [...matches(dir, more, depth), ...deeper];
+  }
+  if (!first.includes("*")) return fs.existsSync(path.join(dir, first)) ? matches(path.join(dir, first), more, depth) : [];
+  const re = segmentRegExp(first);
+  return subdirs(dir)
+    .filter((d) => re.test(d))
+    .flatMap((d) => matches(path.join(dir, d), more, depth));
+}
+
+function subdirs(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== "node_modules" && !e.name.startsWith("."))
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+function segmentRegExp(segment: string): RegExp {
+  return new RegExp("^" + segment.split("*").map(escape).join("[^/]*") + "$");
+}
+
+/** A whole-path matcher for an exclusion pattern (`**` any depth, `*` within a segment). */
+function matcher(pattern: string): (rel: string) => boolean {
+  const source = segments(pattern)
+    .map((s) => (s === "**" ? ".*" : s.split("*").map(escape).join("[^/]*")))
+    .join("/");
+  const re = new RegExp("^" + source + "$");
+  return (rel) => re.test(rel);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

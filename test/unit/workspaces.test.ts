@@ -1,0 +1,37 @@
+/** Which directories are the packages of an npm or yarn workspace, found from any directory inside it. */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { workspaceDirs } from "../../src/install/workspaces";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+function pkg(dir: string, meta: object = { name: path.basename(dir) }): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(meta));
+}
+
+describe("workspace packages (workspaceDirs)", () => {
+  afterEach(removeTmpDirs);
+
+  it("npm patterns: a `*` segment, `**` at any depth (not into node_modules or dot directories), a literal path, and `!` exclusions; only directories with a package.json; found from inside a package", () => {
+    const root = tmpDir("vcr-ws-");
+    pkg(root, { name: "mono", workspaces: ["packages/*", "apps/**", "tools/cli", "!packages/ignored"] });
+    for (const d of ["packages/a", "packages/b", "packages/ignored", "apps/web", "apps/group/api", "apps/node_modules/x", "apps/.cache/y", "tools/cli"])
+      pkg(path.join(root, d));
+    fs.mkdirSync(path.join(root, "packages/no-package"), { recursive: true });
+    const rel = (dirs: string[]) => dirs.map((d) => path.relative(root, d).split(path.sep).join("/")).sort();
+    const expected = ["apps/group/api", "apps/web", "packages/a", "packages/b", "tools/cli"];
+    expect(rel(workspaceDirs(path.join(root, "packages/a")))).to.deep.equal(expected);
+    expect(rel(workspaceDirs(root))).to.deep.equal(expected);
+  });
+
+  it("yarn's form ({ packages: [...] }) is read; a project with no workspaces field above it has none", () => {
+    const root = tmpDir("vcr-ws-");
+    pkg(root, { name: "mono", workspaces: { packages: ["libs/*"], nohoist: ["**/x"] } });
+    pkg(path.join(root, "libs/one"));
+    expect(workspaceDirs(path.join(root, "libs/one")).map((d) => path.basename(d))).to.deep.equal(["one"]);
+    const plain = tmpDir("vcr-ws-");
+    pkg(plain, { name: "plain" });
+    expect(workspaceDirs(plain)).to.deep.equal([]);
+  });
+});
