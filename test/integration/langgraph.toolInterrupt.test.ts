@@ -206,6 +206,9 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
     expect(warned).to.include('tool "approved_refund" ran beside other tool calls in one LangGraph task while interrupt() was used');
     expect(warned).to.include('createReactAgent({ ..., version: "v2" })');
     expect(readFixtures(dir).filter((f) => f.kind === "tool" && f.request.args?.orderId === "9")).to.deep.equal([]); // never a wrong attribution on disk
+    // under bypass nothing is ever recorded: nothing to say (before: the same warning)
+    const bypassWarned = await stderrOf(() => agentRun("bypass", "v1"));
+    expect(bypassWarned).to.not.include("ran beside other tool calls");
 
     const recorded = await agentRun("record_or_replay", "v2");
     expect(recorded.last).to.equal("Refunded, and A1 is in stock.");
