@@ -50,7 +50,7 @@ function raisePassedOnToolError(base: Pick<Lookup, "kind" | "request">): void {
   const [carried] = errors.splice(at, 1); // thrown once: a later request that carries it again is looked up as usual
   appendNote(
     carried,
-    `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (createAgent's ToolNode turns every tool error into an error ToolMessage); ` +
+    `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (LangGraph's ToolNode, which createAgent uses, turns every tool error into an error ToolMessage); ` +
       `the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Fix the tool call's error above.`,
   );
   throw carried;

@@ -54,7 +54,8 @@ export function listFixtures(dir: string, command: string): string[] {
     throw new VcrConfigError(
       `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
         (found.length
-          ? `  Workspace packages hold fixture directories of that name: ${found.join(", ")}. Pass one: langchain-vcr ${command} ${found[0]}`
+          ? `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n` +
+            `  Run it in the package whose tests use them, where its test runner writes the ledger: cd ${found[0].pkg} && npx langchain-vcr ${command}${found[0].inPkg === DEFAULTS.dir ? (command.endsWith(" --dir") ? " " + DEFAULTS.dir : "") : " " + found[0].inPkg}`
           : `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`),
     );
   }
@@ -64,12 +65,20 @@ export function listFixtures(dir: string, command: string): string[] {
     .map((n) => path.join(dir, n));
 }
 
-/** A missing `dir` at a workspace's root: the directories of its name in the workspace's packages (a test runner run in a package writes there), relative to where `dir` was looked for. */
-function inWorkspacePackages(dir: string): string[] {
-  const from = path.dirname(dir); // where `langchain-vcr <command> cassettes` ran
-  return workspaceDirs(from)
-    .map((ws) => path.join(ws, path.basename(dir)))
-    .filter((d) => d !== dir && fs.existsSync(d))
-    .map((d) => path.relative(from, d))
-    .slice(0, 5);
+/**
+ * A missing `dir` at a workspace's root: the directories of its name (the same path below each
+ * package, else its last segment there) in the workspace's packages, where a test runner run in a
+ * package writes; each with its package, both from the working directory.
+ */
+function inWorkspacePackages(dir: string): { dir: string; pkg: string; inPkg: string }[] {
+  const cwd = process.cwd();
+  const below = path.relative(cwd, dir);
+  const exact = below && !below.startsWith("..") && !path.isAbsolute(below) ? below : undefined;
+  const hits = (name: string) =>
+    workspaceDirs(cwd)
+      .map((ws) => ({ ws, hit: path.join(ws, name) }))
+      .filter(({ hit }) => hit !== dir && fs.existsSync(hit))
+      .map(({ ws, hit }) => ({ dir: path.relative(cwd, hit), pkg: path.relative(cwd, ws) || ".", inPkg: path.relative(ws, hit) }));
+  const found = exact ? hits(exact) : [];
+  return (found.length ? found : hits(path.basename(dir))).slice(0, 5);
 }

@@ -8,7 +8,8 @@
  * reaching the provider unrecorded.
  */
 import { VcrConfigError, isVcrError } from "../errors";
-import { nodeRequiresEsm, quietly, underJest } from "./esmCore";
+import { nodeRequiresEsm, quietly } from "./esmCore";
+import { underJest } from "./jestWhen";
 import { patchEsmCoreLater } from "./esmCoreLater";
 import { testedVersion } from "../internals/version";
 import { exportedFile } from "./packageJson";

@@ -15,7 +15,8 @@ import { noteBrokenCore } from "../internals/state";
 import { supportedCoreRange } from "../internals/version";
 import { log } from "../log";
 import { knownCopy, patchCoreCopy } from "../patches";
-import { claimCopy, loadCore, underJest } from "./esmCore";
+import { claimCopy, loadCore } from "./esmCore";
+import { underJest } from "./jestWhen";
 import { patchEsmCoreLater } from "./esmCoreLater";
 import { exportedFile } from "./packageJson";
 

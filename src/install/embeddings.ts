@@ -33,9 +33,12 @@ type Embed = (this: object, arg: unknown) => Promise<unknown>;
 const NAMES: readonly EmbedName[] = ["embedQuery", "embedDocuments"];
 /**
  * The prototype of `Embeddings` in each copy of core. Weak: every jest registry reset loads a
- * fresh copy of core, and a strong reference would keep each old copy alive.
+ * fresh copy of core, and a strong reference would keep each old copy alive. Shared by every copy
+ * of this module (`processWide`): a copy of core is patched once, by whichever build of
+ * langchain-vcr comes first, and the other's scan must know its Embeddings too (measured: under
+ * jest 29 the ESM build patched core first, and the jest setup file's scan then wrapped nothing).
  */
-const basePrototypes = new WeakSet<object>();
+const basePrototypes = processWide("installEmbeddings.bases.v1", () => new WeakSet<object>());
 const scanned = new WeakSet<object>();
 
 /**

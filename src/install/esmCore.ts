@@ -60,8 +60,6 @@ export function patchEsmCore(): UnloadedEsmCore | undefined {
   return undefined;
 }
 
-export { underJest } from "./jestWhen";
-
 /** Whether this Node's `require()` loads ES modules (20.19+ on 20, 22.12+ on 22, and every later major). */
 export function nodeRequiresEsm(nodeVersion: string = process.version): boolean {
   const [major, minor] = nodeVersion.replace(/^v/, "").split(".").map(Number);

@@ -18,13 +18,13 @@
  */
 import { isVcrError } from "../errors";
 import { log } from "../log";
-import { nodeRequiresEsm, underJest, type UnloadedEsmCore } from "./esmCore";
+import { nodeRequiresEsm, type UnloadedEsmCore } from "./esmCore";
+import { underJest } from "./jestWhen";
 import { patchEsmCoreLater } from "./esmCoreLater";
 import { processWide } from "../processWide";
 import { unwrappableError, wrapConfigurableModels } from "./configurableModel";
 import { followStringModels } from "./jestRegistry";
 import { jestCannotImport } from "./jestWhen";
-export { jestCannotImport };
 
 /** What the first call decided, in this process (under jest: this test file): every install() after it refuses too. */
 const reached = processWide("esmCoreFallback.v1", () => ({ done: false, refusal: undefined as Error | undefined }));

@@ -7,9 +7,11 @@
 import { pathToFileURL } from "node:url";
 import { patchCoreCopy, type PatchableCore } from "../patches";
 import { processWide } from "../processWide";
-import { claimCopy, FILES, underJest } from "./esmCore";
+import { claimCopy, FILES } from "./esmCore";
+import { underJest } from "./jestWhen";
 import { exportedFile } from "./packageJson";
 import { trackInstallWork } from "./pending";
+import { ownImports } from "./jestEsmWatch";
 
 /** Under jest, per test file: its registry and its globals are the file's own. */
 const later = processWide("esmCoreLater.v1", () => new Map<string, Promise<void>>());
@@ -35,13 +37,15 @@ export function forgetEsmCoreLater(coreDir: string): void {
 async function loadAndPatch(coreDir: string): Promise<void> {
   const entries: [string, unknown][] = [];
   // one after another: jest links modules that concurrent imports share badly ("… is not in cache")
-  for (const [name, subpath] of FILES) {
-    const file = exportedFile(coreDir, subpath, "import");
-    if (!file) throw new Error(`@langchain/core exports no ESM file for ${subpath}`);
-    // jest's resolver takes a path; Node's import() takes a URL (a bare Windows path is none)
-    const specifier = underJest() ? file : pathToFileURL(file).href;
-    entries.push([name, ((await import(specifier)) as Record<string, unknown>)[name]]);
-  }
+  await ownImports(async () => {
+    for (const [name, subpath] of FILES) {
+      const file = exportedFile(coreDir, subpath, "import");
+      if (!file) throw new Error(`@langchain/core exports no ESM file for ${subpath}`);
+      // jest's resolver takes a path; Node's import() takes a URL (a bare Windows path is none)
+      const specifier = underJest() ? file : pathToFileURL(file).href;
+      entries.push([name, ((await import(specifier)) as Record<string, unknown>)[name]]);
+    }
+  });
   claimCopy(coreDir, "import"); // patching is idempotent: after a jest registry reset these are fresh classes, patched again
   const broken = patchCoreCopy(Object.fromEntries(entries) as unknown as PatchableCore);
   if (broken) throw broken; // a copy that lacks an internal is not patched: its models would go live

@@ -10,7 +10,8 @@ import { VcrConfigError } from "../errors";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, testFilesBegun, type InstalledVcr } from "../internals/state";
 import { processWide } from "../processWide";
 import { patchLoadedCoreCopies, startRequireHook, stopRequireHook } from "./requireHook";
-import { patchEsmCore, underJest } from "./esmCore";
+import { patchEsmCore } from "./esmCore";
+import { underJest } from "./jestWhen";
 import { reachEsmCoreLater } from "./esmCoreFallback";
 import { wrapKnownIntegrations } from "./integrations";
 import { noteUninstalled } from "./afterUninstall";
@@ -18,7 +19,6 @@ import { installSettled } from "./pending";
 import { isEsmFile } from "./esmFiles";
 import { onSpecFiles } from "./esmSpecFiles";
 import { checkInlined } from "./vitestInlined";
-import { jestTestPath, reachJestEsm } from "./jestEsm";
 import { log } from "../log";
 
 export interface Installable extends InstalledVcr {
@@ -44,10 +44,9 @@ export function installVcr(vcr: Installable): Uninstall {
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
   if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
-  if (underJest()) {
-    wrapKnownIntegrations("cjs"); // jest's registry is no require.cache
-    reachJestEsm(jestTestPath(), { warn: true })?.catch(() => undefined); // its ES-module registry (an ESM test file); said when it fails
-  } else if (esmProcess || isEsmFile(process.argv[1])) wrapKnownIntegrations("esm"); // an ESM main module: node:test's test file
+  // jest's registry is no require.cache; its ES-module registry is reached by the setup file langchain-vcr/jest (jestEsm.ts)
+  if (underJest()) wrapKnownIntegrations("cjs");
+  else if (esmProcess || isEsmFile(process.argv[1])) wrapKnownIntegrations("esm"); // an ESM main module: node:test's test file
   // mocha's spec files, once loaded: when one is an ES module, so are the integrations it imports (esmFiles.ts)
   onSpecFiles((files) => {
     if (installedVcr() && files.some(isEsmFile)) wrapKnownIntegrations("esm");

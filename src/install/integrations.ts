@@ -35,9 +35,11 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
   if (done.has(kind)) return;
   done.add(kind);
   const condition = kind === "esm" ? "import" : "require";
-  for (const name of CORE_USERS) for (const dir of packageDirs(name)) patchCoreUnder(name, dir, condition);
+  // ES modules: nothing sees what they load, so each workspace package's copies too (CommonJS: the require hooks patch a copy as it loads)
+  const workspaces = kind === "esm";
+  for (const name of CORE_USERS) for (const dir of packageDirs(name, { workspaces })) patchCoreUnder(name, dir, condition);
   // a workspace package's own models (its own subclass of core's classes) over a copy of core nested under it
-  for (const dir of workspaceDirs(process.cwd())) patchCoreUnder("the workspace package", dir, condition);
+  if (workspaces) for (const dir of workspaceDirs(process.cwd())) patchCoreUnder("the workspace package", dir, condition);
   for (const name of KNOWN_INTEGRATIONS) {
     const targets = new Set<string>();
     if (kind === "cjs") {
@@ -47,7 +49,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
         // not resolvable from here: the copies below
       }
     }
-    for (const dir of packageDirs(name)) {
+    for (const dir of packageDirs(name, { workspaces })) {
       patchCoreUnder(name, dir, condition);
       const file = exportedFile(dir, ".", condition);
       if (file && ![...targets].some((t) => t.startsWith(dir + path.sep))) targets.add(file);

@@ -1,88 +1,103 @@
 /**
  * jest with `--experimental-vm-modules`: ES modules (an ESM test file, ESM app code a test
  * loads with `import()`) run on jest's own ES-module copies of LangChain, in a registry of the
- * test file's own that no `require` reaches. Before a test file that may load them, the copies
- * of @langchain/core the project has are loaded there with `import()` and patched, and the known
+ * test file's own that no `require` reaches. When they are loaded there (`jestEsmWatch.ts`), the
+ * copies of @langchain/core the project has are loaded with `import()` and patched, and the known
  * integrations' ESM entries loaded and their Embeddings classes wrapped, one after another (jest
- * links modules that concurrent imports share badly: "… is not in cache"); the test file's own
- * imports then get these very modules. Measured before: an ESM test file's ChatOpenAI and
- * OpenAIEmbeddings answered live under replay_only, with a CommonJS setup file calling install().
+ * links modules that concurrent imports share badly: "… is not in cache"): the very modules the
+ * test's code got. Measured before: an ESM test file's ChatOpenAI and OpenAIEmbeddings answered
+ * live under replay_only, with a CommonJS setup file calling install().
  *
- * The setup file `langchain-vcr/jest` hands jest the wait (jest 30 awaits a function a setup file
- * exports, before the next setup file and the test file); `install()` starts it too, so
- * `await uninstall.ready` in an ESM setup file waits for it (jest 29). It costs about 0.1–0.3 s per
- * test file (core's ES modules, and each known integration's), so a test file that is plainly
- * CommonJS and has no `import(` is left out: it loads no ES module of its own.
+ * The setup file `langchain-vcr/jest` starts it, never while jest links a module's imports. It
+ * costs about 0.1–0.3 s per test file that loads LangChain's ES modules (mostly the known
+ * integrations it would not load otherwise). Where jest's loader cannot be watched, the setup file
+ * reaches ahead of time for a test file that may load ES modules (`jestWhen.ts`).
  */
 import { isVcrError } from "../errors";
 import { log } from "../log";
 import { processWide } from "../processWide";
 import { scanExports } from "./embeddings";
 import { jestMayLoadEsm } from "./jestWhen";
-import { patchEsmCoreLater } from "./esmCoreLater";
+import { ownImports } from "./jestEsmWatch";
+import { forgetEsmCoreLater, patchEsmCoreLater } from "./esmCoreLater";
 import { CORE_USERS, KNOWN_INTEGRATIONS } from "./knownPackages";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
-import { trackInstallWork } from "./pending";
 import { workspaceDirs } from "./workspaces";
 
-/** Per test file under jest (its globals are its own, as its registry is). */
-const reached = processWide("jestEsm.v1", () => ({ work: undefined as Promise<void> | undefined }));
+/** Per test file under jest (its globals are its own, as its registry is): the work, and the copies of core it patched. */
+const reached = processWide("jestEsm.v2", () => ({ work: undefined as Promise<void> | undefined, cores: [] as string[] }));
 
 /**
- * Starts (once per test file) reaching jest's ES-module copies when `testPath` may load ES
- * modules; the work (rejects with a VcrConfigError when a copy lacks a relied-on internal), or
- * undefined when there is nothing to do. `warn`: a failure is also a warning (for install(),
- * whose caller may not wait for it).
+ * Starts reaching jest's ES-module copies when `testPath` may load ES modules, or `loaded` says
+ * LangChain's were just loaded (`jestEsmWatch.ts`); once per test file, and again after a registry
+ * reset. The work, or undefined when there is nothing to do. It
+ * rejects with the VcrConfigError of a copy of core that lacks a relied-on internal; a copy or an
+ * integration that cannot be imported is a warning. `warn`: a rejection is also a warning (for
+ * install(), whose caller may not wait for it).
  */
-export function reachJestEsm(testPath: string | undefined, { warn }: { warn: boolean }): Promise<void> | undefined {
+export function reachJestEsm(testPath: string | undefined, { loaded = false }: { loaded?: boolean } = {}): Promise<void> | undefined {
   if (reached.work) return reached.work;
-  if (!jestMayLoadEsm(testPath)) return undefined;
-  const work = (reached.work = reach());
-  // install() with no setup file to throw it: the failure is said (a setup file's wait throws it instead)
-  const settled = work.catch((e: Error) => {
-    if (warn) log.warn(isVcrError(e) ? e.message : `vcr.install() could not load jest's ES-module copies of LangChain: ${e.message.split("\n")[0]}`);
-  });
-  trackInstallWork(settled, "jest's ES-module copies of LangChain");
-  return work;
+  if (!loaded && !jestMayLoadEsm(testPath)) return undefined;
+  return (reached.work = ownImports(() => reach(testPath ?? "this test file", (reached.cores = []))));
 }
 
-/** The test file jest is running in this process (its `expect.getState()`), if it can be told. */
-export function jestTestPath(): string | undefined {
-  const expect = (globalThis as { expect?: { getState?: () => { testPath?: unknown } } }).expect;
-  try {
-    const testPath = expect?.getState?.().testPath;
-    return typeof testPath === "string" ? testPath : undefined;
-  } catch {
-    return undefined;
-  }
+/** jest reset its registries (`resetModules`, `jest.resetModules()`): what a test imports next is fresh, reached again before the next test. */
+export function forgetJestEsm(): void {
+  for (const core of reached.cores) forgetEsmCoreLater(core);
+  reached.work = undefined;
+  reached.cores = [];
 }
 
-async function reach(): Promise<void> {
-  const cores = new Set<string>();
-  const own = dirResolvedFrom(process.cwd(), "@langchain/core");
-  if (own) cores.add(own);
-  const integrations: string[] = [];
-  for (const name of [...CORE_USERS, ...KNOWN_INTEGRATIONS]) {
-    for (const dir of packageDirs(name)) {
-      const core = dirResolvedFrom(dir, "@langchain/core");
-      if (core) cores.add(core);
-      if ((KNOWN_INTEGRATIONS as readonly string[]).includes(name)) integrations.push(dir);
+/** Every copy is tried (one after another); the first VcrConfigError is thrown once all were. `patched`: the copies patched, for a reset to forget. */
+async function reach(testFile: string, patched: string[]): Promise<void> {
+  const { cores, integrations } = copiesToReach();
+  let refusal: Error | undefined;
+  for (const core of cores) {
+    try {
+      await patchEsmCoreLater(core);
+      patched.push(core);
+    } catch (e) {
+      if (isVcrError(e)) refusal ??= e;
+      else log.warn(notImported(`the ES-module copy of @langchain/core in ${core}`, testFile, e as Error, "its chat models, LLMs and tools"));
     }
   }
-  for (const dir of workspaceDirs(process.cwd())) {
-    const core = dirResolvedFrom(dir, "@langchain/core");
-    if (core) cores.add(core);
-  }
-  for (const core of cores) await patchEsmCoreLater(core);
   for (const dir of integrations) {
     const file = exportedFile(dir, ".", "import");
     if (!file) continue;
     try {
       scanExports(await import(file));
     } catch (e) {
-      if (isVcrError(e)) throw e;
-      log.debug(`install: jest could not import ${file}: ${(e as Error).message.split("\n")[0]}`);
+      if (isVcrError(e)) refusal ??= e;
+      else log.warn(notImported(file, testFile, e as Error, "its Embeddings classes"));
     }
   }
+  if (refusal) throw refusal;
+}
+
+/** Each copy of core the project has (its own, each known package's, each workspace package's), and each known integration's directory. */
+function copiesToReach(): { cores: Set<string>; integrations: string[] } {
+  const cores = new Set<string>();
+  const integrations: string[] = [];
+  const addCore = (from: string) => {
+    const core = dirResolvedFrom(from, "@langchain/core");
+    if (core) cores.add(core);
+  };
+  addCore(process.cwd());
+  for (const name of [...CORE_USERS, ...KNOWN_INTEGRATIONS])
+    for (const dir of packageDirs(name, { workspaces: true })) {
+      addCore(dir);
+      if ((KNOWN_INTEGRATIONS as readonly string[]).includes(name)) integrations.push(dir);
+    }
+  for (const dir of workspaceDirs(process.cwd())) addCore(dir);
+  return { cores, integrations };
+}
+
+function notImported(what: string, testFile: string, e: Error, whose: string): string {
+  return (
+    `vcr.install() could not import ${what} into jest's ES-module registry (${e.message.split("\n")[0]}).\n` +
+    `  test file: ${testFile}\n` +
+    `  Under --experimental-vm-modules, what this test file imports as ES modules runs on jest's own copies; ${whose} there are not recorded, and would call the provider.\n` +
+    `  Fix it: wire those explicitly (cache: vcr.cache, vcr.embeddings()), or run this test file as CommonJS.`
+  );
 }

@@ -18,7 +18,6 @@
  * `require` of a real module (not a `jest.mock`) ends in. Where it cannot be found, a note says
  * that a registry reset is not followed.
  */
-import * as nodeModule from "node:module"; // a namespace import: the bundle reads the module itself (jest hands its own shim)
 import { installedVcr } from "../internals/state";
 import { log } from "../log";
 import { knownCopy, patchCoreCopy, type PatchableCore } from "../patches";
@@ -28,15 +27,12 @@ import { unwrappableError, wrapConfigurableModel } from "./configurableModel";
 import { otherCopyAt } from "./coreCopies";
 import { scanExports } from "./embeddings";
 import { forgetEsmCoreLater } from "./esmCoreLater";
-import { FILES, underJest } from "./esmCore";
+import { forgetJestEsm } from "./jestEsm";
+import { FILES } from "./esmCore";
+import { underJest } from "./jestWhen";
+import { currentRuntime, type RuntimeLike } from "./jestRuntime";
 import { dirResolvedFrom } from "./packageDirs";
 import { factsOfRequest } from "./ownCode";
-
-type RequireModule = (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]) => unknown;
-interface RuntimeLike {
-  requireModule: RequireModule;
-  resetModules?: (...args: unknown[]) => unknown;
-}
 
 /**
  * The runtime followed; and, once install() has wrapped langchain's ConfigurableModel
@@ -140,43 +136,8 @@ function followResets(runtime: RuntimeLike): void {
     value: function (this: RuntimeLike, ...args: unknown[]): unknown {
       const out = reset.apply(this, args);
       if (followed.stringModels) forgetEsmCoreLater(followed.stringModels.coreDir);
+      forgetJestEsm(); // the ES-module copies an ESM test file's imports get: reached again before the next test
       return out;
     },
   });
-}
-
-/**
- * This test file's jest runtime: jest's `module` shim copies Node's `Module._cache` (which holds
- * jest-runtime, loaded outside the test's sandbox, maybe more than one copy of it); for a moment
- * every copy's `Runtime.prototype.requireModule` notes the object it is called on, while this
- * module requires a built-in (one a test is unlikely to `jest.mock()`: a mocked module never
- * reaches `requireModule`, so the next is tried).
- */
-function currentRuntime(): RuntimeLike | undefined {
-  const cache = (nodeModule as unknown as { _cache?: Record<string, { exports?: unknown } | undefined> })._cache ?? {};
-  const protos = Object.keys(cache)
-    .filter((k) => /[\\/]jest-runtime[\\/]build[\\/]index\.js$/.test(k))
-    .map((file) => {
-      const exported = cache[file]?.exports as { default?: unknown } | undefined;
-      return ((exported?.default ?? exported) as { prototype?: RuntimeLike } | undefined)?.prototype;
-    })
-    .filter((proto): proto is RuntimeLike => typeof proto?.requireModule === "function");
-  const seen: RuntimeLike[] = [];
-  const originals = protos.map((proto) => {
-    const original = proto.requireModule;
-    proto.requireModule = function (this: RuntimeLike, ...args: Parameters<RequireModule>) {
-      seen.push(this);
-      return original.apply(this, args);
-    };
-    return original;
-  });
-  try {
-    for (const probe of ["node:v8", "node:os", "node:util"]) {
-      require(probe);
-      if (seen.length) break;
-    }
-  } finally {
-    protos.forEach((proto, i) => (proto.requireModule = originals[i]));
-  }
-  return seen[0];
 }

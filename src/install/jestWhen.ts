@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import { isEsmFile } from "./esmFiles";
+import { currentRuntime, type RuntimeLike } from "./jestRuntime";
 
 /** Whether this process is a jest test process (jest's module registry, not Node's loader). */
 export function underJest(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -16,13 +17,33 @@ export function jestCannotImport(env: NodeJS.ProcessEnv = process.env, execArgv:
   return underJest(env) && !`${execArgv.join(" ")} ${env.NODE_OPTIONS ?? ""}`.includes("--experimental-vm-modules");
 }
 
-/** Under jest's VM modules: an ES-module test file, or one that calls `import()` itself. */
-export function jestMayLoadEsm(testPath: string | undefined): boolean {
-  if (!underJest() || jestCannotImport()) return false;
-  if (testPath === undefined || isEsmFile(testPath)) return true;
+/** A jest test process under `--experimental-vm-modules`, where ES modules load into jest's own registry. */
+export function jestVmModules(): boolean {
+  return underJest() && !jestCannotImport();
+}
+
+/**
+ * Under jest's VM modules: a test file jest loads as an ES module (jest's own answer, which
+ * follows `extensionsToTreatAsEsm`; without it, `.mjs`/`.mts`, a `"type": "module"` package, or
+ * any extension but `.js`/`.cjs`), or one that calls `import()` itself. An unknown test file may.
+ */
+export function jestMayLoadEsm(testPath: string | undefined, runtime: RuntimeLike | undefined = currentRuntime()): boolean {
+  if (!jestVmModules()) return false;
+  if (testPath === undefined || loadsAsEsm(testPath, runtime)) return true;
   try {
     return /\bimport\s*\(/.test(fs.readFileSync(testPath, "utf8"));
   } catch {
     return true;
   }
+}
+
+function loadsAsEsm(testPath: string, runtime: RuntimeLike | undefined): boolean {
+  if (typeof runtime?.unstable_shouldLoadAsEsm === "function") {
+    try {
+      return runtime.unstable_shouldLoadAsEsm(testPath);
+    } catch {
+      // jest's resolver refused the path: the file's own signs below
+    }
+  }
+  return isEsmFile(testPath) || !/\.c?js$/.test(testPath);
 }

@@ -2,8 +2,9 @@
  * Where a project has a package installed, for `install()` to load an integration that no test
  * has handed it: as langchain-vcr resolves it, as the working directory resolves it (a strict
  * layout such as pnpm's with `hoist=false` lets a package resolve only what it declares, and
- * langchain-vcr declares no integration), as each package of an npm or yarn workspace resolves it
- * (`workspaces.ts`: a workspace package may hold a copy of its own), and every copy in the pnpm store that langchain-vcr or
+ * langchain-vcr declares no integration), with `workspaces`, as each package of an npm or yarn
+ * workspace resolves it (`workspaces.ts`: a workspace package may hold a copy of its own; only where
+ * nothing else reaches what a module loads: ES modules), and every copy in the pnpm store that langchain-vcr or
  * that copy lives in (a workspace whose packages use different versions has one copy per version
  * there). Only that store: never one that merely sits in a directory above the project.
  */
@@ -14,11 +15,11 @@ import { workspaceDirs } from "./workspaces";
 
 const STORE_SEGMENT = `${path.sep}node_modules${path.sep}.pnpm${path.sep}`;
 
-export function packageDirs(name: string, cwd: string = process.cwd()): string[] {
+export function packageDirs(name: string, { cwd = process.cwd(), workspaces = false }: { cwd?: string; workspaces?: boolean } = {}): string[] {
   const found = new Set<string>();
   const own = realDir(resolvedDir(name, (s) => require.resolve(s))); // written out: the ESM build defines require where it sees one called
   const local = dirResolvedFrom(cwd, name);
-  const workspace = workspaceDirs(cwd).map((ws) => dirResolvedFrom(ws, name));
+  const workspace = workspaces ? workspaceDirs(cwd).map((ws) => dirResolvedFrom(ws, name)) : [];
   for (const d of [own, local, ...workspace]) if (d) found.add(d);
   const stores = new Set([storeOf(ownDir()), storeOf(own), storeOf(local)].filter((s): s is string => s !== undefined));
   for (const store of stores) for (const d of storeCopies(store, name)) found.add(d);

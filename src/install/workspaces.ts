@@ -13,7 +13,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-const byCwd = new Map<string, string[]>();
+/**
+ * Kept on `process`, not in this module: jest evaluates langchain-vcr afresh for every test file
+ * (and `globalThis` is the test file's own), and the workspace does not change within a process.
+ */
+const CACHE = Symbol.for("langchain-vcr.workspaceDirs.v1");
+const byCwd: Map<string, string[]> = ((process as unknown as Record<symbol, Map<string, string[]> | undefined>)[CACHE] ??= new Map());
 
 /** The workspace package directories of the nearest workspace root at or above `cwd` (none when there is no such root). */
 export function workspaceDirs(cwd: string): string[] {
@@ -61,30 +66,50 @@ function segments(pattern: string): string[] {
   return pattern.split("/").filter((s) => s !== "" && s !== ".");
 }
 
-/** The directories under `dir` that the pattern's `rest` segments match. */
-function matches(dir: string, rest: string[], depth = 0): string[] {
+/** The directories under `dir` that the pattern's `rest` segments match (`**` at most 6 levels down, never into a directory it is already in: a link back up). */
+function matches(dir: string, rest: string[], depth = 0, within: ReadonlySet<string> = new Set()): string[] {
   if (rest.length === 0) return [dir];
   const [first, ...more] = rest;
   if (first === "**") {
-    if (depth > 6) return [];
-    const deeper = subdirs(dir).flatMap((d) => matches(path.join(dir, d), rest, depth + 1));
-    return [...matches(dir, more, depth), ...deeper];
+    const real = realOrSelf(dir);
+    if (depth > 6 || within.has(real)) return [];
+    const inside = new Set(within).add(real);
+    const deeper = subdirs(dir).flatMap((d) => matches(path.join(dir, d), rest, depth + 1, inside));
+    return [...matches(dir, more, depth, within), ...deeper];
   }
-  if (!first.includes("*")) return fs.existsSync(path.join(dir, first)) ? matches(path.join(dir, first), more, depth) : [];
+  if (!first.includes("*")) return fs.existsSync(path.join(dir, first)) ? matches(path.join(dir, first), more, depth, within) : [];
   const re = segmentRegExp(first);
   return subdirs(dir)
     .filter((d) => re.test(d))
-    .flatMap((d) => matches(path.join(dir, d), more, depth));
+    .flatMap((d) => matches(path.join(dir, d), more, depth, within));
 }
 
+/** The directories in `dir`, links to directories included (a workspace package may be one), but not node_modules or dot directories. */
 function subdirs(dir: string): string[] {
   try {
     return fs
       .readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && e.name !== "node_modules" && !e.name.startsWith("."))
+      .filter((e) => e.name !== "node_modules" && !e.name.startsWith("."))
+      .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDir(path.join(dir, e.name))))
       .map((e) => e.name);
   } catch {
     return [];
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
   }
 }
 

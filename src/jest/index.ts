@@ -13,7 +13,9 @@ import { joinRun, Unit } from "../runner/share";
 import { journalEntry } from "./journal";
 import { log } from "../log";
 import * as path from "node:path";
-import { jestMayLoadEsm } from "../install/jestWhen";
+import { jestMayLoadEsm, jestVmModules } from "../install/jestWhen";
+import { currentRuntime } from "../install/jestRuntime";
+import { watchEsmLoads } from "../install/jestEsmWatch";
 
 interface JestGlobals {
   beforeAll(fn: () => void): void;
@@ -61,11 +63,23 @@ afterEach(() => {
 // registered before the test file's own top-level afterAll, which runs after it: use made there is followed
 afterAll(() => unit.finish({ followLateUse: true }));
 
-// Under --experimental-vm-modules, jest's ES-module copies of LangChain, reached before the test file loads
-// them (jestEsm.ts): jest 30 awaits the function a setup file exports; jest 29 does not, and waits in beforeAll.
+// Under --experimental-vm-modules, jest's ES-module copies of LangChain (install/jestEsm.ts): reached as soon as a
+// load brings them in, before the importer goes on (install/jestEsmWatch.ts). Where jest's loader cannot be watched,
+// ahead of time for a test file that may load ES modules: in the function this setup file exports, which jest 30
+// awaits before the test file loads, and before each test (jest 29 calls no such function; after a registry reset
+// the modules are fresh). Never at this module's load: an import() under way while jest links the test file's own
+// imports makes jest fail the file ("… is not in cache").
 const testPath = expect.getState().testPath;
-const esmReached = jestMayLoadEsm(testPath)
-  ? (require(path.join(__dirname, "esm")) as typeof import("./esm")).reachJestEsm(testPath, { warn: false })
-  : undefined;
-if (esmReached) beforeAll(() => esmReached);
-module.exports = (): Promise<void> | undefined => esmReached;
+const esm = () => require(path.join(__dirname, "esm")) as typeof import("./esm");
+let reachEsm: (() => Promise<void> | undefined) | undefined;
+if (jestVmModules()) {
+  const runtime = currentRuntime();
+  const watched = watchEsmLoads(
+    runtime,
+    () => esm().reachJestEsm(testPath, { loaded: true }),
+    () => esm().forgetJestEsm(),
+  );
+  if (!watched && jestMayLoadEsm(testPath, runtime)) reachEsm = () => esm().reachJestEsm(testPath);
+}
+if (reachEsm) beforeEach(() => reachEsm());
+module.exports = (): Promise<void> | undefined => reachEsm?.();

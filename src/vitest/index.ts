@@ -73,19 +73,27 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
 
 let warnedDropped = false;
 
-/** Every project of the run (a project in test.projects that does not extend the root config has no hook of this plugin's): what vitest inlines or bundles, and whether the plugin's setup file runs there. */
-function inspectProjects(vitest: VitestLike): void {
+/**
+ * Every project of the run (a project in test.projects that does not extend the root config has no
+ * hook of this plugin's): what vitest inlines or bundles, and whether the plugin's setup file runs
+ * there. Returns the names of the projects where it does not (their fixture use goes uncounted).
+ */
+function inspectProjects(vitest: VitestLike): string[] {
+  const without: string[] = [];
   for (const project of vitest.projects ?? []) {
     noteInlined(project.config);
     const files = project.config?.setupFiles ?? [];
-    if (!files.some((f) => path.relative(f, VITEST_SETUP_FILE) === "")) log.warn(setupFileMissing(project.config?.name)); // relative: a drive letter's case may differ
+    if (files.some((f) => path.relative(f, VITEST_SETUP_FILE) === "")) continue; // relative: a drive letter's case may differ
+    log.warn(setupFileMissing(project.config?.name));
+    without.push(project.config?.name || "(unnamed)");
   }
+  return without;
 }
 
 /** A project whose test files run without the plugin's setup file. */
 export function setupFileMissing(name: string | undefined): string {
   return (
-    `vitest project ${JSON.stringify(name ?? "(unnamed)")} runs without langchain-vcr's setup file: its tests are not scoped, a failed test's recordings are kept, and its fixture use is missing from the summary and the ledger (prune would count its fixtures unused).\n` +
+    `vitest project ${JSON.stringify(name ?? "(unnamed)")} runs without langchain-vcr's setup file: its tests are not scoped, a failed test's recordings are kept, and its fixture use is missing from the summary and the ledger (so the run is partial: prune refuses after it).\n` +
     `  The plugin adds its setup file to the config it is named in; a project in test.projects that does not extend that config gets none.\n` +
     `  Fix it: give the project extends: true, or name langchainVcr() in its own plugins.`
   );

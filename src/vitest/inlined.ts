@@ -56,7 +56,7 @@ export function inlinedIn(config: ProjectConfigLike): Inlined | undefined {
   if (inline !== true && !Array.isArray(inline)) return undefined;
   const dirs = Array.isArray(config.deps?.moduleDirectories) ? (config.deps.moduleDirectories as string[]) : ["/node_modules/"];
   const names = REACHED.filter((name) =>
-    packageDirs(name, config.root).some((dir) => {
+    packageDirs(name, { cwd: config.root }).some((dir) => {
       if (inline === true) return true;
       const file = path.join(dir, "dist", "index.js").split(path.sep).join("/");
       return inline.some((p) =>

@@ -3,7 +3,7 @@
  * end of the run it adds up every test file's report (counts, fixtures used, failed tests),
  * prints one summary line and writes the run's ledger. It reads from vitest what makes a run
  * partial: `-t`, `.only`, test files left out (named files, `--changed`, `related`,
- * `--exclude`/`--project`/`--dir`), watch mode, and `--shard` (a declared shard, merged with its siblings by `prune`). The run is on
+ * `--exclude`/`--project`/`--dir`), watch mode, a project without the plugin's setup file, and `--shard` (a declared shard, merged with its siblings by `prune`). The run is on
  * record (as unfinished) from the moment its tests start.
  */
 import { filesUsingOnly } from "../runner/onlyScan";
@@ -14,6 +14,15 @@ import type { ProjectConfigLike } from "./inlined";
 
 interface TestModuleLike {
   moduleId: string;
+  /** vitest 3+: the project the test file ran in. */
+  project?: { name?: string };
+}
+
+/** Of the projects without the plugin's setup file, those that ran a test file in this run (all of them, when vitest does not say which project a file ran in). */
+export function unscopedThatRan(unscoped: readonly string[], modules: readonly TestModuleLike[]): string[] {
+  if (!modules.every((m) => m.project && typeof m.project === "object")) return [...unscoped];
+  const ran = new Set(modules.map((m) => m.project?.name || "(unnamed)"));
+  return unscoped.filter((name) => ran.has(name));
 }
 export interface VitestLike {
   projects?: { config?: ProjectConfigLike & { setupFiles?: string[] } }[];
@@ -30,16 +39,18 @@ export interface VitestLike {
 
 export class LangchainVcrVitestReporter {
   private vitest: VitestLike | undefined;
+  /** The projects that run without the plugin's setup file: their fixture use is not counted. */
+  private unscoped: string[] = [];
 
-  /** `inspect`: what the plugin checks of every project once vitest has resolved them (./index.ts). */
+  /** `inspect`: what the plugin checks of every project once vitest has resolved them (./index.ts); the projects without its setup file. */
   constructor(
     private readonly share: RunShare,
-    private readonly inspect: (vitest: VitestLike) => void = () => {},
+    private readonly inspect: (vitest: VitestLike) => string[] = () => [],
   ) {}
 
   onInit(vitest: VitestLike): void {
     this.vitest = vitest;
-    this.inspect(vitest);
+    this.unscoped = this.inspect(vitest);
   }
 
   /** Tests are about to run (never called by `vitest list`): the run is on record from here. */
@@ -70,6 +81,8 @@ export class LangchainVcrVitestReporter {
     const narrowed = argvNarrowingReason(NARROWING_OPTIONS.vitest);
     if (narrowed) reasons.push(narrowed);
     if (errors.length) reasons.push(`${errors.length} unhandled error(s) during the run`);
+    for (const name of unscopedThatRan(this.unscoped, modules))
+      reasons.push(`vitest project ${JSON.stringify(name)} ran without langchain-vcr's setup file, so the fixtures it used are not counted`);
     finishRun(this.share, { reasons, exitCode: reason === "passed" && errors.length === 0 ? 0 : 1, shard });
   }
 

@@ -295,19 +295,23 @@ describe("langchain-vcr CLI (child process)", function () {
       }
     });
 
-    it("run at a workspace's root, where the tests ran in its packages: the missing directory's error names the packages' fixture directories of that name", async () => {
+    it("run at a workspace's root, where the tests ran in its packages: the missing directory's error names the packages' fixture directories of that name (one level or more below each) and the command to run in the first package", async () => {
       const root = path.join(dir, "mono");
       fs.mkdirSync(path.join(root, "packages/app/cassettes"), { recursive: true });
-      fs.mkdirSync(path.join(root, "packages/lib"), { recursive: true });
+      fs.mkdirSync(path.join(root, "packages/lib/test/cassettes"), { recursive: true });
       fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
       for (const p of ["app", "lib"]) fs.writeFileSync(path.join(root, "packages", p, "package.json"), JSON.stringify({ name: p }));
-      const out = await cli(["stats", path.join(root, "cassettes")]);
-      expect(out.code).to.equal(1);
-      expect(out.stderr)
+      const stats = await cli(["stats"], root);
+      expect(stats.code, stats.stderr).to.equal(1);
+      expect(stats.stderr)
         .to.include(`the fixture directory ${path.join(root, "cassettes")} does not exist.`)
-        .and.include(
-          `Workspace packages hold fixture directories of that name: ${path.join("packages", "app", "cassettes")}. Pass one: langchain-vcr stats ${path.join("packages", "app", "cassettes")}`,
-        );
+        .and.include(`Workspace packages hold fixture directories of that name: ${path.join("packages", "app", "cassettes")}.`)
+        .and.include(`cd ${path.join("packages", "app")} && npx langchain-vcr stats`);
+      const prune = await cli(["prune", path.join("test", "cassettes")], root);
+      expect(prune.code).to.equal(1);
+      expect(prune.stderr)
+        .to.include(`Workspace packages hold fixture directories of that name: ${path.join("packages", "lib", "test", "cassettes")}.`)
+        .and.include(`cd ${path.join("packages", "lib")} && npx langchain-vcr prune ${path.join("test", "cassettes")}`);
     });
   });
 

@@ -142,12 +142,21 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
   after(removeTmpDirs);
 
   const client = `const client = { apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } };`;
+  const cjsSetup = `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`;
+  /** The ESM app module (app/answer.mjs): `answer` asks a ChatOpenAI, `embed` an OpenAIEmbeddings. */
+  const ESM_APP = [
+    `import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";`,
+    client,
+    `export const answer = async (q) => (await new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke(q)).content;`,
+    `export const embed = (t) => new OpenAIEmbeddings(client).embedQuery(t);`,
+    ``,
+  ].join("\n");
 
   for (const setup of ["vcr-setup.cjs", "vcr-setup.mjs"])
     it(`ChatOpenAI (invoke, stream), OpenAIEmbeddings and a string model in an ESM test file, and in ESM app code a CommonJS test loads with import(), install() in ${setup}: recorded (6 requests, 6 fixtures), then replayed under CI (0 requests; before, every one of them answered live under replay_only)`, async () => {
       await withFakeProvider({}, async (fake) => {
         const p = makeProject({
-          "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+          "vcr-setup.cjs": cjsSetup,
           // an ESM setup file that does not wait for uninstall.ready: langchain-vcr/jest, before it, has
           "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
           "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
@@ -168,13 +177,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
             `});`,
             ``,
           ].join("\n"),
-          "app/answer.mjs": [
-            `import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";`,
-            client,
-            `export const answer = async (q) => (await new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke(q)).content;`,
-            `export const embed = (t) => new OpenAIEmbeddings(client).embedQuery(t);`,
-            ``,
-          ].join("\n"),
+          "app/answer.mjs": ESM_APP,
           "llm/app.test.cjs": [
             `test("asks the ESM app", async () => {`,
             `  const { answer, embed } = await import("../app/answer.mjs");`,
@@ -187,6 +190,60 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
         await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 6);
       });
     });
+  it("after each registry reset (resetModules: true), ESM app code each test imports afresh: recorded (2 requests, 2 fixtures), then replayed under CI (0 requests; before, both answered live: the reset gave fresh, unpatched copies)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const ask = (name: string, question: string) =>
+        `test("${name}", async () => { const { answer } = await import("../app/answer.mjs"); expect(await answer("${question}")).toBe("echo: ${question}"); });`;
+      const p = makeProject({
+        "vcr-setup.cjs": cjsSetup,
+        "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
+        "app/answer.mjs": ESM_APP,
+        "llm/reset.test.cjs": [ask("first", "asked after one reset"), ask("second", "asked after another reset"), ``].join("\n"),
+      });
+      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 2);
+    });
+  });
+
+  it("ESM app code that only a CommonJS helper module imports (the test file has no import( of its own): recorded (2 requests, 2 fixtures), then replayed under CI (0 requests; before, both answered live)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vcr-setup.cjs": cjsSetup,
+        "jest.config.cjs": LLM_CONFIG,
+        "app/answer.mjs": ESM_APP,
+        "app/load.cjs": `exports.loadApp = () => import("./answer.mjs");\n`,
+        "llm/helper.test.cjs": [
+          `const { loadApp } = require("../app/load.cjs");`,
+          `test("asks through a helper", async () => {`,
+          `  const app = await loadApp();`,
+          `  expect(await app.answer("a helper's question")).toBe("echo: a helper's question");`,
+          `  expect(await app.embed("a helper's text")).toHaveLength(8);`,
+          `});`,
+          ``,
+        ].join("\n"),
+      });
+      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 2);
+    });
+  });
+
+  it('a TypeScript test file jest loads as an ES module only through extensionsToTreatAsEsm (no "type": "module"): recorded (1 request, 1 fixture), then replayed under CI (0 requests; before, it answered live)', async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vcr-setup.cjs": cjsSetup,
+        // no TypeScript in it: jest's default transform is off, so the file is loaded as written, as an ES module
+        "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.ts"`).replace(
+          `  transform: {},`,
+          `  transform: {},\n  extensionsToTreatAsEsm: [".ts"],`,
+        ),
+        "llm/esm.test.ts": [
+          `import { ChatOpenAI } from "@langchain/openai";`,
+          client,
+          `test("asks", async () => { expect((await new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke("a .ts question")).content).toBe("echo: a .ts question"); });`,
+          ``,
+        ].join("\n"),
+      });
+      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 1);
+    });
+  });
 });
 
 describe("langchain-vcr/jest after a module registry reset (resetModules: true, jest.isolateModules): the fresh copies of LangChain a test requires are recorded and replayed too", function () {

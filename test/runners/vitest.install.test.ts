@@ -186,6 +186,11 @@ describe("langchain-vcr/vitest: LangChain packages that vitest inlines or bundle
       const replay = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
       expect(fake.count(), "requests on replay").to.equal(1);
+      // "bare"'s fixture use is not counted: the run is partial, so prune keeps every fixture (before: the run was complete)
+      const prune = await p.cli(["prune", "cassettes"]);
+      expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
+      expect(prune.stderr).to.include(`vitest project "bare" ran without langchain-vcr's setup file, so the fixtures it used are not counted`);
+      expect(p.fixtures()).to.have.length(1);
     });
   });
 });

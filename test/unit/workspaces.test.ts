@@ -25,6 +25,18 @@ describe("workspace packages (workspaceDirs)", () => {
     expect(rel(workspaceDirs(root))).to.deep.equal(expected);
   });
 
+  it("a workspace package that is a link to a directory elsewhere is one; a link back up inside a `**` pattern does not loop", () => {
+    const root = tmpDir("vcr-ws-");
+    pkg(root, { name: "mono", workspaces: ["packages/*", "apps/**"] });
+    pkg(path.join(root, "elsewhere/linked"));
+    fs.mkdirSync(path.join(root, "packages"));
+    fs.symlinkSync(path.join(root, "elsewhere/linked"), path.join(root, "packages/linked"), "dir");
+    pkg(path.join(root, "apps/web"));
+    fs.symlinkSync(path.join(root, "apps"), path.join(root, "apps/web/loop"), "dir"); // apps/web/loop/web/loop/…
+    const rel = workspaceDirs(root).map((d) => path.relative(root, d).split(path.sep).join("/"));
+    expect(rel.sort()).to.deep.equal(["apps/web", "packages/linked"]); // apps/web once: the link back to apps/ is not followed
+  });
+
   it("yarn's form ({ packages: [...] }) is read; a project with no workspaces field above it has none", () => {
     const root = tmpDir("vcr-ws-");
     pkg(root, { name: "mono", workspaces: { packages: ["libs/*"], nohoist: ["**/x"] } });

@@ -168,7 +168,7 @@ async function recordInTask(ctx: ToolCallContext, target: Target, run: { taken: 
   let lookup = target.lookup;
   if (run.ambiguous) {
     ctx.recorder.abandon(lookup);
-    if (lookup.policy.writes !== "never") log.warn(sharedTaskWarning(ctx.name)); // under bypass nothing is recorded anyway
+    if (lookup.policy.writes !== "never") log.warn(sharedTaskWarning(ctx.name)); // a mode that never writes (bypass) had nothing to record
     return;
   }
   if (run.taken > 0 && target.resumed) {

@@ -1,0 +1,100 @@
+/**
+ * A LangGraph tool that returns `Command({ update })`, run by a ToolNode in a StateGraph of the
+ * user's own, under `vcr.install()` (which reaches every tool): its result cannot be recorded, so
+ * the run fails with the VcrRecordError, whose fix names the way out; with that way out (the
+ * ToolNode's node inside `withVcr({ mode: "bypass" })`), the models record and replay (0 requests)
+ * while the tool's body runs on every run and no tool fixture is written.
+ */
+import { expect } from "chai";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { tool } from "@langchain/core/tools";
+import { Annotation, Command, END, START, StateGraph, messagesStateReducer } from "@langchain/langgraph";
+import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { z } from "zod";
+import { Vcr, VcrRecordError, withVcr, type VcrMode } from "../../src/index";
+import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+import { inOwnTest } from "../helpers/ownTest";
+import { readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const QUESTION = "Set the mood, please.";
+
+const State = Annotation.Root({
+  messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
+  mood: Annotation<string | undefined>(),
+});
+
+describe("a LangGraph tool returning Command in a StateGraph's ToolNode, under vcr.install()", function () {
+  this.timeout(30000);
+  let fake: FakeProvider;
+  let dir: string;
+  let bodies: number;
+  beforeEach(async () => {
+    fake = await startFakeProvider({
+      answers: [{ question: QUESTION, toolTurns: [[{ name: "set_mood", args: { mood: "happy" } }]], answer: "The mood is set." }],
+    });
+    dir = tmpDir("vcr-command-tool-");
+    bodies = 0;
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeTmpDirs();
+  });
+
+  const setMood = tool(
+    async ({ mood }: { mood: string }, config: { toolCall?: { id?: string } }) => {
+      bodies++;
+      return new Command({ update: { mood, messages: [new ToolMessage({ content: `mood: ${mood}`, tool_call_id: config.toolCall?.id ?? "" })] } });
+    },
+    { name: "set_mood", description: "Set the mood.", schema: z.object({ mood: z.string() }) },
+  );
+
+  /** The graph, its tools node in a bypass scope when `bypass`; one run of it under an installed Vcr in `mode`. */
+  async function run(mode: VcrMode, bypass: boolean): Promise<{ mood: string | undefined; last: string }> {
+    const vcr = new Vcr({ dir, mode });
+    const uninstall = vcr.install();
+    try {
+      const model = openai(fake, undefined).bindTools([setMood]);
+      const toolNode = new ToolNode([setMood]);
+      const graph = new StateGraph(State)
+        .addNode("agent", async (s: typeof State.State) => ({ messages: [await model.invoke(s.messages)] }))
+        .addNode(
+          "tools",
+          (s: typeof State.State, cfg: RunnableConfig) => (bypass ? withVcr({ mode: "bypass" }, () => toolNode.invoke(s, cfg)) : toolNode.invoke(s, cfg)),
+          {
+            ends: ["agent"],
+          },
+        )
+        .addEdge(START, "agent")
+        .addConditionalEdges("agent", (s: typeof State.State) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
+        .addEdge("tools", "agent")
+        .compile();
+      const out = await inOwnTest({}, () => graph.invoke({ messages: [new HumanMessage(QUESTION)] }));
+      return { mood: out.mood, last: String(out.messages.at(-1)?.content) };
+    } finally {
+      uninstall();
+    }
+  }
+
+  it("recorded as is: the run fails with the VcrRecordError, whose fix names the bypass scope around the ToolNode; no tool fixture", async () => {
+    const failure = await run("record_or_replay", false).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(failure).to.be.instanceOf(VcrRecordError);
+    expect(failure!.message).to.include('tool "set_mood" returned a value that cannot be recorded faithfully: a Command');
+    expect(failure!.message).to.include(`(state, config) => withVcr({ mode: "bypass" }, () => toolNode.invoke(state, config))`);
+    expect(readFixtures(dir).filter((f) => f.kind === "tool")).to.deep.equal([]);
+  });
+
+  it("the ToolNode in withVcr({ mode: 'bypass' }): recorded (2 requests, 2 chat fixtures, 0 tool fixtures), then replayed under replay_only with 0 requests, the tool's body running each time", async () => {
+    const recorded = await run("record_or_replay", true);
+    expect(recorded).to.deep.equal({ mood: "happy", last: "The mood is set." });
+    expect([fake.count(), bodies]).to.deep.equal([2, 1]);
+    expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat", "chat"]);
+    const replayed = await run("replay_only", true);
+    expect(replayed).to.deep.equal(recorded);
+    expect([fake.count(), bodies]).to.deep.equal([2, 2]);
+  });
+});
