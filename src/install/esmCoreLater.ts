@@ -6,15 +6,15 @@
  */
 import { pathToFileURL } from "node:url";
 import { patchCoreCopy, type PatchableCore } from "../patches";
-import { processWide } from "../processWide";
 import { claimCopy, FILES } from "./esmCore";
 import { underJest } from "./jestWhen";
 import { exportedFile } from "./packageJson";
 import { trackInstallWork } from "./pending";
 import { ownImports } from "./jestEsmWatch";
+import { patchedLater } from "./jestEsmState";
 
 /** Under jest, per test file: its registry and its globals are the file's own. */
-const later = processWide("esmCoreLater.v1", () => new Map<string, Promise<void>>());
+const later = patchedLater;
 
 /**
  * Loads and patches the ESM copy of core in `coreDir`, once per process. Rejects when it cannot

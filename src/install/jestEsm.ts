@@ -13,45 +13,38 @@
  * integrations it would not load otherwise). Where jest's loader cannot be watched, the setup file
  * reaches ahead of time for a test file that may load ES modules (`jestWhen.ts`).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { isVcrError } from "../errors";
 import { log } from "../log";
-import { processWide } from "../processWide";
 import { scanExports } from "./embeddings";
 import { jestMayLoadEsm } from "./jestWhen";
 import { ownImports } from "./jestEsmWatch";
-import { forgetEsmCoreLater, patchEsmCoreLater } from "./esmCoreLater";
+import { patchEsmCoreLater } from "./esmCoreLater";
+import { reached } from "./jestEsmState";
+export { forgetJestEsm } from "./jestEsmState";
 import { CORE_USERS, KNOWN_INTEGRATIONS } from "./knownPackages";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, packageDirs } from "./packageDirs";
 import { workspaceDirs } from "./workspaces";
 
-/** Per test file under jest (its globals are its own, as its registry is): the work, and the copies of core it patched. */
-const reached = processWide("jestEsm.v2", () => ({ work: undefined as Promise<void> | undefined, cores: [] as string[] }));
-
 /**
- * Starts reaching jest's ES-module copies when `testPath` may load ES modules, or `loaded` says
- * LangChain's were just loaded (`jestEsmWatch.ts`); once per test file, and again after a registry
- * reset. The work, or undefined when there is nothing to do. It
+ * Starts reaching jest's ES-module copies when `testPath` may load ES modules, or `loaded` lists
+ * LangChain's files just loaded (`jestEsmWatch.ts`: the copies they belong to are reached too,
+ * wherever they are installed); once per test file, and again after a registry reset. The work, or undefined when there is nothing to do. It
  * rejects with the VcrConfigError of a copy of core that lacks a relied-on internal; a copy or an
  * integration that cannot be imported is a warning. `warn`: a rejection is also a warning (for
  * install(), whose caller may not wait for it).
  */
-export function reachJestEsm(testPath: string | undefined, { loaded = false }: { loaded?: boolean } = {}): Promise<void> | undefined {
+export function reachJestEsm(testPath: string | undefined, { loaded }: { loaded?: readonly string[] } = {}): Promise<void> | undefined {
   if (reached.work) return reached.work;
   if (!loaded && !jestMayLoadEsm(testPath)) return undefined;
-  return (reached.work = ownImports(() => reach(testPath ?? "this test file", (reached.cores = []))));
-}
-
-/** jest reset its registries (`resetModules`, `jest.resetModules()`): what a test imports next is fresh, reached again before the next test. */
-export function forgetJestEsm(): void {
-  for (const core of reached.cores) forgetEsmCoreLater(core);
-  reached.work = undefined;
-  reached.cores = [];
+  return (reached.work = ownImports(() => reach(testPath ?? "this test file", (reached.cores = []), loaded ?? [])));
 }
 
 /** Every copy is tried (one after another); the first VcrConfigError is thrown once all were. `patched`: the copies patched, for a reset to forget. */
-async function reach(testFile: string, patched: string[]): Promise<void> {
-  const { cores, integrations } = copiesToReach();
+async function reach(testFile: string, patched: string[], loaded: readonly string[]): Promise<void> {
+  const { cores, integrations } = copiesToReach(loaded);
   let refusal: Error | undefined;
   for (const core of cores) {
     try {
@@ -76,9 +69,18 @@ async function reach(testFile: string, patched: string[]): Promise<void> {
 }
 
 /** Each copy of core the project has (its own, each known package's, each workspace package's), and each known integration's directory. */
-function copiesToReach(): { cores: Set<string>; integrations: string[] } {
+function copiesToReach(loaded: readonly string[]): { cores: Set<string>; integrations: string[] } {
   const cores = new Set<string>();
   const integrations: string[] = [];
+  // the copies the loaded files belong to, wherever they are installed (a package's own nested copy)
+  for (const file of loaded) {
+    const core = packageDirOf(file, "@langchain/core");
+    if (core) cores.add(core);
+    for (const name of KNOWN_INTEGRATIONS) {
+      const dir = packageDirOf(file, name);
+      if (dir && !integrations.includes(dir)) integrations.push(dir);
+    }
+  }
   const addCore = (from: string) => {
     const core = dirResolvedFrom(from, "@langchain/core");
     if (core) cores.add(core);
@@ -93,11 +95,24 @@ function copiesToReach(): { cores: Set<string>; integrations: string[] } {
   return { cores, integrations };
 }
 
+/** The directory of package `name` that `file` lies in (`…/node_modules/<name>`), its real path, if it does. */
+function packageDirOf(file: string, name: string): string | undefined {
+  const marker = `${path.sep}node_modules${path.sep}${name.split("/").join(path.sep)}${path.sep}`;
+  const at = file.lastIndexOf(marker);
+  if (at < 0) return undefined;
+  const dir = file.slice(0, at + marker.length - 1);
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
 function notImported(what: string, testFile: string, e: Error, whose: string): string {
   return (
-    `vcr.install() could not import ${what} into jest's ES-module registry (${e.message.split("\n")[0]}).\n` +
+    `langchain-vcr could not import ${what} into jest's ES-module registry (${e.message.split("\n")[0]}).\n` +
     `  test file: ${testFile}\n` +
     `  Under --experimental-vm-modules, what this test file imports as ES modules runs on jest's own copies; ${whose} there are not recorded, and would call the provider.\n` +
-    `  Fix it: wire those explicitly (cache: vcr.cache, vcr.embeddings()), or run this test file as CommonJS.`
+    `  Fix it: wire those explicitly (cache: vcr.cache, vcr.embeddings()), or find why it cannot be imported (NODE_DEBUG=langchain-vcr).`
   );
 }

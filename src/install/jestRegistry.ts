@@ -27,7 +27,7 @@ import { unwrappableError, wrapConfigurableModel } from "./configurableModel";
 import { otherCopyAt } from "./coreCopies";
 import { scanExports } from "./embeddings";
 import { forgetEsmCoreLater } from "./esmCoreLater";
-import { forgetJestEsm } from "./jestEsm";
+import { forgetJestEsm } from "./jestEsmState";
 import { FILES } from "./esmCore";
 import { underJest } from "./jestWhen";
 import { currentRuntime, type RuntimeLike } from "./jestRuntime";

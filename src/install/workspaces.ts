@@ -12,13 +12,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { processWide } from "../processWide";
 
-/**
- * Kept on `process`, not in this module: jest evaluates langchain-vcr afresh for every test file
- * (and `globalThis` is the test file's own), and the workspace does not change within a process.
- */
-const CACHE = Symbol.for("langchain-vcr.workspaceDirs.v1");
-const byCwd: Map<string, string[]> = ((process as unknown as Record<symbol, Map<string, string[]> | undefined>)[CACHE] ??= new Map());
+/** Per process (under jest, per test file: jest gives each its own globals and `process`; the walk is a readdir per pattern segment). */
+const byCwd = processWide("workspaceDirs.v1", () => new Map<string, string[]>());
 
 /** The workspace package directories of the nearest workspace root at or above `cwd` (none when there is no such root). */
 export function workspaceDirs(cwd: string): string[] {

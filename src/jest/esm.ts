@@ -3,4 +3,4 @@
  * test file that may load ES modules (`install/jestEsm.ts`). A bundle of its own, required only
  * then, so the setup file itself loads no @langchain package.
  */
-export { forgetJestEsm, reachJestEsm } from "../install/jestEsm";
+export { reachJestEsm } from "../install/jestEsm";

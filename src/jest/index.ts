@@ -16,6 +16,7 @@ import * as path from "node:path";
 import { jestMayLoadEsm, jestVmModules } from "../install/jestWhen";
 import { currentRuntime } from "../install/jestRuntime";
 import { watchEsmLoads } from "../install/jestEsmWatch";
+import { forgetJestEsm } from "../install/jestEsmState";
 
 interface JestGlobals {
   beforeAll(fn: () => void): void;
@@ -64,22 +65,19 @@ afterEach(() => {
 afterAll(() => unit.finish({ followLateUse: true }));
 
 // Under --experimental-vm-modules, jest's ES-module copies of LangChain (install/jestEsm.ts): reached as soon as a
-// load brings them in, before the importer goes on (install/jestEsmWatch.ts). Where jest's loader cannot be watched,
-// ahead of time for a test file that may load ES modules: in the function this setup file exports, which jest 30
-// awaits before the test file loads, and before each test (jest 29 calls no such function; after a registry reset
-// the modules are fresh). Never at this module's load: an import() under way while jest links the test file's own
-// imports makes jest fail the file ("… is not in cache").
+// load brings them in, before it is handed back (install/jestEsmWatch.ts), and, for a test file that may load ES
+// modules, ahead of time in the function this setup file exports, which jest 30 awaits before the test file loads
+// (its top-level code runs on patched classes; jest 29 calls no such function). Where jest's loader cannot be
+// watched, also before each test (after a registry reset the modules are fresh). Never at this module's load: an
+// import() under way while jest links the test file's own imports makes jest fail the file ("… is not in cache").
+// The state a reset clears is in a module that loads no LangChain (jestEsmState.ts): forgetting costs nothing.
 const testPath = expect.getState().testPath;
 const esm = () => require(path.join(__dirname, "esm")) as typeof import("./esm");
-let reachEsm: (() => Promise<void> | undefined) | undefined;
+let ahead: (() => Promise<void> | undefined) | undefined;
 if (jestVmModules()) {
   const runtime = currentRuntime();
-  const watched = watchEsmLoads(
-    runtime,
-    () => esm().reachJestEsm(testPath, { loaded: true }),
-    () => esm().forgetJestEsm(),
-  );
-  if (!watched && jestMayLoadEsm(testPath, runtime)) reachEsm = () => esm().reachJestEsm(testPath);
+  const watched = watchEsmLoads(runtime, (files) => esm().reachJestEsm(testPath, { loaded: files }), forgetJestEsm);
+  if (jestMayLoadEsm(testPath, runtime)) ahead = () => esm().reachJestEsm(testPath);
+  if (ahead && !watched) beforeEach(() => ahead!());
 }
-if (reachEsm) beforeEach(() => reachEsm());
-module.exports = (): Promise<void> | undefined => reachEsm?.();
+module.exports = (): Promise<void> | undefined => ahead?.();

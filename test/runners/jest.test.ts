@@ -225,6 +225,56 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     });
   });
 
+  it("an ESM test file's top-level await, and an import() inside jest.isolateModulesAsync (a registry of its own) after one outside it: recorded (3 requests, 3 fixtures), then replayed under CI (0 requests)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vcr-setup.cjs": cjsSetup,
+        "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.mjs"`),
+        "app/answer.mjs": ESM_APP,
+        "llm/tla.test.mjs": [
+          `import { jest } from "@jest/globals";`,
+          `import { OpenAIEmbeddings } from "@langchain/openai";`,
+          client,
+          // at the module's top level: before any test, before the watch's reach of this load
+          `const vector = await new OpenAIEmbeddings(client).embedQuery("embedded at the top level");`,
+          `test("top level", () => expect(vector).toHaveLength(8));`,
+          `test("isolated", async () => {`,
+          `  expect(await (await import("../app/answer.mjs")).answer("asked outside")).toBe("echo: asked outside");`,
+          `  await jest.isolateModulesAsync(async () => {`,
+          `    expect(await (await import("../app/answer.mjs")).answer("asked in isolation")).toBe("echo: asked in isolation");`,
+          `  });`,
+          `});`,
+          ``,
+        ].join("\n"),
+      });
+      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 3);
+    });
+  });
+
+  it("CommonJS test files that load none of LangChain's ES modules load no LangChain for it: not at setup, not at a reset, not at teardown", async () => {
+    const seen = (name: string) =>
+      `test("${name}", () => { expect(Object.keys(require.cache).filter((k) => /[\\\\/]@langchain[\\\\/]/.test(k))).toEqual([]); });\n`;
+    const p = makeProject({
+      // no install(): the setup file alone, as in a suite whose other tests use it
+      "jest.config.cjs": LLM_CONFIG.replace(`, "<rootDir>/vcr-setup.cjs"`, "").replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
+      "llm/a.test.cjs": seen("a") + seen("a again"),
+      "llm/b.test.cjs": seen("b"),
+      // loaded by the last test file's teardown if anything were: a preload counts LangChain's files read
+      "count.cjs": [
+        `const fs = require("node:fs");`,
+        `const read = fs.readFileSync;`,
+        `fs.readFileSync = function (file, ...rest) { if (/[\\\\/]@langchain[\\\\/]core[\\\\/]/.test(String(file))) fs.appendFileSync(process.env.SIDE_FILE, String(file) + "\\n"); return read.call(this, file, ...rest); };`,
+        ``,
+      ].join("\n"),
+    });
+    const run = await p.run([JEST, "--ci", "--runInBand"], {
+      NODE_OPTIONS: `--experimental-vm-modules --no-warnings --require ${path.join(p.dir, "count.cjs")}`,
+    });
+    expect(run.status, run.stdout + run.stderr).to.equal(0);
+    expect(run.stderr).to.match(/Tests:\s+3 passed, 3 total/);
+    expect(p.sideLines(), "files of @langchain/core read").to.deep.equal([]);
+  });
+
   it('a TypeScript test file jest loads as an ES module only through extensionsToTreatAsEsm (no "type": "module"): recorded (1 request, 1 fixture), then replayed under CI (0 requests; before, it answered live)', async () => {
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({
