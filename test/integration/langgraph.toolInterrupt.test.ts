@@ -206,6 +206,15 @@ describe("LangGraph interrupt() inside a wrapped tool (createAgent, MemorySaver)
     expect(warned).to.include('tool "approved_refund" ran beside other tool calls in one LangGraph task while interrupt() was used');
     expect(warned).to.include('createReactAgent({ ..., version: "v2" })');
     expect(readFixtures(dir).filter((f) => f.kind === "tool" && f.request.args?.orderId === "9")).to.deep.equal([]); // never a wrong attribution on disk
+    // replayed as it was recorded, the refund misses: its miss says why recording again will not help (before: only the record command)
+    const missed = await agentRun("replay_only", "v1").then(
+      () => "replayed",
+      (e: Error) => e.message,
+    );
+    expect(missed)
+      .to.include("no recorded fixture for this tool request")
+      .and.include('tool "approved_refund" runs beside other tool calls in one LangGraph task');
+    expect(missed).to.include("recording again will not help").and.include("one Send per tool call");
     // under bypass nothing is ever recorded: nothing to say (before: the same warning)
     const bypassWarned = await stderrOf(() => agentRun("bypass", "v1"));
     expect(bypassWarned).to.not.include("ran beside other tool calls");

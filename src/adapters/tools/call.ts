@@ -7,6 +7,7 @@
  * is `live`, so the body always runs; its outcome is written only where the main mode writes.
  */
 import { isVcrError } from "../../errors";
+import { appendNote } from "../../diagnose/appendNote";
 import { currentTest } from "../../scope";
 import type { Lookup, Recorder } from "../../recorder";
 import { damagedFixtureError } from "../../kinds/damaged";
@@ -23,6 +24,7 @@ import {
   replayInterrupts,
   resumedRequest,
   sharedTaskError,
+  sharedTaskMissNote,
   sharedTaskWarning,
   taskScratchpad,
   watchBody,
@@ -97,7 +99,11 @@ async function lookUpAndRun(
   // recorded under its resume key only: that fixture first, when there is one
   const early = resumedReq && ctx.recorder.findRecorded("tool", resumedReq, { describe: `${describe}, resumed`, live });
   if (early) return replay(ctx.name, early, callId);
-  const lookup = await ctx.recorder.lookup("tool", request, { describe, live });
+  const lookup = await ctx.recorder.lookup("tool", request, { describe, live }).catch((e: unknown) => {
+    // a miss that recording again may not fix: calls sharing a task record nothing when interrupt() is used
+    if (slot.overlapped && isVcrError(e) && e.code === "VCR_MISS") appendNote(e, sharedTaskMissNote(ctx.name));
+    throw e;
+  });
   if (!lookup.fixture) return runAndRecord(ctx, { lookup, slot, resumed: resumedReq && resumedLookup }, parsed, runManager, cfg, callId);
   if (!interruptedBefore(lookup)) return replay(ctx.name, lookup, callId);
   taskScratchpad(cfg, { required: true }); // a fixture that records an interrupt needs the scratchpad as it is known

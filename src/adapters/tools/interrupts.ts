@@ -120,7 +120,7 @@ export function sharedTaskError(tool: string): VcrConfigError {
   return new VcrConfigError(
     `tool ${JSON.stringify(tool)} runs beside other tool calls in one LangGraph task, and its fixture records an interrupt().\n` +
       `  Calls that run together in a task share its resume values and interrupt counter, so which call took which cannot be told on replay.\n` +
-      `  Fix: run each tool call in a task of its own (createReactAgent({ ..., version: "v2" }), or createAgent from "langchain") and record again.`,
+      `  Fix: run each tool call in a task of its own (${OWN_TASKS}) and record again.`,
   );
 }
 
@@ -128,9 +128,21 @@ export function sharedTaskError(tool: string): VcrConfigError {
 export function sharedTaskWarning(tool: string): string {
   return (
     `tool ${JSON.stringify(tool)} ran beside other tool calls in one LangGraph task while interrupt() was used, so which call took which resume value cannot be told; nothing was recorded for it.\n` +
-    `  Run each tool call in a task of its own: createReactAgent({ ..., version: "v2" }), or createAgent from "langchain".`
+    `  Run each tool call in a task of its own: ${OWN_TASKS}.`
   );
 }
+
+/** What a miss of a call that runs beside others in its task adds: if the task used interrupt(), recording again records nothing for it. */
+export function sharedTaskMissNote(tool: string): string {
+  return (
+    `langchain-vcr: note: tool ${JSON.stringify(tool)} runs beside other tool calls in one LangGraph task. If one of them calls interrupt(), which call took which resume value cannot be told, ` +
+    `so nothing is recorded for these calls (the recording run warned "ran beside other tool calls"), and recording again will not help.\n` +
+    `  Then run each tool call in a task of its own: ${OWN_TASKS}.`
+  );
+}
+
+/** The ways to give each tool call a LangGraph task of its own. */
+const OWN_TASKS = `createAgent from "langchain", createReactAgent({ ..., version: "v2" }), or, in a graph of your own, one Send per tool call`;
 
 /**
  * Watches one body's run: `end()` says how many resume values it took (the task's interrupt
