@@ -8,6 +8,7 @@ import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
 import { defaultLedgerDir } from "../runner/ledgerFiles";
 import { workspaceDirs } from "../install/workspaces";
+import { pathFrom } from "../pathFrom";
 
 /** `dir` from the working directory; with none given, the default there, else the project root's (a command run from a subdirectory). */
 export function resolveDir(io: Io, dir: string | undefined): string {
@@ -55,7 +56,7 @@ export function listFixtures(dir: string, command: string): string[] {
       `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
         (found.length
           ? `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n` +
-            `  Run it in the package whose tests use them, where its test runner writes the ledger: cd ${found[0].pkg} && npx langchain-vcr ${command}${found[0].inPkg === DEFAULTS.dir ? (command.endsWith(" --dir") ? " " + DEFAULTS.dir : "") : " " + found[0].inPkg}`
+            `  Run it in the package whose tests use them, where its test runner writes the ledger: cd ${found[0].pkg} && npx langchain-vcr ${command}${found[0].inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + found[0].inPkg}`
           : `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`),
     );
   }
@@ -72,8 +73,8 @@ export function listFixtures(dir: string, command: string): string[] {
  */
 function inWorkspacePackages(dir: string): { dir: string; pkg: string; inPkg: string }[] {
   const cwd = process.cwd();
-  const below = path.relative(cwd, dir);
-  const exact = below && !below.startsWith("..") && !path.isAbsolute(below) ? below : undefined;
+  const below = pathFrom(cwd, dir);
+  const exact = below !== dir ? below : undefined; // a path inside the working directory
   const hits = (name: string) =>
     workspaceDirs(cwd)
       .map((ws) => ({ ws, hit: path.join(ws, name) }))

@@ -13,17 +13,14 @@ import { trackInstallWork } from "./pending";
 import { ownImports } from "./jestEsmWatch";
 import { patchedLater } from "./jestEsmState";
 
-/** Under jest, per test file: its registry and its globals are the file's own. */
-const later = patchedLater;
-
 /**
  * Loads and patches the ESM copy of core in `coreDir`, once per process. Rejects when it cannot
  * be loaded, or lacks a relied-on internal (the VcrConfigError naming it).
  */
 export function patchEsmCoreLater(coreDir: string): Promise<void> {
-  let done = later.get(coreDir);
+  let done = patchedLater.get(coreDir);
   if (!done) {
-    later.set(coreDir, (done = loadAndPatch(coreDir)));
+    patchedLater.set(coreDir, (done = loadAndPatch(coreDir)));
     trackInstallWork(done, `the ESM copy of @langchain/core in ${coreDir}`);
   }
   return done;
@@ -31,7 +28,7 @@ export function patchEsmCoreLater(coreDir: string): Promise<void> {
 
 /** Under jest, after a module registry reset: the ESM copy in `coreDir` is loaded and patched again (a fresh one) when next needed. */
 export function forgetEsmCoreLater(coreDir: string): void {
-  later.delete(coreDir);
+  patchedLater.delete(coreDir);
 }
 
 async function loadAndPatch(coreDir: string): Promise<void> {

@@ -16,11 +16,11 @@ import { pathToFileURL } from "node:url";
 import { isEsModule, quietly } from "./esmCore";
 import { patchCoreAt } from "./coreCopies";
 import { exportedFile } from "./packageJson";
-import { dirResolvedFrom, packageDirs } from "./packageDirs";
+import { dirResolvedFrom } from "./packageDirs";
 import { processWide } from "../processWide";
 import { trackInstallWork } from "./pending";
-import { CORE_USERS, KNOWN_INTEGRATIONS } from "./knownPackages";
-import { workspaceDirs } from "./workspaces";
+import { KNOWN_INTEGRATIONS } from "./knownPackages";
+import { knownCopies } from "./knownCopies";
 
 const done = processWide("integrations.v1", () => new Set<"esm" | "cjs">());
 
@@ -36,10 +36,8 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
   done.add(kind);
   const condition = kind === "esm" ? "import" : "require";
   // ES modules: nothing sees what they load, so each workspace package's copies too (CommonJS: the require hooks patch a copy as it loads)
-  const workspaces = kind === "esm";
-  for (const name of CORE_USERS) for (const dir of packageDirs(name, { workspaces })) patchCoreUnder(name, dir, condition);
-  // a workspace package's own models (its own subclass of core's classes) over a copy of core nested under it
-  if (workspaces) for (const dir of workspaceDirs(process.cwd())) patchCoreUnder("the workspace package", dir, condition);
+  const copies = knownCopies({ workspaces: kind === "esm" });
+  for (const { name, dir } of copies.filter((c) => !c.integration)) patchCoreUnder(name, dir, condition);
   for (const name of KNOWN_INTEGRATIONS) {
     const targets = new Set<string>();
     if (kind === "cjs") {
@@ -49,7 +47,7 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
         // not resolvable from here: the copies below
       }
     }
-    for (const dir of packageDirs(name, { workspaces })) {
+    for (const { dir } of copies.filter((c) => c.name === name)) {
       patchCoreUnder(name, dir, condition);
       const file = exportedFile(dir, ".", condition);
       if (file && ![...targets].some((t) => t.startsWith(dir + path.sep))) targets.add(file);

@@ -13,7 +13,6 @@
  * integrations it would not load otherwise). Where jest's loader cannot be watched, the setup file
  * reaches ahead of time for a test file that may load ES modules (`jestWhen.ts`).
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { isVcrError } from "../errors";
 import { log } from "../log";
@@ -22,19 +21,17 @@ import { jestMayLoadEsm } from "./jestWhen";
 import { ownImports } from "./jestEsmWatch";
 import { patchEsmCoreLater } from "./esmCoreLater";
 import { reached } from "./jestEsmState";
-export { forgetJestEsm } from "./jestEsmState";
-import { CORE_USERS, KNOWN_INTEGRATIONS } from "./knownPackages";
+import { KNOWN_INTEGRATIONS } from "./knownPackages";
+import { knownCopies } from "./knownCopies";
 import { exportedFile } from "./packageJson";
-import { dirResolvedFrom, packageDirs } from "./packageDirs";
-import { workspaceDirs } from "./workspaces";
+import { dirResolvedFrom, realDir } from "./packageDirs";
 
 /**
  * Starts reaching jest's ES-module copies when `testPath` may load ES modules, or `loaded` lists
  * LangChain's files just loaded (`jestEsmWatch.ts`: the copies they belong to are reached too,
- * wherever they are installed); once per test file, and again after a registry reset. The work, or undefined when there is nothing to do. It
- * rejects with the VcrConfigError of a copy of core that lacks a relied-on internal; a copy or an
- * integration that cannot be imported is a warning. `warn`: a rejection is also a warning (for
- * install(), whose caller may not wait for it).
+ * wherever they are installed); once per test file, and again after a registry reset. The work,
+ * or undefined when there is nothing to do. It rejects with the VcrConfigError of a copy of core
+ * that lacks a relied-on internal; a copy or an integration that cannot be imported is a warning.
  */
 export function reachJestEsm(testPath: string | undefined, { loaded }: { loaded?: readonly string[] } = {}): Promise<void> | undefined {
   if (reached.work) return reached.work;
@@ -72,40 +69,33 @@ async function reach(testFile: string, patched: string[], loaded: readonly strin
 function copiesToReach(loaded: readonly string[]): { cores: Set<string>; integrations: string[] } {
   const cores = new Set<string>();
   const integrations: string[] = [];
-  // the copies the loaded files belong to, wherever they are installed (a package's own nested copy)
-  for (const file of loaded) {
-    const core = packageDirOf(file, "@langchain/core");
-    if (core) cores.add(core);
-    for (const name of KNOWN_INTEGRATIONS) {
+  // the copies the loaded files belong to, wherever they are installed (a package's own nested copy): each directory once
+  const named = new Map<string, string>();
+  for (const file of loaded)
+    for (const name of ["@langchain/core", ...KNOWN_INTEGRATIONS]) {
       const dir = packageDirOf(file, name);
-      if (dir && !integrations.includes(dir)) integrations.push(dir);
+      if (dir) named.set(dir, name);
     }
+  for (const [dir, name] of named) {
+    const real = realDir(dir);
+    if (!real) continue;
+    if (name === "@langchain/core") cores.add(real);
+    else if (!integrations.includes(real)) integrations.push(real);
   }
-  const addCore = (from: string) => {
+  const known = knownCopies({ workspaces: true });
+  for (const from of [process.cwd(), ...known.map((c) => c.dir)]) {
     const core = dirResolvedFrom(from, "@langchain/core");
     if (core) cores.add(core);
-  };
-  addCore(process.cwd());
-  for (const name of [...CORE_USERS, ...KNOWN_INTEGRATIONS])
-    for (const dir of packageDirs(name, { workspaces: true })) {
-      addCore(dir);
-      if ((KNOWN_INTEGRATIONS as readonly string[]).includes(name)) integrations.push(dir);
-    }
-  for (const dir of workspaceDirs(process.cwd())) addCore(dir);
+  }
+  for (const c of known) if (c.integration && !integrations.includes(c.dir)) integrations.push(c.dir);
   return { cores, integrations };
 }
 
-/** The directory of package `name` that `file` lies in (`…/node_modules/<name>`), its real path, if it does. */
+/** The directory of package `name` that `file` lies in (`…/node_modules/<name>`), if it does. */
 function packageDirOf(file: string, name: string): string | undefined {
   const marker = `${path.sep}node_modules${path.sep}${name.split("/").join(path.sep)}${path.sep}`;
   const at = file.lastIndexOf(marker);
-  if (at < 0) return undefined;
-  const dir = file.slice(0, at + marker.length - 1);
-  try {
-    return fs.realpathSync(dir);
-  } catch {
-    return undefined;
-  }
+  return at < 0 ? undefined : file.slice(0, at + marker.length - 1);
 }
 
 function notImported(what: string, testFile: string, e: Error, whose: string): string {

@@ -3,6 +3,7 @@
  * LangChain: `jestRegistry.ts` follows its registry resets, and `jestWhen.ts` asks it whether a
  * test file loads as an ES module.
  */
+import { processWide } from "../processWide";
 import * as nodeModule from "node:module"; // a namespace import: the bundle reads the module itself (jest hands its own shim)
 
 export type RequireModule = (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]) => unknown;
@@ -21,6 +22,12 @@ export interface RuntimeLike {
  * reaches `requireModule`, so the next is tried).
  */
 export function currentRuntime(): RuntimeLike | undefined {
+  // probed once per test file (the setup file and jestRegistry.ts both ask): its globals are the file's own
+  const found = processWide("jestRuntime.v1", () => ({ runtime: probeRuntime() }));
+  return found.runtime;
+}
+
+function probeRuntime(): RuntimeLike | undefined {
   const cache = (nodeModule as unknown as { _cache?: Record<string, { exports?: unknown } | undefined> })._cache ?? {};
   const protos = Object.keys(cache)
     .filter((k) => /[\\/]jest-runtime[\\/]build[\\/]index\.js$/.test(k))

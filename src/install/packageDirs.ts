@@ -47,7 +47,8 @@ function resolvedDir(name: string, resolve: (specifier: string) => string): stri
   }
 }
 
-function realDir(dir: string | undefined): string | undefined {
+/** `dir`'s real path, if it exists. */
+export function realDir(dir: string | undefined): string | undefined {
   if (dir === undefined) return undefined;
   try {
     return fs.realpathSync(dir);

@@ -13,10 +13,11 @@ import { Annotation, Command, END, START, StateGraph, messagesStateReducer } fro
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 import { Vcr, VcrRecordError, withVcr, type VcrMode } from "../../src/index";
-import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { openai } from "../helpers/models";
 import { inOwnTest } from "../helpers/ownTest";
-import { readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { readFixtures } from "../helpers/tmp";
 
 const QUESTION = "Set the mood, please.";
 
@@ -30,16 +31,8 @@ describe("a LangGraph tool returning Command in a StateGraph's ToolNode, under v
   let fake: FakeProvider;
   let dir: string;
   let bodies: number;
-  beforeEach(async () => {
-    fake = await startFakeProvider({
-      answers: [{ question: QUESTION, toolTurns: [[{ name: "set_mood", args: { mood: "happy" } }]], answer: "The mood is set." }],
-    });
-    dir = tmpDir("vcr-command-tool-");
-    bodies = 0;
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeTmpDirs();
+  useFakeAndDir((f, d) => ((fake = f), (dir = d), (bodies = 0)), "vcr-command-tool-", {
+    answers: [{ question: QUESTION, toolTurns: [[{ name: "set_mood", args: { mood: "happy" } }]], answer: "The mood is set." }],
   });
 
   const setMood = tool(

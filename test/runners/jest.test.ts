@@ -142,6 +142,11 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
   after(removeTmpDirs);
 
   const client = `const client = { apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } };`;
+  /** Records the project's tests under --experimental-vm-modules (`n` requests, `n` fixtures), then replays them under CI with 0 requests. */
+  const recordsThenReplays = (files: Record<string, string>, n: number) =>
+    withFakeProvider({}, async (fake) => {
+      await recordThenReplay(makeProject(files), fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, n);
+    });
   const cjsSetup = `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`;
   /** The ESM app module (app/answer.mjs): `answer` asks a ChatOpenAI, `embed` an OpenAIEmbeddings. */
   const ESM_APP = [
@@ -154,8 +159,8 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
 
   for (const setup of ["vcr-setup.cjs", "vcr-setup.mjs"])
     it(`ChatOpenAI (invoke, stream), OpenAIEmbeddings and a string model in an ESM test file, and in ESM app code a CommonJS test loads with import(), install() in ${setup}: recorded (6 requests, 6 fixtures), then replayed under CI (0 requests; before, every one of them answered live under replay_only)`, async () => {
-      await withFakeProvider({}, async (fake) => {
-        const p = makeProject({
+      await recordsThenReplays(
+        {
           "vcr-setup.cjs": cjsSetup,
           // an ESM setup file that does not wait for uninstall.ready: langchain-vcr/jest, before it, has
           "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
@@ -186,27 +191,27 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
             `});`,
             ``,
           ].join("\n"),
-        });
-        await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 6);
-      });
+        },
+        6,
+      );
     });
   it("after each registry reset (resetModules: true), ESM app code each test imports afresh: recorded (2 requests, 2 fixtures), then replayed under CI (0 requests; before, both answered live: the reset gave fresh, unpatched copies)", async () => {
-    await withFakeProvider({}, async (fake) => {
-      const ask = (name: string, question: string) =>
-        `test("${name}", async () => { const { answer } = await import("../app/answer.mjs"); expect(await answer("${question}")).toBe("echo: ${question}"); });`;
-      const p = makeProject({
+    const ask = (name: string, question: string) =>
+      `test("${name}", async () => { const { answer } = await import("../app/answer.mjs"); expect(await answer("${question}")).toBe("echo: ${question}"); });`;
+    await recordsThenReplays(
+      {
         "vcr-setup.cjs": cjsSetup,
         "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
         "app/answer.mjs": ESM_APP,
         "llm/reset.test.cjs": [ask("first", "asked after one reset"), ask("second", "asked after another reset"), ``].join("\n"),
-      });
-      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 2);
-    });
+      },
+      2,
+    );
   });
 
   it("ESM app code that only a CommonJS helper module imports (the test file has no import( of its own): recorded (2 requests, 2 fixtures), then replayed under CI (0 requests; before, both answered live)", async () => {
-    await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
+    await recordsThenReplays(
+      {
         "vcr-setup.cjs": cjsSetup,
         "jest.config.cjs": LLM_CONFIG,
         "app/answer.mjs": ESM_APP,
@@ -220,14 +225,14 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
           `});`,
           ``,
         ].join("\n"),
-      });
-      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 2);
-    });
+      },
+      2,
+    );
   });
 
   it("an ESM test file's top-level await, and an import() inside jest.isolateModulesAsync (a registry of its own) after one outside it: recorded (3 requests, 3 fixtures), then replayed under CI (0 requests)", async () => {
-    await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
+    await recordsThenReplays(
+      {
         "vcr-setup.cjs": cjsSetup,
         "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.mjs"`),
         "app/answer.mjs": ESM_APP,
@@ -246,9 +251,9 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
           `});`,
           ``,
         ].join("\n"),
-      });
-      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 3);
-    });
+      },
+      3,
+    );
   });
 
   it("CommonJS test files that load none of LangChain's ES modules load no LangChain for it: not at setup, not at a reset, not at teardown", async () => {
@@ -276,8 +281,8 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
   });
 
   it('a TypeScript test file jest loads as an ES module only through extensionsToTreatAsEsm (no "type": "module"): recorded (1 request, 1 fixture), then replayed under CI (0 requests; before, it answered live)', async () => {
-    await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
+    await recordsThenReplays(
+      {
         "vcr-setup.cjs": cjsSetup,
         // no TypeScript in it: jest's default transform is off, so the file is loaded as written, as an ES module
         "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.ts"`).replace(
@@ -290,9 +295,9 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
           `test("asks", async () => { expect((await new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke("a .ts question")).content).toBe("echo: a .ts question"); });`,
           ``,
         ].join("\n"),
-      });
-      await recordThenReplay(p, fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, 1);
-    });
+      },
+      1,
+    );
   });
 });
 
