@@ -11,7 +11,7 @@
  * The setup file `langchain-vcr/jest` starts it, never while jest links a module's imports. It
  * costs about 0.1–0.3 s per test file that loads LangChain's ES modules (mostly the known
  * integrations it would not load otherwise). Where jest's loader cannot be watched, the setup file
- * reaches ahead of time for a test file that may load ES modules (`jestWhen.ts`).
+ * reaches in every test file, before its hooks and before each test (`jest/index.ts`).
  */
 import * as path from "node:path";
 import { isVcrError } from "../errors";
@@ -27,15 +27,20 @@ import { exportedFile } from "./packageJson";
 import { dirResolvedFrom, realDir } from "./packageDirs";
 
 /**
- * Starts reaching jest's ES-module copies when `testPath` may load ES modules, or `loaded` lists
- * LangChain's files just loaded (`jestEsmWatch.ts`: the copies they belong to are reached too,
- * wherever they are installed); once per test file, and again after a registry reset. The work,
- * or undefined when there is nothing to do. It rejects with the VcrConfigError of a copy of core
- * that lacks a relied-on internal; a copy or an integration that cannot be imported is a warning.
+ * Starts reaching jest's ES-module copies when `testPath` may load ES modules, `always` (jest's
+ * loads cannot be watched: any test file may load them, through a helper module's `import()`), or
+ * `loaded` lists LangChain's files just loaded (`jestEsmWatch.ts`: the copies they belong to are
+ * reached too, wherever they are installed); once per test file, and again after a registry
+ * reset. The work, or undefined when there is nothing to do. It rejects with the VcrConfigError
+ * of a copy of core that lacks a relied-on internal; a copy or an integration that cannot be
+ * imported is a warning.
  */
-export function reachJestEsm(testPath: string | undefined, { loaded }: { loaded?: readonly string[] } = {}): Promise<void> | undefined {
+export function reachJestEsm(
+  testPath: string | undefined,
+  { loaded, always = false }: { loaded?: readonly string[]; always?: boolean } = {},
+): Promise<void> | undefined {
   if (reached.work) return reached.work;
-  if (!loaded && !jestMayLoadEsm(testPath)) return undefined;
+  if (!loaded && !always && !jestMayLoadEsm(testPath)) return undefined;
   return (reached.work = ownImports(() => reach(testPath ?? "this test file", (reached.cores = []), loaded ?? [])));
 }
 

@@ -11,8 +11,8 @@
  * The reach waits for the outer load to finish (linked and evaluated), so nothing is imported while
  * jest links ("… is not in cache"). A module's top-level code runs before the reach: the setup file
  * also reaches ahead of time, where jest 30 waits for it (`jest/index.ts`). Where the loader or its
- * registry is not found (another jest), `watchEsmLoads` returns false and the setup file reaches
- * ahead of time for test files that may load ES modules (`jestWhen.ts`).
+ * registry is not found (another jest), `watchEsmLoads` returns false (`unwatchable` names what is
+ * missing) and the setup file reaches in every test file, before its hooks and before each test.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
@@ -97,6 +97,14 @@ export function watchEsmLoads(runtime: RuntimeLike | undefined, reach: (files: r
     },
   });
   return true;
+}
+
+/** What of jest's the watch needs and this process lacks (jestEsmWatch cannot watch), or undefined when nothing is missing. */
+export function unwatchable(runtime: RuntimeLike | undefined): string | undefined {
+  if (!runtime) return "runtime (jest-runtime's Runtime.prototype.requireModule)";
+  if (!esmLoaderOf(runtime)) return "ES-module loader (linkAndEvaluateModule on the Runtime or on its esmLoader)";
+  if (!activeRegistry(runtime)) return "active ES-module registry (registries.getActiveEsmRegistry(), _esmoduleRegistry)";
+  return undefined;
 }
 
 /** The test file's active ES-module registry: jest 30's `registries.getActiveEsmRegistry()`, jest 29's `_isolatedModuleRegistry ?? _esmoduleRegistry`. */

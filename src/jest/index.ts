@@ -15,7 +15,7 @@ import { log } from "../log";
 import * as path from "node:path";
 import { jestMayLoadEsm, jestVmModules } from "../install/jestWhen";
 import { currentRuntime } from "../install/jestRuntime";
-import { watchEsmLoads } from "../install/jestEsmWatch";
+import { unwatchable, watchEsmLoads } from "../install/jestEsmWatch";
 import { forgetJestEsm } from "../install/jestEsmState";
 
 interface JestGlobals {
@@ -67,17 +67,61 @@ afterAll(() => unit.finish({ followLateUse: true }));
 // Under --experimental-vm-modules, jest's ES-module copies of LangChain (install/jestEsm.ts): reached as soon as a
 // load brings them in, before it is handed back (install/jestEsmWatch.ts), and, for a test file that may load ES
 // modules, ahead of time in the function this setup file exports, which jest 30 awaits before the test file loads
-// (its top-level code runs on patched classes; jest 29 calls no such function). Where jest's loader cannot be
-// watched, also before each test (after a registry reset the modules are fresh). Never at this module's load: an
+// (its top-level code runs on patched classes; jest 29 calls no such function). Never at this module's load: an
 // import() under way while jest links the test file's own imports makes jest fail the file ("… is not in cache").
 // The state a reset clears is in a module that loads no LangChain (jestEsmState.ts): forgetting costs nothing.
+//
+// Where jest's loads cannot be watched (a jest whose internals differ), no load is seen: a CommonJS test file may load
+// ES modules through a helper's import() (measured: it answered live under replay_only), and a registry reset may go
+// unseen (the runtime not found). So every test file is reached ahead of time, then afresh before its hooks and
+// before each test (modules still cached are patched already: a cheap pass), and inside jest.isolateModulesAsync.
 const testPath = expect.getState().testPath;
 const esm = () => require(path.join(__dirname, "esm")) as typeof import("./esm");
 let ahead: (() => Promise<void> | undefined) | undefined;
 if (jestVmModules()) {
   const runtime = currentRuntime();
-  const watched = watchEsmLoads(runtime, (files) => esm().reachJestEsm(testPath, { loaded: files }), forgetJestEsm);
-  if (jestMayLoadEsm(testPath, runtime)) ahead = () => esm().reachJestEsm(testPath);
-  if (ahead && !watched) beforeEach(() => ahead!());
+  if (watchEsmLoads(runtime, (files) => esm().reachJestEsm(testPath, { loaded: files }), forgetJestEsm)) {
+    if (jestMayLoadEsm(testPath, runtime)) ahead = () => esm().reachJestEsm(testPath);
+  } else {
+    log.warn(unwatchedNote(unwatchable(runtime)!));
+    ahead = () => esm().reachJestEsm(testPath, { always: true });
+    const afresh = () => {
+      forgetJestEsm();
+      return ahead!();
+    };
+    beforeAll(afresh);
+    beforeEach(afresh);
+    if (runtime) reachInIsolation(runtime, afresh);
+  }
 }
 module.exports = (): Promise<void> | undefined => ahead?.();
+
+/** `jest.isolateModulesAsync(fn)` (a registry of its own): reached inside it before `fn` runs; what is imported after it, afresh. */
+function reachInIsolation(runtime: object, afresh: () => Promise<void> | undefined): void {
+  const isolate = (runtime as { isolateModulesAsync?: unknown }).isolateModulesAsync;
+  if (typeof isolate !== "function") return;
+  Object.defineProperty(runtime, "isolateModulesAsync", {
+    configurable: true,
+    writable: true,
+    value: function (this: unknown, fn: () => Promise<unknown>) {
+      return isolate.call(this, async () => {
+        await afresh();
+        try {
+          return await fn();
+        } finally {
+          forgetJestEsm();
+        }
+      });
+    },
+  });
+}
+
+/** Said in each test file where jest's ES-module loads cannot be watched: what is done instead, what it misses, and its cost. */
+function unwatchedNote(missing: string): string {
+  return (
+    `note: langchain-vcr cannot watch jest's ES-module loads under --experimental-vm-modules: it found no jest ${missing} in this process (another jest, or a custom runtime in jest.config).\n` +
+    `  So each test file imports @langchain/core's and the installed LangChain integrations' ES modules into jest's registry and patches them, before the file loads (where jest awaits the setup file), before its hooks, before each test and inside jest.isolateModulesAsync: 0.1–0.8 s a test file (the more integrations installed, the more) and a few ms a test.\n` +
+    `  Not seen: ES modules first loaded after a jest.resetModules() in a test or in the test file's own hooks, or inside jest.isolateModules(); their models and embeddings would call the provider.\n` +
+    `  Fix it: reset with resetModules: true in jest.config instead (jest resets before the setup file's beforeEach), or give those models cache: vcr.cache; langchain-vcr watches the loaders of jest 29 and 30, so with another jest see whether a newer langchain-vcr knows it.\n`
+  );
+}

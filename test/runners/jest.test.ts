@@ -157,6 +157,15 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     ``,
   ].join("\n");
 
+  /** An ES-module test file whose one test asks a ChatOpenAI `question`. */
+  const esmAsks = (question: string) =>
+    [
+      `import { ChatOpenAI } from "@langchain/openai";`,
+      client,
+      `test("asks", async () => { expect((await new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke("${question}")).content).toBe("echo: ${question}"); });`,
+      ``,
+    ].join("\n");
+
   for (const setup of ["vcr-setup.cjs", "vcr-setup.mjs"])
     it(`ChatOpenAI (invoke, stream), OpenAIEmbeddings and a string model in an ESM test file, and in ESM app code a CommonJS test loads with import(), install() in ${setup}: recorded (6 requests, 6 fixtures), then replayed under CI (0 requests; before, every one of them answered live under replay_only)`, async () => {
       await recordsThenReplays(
@@ -280,6 +289,95 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     expect(p.sideLines(), "files of @langchain/core read").to.deep.equal([]);
   });
 
+  /**
+   * Another jest, whose loads langchain-vcr cannot watch: jest-runtime's own code as jest's `runtime` option names it
+   * (`runtime.cjs`), with `resetModules: true`. Each test of the CommonJS test file imports ESM app code afresh through
+   * a helper module (nothing in the test file says so), the last one inside `jest.isolateModulesAsync` when `isolate`;
+   * the ESM test file asks one question. Recorded (`n` requests, `n` fixtures), then replayed under CI (0 requests),
+   * with the note naming what was not found.
+   */
+  const underAnotherJest = (runtime: string, notFound: string, { isolate = false } = {}) => {
+    const ask = (name: string, wrap = (body: string) => body) =>
+      [
+        `test("${name}", async () => {`,
+        wrap(
+          [
+            `  const app = await loadApp();`,
+            `  expect(await app.answer("${name}, another jest")).toBe("echo: ${name}, another jest");`,
+            `  expect(await app.embed("${name}'s text, another jest")).toHaveLength(8);`,
+          ].join("\n"),
+        ),
+        `});`,
+      ].join("\n");
+    const isolated = (body: string) => `  await jest.isolateModulesAsync(async () => {\n${body}\n  });`;
+    const files = {
+      "vcr-setup.cjs": cjsSetup,
+      "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
+        `  transform: {},`,
+        `  transform: {},\n  runtime: "<rootDir>/runtime.cjs",\n  resetModules: true,`,
+      ),
+      "runtime.cjs": runtime,
+      "app/answer.mjs": ESM_APP,
+      "app/load.cjs": `exports.loadApp = () => import("./answer.mjs");\n`,
+      "llm/helper.test.cjs": [
+        `const { loadApp } = require("../app/load.cjs");`,
+        ask("first"),
+        ask("second"),
+        isolate ? ask("isolated", isolated) : "",
+        ``,
+      ].join("\n"),
+      "llm/esm.test.mjs": esmAsks("an ESM question, another jest"),
+    };
+    return withFakeProvider({}, async (fake) => {
+      const n = isolate ? 7 : 5;
+      const rec = await recordThenReplay(makeProject(files), fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, n);
+      expect(rec.stdout + rec.stderr).to.include(`cannot watch jest's ES-module loads under --experimental-vm-modules: it found no jest ${notFound}`);
+    });
+  };
+  /** jest-runtime's module, required as jest would: from jest's own directory. */
+  const realRuntime = `const real = require.resolve("jest-runtime", { paths: [path.dirname(fs.realpathSync(require.resolve("jest")))] });`;
+
+  it("a jest whose runtime langchain-vcr cannot find (jest-runtime's code compiled under another file name), with resetModules: true: every test file is reached ahead of time and afresh before each test, so ESM app code only a helper module imports, and an ESM test file, are recorded (5 requests, 5 fixtures), then replayed under CI (0 requests; before, the helper's answered live)", async () => {
+    await underAnotherJest(
+      [
+        `const fs = require("node:fs");`,
+        `const path = require("node:path");`,
+        `const Module = require("node:module");`,
+        realRuntime,
+        `const file = path.join(path.dirname(real), "another-jest-runtime.js");`,
+        `const m = new Module(file, module);`,
+        `m.filename = file;`,
+        `m.paths = Module._nodeModulePaths(path.dirname(file));`,
+        `m._compile(fs.readFileSync(real, "utf8"), file);`,
+        `module.exports = m.exports;`,
+        ``,
+      ].join("\n"),
+      "runtime (jest-runtime's Runtime.prototype.requireModule)",
+    );
+  });
+
+  it("a jest whose ES-module loader langchain-vcr cannot find (its linkAndEvaluateModule hidden), with resetModules: true: the fresh copies after each reset, and inside jest.isolateModulesAsync, are reached, so 7 requests are recorded, then replayed under CI (0 requests)", async () => {
+    await underAnotherJest(
+      [
+        `const fs = require("node:fs");`,
+        `const path = require("node:path");`,
+        realRuntime,
+        `const Runtime = require(real).default;`,
+        // jest's own calls reach the loader's methods bound to it; a look from outside finds no linkAndEvaluateModule
+        `module.exports = class AnotherRuntime extends Runtime {`,
+        `  constructor(...args) {`,
+        `    super(...args);`,
+        `    const loader = this.esmLoader;`,
+        `    this.esmLoader = new Proxy(loader, { get: (t, k) => (k === "linkAndEvaluateModule" ? undefined : typeof t[k] === "function" ? t[k].bind(t) : t[k]) });`,
+        `  }`,
+        `};`,
+        ``,
+      ].join("\n"),
+      "ES-module loader (linkAndEvaluateModule on the Runtime or on its esmLoader)",
+      { isolate: true },
+    );
+  });
+
   it('a TypeScript test file jest loads as an ES module only through extensionsToTreatAsEsm (no "type": "module"): recorded (1 request, 1 fixture), then replayed under CI (0 requests; before, it answered live)', async () => {
     await recordsThenReplays(
       {
@@ -289,12 +387,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
           `  transform: {},`,
           `  transform: {},\n  extensionsToTreatAsEsm: [".ts"],`,
         ),
-        "llm/esm.test.ts": [
-          `import { ChatOpenAI } from "@langchain/openai";`,
-          client,
-          `test("asks", async () => { expect((await new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke("a .ts question")).content).toBe("echo: a .ts question"); });`,
-          ``,
-        ].join("\n"),
+        "llm/esm.test.ts": esmAsks("a .ts question"),
       },
       1,
     );
