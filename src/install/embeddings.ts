@@ -116,15 +116,34 @@ export function scanExports(exports: unknown, facts: () => ModuleFacts = () => (
 
 /** A class (or an instance: `export const embeddings = new MyEmbeddings()` exports no class) that extends a copy of core's `Embeddings`. */
 function consider(value: unknown): void {
+  belowBase(value)?.forEach(wrapPrototype);
+}
+
+/** The prototypes from `value`'s own down to a copy of core's `Embeddings` (not included), when it is such a class or instance. */
+function belowBase(value: unknown): object[] | undefined {
   let proto: object;
   if (typeof value === "function" && typeof value.prototype === "object" && value.prototype !== null) proto = value.prototype as object;
   else if (typeof value === "object" && value !== null) proto = Object.getPrototypeOf(value) as object;
-  else return;
+  else return undefined;
   const below: object[] = [];
   for (let p: object | null = proto; p; p = Object.getPrototypeOf(p) as object | null) {
-    if (basePrototypes.has(p)) return below.forEach(wrapPrototype);
+    if (basePrototypes.has(p)) return below;
     below.push(p);
   }
+  return undefined;
+}
+
+/** The prototypes `scanExports` wraps for a package module's exports (its values, not its getters), or none. */
+export function embeddingsPrototypes(exports: unknown): Set<object> {
+  const found = new Set<object>();
+  if (exports === null || (typeof exports !== "object" && typeof exports !== "function")) return found;
+  try {
+    for (const value of [exports, ...Object.values(Object.getOwnPropertyDescriptors(exports)).map((d) => ("value" in d ? d.value : undefined))])
+      belowBase(value)?.forEach((p) => found.add(p));
+  } catch {
+    // a Proxy that refuses: none
+  }
+  return found;
 }
 
 function wrapPrototype(proto: object): void {

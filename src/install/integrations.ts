@@ -10,7 +10,8 @@
  * The Embeddings classes they export are wrapped. An integration missing from this list, or
  * one that cannot be loaded this way, is not reached: wrap its embeddings with `vcr.embeddings()`.
  */
-import { scanExports } from "./embeddings";
+import { embeddingsPrototypes, scanExports } from "./embeddings";
+import { embeddingsFiles, learnEmbeddingsFiles } from "./embeddingsFiles";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isEsModule, quietly } from "./esmCore";
@@ -53,16 +54,44 @@ export function wrapKnownIntegrations(kind: "esm" | "cjs"): void {
       if (file && ![...targets].some((t) => t.startsWith(dir + path.sep))) targets.add(file);
     }
     for (const target of targets) {
-      try {
-        const loaded = quietly(() => require(target) as unknown);
-        if (condition === "import" && !isEsModule(loaded)) scanLater(target);
-        else scanExports(loaded);
-      } catch {
-        // not loadable by require() (an older Node, vitest's VM pools): import() may load it
-        if (condition === "import") scanLater(target);
-      }
+      const dir = copies.find((c) => c.name === name && target.startsWith(c.dir + path.sep))?.dir;
+      // the files that hold its Embeddings classes, where learned (embeddingsFiles.ts): not the whole entry
+      const files = dir ? embeddingsFiles(dir, target) : undefined;
+      if (files && files.every((f) => found(reach(f, condition)))) continue;
+      const loaded = reach(target, condition);
+      if (dir && loaded !== "later") learnEmbeddingsFiles(dir, target, loaded.exports, (f) => loadedAs(f, condition));
     }
   }
+}
+
+type Reached = { exports: unknown; found: boolean } | "later";
+
+/** A learned file gave Embeddings classes (or is left to `import()`): a file that gives none means the entry is loaded. */
+const found = (r: Reached) => r === "later" || r.found;
+
+/**
+ * Loads `file` with `require()` and wraps the Embeddings classes it exports: its exports, and
+ * whether it exports any; "later" when only `import()` can give the classes an `import` gets
+ * (scanned when it resolves).
+ */
+function reach(file: string, condition: "import" | "require"): Reached {
+  let loaded: unknown;
+  try {
+    loaded = loadedAs(file, condition);
+  } catch {
+    // not loadable by require() (an older Node, vitest's VM pools), or a copy of its own (tsx): import() may load it
+    if (condition === "import") scanLater(file);
+    return "later";
+  }
+  scanExports(loaded);
+  return { exports: loaded, found: embeddingsPrototypes(loaded).size > 0 };
+}
+
+/** `file` as `require()` gives it; for an ES module, its namespace (else throws: `import()` gives other classes). */
+function loadedAs(file: string, condition: "import" | "require"): unknown {
+  const loaded = quietly(() => require(file) as unknown);
+  if (condition === "import" && !isEsModule(loaded)) throw new Error(`require() gave no ES module namespace for ${file}`);
+  return loaded;
 }
 
 /**

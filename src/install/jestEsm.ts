@@ -16,7 +16,8 @@
 import * as path from "node:path";
 import { isVcrError } from "../errors";
 import { log } from "../log";
-import { scanExports } from "./embeddings";
+import { embeddingsPrototypes, scanExports } from "./embeddings";
+import { embeddingsFiles, learnEmbeddingsFilesLater } from "./embeddingsFiles";
 import { jestMayLoadEsm } from "./jestWhen";
 import { ownImports } from "./jestEsmWatch";
 import { patchEsmCoreLater } from "./esmCoreLater";
@@ -61,13 +62,28 @@ async function reach(testFile: string, patched: string[], loaded: readonly strin
     const file = exportedFile(dir, ".", "import");
     if (!file) continue;
     try {
-      scanExports(await import(file));
+      // the files that hold its Embeddings classes, where learned (embeddingsFiles.ts): not the whole entry
+      const files = embeddingsFiles(dir, file);
+      if (files && (await allFound(files))) continue;
+      const exports = await import(file);
+      scanExports(exports);
+      await learnEmbeddingsFilesLater(dir, file, exports, (f) => import(f));
     } catch (e) {
       if (isVcrError(e)) refusal ??= e;
       else log.warn(notImported(file, testFile, e as Error, "its Embeddings classes"));
     }
   }
   if (refusal) throw refusal;
+}
+
+/** Imports each learned file and wraps its Embeddings classes: false when one gives none (the entry is imported then). */
+async function allFound(files: readonly string[]): Promise<boolean> {
+  for (const f of files) {
+    const exports = await import(f);
+    scanExports(exports);
+    if (!embeddingsPrototypes(exports).size) return false;
+  }
+  return true;
 }
 
 /** Each copy of core the project has (its own, each known package's, each workspace package's), and each known integration's directory. */

@@ -11,6 +11,7 @@
  * holds a package.json is a workspace package. Read once per process and directory asked from.
  */
 import * as fs from "node:fs";
+import { isDirectory } from "../fsProbe";
 import * as path from "node:path";
 import { processWide } from "../processWide";
 
@@ -87,18 +88,10 @@ function subdirs(dir: string): string[] {
     return fs
       .readdirSync(dir, { withFileTypes: true })
       .filter((e) => e.name !== "node_modules" && !e.name.startsWith("."))
-      .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDir(path.join(dir, e.name))))
+      .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(dir, e.name))))
       .map((e) => e.name);
   } catch {
     return [];
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
   }
 }
 

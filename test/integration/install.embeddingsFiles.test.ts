@@ -1,0 +1,97 @@
+/**
+ * In an ES-module process, `install()` loads the module files that hold an integration's
+ * Embeddings classes, once learned, instead of its whole entry (`src/install/embeddingsFiles.ts`;
+ * @langchain/mistralai's entry takes ~0.5 s, its embeddings module ~2 ms, in every vitest test
+ * file). The child runs the built ESM entry in a temporary project whose node_modules links the
+ * repository's LangChain packages, against the loopback Mistral fake.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { builtBin, ROOT } from "../helpers/built";
+import { runChild } from "../helpers/child";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { startMistralFake } from "../providers/fakes/mistral";
+import type { Fake } from "../providers/fakes/base";
+
+const SCRIPT = path.join(__dirname, "scripts", "installEmbeddingsFiles.mjs");
+const MISTRAL = fs.realpathSync(path.join(ROOT, "node_modules/@langchain/mistralai"));
+
+describe("vcr.install() in an ES-module process: an integration's Embeddings files, once learned, instead of its whole entry", function () {
+  this.timeout(120000);
+  let fake: Fake | undefined;
+  before(() => builtBin());
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+    removeTmpDirs();
+  });
+
+  /** A project whose node_modules links core, openai and mistralai; its learned files' directory. */
+  function project(): { dir: string; cache: string } {
+    const dir = tmpDir("vcr-learned-");
+    for (const p of ["@langchain/core", "@langchain/openai", "@langchain/mistralai"]) {
+      fs.mkdirSync(path.dirname(path.join(dir, "node_modules", p)), { recursive: true });
+      fs.symlinkSync(path.join(ROOT, "node_modules", p), path.join(dir, "node_modules", p), "dir");
+    }
+    return { dir, cache: path.join(dir, "node_modules/.cache/langchain-vcr/embeddings-files.v1") };
+  }
+  const run = (dir: string, fixtures: string, mode: string) =>
+    runChild(process.execPath, [SCRIPT], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        VCR_ENTRY: path.join(ROOT, "dist/esm/index.mjs"),
+        FIXTURE_DIR: fixtures,
+        FAKE_URL: fake!.url,
+        LANGCHAIN_VCR_MODE: mode,
+        LANGCHAIN_VCR_QUIET: "1",
+      },
+      timeoutMs: 60000,
+    });
+  const outcome = (r: { status: number | null; stdout: string; stderr: string }) => {
+    expect(r.status, r.stderr).to.equal(0);
+    return JSON.parse(r.stdout.trim().split("\n").pop()!) as { entryLoaded: boolean; dims: number; stats: { replayed: number; recorded: number } };
+  };
+  /** The learned list for mistralai's ESM entry, if any. */
+  const learnedFor = (cache: string) =>
+    (fs.existsSync(cache) ? fs.readdirSync(cache) : [])
+      .map((f) => JSON.parse(fs.readFileSync(path.join(cache, f), "utf8")) as { entry: string; files: string[] })
+      .find((k) => k.entry === path.join(MISTRAL, "dist/index.js"));
+
+  it("the first process loads the entry and learns dist/embeddings.js; the next loads only that, and MistralAIEmbeddings from the entry still replays (0 requests)", async () => {
+    fake = await startMistralFake();
+    const { dir, cache } = project();
+    const fixtures = path.join(dir, "cassettes");
+    const first = outcome(await run(dir, fixtures, "record_or_replay"));
+    expect(first).to.deep.include({ entryLoaded: true });
+    expect(first.stats).to.deep.include({ recorded: 1, replayed: 0 });
+    expect(fake.count()).to.equal(1);
+    expect(learnedFor(cache)?.files).to.deep.equal([path.join(MISTRAL, "dist/embeddings.js")]);
+
+    const second = outcome(await run(dir, fixtures, "replay_only"));
+    expect(second).to.deep.include({ entryLoaded: false, dims: first.dims });
+    expect(second.stats).to.deep.include({ recorded: 0, replayed: 1 });
+    expect(fake.count(), "requests after the first process").to.equal(1);
+  });
+
+  it("a learned list that names a file holding no Embeddings class (a package patched in place, a forged list): the entry is loaded, and the embeddings still replay (0 requests)", async () => {
+    fake = await startMistralFake();
+    const { dir, cache } = project();
+    const fixtures = path.join(dir, "cassettes");
+    outcome(await run(dir, fixtures, "record_or_replay"));
+    const name = fs
+      .readdirSync(cache)
+      .find((f) => (JSON.parse(fs.readFileSync(path.join(cache, f), "utf8")) as { entry: string }).entry === learnedFor(cache)?.entry)!;
+    const kept = JSON.parse(fs.readFileSync(path.join(cache, name), "utf8")) as { files: string[]; stamps: Record<string, string> };
+    const other = path.join(MISTRAL, "dist/utils.js");
+    expect(fs.existsSync(other), other).to.equal(true);
+    const s = fs.statSync(other);
+    fs.writeFileSync(path.join(cache, name), JSON.stringify({ ...kept, files: [other], stamps: { ...kept.stamps, [other]: `${s.size}:${s.mtimeMs}` } }));
+
+    const again = outcome(await run(dir, fixtures, "replay_only"));
+    expect(again).to.deep.include({ entryLoaded: true });
+    expect(again.stats).to.deep.include({ recorded: 0, replayed: 1 });
+    expect(fake.count(), "requests after the first process").to.equal(1);
+  });
+});
