@@ -9,10 +9,13 @@
  * Learned once per installed copy, in a process that loaded the whole entry: the Embeddings
  * classes it exports are looked for by name in the package's files of the entry's kind, and a
  * file counts only when loading it gives the very same classes (identity, not names). Only when
- * every one is found so is the list kept: in `node_modules/.cache/langchain-vcr` of the working
- * directory, keyed on the package's version and on the size and time of its entry and of each
- * listed file, so a package updated or patched in place is learned again. Anything else (no such
- * directory, a class not found, a file gone or changed) is the whole entry, as before.
+ * the entry exports such classes (over a copy of core that is patched) and every one is found so
+ * is the list kept: in `.cache/langchain-vcr` of the `node_modules` nearest the working directory
+ * that holds `@langchain` packages, keyed on the package's version and on the size and time of
+ * every file of the entry's kind under its directory (the entry, the listed files, any file in
+ * between), so a package updated or patched in place is learned again. Anything else (no such
+ * directory, an empty list, a class not found, a file added, gone or changed, a listed file that
+ * gives no Embeddings class: `integrations.ts`) is the whole entry, as before.
  */
 import * as fs from "node:fs";
 import { isDirectory } from "../fsProbe";
@@ -21,6 +24,7 @@ import { createHash } from "node:crypto";
 import { embeddingsPrototypes } from "./embeddings";
 import { log } from "../log";
 
+/** Versioned: a release that changes what counts as an Embeddings class, or what a list means, names a new directory. */
 const CACHE = path.join(".cache", "langchain-vcr", "embeddings-files.v1");
 /** Files of a package looked through for its classes, at most. */
 const MAX_FILES = 2000;
@@ -42,10 +46,22 @@ export function embeddingsFiles(dir: string, entry: string): string[] | undefine
   } catch {
     return undefined; // not learned yet (or unreadable: learned again)
   }
-  if (kept.entry !== entry || kept.version !== versionOf(dir) || !Array.isArray(kept.files)) return undefined;
+  if (kept.entry !== entry || kept.version !== versionOf(dir) || !Array.isArray(kept.files) || !kept.files.length) return undefined;
   if (!kept.files.every((f) => typeof f === "string" && f.startsWith(dir + path.sep))) return undefined; // the package's own files only
-  for (const f of [entry, ...kept.files]) if (kept.stamps?.[f] === undefined || kept.stamps[f] !== stamp(f)) return undefined;
-  return kept.files;
+  return sameStamps(kept.stamps, stampsOf(entry)) ? kept.files : undefined;
+}
+
+/** The size and time of each file of the entry's kind under its directory (the entry included). */
+function stampsOf(entry: string): Record<string, string> {
+  const stamps: Record<string, string> = {};
+  for (const f of filesOf(path.dirname(entry), path.extname(entry))) stamps[f] = stamp(f);
+  return stamps;
+}
+
+function sameStamps(a: Record<string, string> | undefined, b: Record<string, string>): boolean {
+  if (typeof a !== "object" || a === null) return false;
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
 /**
@@ -77,6 +93,7 @@ function* learning(dir: string, entry: string, exports: unknown): Generator<stri
   const cache = cacheFile(entry);
   if (!cache) return;
   const left = embeddingsPrototypes(exports);
+  if (!left.size) return; // none found (none exported, or over a copy of core not patched): nothing learned, the entry each time
   const chosen: string[] = [];
   for (const file of candidates(entry, left)) {
     if (!left.size) break;
@@ -86,8 +103,7 @@ function* learning(dir: string, entry: string, exports: unknown): Generator<stri
     for (const p of found) left.delete(p);
   }
   if (left.size) return; // a class not found in a file of its own: the whole entry each time
-  const kept: Kept = { entry, version: versionOf(dir), stamps: {}, files: chosen };
-  for (const f of [entry, ...chosen]) kept.stamps[f] = stamp(f);
+  const kept: Kept = { entry, version: versionOf(dir), stamps: stampsOf(entry), files: chosen };
   writeAtomically(cache, JSON.stringify(kept, null, 2) + "\n");
 }
 
@@ -127,11 +143,11 @@ function filesOf(dir: string, ext: string): string[] {
   return out;
 }
 
-/** The cache file for `entry`, under the `node_modules` nearest the working directory; undefined when there is none. */
+/** The cache file for `entry`, under the `node_modules` nearest the working directory that holds `@langchain` packages (not an unrelated one above the project); undefined when there is none. */
 function cacheFile(entry: string): string | undefined {
   for (let d = process.cwd(); ; d = path.dirname(d)) {
     const nm = path.join(d, "node_modules");
-    if (isDirectory(nm)) return path.join(nm, CACHE, createHash("sha256").update(entry).digest("hex").slice(0, 32) + ".json");
+    if (isDirectory(path.join(nm, "@langchain"))) return path.join(nm, CACHE, createHash("sha256").update(entry).digest("hex").slice(0, 32) + ".json");
     if (path.dirname(d) === d) return undefined;
   }
 }
