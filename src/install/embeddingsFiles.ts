@@ -4,7 +4,7 @@
  * instead of the package's whole entry. Measured: `@langchain/mistralai`'s ESM entry takes ~0.5 s
  * to load (its chat model's SDK), its embeddings module ~2 ms; vitest runs each test file in a
  * process of its own, so a suite that never used Mistral paid that in every test file under
- * `install()` (20 files: 18 s against 10.6 s).
+ * `install()` (20 files: 16.7 s against 10.6 s with explicit wiring; BENCHMARKS.md).
  *
  * Learned once per installed copy, in a process that loaded the whole entry: the Embeddings
  * classes it exports are looked for by name in the package's files of the entry's kind, and a
