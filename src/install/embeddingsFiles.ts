@@ -13,19 +13,28 @@
  * is the list kept: in `.cache/langchain-vcr` of the `node_modules` nearest the working directory
  * that holds `@langchain` packages, keyed on the package's version and on the size and time of
  * every file of the entry's kind under its directory (the entry, the listed files, any file in
- * between), so a package updated or patched in place is learned again. Anything else (no such
- * directory, an empty list, a class not found, a file added, gone or changed, a listed file that
- * gives no Embeddings class: `integrations.ts`) is the whole entry, as before.
+ * between), so a package updated or patched in place is learned again. Nothing is learned from a
+ * package whose files changed less than `SETTLED_MS` before the process started or since: what it
+ * loaded may be older than what is on disk (measured in a trial: a patch applied while a vitest run
+ * loaded the entry kept the old list under the new stamps, and its new class went live under CI).
+ * Anything else (no such directory, an empty list, a class not found, a file added, gone or
+ * changed, a listed file that gives no Embeddings class: `integrations.ts`) is the whole entry.
  */
 import * as fs from "node:fs";
 import { isDirectory } from "../fsProbe";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { embeddingsPrototypes } from "./embeddings";
 import { log } from "../log";
 
 /** Versioned: a release that changes what counts as an Embeddings class, or what a list means, names a new directory. */
 const CACHE = path.join(".cache", "langchain-vcr", "embeddings-files.v1");
+/**
+ * How long before this process started a package's files must have last changed for a list to be
+ * learned from what it loaded (file times can lag the clock: a network filesystem's server).
+ */
+const SETTLED_MS = 2000;
 /** Files of a package looked through for its classes, at most. */
 const MAX_FILES = 2000;
 
@@ -53,9 +62,23 @@ export function embeddingsFiles(dir: string, entry: string): string[] | undefine
 
 /** The size and time of each file of the entry's kind under its directory (the entry included). */
 function stampsOf(entry: string): Record<string, string> {
+  return statsOf(entry).stamps;
+}
+
+/** Each file's stamp (size, modified and changed times: a change cannot set its ctime back), and the latest ctime among them. */
+function statsOf(entry: string): { stamps: Record<string, string>; newest: number } {
   const stamps: Record<string, string> = {};
-  for (const f of filesOf(path.dirname(entry), path.extname(entry))) stamps[f] = stamp(f);
-  return stamps;
+  let newest = 0;
+  for (const f of filesOf(path.dirname(entry), path.extname(entry))) {
+    try {
+      const s = fs.statSync(f);
+      stamps[f] = `${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+      newest = Math.max(newest, s.ctimeMs);
+    } catch {
+      stamps[f] = "";
+    }
+  }
+  return { stamps, newest };
 }
 
 function sameStamps(a: Record<string, string> | undefined, b: Record<string, string>): boolean {
@@ -103,7 +126,10 @@ function* learning(dir: string, entry: string, exports: unknown): Generator<stri
     for (const p of found) left.delete(p);
   }
   if (left.size) return; // a class not found in a file of its own: the whole entry each time
-  const kept: Kept = { entry, version: versionOf(dir), stamps: stampsOf(entry), files: chosen };
+  // a file changed since this process started (an install, patch-package or a build under way): what it loaded may be older than what is on disk
+  const { stamps, newest } = statsOf(entry);
+  if (newest >= performance.timeOrigin - SETTLED_MS) return;
+  const kept: Kept = { entry, version: versionOf(dir), stamps, files: chosen };
   writeAtomically(cache, JSON.stringify(kept, null, 2) + "\n");
 }
 
@@ -155,15 +181,6 @@ function cacheFile(entry: string): string | undefined {
 function versionOf(dir: string): string {
   try {
     return String((JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { version?: unknown }).version);
-  } catch {
-    return "";
-  }
-}
-
-function stamp(file: string): string {
-  try {
-    const s = fs.statSync(file);
-    return `${s.size}:${s.mtimeMs}`;
   } catch {
     return "";
   }

@@ -15,6 +15,7 @@ import { startMistralFake } from "../providers/fakes/mistral";
 import type { Fake } from "../providers/fakes/base";
 
 const SCRIPT = path.join(__dirname, "scripts", "installEmbeddingsFiles.mjs");
+const PATCHED_SCRIPT = path.join(__dirname, "scripts", "installPatchedIntegration.mjs");
 const MISTRAL = fs.realpathSync(path.join(ROOT, "node_modules/@langchain/mistralai"));
 
 describe("vcr.install() in an ES-module process: an integration's Embeddings files, once learned, instead of its whole entry", function () {
@@ -27,23 +28,34 @@ describe("vcr.install() in an ES-module process: an integration's Embeddings fil
     removeTmpDirs();
   });
 
-  /** A project whose node_modules links core, openai and mistralai; its learned files' directory. */
-  function project(): { dir: string; cache: string } {
+  /**
+   * A project whose node_modules links core, openai and mistralai (with `copyMistral`, a copy of mistralai's own
+   * files, which a test may change, beside a link to its SDK); its learned files' directory.
+   */
+  function project({ copyMistral = false } = {}): { dir: string; cache: string } {
     const dir = tmpDir("vcr-learned-");
-    for (const p of ["@langchain/core", "@langchain/openai", "@langchain/mistralai"]) {
+    const linked = copyMistral
+      ? ["@langchain/core", "@langchain/openai", "@mistralai/mistralai"]
+      : ["@langchain/core", "@langchain/openai", "@langchain/mistralai"];
+    for (const p of linked) {
       fs.mkdirSync(path.dirname(path.join(dir, "node_modules", p)), { recursive: true });
-      fs.symlinkSync(path.join(ROOT, "node_modules", p), path.join(dir, "node_modules", p), "dir");
+      fs.symlinkSync(fs.realpathSync(path.join(ROOT, "node_modules", p)), path.join(dir, "node_modules", p), "dir");
     }
+    if (copyMistral) fs.cpSync(MISTRAL, path.join(dir, "node_modules/@langchain/mistralai"), { recursive: true });
+    // in the project, so that its imports resolve the project's packages
+    for (const script of [SCRIPT, PATCHED_SCRIPT]) fs.copyFileSync(script, path.join(dir, path.basename(script)));
     return { dir, cache: path.join(dir, "node_modules/.cache/langchain-vcr/embeddings-files.v1") };
   }
-  const run = (dir: string, fixtures: string, mode: string) =>
-    runChild(process.execPath, [SCRIPT], {
+  /** Runs `script` (copied into the project) with the project as the working directory. */
+  const run = (dir: string, fixtures: string, mode: string, { script = SCRIPT, step = "" } = {}) =>
+    runChild(process.execPath, [path.join(dir, path.basename(script))], {
       cwd: dir,
       env: {
         ...process.env,
         VCR_ENTRY: path.join(ROOT, "dist/esm/index.mjs"),
         FIXTURE_DIR: fixtures,
         FAKE_URL: fake!.url,
+        STEP: step,
         LANGCHAIN_VCR_MODE: mode,
         LANGCHAIN_VCR_QUIET: "1",
       },
@@ -53,11 +65,11 @@ describe("vcr.install() in an ES-module process: an integration's Embeddings fil
     expect(r.status, r.stderr).to.equal(0);
     return JSON.parse(r.stdout.trim().split("\n").pop()!) as { entryLoaded: boolean; dims: number; stats: { replayed: number; recorded: number } };
   };
-  /** The learned list for mistralai's ESM entry, if any. */
-  const learnedFor = (cache: string) =>
+  /** The learned list for mistralai's ESM entry (the repository's, or `entry`), if any. */
+  const learnedFor = (cache: string, entry = path.join(MISTRAL, "dist/index.js")) =>
     (fs.existsSync(cache) ? fs.readdirSync(cache) : [])
       .map((f) => JSON.parse(fs.readFileSync(path.join(cache, f), "utf8")) as { entry: string; files: string[] })
-      .find((k) => k.entry === path.join(MISTRAL, "dist/index.js"));
+      .find((k) => k.entry === entry);
 
   it("the first process loads the entry and learns dist/embeddings.js; the next loads only that, and MistralAIEmbeddings from the entry still replays (0 requests)", async () => {
     fake = await startMistralFake();
@@ -73,6 +85,22 @@ describe("vcr.install() in an ES-module process: an integration's Embeddings fil
     expect(second).to.deep.include({ entryLoaded: false, dims: first.dims });
     expect(second.stats).to.deep.include({ recorded: 0, replayed: 1 });
     expect(fake.count(), "requests after the first process").to.equal(1);
+  });
+
+  it("a package patched on disk after this process loaded it (patch-package, an install under way): nothing is learned then, so the patched class, exported from the entry, is recorded, then replayed with 0 requests (before: the old list was kept under the new stamps, and the class went live under replay_only)", async () => {
+    fake = await startMistralFake();
+    const { dir, cache } = project({ copyMistral: true });
+    const fixtures = path.join(dir, "cassettes");
+    const patched = (step: string, mode: string) => run(dir, fixtures, mode, { script: PATCHED_SCRIPT, step });
+    outcome(await patched("patch", "record_or_replay"));
+    const copied = fs.realpathSync(path.join(dir, "node_modules/@langchain/mistralai/dist/index.js"));
+    expect(learnedFor(cache, copied), "a list learned from what was loaded before the patch").to.equal(undefined);
+    const recorded = outcome(await patched("use", "record_or_replay"));
+    expect(recorded.stats).to.deep.include({ recorded: 1, replayed: 0 });
+    expect(fake.count()).to.equal(1);
+    const replayed = outcome(await patched("use", "replay_only"));
+    expect(replayed.stats).to.deep.include({ recorded: 0, replayed: 1 });
+    expect(fake.count(), "requests after recording").to.equal(1);
   });
 
   const forged: [string, (files: string[]) => string[]][] = [
