@@ -57,19 +57,14 @@ export function embeddingsFiles(dir: string, entry: string): string[] | undefine
   }
   if (kept.entry !== entry || kept.version !== versionOf(dir) || !Array.isArray(kept.files) || !kept.files.length) return undefined;
   if (!kept.files.every((f) => typeof f === "string" && f.startsWith(dir + path.sep))) return undefined; // the package's own files only
-  return sameStamps(kept.stamps, stampsOf(entry)) ? kept.files : undefined;
-}
-
-/** The size and time of each file of the entry's kind under its directory (the entry included). */
-function stampsOf(entry: string): Record<string, string> {
-  return statsOf(entry).stamps;
+  return sameStamps(kept.stamps, statsOf(filesOf(entry)).stamps) ? kept.files : undefined;
 }
 
 /** Each file's stamp (size, modified and changed times: a change cannot set its ctime back), and the latest ctime among them. */
-function statsOf(entry: string): { stamps: Record<string, string>; newest: number } {
+function statsOf(files: readonly string[]): { stamps: Record<string, string>; newest: number } {
   const stamps: Record<string, string> = {};
   let newest = 0;
-  for (const f of filesOf(path.dirname(entry), path.extname(entry))) {
+  for (const f of files) {
     try {
       const s = fs.statSync(f);
       stamps[f] = `${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
@@ -117,8 +112,9 @@ function* learning(dir: string, entry: string, exports: unknown): Generator<stri
   if (!cache) return;
   const left = embeddingsPrototypes(exports);
   if (!left.size) return; // none found (none exported, or over a copy of core not patched): nothing learned, the entry each time
+  const files = filesOf(entry);
   const chosen: string[] = [];
-  for (const file of candidates(entry, left)) {
+  for (const file of candidates(files, left)) {
     if (!left.size) break;
     const found = embeddingsPrototypes(yield file);
     if (![...found].some((p) => left.has(p))) continue;
@@ -127,20 +123,20 @@ function* learning(dir: string, entry: string, exports: unknown): Generator<stri
   }
   if (left.size) return; // a class not found in a file of its own: the whole entry each time
   // a file changed since this process started (an install, patch-package or a build under way): what it loaded may be older than what is on disk
-  const { stamps, newest } = statsOf(entry);
+  const { stamps, newest } = statsOf(files);
   if (newest >= performance.timeOrigin - SETTLED_MS) return;
   const kept: Kept = { entry, version: versionOf(dir), stamps, files: chosen };
   writeAtomically(cache, JSON.stringify(kept, null, 2) + "\n");
 }
 
-/** The package's files of the entry's kind (.js, .mjs or .cjs) that define a class of one of `protos`' names, those named like embeddings first. */
-function candidates(entry: string, protos: Set<object>): string[] {
+/** Those of the package's `files` that define a class of one of `protos`' names, those named like embeddings first. */
+function candidates(files: readonly string[], protos: Set<object>): string[] {
   const names = [...protos]
     .map((p) => (p as { constructor?: { name?: unknown } }).constructor?.name)
     .filter((n): n is string => typeof n === "string" && /^[\w$]+$/.test(n));
   if (!names.length) return [];
   const defines = new RegExp(`(\\bclass\\s+(${names.join("|")})\\b|\\b(${names.join("|")})\\s*=\\s*class\\b)`);
-  const files = filesOf(path.dirname(entry), path.extname(entry)).filter((f) => {
+  const defining = files.filter((f) => {
     try {
       return defines.test(fs.readFileSync(f, "utf8"));
     } catch {
@@ -148,10 +144,12 @@ function candidates(entry: string, protos: Set<object>): string[] {
     }
   });
   const embedsFirst = (f: string) => (/embed/i.test(path.basename(f)) ? 0 : 1);
-  return files.sort((a, b) => embedsFirst(a) - embedsFirst(b) || a.localeCompare(b));
+  return defining.sort((a, b) => embedsFirst(a) - embedsFirst(b) || a.localeCompare(b));
 }
 
-function filesOf(dir: string, ext: string): string[] {
+/** The package's files of the entry's kind (.js, .mjs or .cjs) under the entry's directory, the entry included. */
+function filesOf(entry: string): string[] {
+  const ext = path.extname(entry);
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -162,7 +160,7 @@ function filesOf(dir: string, ext: string): string[] {
     }
   };
   try {
-    walk(dir);
+    walk(path.dirname(entry));
   } catch {
     return [];
   }

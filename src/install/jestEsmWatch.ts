@@ -17,7 +17,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import { processWide } from "../processWide";
-import type { RuntimeLike } from "./jestRuntime";
+import { replaceOwnMethod, type RuntimeLike } from "./jestRuntime";
 
 type AsyncMethod = (this: unknown, ...args: unknown[]) => Promise<unknown>;
 interface EsmLoaderLike {
@@ -49,8 +49,8 @@ const LANGCHAIN_FILE = /[\\/]node_modules[\\/](@langchain[\\/][^\\/]+|langchain)
  * while a reach is under way wait for it. False when the loader or its registry cannot be found.
  */
 export function watchEsmLoads(runtime: RuntimeLike | undefined, reach: (files: readonly string[]) => Promise<void> | undefined, forget: () => void): boolean {
-  const loader = esmLoaderOf(runtime);
-  if (!loader || !activeRegistry(runtime)) return false;
+  if (unwatchable(runtime)) return false;
+  const loader = esmLoaderOf(runtime)!;
   const marks = loader as unknown as Record<symbol, boolean>;
   if (marks[WATCHED]) return true;
   marks[WATCHED] = true;
@@ -87,14 +87,10 @@ export function watchEsmLoads(runtime: RuntimeLike | undefined, reach: (files: r
     inFlight = Promise.resolve(reach(files)).finally(() => (inFlight = undefined));
     return inFlight;
   };
-  Object.defineProperty(loader, "linkAndEvaluateModule", {
-    configurable: true,
-    writable: true,
-    value: async function (this: unknown, ...args: unknown[]) {
-      const module = await linkAndEvaluate.apply(this, args);
-      if (!own.getStore()) await afterLoad();
-      return module;
-    },
+  replaceOwnMethod(loader, "linkAndEvaluateModule", async function (this: unknown, ...args: unknown[]) {
+    const module = await linkAndEvaluate.apply(this, args);
+    if (!own.getStore()) await afterLoad();
+    return module;
   });
   return true;
 }

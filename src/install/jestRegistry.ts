@@ -30,7 +30,7 @@ import { forgetEsmCoreLater } from "./esmCoreLater";
 import { forgetJestEsm } from "./jestEsmState";
 import { FILES } from "./esmCore";
 import { underJest } from "./jestWhen";
-import { currentRuntime, type RuntimeLike } from "./jestRuntime";
+import { currentRuntime, replaceOwnMethod, type RuntimeLike } from "./jestRuntime";
 import { dirResolvedFrom } from "./packageDirs";
 import { factsOfRequest } from "./ownCode";
 
@@ -75,21 +75,17 @@ export function followJestRegistry(): void {
   followResets(runtime);
   const original = runtime.requireModule;
   let busy = false;
-  Object.defineProperty(runtime, "requireModule", {
-    configurable: true,
-    writable: true,
-    value: function (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]): unknown {
-      const exports = original.call(this, from, moduleName, ...rest);
-      if (!busy && typeof moduleName === "string") {
-        busy = true;
-        try {
-          afterLoad((name) => original.call(this, from, name), from, moduleName, exports);
-        } finally {
-          busy = false;
-        }
+  replaceOwnMethod(runtime, "requireModule", function (this: RuntimeLike, from: string, moduleName?: string, ...rest: unknown[]): unknown {
+    const exports = original.call(this, from, moduleName, ...rest);
+    if (!busy && typeof moduleName === "string") {
+      busy = true;
+      try {
+        afterLoad((name) => original.call(this, from, name), from, moduleName, exports);
+      } finally {
+        busy = false;
       }
-      return exports;
-    },
+    }
+    return exports;
   });
 }
 
@@ -130,14 +126,10 @@ function followResets(runtime: RuntimeLike): void {
   const reset = runtime.resetModules;
   if (typeof reset !== "function") return;
   followed.resetsFollowed = true;
-  Object.defineProperty(runtime, "resetModules", {
-    configurable: true,
-    writable: true,
-    value: function (this: RuntimeLike, ...args: unknown[]): unknown {
-      const out = reset.apply(this, args);
-      if (followed.stringModels) forgetEsmCoreLater(followed.stringModels.coreDir);
-      forgetJestEsm(); // the ES-module copies an ESM test file's imports get: reached again before the next test
-      return out;
-    },
+  replaceOwnMethod(runtime, "resetModules", function (this: RuntimeLike, ...args: unknown[]): unknown {
+    const out = reset.apply(this, args);
+    if (followed.stringModels) forgetEsmCoreLater(followed.stringModels.coreDir);
+    forgetJestEsm(); // the ES-module copies an ESM test file's imports get: reached again before the next test
+    return out;
   });
 }

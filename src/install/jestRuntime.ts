@@ -55,3 +55,12 @@ function probeRuntime(): RuntimeLike | undefined {
   }
   return seen[0];
 }
+
+/**
+ * Gives `target` (a test file's runtime, or its ES-module loader) an own `name`, `method`, which
+ * jest then calls instead of its class's: an own property, so no other runtime is touched (each
+ * test file has its own), and configurable, as jest's own objects are.
+ */
+export function replaceOwnMethod(target: object, name: string, method: (...args: never[]) => unknown): void {
+  Object.defineProperty(target, name, { configurable: true, writable: true, value: method });
+}

@@ -14,7 +14,7 @@ import { journalEntry } from "./journal";
 import { log } from "../log";
 import * as path from "node:path";
 import { jestMayLoadEsm, jestVmModules } from "../install/jestWhen";
-import { currentRuntime } from "../install/jestRuntime";
+import { currentRuntime, replaceOwnMethod } from "../install/jestRuntime";
 import { unwatchable, watchEsmLoads } from "../install/jestEsmWatch";
 import { forgetJestEsm } from "../install/jestEsmState";
 
@@ -100,19 +100,15 @@ module.exports = (): Promise<void> | undefined => ahead?.();
 function reachInIsolation(runtime: object, afresh: () => Promise<void> | undefined): void {
   const isolate = (runtime as { isolateModulesAsync?: unknown }).isolateModulesAsync;
   if (typeof isolate !== "function") return;
-  Object.defineProperty(runtime, "isolateModulesAsync", {
-    configurable: true,
-    writable: true,
-    value: function (this: unknown, fn: () => Promise<unknown>) {
-      return isolate.call(this, async () => {
-        await afresh();
-        try {
-          return await fn();
-        } finally {
-          forgetJestEsm();
-        }
-      });
-    },
+  replaceOwnMethod(runtime, "isolateModulesAsync", function (this: unknown, fn: () => Promise<unknown>) {
+    return isolate.call(this, async () => {
+      await afresh();
+      try {
+        return await fn();
+      } finally {
+        forgetJestEsm();
+      }
+    });
   });
 }
 
