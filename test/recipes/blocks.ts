@@ -12,8 +12,8 @@ import * as path from "node:path";
 
 export const ROOT = path.join(__dirname, "..", "..");
 
-/** The recipes the README promises, each one a consumer project tested by test/recipes/. */
-export const RECIPES = ["mocha-esm", "mocha-cjs", "vitest", "jest", "node-test", "node-test-js"] as const;
+/** The recipes the README promises, each one a consumer project tested by test/recipes/ (`bun`: Bun's test runner, no plugin). */
+export const RECIPES = ["mocha-esm", "mocha-cjs", "vitest", "jest", "node-test", "node-test-js", "bun"] as const;
 export type RecipeId = (typeof RECIPES)[number];
 
 export interface MarkedBlock {
