@@ -2,21 +2,35 @@
  * Request parameters a client sends on every call but leaves out of its `invocationParams()`,
  * because it hands them to its SDK client once, at construction. Without this they would
  * never reach the key, and two models that ask the provider different things would share a
- * fixture. Named per client (its `_llmType()`), so no other client's key moves.
+ * fixture. Each entry is the member of the canonical request and the client field it is read
+ * from, for one client (by its `_llmType()`, so no other client's key moves) or for any client
+ * that has the field set.
  */
-const CLIENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+type Fields = readonly (readonly [member: string, field: string])[];
+
+const CLIENT_FIELDS: Readonly<Record<string, Fields>> = {
   // ChatGoogleGenerativeAI: getGenerativeModel({ safetySettings }) puts them in every request body
-  googlegenerativeai: ["safetySettings"],
+  googlegenerativeai: [["safetySettings", "safetySettings"]],
 };
+
+/**
+ * Azure OpenAI (AzureChatOpenAI, whose `_llmType()` is "azure_openai", and the AzureOpenAI LLM,
+ * whose is "openai"): the deployment in the URL decides which model answers, whatever `model`
+ * says. Named as the Azure embeddings key names it. No other LangChain client has the field.
+ */
+const ANY_CLIENT_FIELDS: Fields = [["deployment", "azureOpenAIApiDeploymentName"]];
 
 /** The parameters `model`'s client sends beyond its `invocationParams()`, or undefined for a client that sends none. */
 export function clientOnlyParams(model: { _llmType?(): string }): Record<string, unknown> | undefined {
-  const fields = CLIENT_FIELDS[model._llmType?.() ?? ""];
-  if (!fields) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    const v = (model as Record<string, unknown>)[f];
-    if (v !== undefined && v !== null) out[f] = v;
+  const own = CLIENT_FIELDS[model._llmType?.() ?? ""];
+  const out = own ? readFields(model, own, undefined) : undefined;
+  return readFields(model, ANY_CLIENT_FIELDS, out);
+}
+
+function readFields(model: object, fields: Fields, into: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  for (const [member, field] of fields) {
+    const v = (model as Record<string, unknown>)[field];
+    if (v !== undefined && v !== null) (into ??= {})[member] = v;
   }
-  return out;
+  return into;
 }

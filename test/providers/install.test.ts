@@ -10,6 +10,7 @@ import { allBytes, fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake } from "./fakes/base";
 import type { ProviderSpec } from "./spec";
 import { spec as anthropic } from "./specs/anthropic";
+import { spec as azure } from "./specs/azure";
 import { spec as bedrock } from "./specs/bedrock";
 import { spec as google } from "./specs/google";
 import { spec as groq } from "./specs/groq";
@@ -24,7 +25,7 @@ async function missOf(run: () => Promise<unknown>): Promise<string | undefined> 
   return undefined;
 }
 
-for (const spec of [anthropic, google, bedrock, groq, mistral] as ProviderSpec[]) {
+for (const spec of [anthropic, azure, google, bedrock, groq, mistral] as ProviderSpec[]) {
   describe(`${spec.name}: vcr.install() under replay_only`, () => {
     let fake: Fake;
     let dir: string;

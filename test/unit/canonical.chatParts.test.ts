@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
-import { ChatOpenAI } from "@langchain/openai";
+import { AzureChatOpenAI, AzureOpenAI, ChatOpenAI } from "@langchain/openai";
 import { canonicalParams } from "../../src/canonical/params";
 import { requestHash } from "../../src/canonical/json";
 import { chatParts, chatRequest, llmParts, requestOf, type ModelLike } from "../../src/canonical/chat";
@@ -92,6 +92,17 @@ describe("a call's parts (what its canonical request is built from)", () => {
     expect(requestOf(gemini("gemini-a"), a).model).to.equal("gemini-a");
     const b = requestOf(gemini("gemini-b"), chatParts(gemini("gemini-b"), [new HumanMessage("hi")], {}, identity));
     expect(requestHash("chat", b)).to.not.equal(requestHash("chat", requestOf(gemini("gemini-a"), a)));
+  });
+
+  it("of Azure OpenAI hold the deployment (the URL's, which decides the model), for AzureChatOpenAI and the AzureOpenAI LLM; no other client's move", () => {
+    const azure = { azureOpenAIApiKey: "0123456789abcdef0123456789abcdef", azureOpenAIApiInstanceName: "my-instance", azureOpenAIApiVersion: "2024-10-21" };
+    const chat = new AzureChatOpenAI({ ...azure, model: "gpt-4o", azureOpenAIApiDeploymentName: "gpt-4o-prod" });
+    expect(chatParts(chat, [new HumanMessage("hi")], {}, identity).params).to.deep.equal({ deployment: "gpt-4o-prod", model: "gpt-4o" });
+    const llm = new AzureOpenAI({ ...azure, model: "gpt-35-turbo-instruct", azureOpenAIApiDeploymentName: "instruct-eu" });
+    expect(llm._llmType(), "the Azure LLM names itself openai: the deployment is read by field, not by client name").to.equal("openai");
+    expect(llmParts(llm, "hi", {}, identity).params.deployment).to.equal("instruct-eu");
+    const open = chatParts(new ChatOpenAI({ model: "gpt-4o", apiKey: "test-key-not-a-secret" }), [new HumanMessage("hi")], {}, identity).params;
+    expect(open).to.deep.equal({ model: "gpt-4o" });
   });
 
   it("are plain JSON: a Date in an invalid tool call's args is its ISO string (what JSON sends), so two Dates are two requests", () => {

@@ -1,13 +1,14 @@
 /**
  * OpenAI-style chat completions (JSON, or SSE ending in `data: [DONE]`), in the dialect of a
  * provider that speaks it with its own details: the path, where streamed usage travels, the
- * shape of tool-call ids, the error body. Used by the Groq and Mistral fakes.
+ * shape of tool-call ids, the error body. Used by the Groq, Mistral and Azure OpenAI fakes.
  */
 import { fakeVector } from "../../../examples/provider/server";
-import { CUT_JSON, pieces, sendJson, sendSse, startFake, words, type Exchange, type Fake } from "./base";
+import { CUT_JSON, DEFAULT_REPLY, pieces, sendJson, sendSse, startFake, words, type Exchange, type Fake } from "./base";
 
 export interface Dialect {
-  path: string;
+  /** the chat path, or a pattern of the path and query (Azure: the deployment is in the path) */
+  path: string | RegExp;
   /** "x_groq": usage (and the message id) in the final chunk's `x_groq`; "chunk": a top-level `usage` on the final chunk */
   streamUsage: "x_groq" | "chunk";
   toolCallId(serial: number, index: number): string;
@@ -15,7 +16,9 @@ export interface Dialect {
   /** a prefix for completion ids */
   idPrefix: string;
   /** where the provider serves OpenAI-style embeddings, if it does */
-  embeddingsPath?: string;
+  embeddingsPath?: string | RegExp;
+  /** the text of the default reply to a request for a JSON-schema answer (`response_format`), as a model would keep to it */
+  jsonSchemaDefault?: string;
 }
 
 const CREATED = 1700000000;
@@ -92,11 +95,16 @@ function embed(x: Exchange): void {
   });
 }
 
+const matches = (path: string, route: string | RegExp) => (typeof route === "string" ? path === route : route.test(path));
+
 export function startChatCompletionsFake(d: Dialect): Promise<Fake> {
   return startFake((x) => {
-    if (d.embeddingsPath && x.request.path === d.embeddingsPath) return embed(x);
-    if (x.request.path !== d.path) return sendJson(x.res, 404, d.errorBody(404));
+    if (d.embeddingsPath && matches(x.request.path, d.embeddingsPath)) return embed(x);
+    if (!matches(x.request.path, d.path)) return sendJson(x.res, 404, d.errorBody(404));
     if (x.reply.status) return sendJson(x.res, x.reply.status, d.errorBody(x.reply.status));
+    if (d.jsonSchemaDefault !== undefined && x.reply === DEFAULT_REPLY && x.request.body.response_format?.type === "json_schema") {
+      x = { ...x, reply: { text: d.jsonSchemaDefault } };
+    }
     return x.request.body.stream ? stream(x, d) : complete(x, d);
   });
 }
