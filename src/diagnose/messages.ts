@@ -55,6 +55,11 @@ export function missMessage(
     `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test)}` +
       `, then review and commit the new fixture.`,
   );
+  if (m.kind === "chat_stream") {
+    lines.push(
+      `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
+    );
+  }
   return lines.join("\n");
 }
 

@@ -15,6 +15,7 @@ import { Vcr, VcrFixtureError, VcrMissError, isVcrError, normalizers, withVcr } 
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai } from "../helpers/models";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { stderrOf } from "../helpers/notes";
 
 const weatherTool = {
   type: "function" as const,
@@ -229,13 +230,39 @@ describe("stream: recording and replay in one process", () => {
     expect(fake.count()).to.equal(2);
   });
 
-  it("breaking out of the loop after one chunk writes nothing and releases the request: the same stream then records", async () => {
+  it("breaking out of the loop after one chunk writes nothing, warns once that the request can never replay, and releases the request: the same stream then records", async () => {
+    const warned: string[] = [];
     for (const make of [openai, ollama]) {
       const model = make(fake, vcr.cache);
-      for await (const _ of await model.stream("break early")) break;
+      warned.push(
+        await stderrOf(async () => {
+          for await (const _ of await model.stream("break early")) break;
+        }),
+      );
       expect(fixtureFiles(dir)).to.have.length(0);
     }
     expect(fake.count()).to.equal(2);
+    for (const [i, text] of warned.entries()) {
+      expect(text, `warning ${i}: ${text}`).to.match(
+        /^langchain-vcr: the stream from ChatOpenAI \(model "gpt-4o-mini"\) was stopped by its caller before its end|^langchain-vcr: the stream from ChatOllama .+ was stopped by its caller before its end/,
+      );
+      expect(text).to.match(/\n {2}hash: {5}[0-9a-f]{64}\n/);
+      expect(text).to.include("under replay_only (CI=true) this request misses in every run");
+      expect(text.match(/langchain-vcr: /g), "one warning").to.have.length(1);
+    }
+    const again = await stderrOf(async () => {
+      for await (const _ of await openai(fake, vcr.cache).stream("break early")) break;
+    });
+    expect(again, "said once per request").to.equal("");
+    expect(fake.count()).to.equal(3);
+    const missed = await withVcr({ mode: "replay_only" }, async () => {
+      for await (const _ of await openai(fake, vcr.cache).stream("break early")) break;
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(missed).to.be.instanceOf(VcrMissError);
+    expect(missed!.message).to.include("A stream is written only once it has been read to its end");
     const done = await collect(await openai(fake, vcr.cache).stream("break early"));
     expect(done.length).to.be.greaterThan(1);
     expect(fixtureFiles(dir)).to.have.length(1);

@@ -9,7 +9,8 @@
  * - miss: runs the provider's generator, yields its chunks as they come, and writes the
  *   fixture only when that generator has finished and the call was not aborted. An error,
  *   an abort, or a consumer that stops early (`break`, `return()`, an iterator let go)
- *   writes nothing.
+ *   writes nothing; a `break` or `return()` that reaches this generator also warns, since the
+ *   request then misses under `replay_only` in every run.
  */
 import { chatRequest, type ModelLike } from "../../canonical/chat";
 import { assertReplayable } from "../../kinds/damaged";
@@ -21,6 +22,8 @@ import { vcrCacheOf } from "../chat/vcrCacheOf";
 import { loadChunk, type ChunkClasses, type GenerationChunkLike, type StreamResponse } from "./chunks";
 import { TokenNotes } from "./tokenNotes";
 import { watchNewTokens, type RunManagerLike } from "./tokens";
+import { currentTest } from "../../scope";
+import { log } from "../../log";
 
 export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
 
@@ -64,14 +67,20 @@ export async function* vcrStream(
   recorder.abandon(lookup);
   const notes = new TokenNotes();
   const watched = watchNewTokens(runManager, (text, idx, chunk) => notes.note(text, idx, chunk));
+  let settled = false; // the provider's generator ended or threw: not a consumer that stopped reading
   try {
     for await (const chunk of original.call(model, messages, options, watched)) {
       notes.add(chunk);
       yield chunk;
     }
+    settled = true;
   } catch (e) {
+    settled = true;
     if (!signal?.aborted) recorder.liveFailed(lookup, e); // a miss that went live says so on the provider's error
     throw e;
+  } finally {
+    // `break` / `return()` on the stream: the yield above returned, and nothing will be written
+    if (!settled && !signal?.aborted && lookup.policy.writes !== "never") warnStoppedEarly(lookup, describeModel(model, request));
   }
   // Only a generator that ran to its end gets here: an error, a `break` or `return()` never does.
   if (signal?.aborted) return;
@@ -99,6 +108,27 @@ async function* replay(
     }
   }
 }
+
+/**
+ * A stream its caller stopped reading records nothing, so the same request misses again under
+ * `replay_only` in every run: said once per request and process, as the stream is let go.
+ */
+function warnStoppedEarly(lookup: Lookup, what: string): void {
+  if (warnedEarly.has(lookup.hash)) return;
+  warnedEarly.add(lookup.hash);
+  const test = currentTest()?.title;
+  log.warn(
+    [
+      `the stream from ${what} was stopped by its caller before its end (a break or return() on it), so nothing was recorded for it.`,
+      ...(test ? [`  test:     ${test}`] : []),
+      `  hash:     ${lookup.hash}`,
+      `  A stream is written only once it has been read to its end: under replay_only (CI=true) this request misses in every run.`,
+      `  Fix: read the stream to its end in the test that records it (collect every chunk, then check the first ones).`,
+    ].join("\n"),
+  );
+}
+
+const warnedEarly = new Set<string>();
 
 function describe(model: StreamModel, request: Record<string, unknown>): string {
   return `${describeModel(model, request)}, streamed`;
