@@ -9,6 +9,7 @@ import { resolveOptions, type VcrOptions } from "./options";
 import { Recorder, type VcrStats } from "./recorder";
 import { resolveMode, resolveToolMode, type VcrMode, type VcrToolMode } from "./modes";
 import { installVcr, type Uninstall } from "./install/install";
+import { moderate } from "./adapters/moderation/call";
 import { assertCoreUsable } from "./internals/state";
 
 export class Vcr {
@@ -68,6 +69,7 @@ export class Vcr {
       cache: this.cache,
       tool: (t) => this.tool(t as StructuredToolInterface),
       embeddings: (inner) => this.embeddings(inner as Embeddings),
+      moderation: (body, live, secrets) => moderate(this.recorder, this.normalize, body, live, secrets),
     });
   }
 

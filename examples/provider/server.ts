@@ -226,6 +226,7 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
   let chatSeq = 0;
   let callSeq = 0;
   let cmplSeq = 0;
+  let moderationSerial = 0;
 
   const nextChatId = () => `chatcmpl-fake-${++chatSeq}`;
   const nextCallId = () => `call_fake_${++callSeq}`;
@@ -383,6 +384,25 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
   };
 
   // ---- OpenAI: POST /v1/embeddings -----------------------------------------
+  /** OpenAI's moderation endpoint: an input is flagged for "violence" when it holds the word "attack" (a lookup, not a classifier). */
+  function openaiModerations(body: any, res: http.ServerResponse): void {
+    const raw = body?.input;
+    const inputs: string[] = (Array.isArray(raw) ? raw : [raw]).map((x: unknown) => (typeof x === "string" ? x : JSON.stringify(x)));
+    sendJson(res, 200, {
+      id: `modr-fake-${++moderationSerial}`,
+      model: body?.model ?? "omni-moderation-latest",
+      results: inputs.map((text) => {
+        const violent = /\battack\b/i.test(text);
+        return {
+          flagged: violent,
+          categories: { harassment: false, hate: false, violence: violent },
+          category_scores: { harassment: 0.0001, hate: 0.0001, violence: violent ? 0.97 : 0.0002 },
+          category_applied_input_types: { harassment: ["text"], hate: ["text"], violence: ["text"] },
+        };
+      }),
+    });
+  }
+
   function openaiEmbeddings(body: any, res: http.ServerResponse): void {
     const raw = body?.input;
     let inputs: string[];
@@ -514,6 +534,8 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
           return openaiResponses(body, res, responsesContext);
         case "/v1/embeddings":
           return openaiEmbeddings(body, res);
+        case "/v1/moderations":
+          return openaiModerations(body, res);
         case "/v1/completions":
           return openaiCompletions(body, res);
         case "/api/chat":

@@ -20,6 +20,7 @@ import { isEsmFile } from "./esmFiles";
 import { onSpecFiles } from "./esmSpecFiles";
 import { checkInlined } from "./vitestInlined";
 import { log } from "../log";
+import { unwatchModerations, watchModerations } from "../adapters/moderation/fetch";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -56,10 +57,12 @@ export function installVcr(vcr: Installable): Uninstall {
   assertCoreUsable();
   setInstalledVcr(vcr);
   startRequireHook();
+  watchModerations(); // OpenAI's moderation endpoint, which LangChain calls outside any model call
   const uninstall = () => {
     if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)
     setInstalledVcr(undefined);
     stopRequireHook();
+    unwatchModerations();
     noteUninstalled(underJest());
     if (current.uninstall === uninstall) current.uninstall = undefined;
   };

@@ -3,6 +3,7 @@
  * that could not be patched (its error is thrown by every `new Vcr()`), and the Vcr that
  * `vcr.install()` made the default for models, embeddings and tools with none of their own.
  */
+import type { ModerateFn } from "../adapters/moderation/fetch";
 import type { VcrConfigError } from "../errors";
 import { processWide } from "../processWide";
 
@@ -14,6 +15,8 @@ export interface InstalledVcr {
   tool(t: object): object;
   /** Wraps embeddings as `vcr.embeddings()` does. */
   embeddings(inner: object): { embedQuery(text: string): Promise<number[]>; embedDocuments(texts: string[]): Promise<number[][]> };
+  /** Records or replays one call of OpenAI's moderation endpoint (src/adapters/moderation/). */
+  moderation?: ModerateFn;
 }
 
 /** One per process: the CommonJS and ESM builds of langchain-vcr share it. */

@@ -7,6 +7,7 @@ import { chat } from "./chat";
 import { chatStream } from "./chatStream";
 import { embedding } from "./embedding";
 import { llm } from "./llm";
+import { moderation } from "./moderation";
 import { tool } from "./tool";
 import type { KindSpec } from "./types";
 
@@ -16,6 +17,7 @@ export const KINDS = {
   llm,
   embedding,
   tool,
+  moderation,
 } as const satisfies Record<string, KindSpec>;
 
 export type FixtureKind = keyof typeof KINDS;

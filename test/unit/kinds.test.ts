@@ -95,7 +95,7 @@ describe("kinds: one registry, one rule for validate and replay", () => {
   useFakeAndDir((f, d) => ((fake = f), (dir = d)));
 
   it("lists every fixture kind with its check, render, near-miss policy and shape", () => {
-    expect(FIXTURE_KINDS).to.deep.equal(["chat", "chat_stream", "llm", "embedding", "tool"]);
+    expect(FIXTURE_KINDS).to.deep.equal(["chat", "chat_stream", "llm", "embedding", "tool", "moderation"]);
     for (const k of FIXTURE_KINDS) {
       expect(KINDS[k].name).to.equal(k);
       expect(KINDS[k].shape).to.be.a("string").that.is.not.empty;

@@ -127,8 +127,8 @@ describe("validateFixtures", () => {
     expect(problemsOf(problems, empty)).to.deep.equal(["is empty"]);
     expect(problemsOf(problems, broken)).to.have.length(1);
     expect(problemsOf(problems, broken)[0]).to.match(/^is not valid JSON \(.+\): a merge conflict or a truncated write, perhaps$/);
-    expect(problemsOf(problems, noKind)).to.deep.equal(['has an unknown "kind" "video" (valid: chat, chat_stream, llm, embedding, tool)']);
-    expect(problemsOf(problems, kindless)).to.deep.equal(['has no "kind" (valid: chat, chat_stream, llm, embedding, tool)']);
+    expect(problemsOf(problems, noKind)).to.deep.equal(['has an unknown "kind" "video" (valid: chat, chat_stream, llm, embedding, tool, moderation)']);
+    expect(problemsOf(problems, kindless)).to.deep.equal(['has no "kind" (valid: chat, chat_stream, llm, embedding, tool, moderation)']);
     expect(problemsOf(problems, newer)[0]).to.match(/^has schemaVersion 3, newer than this langchain-vcr understands \(2\)/);
     expect(problems).to.have.length(5);
     expect(problems.map((p) => p.file)).to.deep.equal([...problems.map((p) => p.file)].sort(), "problems come in file-name order");

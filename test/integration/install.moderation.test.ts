@@ -1,0 +1,143 @@
+/**
+ * OpenAI's moderation endpoint under `vcr.install()`: `openAIModerationMiddleware` (from
+ * `langchain`) and `ChatOpenAI.moderateContent()` call the model's SDK client directly, outside
+ * any model call, so install() records and replays them through the SDK client's fetch
+ * (src/adapters/moderation/). Real clients against the loopback fake, which counts requests.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ChatOpenAI } from "@langchain/openai";
+import { createAgent, openAIModerationMiddleware } from "langchain";
+import { Vcr, validateFixtures, withVcr } from "../../src/index";
+import { cli } from "../helpers/cliRun";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { openai, TEST_KEY } from "../helpers/models";
+import { allBytes, fixtureFiles, readFixtures } from "../helpers/tmp";
+
+describe("vcr.install(): OpenAI's moderation endpoint, called outside any model call", () => {
+  let fake: FakeProvider;
+  let dir: string;
+  const undo: (() => void)[] = [];
+  useFakeAndDir((f, d) => ((fake = f), (dir = d)));
+  afterEach(() => undo.splice(0).forEach((u) => u()));
+
+  function install(mode: "record_or_replay" | "replay_only"): Vcr {
+    const vcr = new Vcr({ dir, mode });
+    undo.push(vcr.install());
+    return vcr;
+  }
+  const uninstall = () => undo.splice(0).forEach((u) => u());
+  const moderations = () => fake.requests.filter((r) => r.path === "/v1/moderations").length;
+
+  /** An agent whose input and output go through openAIModerationMiddleware (models built per run, as app code would). */
+  async function ask(question: string): Promise<string> {
+    const agent = createAgent({
+      model: openai(fake, undefined),
+      tools: [],
+      middleware: [openAIModerationMiddleware({ model: openai(fake, undefined), checkInput: true, checkOutput: true })],
+    });
+    const { messages } = await agent.invoke({ messages: [{ role: "user", content: question }] });
+    return messages.at(-1)!.text;
+  }
+
+  it("openAIModerationMiddleware: recorded (input and output checks, a flagged input), then replayed with 0 requests", async () => {
+    install("record_or_replay");
+    const recorded = [await ask("hello there"), await ask("plan an attack")];
+    expect(recorded[1]).to.match(/flagged for violence/);
+    expect(moderations(), "moderation requests while recording").to.equal(3); // input + output, then the flagged input
+    const kinds = readFixtures(dir).map((f) => f.kind);
+    expect(kinds.filter((k) => k === "moderation")).to.have.length(3);
+    expect(kinds.filter((k) => k === "chat")).to.have.length(1);
+    uninstall();
+
+    const before = fake.requests.length;
+    const vcr = install("replay_only");
+    const replayed = [await ask("hello there"), await ask("plan an attack")];
+    expect(replayed).to.deep.equal(recorded);
+    expect(fake.requests.length - before, "requests on replay").to.equal(0);
+    expect(vcr.stats()).to.include({ replayed: 4, missed: 0 });
+    expect(allBytes(dir)).to.not.include(TEST_KEY);
+  });
+
+  it("replay_only with no fixture: the SDK's BadRequestError (400) carrying the miss, 0 requests, counted as missed", async () => {
+    const vcr = install("replay_only");
+    const model = openai(fake, undefined);
+    const err = await model.moderateContent("never recorded").then(
+      () => undefined,
+      (e: Error & { status?: number }) => e,
+    );
+    expect(err?.status).to.equal(400);
+    expect(err?.message).to.include(
+      'langchain-vcr: no recorded fixture for this moderation request from OpenAI\'s moderation endpoint (model "omni-moderation-latest"), and mode replay_only never calls the real model.',
+    );
+    expect(err?.message).to.match(/expected: .+\.json/);
+    expect(fake.requests.length).to.equal(0);
+    expect(vcr.stats()).to.include({ missed: 1, recorded: 0 });
+  });
+
+  it("ChatOpenAI.moderateContent() of several inputs: one fixture, replayed; withVcr bypass stays live; after uninstall nothing is recorded", async () => {
+    install("record_or_replay");
+    const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } });
+    const first = await model.moderateContent(["a calm sentence", "an attack plan"]);
+    expect(first.results.map((r) => r.flagged)).to.deep.equal([false, true]);
+    expect(await model.moderateContent(["a calm sentence", "an attack plan"])).to.deep.equal(first);
+    expect(moderations(), "the second call replayed").to.equal(1);
+    await withVcr({ mode: "bypass" }, () => model.moderateContent(["a calm sentence", "an attack plan"]));
+    expect(moderations(), "bypass is live").to.equal(2);
+    uninstall();
+    await model.moderateContent("after uninstall");
+    expect(moderations()).to.equal(3);
+    expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["moderation"]);
+  });
+
+  it("a damaged moderation fixture: validate reports it, replay refuses it (0 requests), show renders a good one", async () => {
+    install("record_or_replay");
+    await openai(fake, undefined).moderateContent("an attack plan");
+    uninstall();
+    const file = path.join(dir, fixtureFiles(dir)[0]);
+    const good = await cli(["show", file, "--ledger-dir", path.join(dir, "no-ledgers")]);
+    expect(good.code, good.stderr).to.equal(0);
+    expect(good.stdout).to.include("kind:     moderation");
+    expect(good.stdout).to.include('input:\n  "an attack plan"');
+    expect(good.stdout).to.include("flagged: violence");
+    const fixture = JSON.parse(fs.readFileSync(file, "utf8"));
+    fs.writeFileSync(file, JSON.stringify({ ...fixture, response: { results: "none" } }, null, 2) + "\n");
+    const problems = await validateFixtures(dir);
+    expect(problems.map((p) => p.problem)).to.deep.equal([
+      'has no "response.results" array of objects, so replay refuses it (a moderation fixture\'s response is the moderation endpoint\'s answer: { "results": [ { "flagged", "categories", "category_scores", … } ], … }). Fix it: restore it from git (git checkout -- ' +
+        JSON.stringify(file) +
+        "), or delete it and re-record it: rm " +
+        JSON.stringify(file) +
+        " && LANGCHAIN_VCR_MODE=record_or_replay npm test", // this repository's package.json has a test script
+    ]);
+    const before = fake.requests.length;
+    install("replay_only");
+    const err = await openai(fake, undefined)
+      .moderateContent("an attack plan")
+      .then(
+        () => undefined,
+        (e: Error & { status?: number }) => e,
+      );
+    expect(err?.status).to.equal(400);
+    expect(err?.message).to.include('has no "response.results" array of objects, so replay refuses it');
+    expect(fake.requests.length - before).to.equal(0);
+  });
+
+  it("leaves every other request alone, and puts globalThis.fetch back at uninstall", async () => {
+    const original = globalThis.fetch;
+    install("replay_only");
+    expect(globalThis.fetch).to.not.equal(original);
+    // the same path without the OpenAI SDK's headers: not the SDK's call, so it is not langchain-vcr's either
+    const plain = await fetch(`${fake.openaiBaseURL}/moderations`, {
+      method: "POST",
+      body: JSON.stringify({ input: "x" }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(plain.status).to.equal(200);
+    expect(moderations()).to.equal(1);
+    uninstall();
+    expect(globalThis.fetch).to.equal(original);
+  });
+});
