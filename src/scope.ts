@@ -60,6 +60,7 @@ export class Scope {
     readonly override: VcrOverride = {},
     shares?: Scope,
   ) {
+    if (title !== undefined && shares === undefined) for (const hook of testStarts) hook();
     this.occurrences = shares?.occurrences ?? new Map();
     this.returned = shares?.returned ?? new Map();
     this.created = shares?.created ?? new Set();
@@ -111,6 +112,15 @@ const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
 const tests: AsyncLocalStorage<Scope> = (state.tests ??= new AsyncLocalStorage<Scope>());
 
 /** The innermost scope: a `withVcr` scope, else the current test, else the process. */
+/** Run as each test's scope begins: what `vcr.install()` must find in place at every test (moderation/fetch.ts). */
+const testStarts = processWide("scope.testStarts.v1", () => new Set<() => void>());
+
+/** Adds `hook` to what runs as each test begins; returns the function that removes it. */
+export function onTestStart(hook: () => void): () => void {
+  testStarts.add(hook);
+  return () => void testStarts.delete(hook);
+}
+
 export function currentScope(): Scope {
   return state.als.getStore() ?? currentTest() ?? state.process;
 }

@@ -384,10 +384,16 @@ export function startFakeProvider(options: FakeProviderOptions = {}): Promise<Fa
   };
 
   // ---- OpenAI: POST /v1/embeddings -----------------------------------------
-  /** OpenAI's moderation endpoint: an input is flagged for "violence" when it holds the word "attack" (a lookup, not a classifier). */
+  /**
+   * OpenAI's moderation endpoint: an input is flagged for "violence" when it holds the word "attack"
+   * (a lookup, not a classifier); an input holding "answer 500" gets a server error.
+   */
   function openaiModerations(body: any, res: http.ServerResponse): void {
     const raw = body?.input;
     const inputs: string[] = (Array.isArray(raw) ? raw : [raw]).map((x: unknown) => (typeof x === "string" ? x : JSON.stringify(x)));
+    if (inputs.some((t) => t.includes("answer 500"))) {
+      return sendJson(res, 500, { error: { message: "fake provider: moderation failed", type: "server_error", code: null } });
+    }
     sendJson(res, 200, {
       id: `modr-fake-${++moderationSerial}`,
       model: body?.model ?? "omni-moderation-latest",

@@ -21,6 +21,7 @@ import { onSpecFiles } from "./esmSpecFiles";
 import { checkInlined } from "./vitestInlined";
 import { log } from "../log";
 import { unwatchModerations, watchModerations } from "../adapters/moderation/fetch";
+import { onTestStart } from "../scope";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
@@ -57,11 +58,15 @@ export function installVcr(vcr: Installable): Uninstall {
   assertCoreUsable();
   setInstalledVcr(vcr);
   startRequireHook();
-  watchModerations(); // OpenAI's moderation endpoint, which LangChain calls outside any model call
+  // OpenAI's moderation endpoint, which LangChain calls outside any model call; again as each test
+  // begins, in case the test runner put back a fetch that was there before (jest's restoreMocks)
+  watchModerations();
+  const unwatchTests = onTestStart(watchModerations);
   const uninstall = () => {
     if (installedVcr() !== vcr) return; // uninstalled already (twice is harmless)
     setInstalledVcr(undefined);
     stopRequireHook();
+    unwatchTests();
     unwatchModerations();
     noteUninstalled(underJest());
     if (current.uninstall === uninstall) current.uninstall = undefined;

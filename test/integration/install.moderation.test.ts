@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { ChatOpenAI } from "@langchain/openai";
 import { createAgent, openAIModerationMiddleware } from "langchain";
 import { Vcr, validateFixtures, withVcr } from "../../src/index";
+import { Scope } from "../../src/scope";
 import { cli } from "../helpers/cliRun";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
@@ -123,6 +124,65 @@ describe("vcr.install(): OpenAI's moderation endpoint, called outside any model 
     expect(err?.status).to.equal(400);
     expect(err?.message).to.include('has no "response.results" array of objects, so replay refuses it');
     expect(fake.requests.length - before).to.equal(0);
+  });
+
+  it("a key in the input is refused (the SDK's 400 carrying VCR_SECRET), nothing written; a provider error passes through, nothing written, counted", async () => {
+    const vcr = install("record_or_replay");
+    const model = openai(fake, undefined);
+    const refused = await model.moderateContent(`my key is ${TEST_KEY}`).then(
+      () => undefined,
+      (e: Error & { status?: number; code?: string }) => e,
+    );
+    expect(refused?.status).to.equal(400);
+    expect(refused?.code).to.equal("VCR_SECRET");
+    const failed = await model.moderateContent("please answer 500").then(
+      () => undefined,
+      (e: Error & { status?: number }) => e,
+    );
+    expect(failed?.status, "the provider's own error").to.equal(500);
+    expect(fixtureFiles(dir)).to.have.length(0);
+    expect(vcr.stats()).to.include({ recorded: 0 });
+    expect(moderations()).to.equal(2);
+    await model.moderateContent("a fine sentence"); // the failed request left nothing waiting
+    expect(fixtureFiles(dir)).to.have.length(1);
+  });
+
+  it("a fetch wrapper put on top of langchain-vcr's, kept over uninstall() and install(): recorded once, no wait on itself; then replayed", async () => {
+    const original = globalThis.fetch;
+    try {
+      install("record_or_replay");
+      const ours = globalThis.fetch;
+      let through = 0;
+      globalThis.fetch = (...args: Parameters<typeof fetch>) => (through++, ours(...args)); // a spy or an interceptor
+      uninstall(); // ours is no longer on top: it stays, under the spy
+      install("record_or_replay"); // wraps the spy again
+      const model = openai(fake, undefined);
+      const first = await Promise.race([model.moderateContent("stacked"), new Promise((_, no) => setTimeout(() => no(new Error("no answer in 5 s")), 5000))]);
+      expect(first).to.have.property("results");
+      expect(moderations()).to.equal(1);
+      expect(fixtureFiles(dir)).to.have.length(1);
+      expect(await model.moderateContent("stacked")).to.deep.equal(first);
+      expect(moderations(), "replayed").to.equal(1);
+      expect(through).to.equal(1);
+    } finally {
+      uninstall();
+      globalThis.fetch = original;
+    }
+  });
+
+  it("a fetch put back after install() (a test runner restoring mocks) is wrapped again as the next test begins", async () => {
+    const original = globalThis.fetch;
+    install("replay_only");
+    globalThis.fetch = original; // what jest's restoreMocks or vi.unstubAllGlobals would do to a fetch stubbed before install()
+    new Scope("the next test"); // every runner plugin makes one as a test begins
+    const err = await openai(fake, undefined)
+      .moderateContent("never recorded")
+      .then(
+        () => undefined,
+        (e: Error & { status?: number }) => e,
+      );
+    expect(err?.status).to.equal(400);
+    expect(moderations(), "nothing sent").to.equal(0);
   });
 
   it("leaves every other request alone, and puts globalThis.fetch back at uninstall", async () => {

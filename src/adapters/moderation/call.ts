@@ -50,7 +50,8 @@ export async function moderate(
   try {
     response = await live();
     if (!response.ok) {
-      recorder.abandon(lookup); // the provider's own error reaches the caller unchanged
+      // the provider's own error reaches the caller unchanged (the SDK builds its error from it); counted as a miss that failed live
+      recorder.liveFailed(lookup, new Error(`the moderation endpoint answered HTTP ${response.status}`), { note: false });
       return { passThrough: response };
     }
     answer = await response.json();

@@ -10,7 +10,9 @@
  * HTTP 400 whose error message is its message: the SDK turns it into its own `BadRequestError`
  * with that message, and no client retries a 400.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../../internals/state";
+import { processWide } from "../../processWide";
 import { isVcrError } from "../../errors";
 import type { ModerationAnswer, ModerationBody } from "./call";
 
@@ -22,7 +24,14 @@ type HeadersInit = NonNullable<NonNullable<FetchArgs[1]>["headers"]>;
 export type ModerateFn = (body: ModerationBody, live: () => Promise<Response>, secrets: readonly string[]) => Promise<ModerationAnswer>;
 
 /** On the wrapper: the fetch it wraps (shared by the CommonJS and ESM builds through Symbol.for). */
-const ORIGINAL = Symbol.for("langchain-vcr.moderationFetch.original");
+const ORIGINAL = Symbol.for("langchain-vcr.moderationFetch.original.v1");
+
+/**
+ * Set while a wrapper sends a request on: another wrapper of ours further down the chain (one
+ * put on top of a fetch that wraps ours, a spy or an interceptor) passes it through, instead of
+ * waiting on the lookup the first one holds.
+ */
+const sending = processWide("moderationFetch.sending.v1", () => new AsyncLocalStorage<true>());
 
 type Wrapper = Fetch & { [ORIGINAL]: Fetch };
 
@@ -44,19 +53,21 @@ export function unwatchModerations(): void {
 
 async function answer(original: Fetch, args: FetchArgs): Promise<Response> {
   const moderate = (installedVcr() as { moderation?: ModerateFn } | undefined)?.moderation;
-  const body = moderate ? moderationBodyOf(args) : undefined;
+  const body = moderate && !sending.getStore() ? moderationBodyOf(args) : undefined;
   if (!moderate || !body) return original(...args);
   try {
-    const got = await moderate(body, () => original(...args), secretsOf(args[1]?.headers));
+    const got = await moderate(body, () => sending.run(true, () => original(...args)), secretsOf(args[1]?.headers));
     return "passThrough" in got ? got.passThrough : json(200, got.body);
   } catch (e) {
     if (!isVcrError(e)) throw e;
-    return json(400, { error: { message: (e as Error).message, type: "langchain_vcr_error", code: (e as { code?: string }).code ?? null, param: null } });
+    const { message, code } = e as Error & { code?: string };
+    // x-should-retry: the OpenAI SDK's own signal; a 400 is retried by no client today
+    return json(400, { error: { message, type: "langchain_vcr_error", code: code ?? null, param: null } }, { "x-should-retry": "false" });
   }
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
 /** The body of an OpenAI SDK client's `POST …/moderations`, or undefined for any other request. */
