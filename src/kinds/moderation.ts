@@ -10,9 +10,16 @@ import type { KindSpec } from "./types";
 export const moderation: KindSpec = {
   name: "moderation",
   shape: `the moderation endpoint's answer: { "results": [ { "flagged", "categories", "category_scores", … } ], … }`,
-  responseProblem(response) {
+  responseProblem(response, request) {
     if (!isRec(response)) return `has a "response" that is not an object`;
-    if (!Array.isArray(response.results) || !response.results.every(isRec)) return `has no "response.results" array of objects`;
+    const results = response.results;
+    if (!Array.isArray(results) || !results.every(isRec)) return `has no "response.results" array of objects`;
+    // one result per input: a string input is one, a list one per item
+    const input = isRec(request) ? request.input : undefined;
+    const expected = Array.isArray(input) ? input.length : 1;
+    if (results.length !== expected) return `has ${results.length} "response.results" for ${expected} input(s)`;
+    const bad = results.findIndex((r) => typeof r.flagged !== "boolean" || !isRec(r.categories) || !isRec(r.category_scores));
+    if (bad >= 0) return `has a "response.results[${bad}]" without a boolean "flagged" and "categories" and "category_scores" objects`;
     return undefined;
   },
   render(req, res, raw, out) {
@@ -26,6 +33,6 @@ export const moderation: KindSpec = {
   noteNearMiss: false,
   title(req) {
     const input = JSON.stringify(req.input ?? "");
-    return `moderation: ${input.length > 60 ? input.slice(0, 57) + "..." : input}`;
+    return input.length > 60 ? input.slice(0, 57) + "..." : input;
   },
 };

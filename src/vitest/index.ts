@@ -21,6 +21,8 @@ const KNOWN_OPTIONS: readonly string[] = [];
 
 /** Where the built setup file is (dist/esm/vitest-setup.mjs, next to this file's dist/cjs/vitest/). */
 export const VITEST_SETUP_FILE = path.join(__dirname, "../../esm/vitest-setup.mjs");
+/** The setup file added after the project's own: it waits for what their `vcr.install()` loads with `import()` (./setup.ts `settleInstall`). */
+export const VITEST_SETTLE_FILE = path.join(__dirname, "../../esm/vitest-settle.mjs");
 
 interface UserConfig {
   test?: { reporters?: unknown; setupFiles?: string | string[] };
@@ -45,10 +47,11 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
       // vite merges arrays by concatenation: with no reporters configured, keep vitest's default one
       const reporters = user.test?.reporters === undefined ? ["default", reporter] : [reporter];
       // first, before the project's own setup files (a merge would append it): a test file begins
-      // there (`noteTestFileBegins`) before a setup file of the project calls vcr.install()
+      // there (`noteTestFileBegins`) before a setup file of the project calls vcr.install(); and
+      // last, after them: what their install() loads with import() settles before the test file's imports
       const test = (user.test ??= {});
       const theirs = test.setupFiles === undefined ? [] : Array.isArray(test.setupFiles) ? test.setupFiles : [test.setupFiles];
-      if (!theirs.includes(VITEST_SETUP_FILE)) test.setupFiles = [VITEST_SETUP_FILE, ...theirs];
+      if (!theirs.includes(VITEST_SETUP_FILE)) test.setupFiles = [VITEST_SETUP_FILE, ...theirs, VITEST_SETTLE_FILE];
       return { test: { reporters } };
     },
     configureVitest({ vitest, project }: ConfigureVitestContext) {

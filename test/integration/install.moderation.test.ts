@@ -105,6 +105,17 @@ describe("vcr.install(): OpenAI's moderation endpoint, called outside any model 
     expect(good.stdout).to.include("flagged: violence");
     const fixture = JSON.parse(fs.readFileSync(file, "utf8"));
     fs.writeFileSync(file, JSON.stringify({ ...fixture, response: { results: "none" } }, null, 2) + "\n");
+    for (const [response, problem] of [
+      [{ ...fixture.response, results: [] }, 'has 0 "response.results" for 1 input(s)'],
+      [
+        { results: [{ flagged: "yes", category_scores: {} }] },
+        'has a "response.results[0]" without a boolean "flagged" and "categories" and "category_scores" objects',
+      ],
+    ] as const) {
+      fs.writeFileSync(file, JSON.stringify({ ...fixture, response }, null, 2) + "\n");
+      expect((await validateFixtures(dir)).map((p) => p.problem.split(", so replay")[0])).to.deep.equal([problem]);
+    }
+    fs.writeFileSync(file, JSON.stringify({ ...fixture, response: { results: "none" } }, null, 2) + "\n");
     const problems = await validateFixtures(dir);
     expect(problems.map((p) => p.problem)).to.deep.equal([
       'has no "response.results" array of objects, so replay refuses it (a moderation fixture\'s response is the moderation endpoint\'s answer: { "results": [ { "flagged", "categories", "category_scores", … } ], … }). Fix it: restore it from git (git checkout -- ' +

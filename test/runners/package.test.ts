@@ -66,15 +66,15 @@ describe("runner entry points from the packed tarball", function () {
 
   it("the vitest plugin loads by import and by require, and its setup file and reporter are in the package", async () => {
     const mjs = [
-      `import langchainVcr, { VITEST_SETUP_FILE } from "langchain-vcr/vitest";`,
+      `import langchainVcr, { VITEST_SETTLE_FILE, VITEST_SETUP_FILE } from "langchain-vcr/vitest";`,
       `import * as fs from "node:fs";`,
       `const plugin = langchainVcr();`,
-      // the plugin's setup file goes first, before the project's own (it counts the test files a worker begins)
+      // the plugin's setup file goes first, before the project's own (it counts the test files a worker begins), its settle file last
       `const user = { test: { setupFiles: "./vcr-setup.ts" } };`,
       `const cfg = plugin.config(user);`,
       `plugin.config(user); // vitest may resolve the config twice`,
-      `const setupFiles = user.test.setupFiles.map((f) => (f === VITEST_SETUP_FILE ? "plugin" : f));`,
-      `console.log(JSON.stringify({ name: plugin.name, setup: fs.existsSync(VITEST_SETUP_FILE), setupFiles, reporters: cfg.test.reporters.length }));`,
+      `const setupFiles = user.test.setupFiles.map((f) => (f === VITEST_SETUP_FILE ? "plugin" : f === VITEST_SETTLE_FILE ? "settle" : f));`,
+      `console.log(JSON.stringify({ name: plugin.name, setup: fs.existsSync(VITEST_SETUP_FILE) && fs.existsSync(VITEST_SETTLE_FILE), setupFiles, reporters: cfg.test.reporters.length }));`,
     ].join("\n");
     const cjs = [
       `const { langchainVcr } = require("langchain-vcr/vitest");`,
@@ -90,7 +90,7 @@ describe("runner entry points from the packed tarball", function () {
     const b = await runChild(process.execPath, ["jest-reporter.cjs"], { cwd: project, env, timeoutMs: 20000 });
     expect(a.status, a.stderr).to.equal(0);
     expect(b.status, b.stderr).to.equal(0);
-    expect(JSON.parse(a.stdout)).to.deep.equal({ name: "langchain-vcr", setup: true, setupFiles: ["plugin", "./vcr-setup.ts"], reporters: 2 });
+    expect(JSON.parse(a.stdout)).to.deep.equal({ name: "langchain-vcr", setup: true, setupFiles: ["plugin", "./vcr-setup.ts", "settle"], reporters: 2 });
     expect(JSON.parse(b.stdout)).to.deep.equal({ name: "langchain-vcr", reporter: "function", hooks: "function" });
   });
 
