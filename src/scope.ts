@@ -60,7 +60,6 @@ export class Scope {
     readonly override: VcrOverride = {},
     shares?: Scope,
   ) {
-    if (title !== undefined && shares === undefined) for (const hook of testStarts) hook();
     this.occurrences = shares?.occurrences ?? new Map();
     this.returned = shares?.returned ?? new Map();
     this.created = shares?.created ?? new Set();
@@ -111,7 +110,6 @@ const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
 }));
 const tests: AsyncLocalStorage<Scope> = (state.tests ??= new AsyncLocalStorage<Scope>());
 
-/** The innermost scope: a `withVcr` scope, else the current test, else the process. */
 /** Run as each test's scope begins: what `vcr.install()` must find in place at every test (moderation/fetch.ts). */
 const testStarts = processWide("scope.testStarts.v1", () => new Set<() => void>());
 
@@ -121,6 +119,13 @@ export function onTestStart(hook: () => void): () => void {
   return () => void testStarts.delete(hook);
 }
 
+/** A test's scope, as every runner plugin makes one when the test begins: the `onTestStart` hooks run first. */
+export function testScope(title: string): Scope {
+  for (const hook of testStarts) hook();
+  return new Scope(title);
+}
+
+/** The innermost scope: a `withVcr` scope, else the current test, else the process. */
 export function currentScope(): Scope {
   return state.als.getStore() ?? currentTest() ?? state.process;
 }
@@ -142,7 +147,7 @@ export function runInScope<T>(scope: Scope, fn: () => T): T {
 
 /** A test starts, in a runner that runs one test at a time per process (mocha, jest). */
 export function enterTest(title: string): Scope {
-  state.test = new Scope(title);
+  state.test = testScope(title);
   return state.test;
 }
 

@@ -4,7 +4,7 @@
  * can. So each test that wrote fixtures leaves an entry in its file's report — the files it
  * created and the bytes of the ones it overwrote — and the reporter undoes a failed test's.
  */
-import { Scope } from "../scope";
+import { type Scope, testScope } from "../scope";
 
 export interface JournalEntry {
   title: string;
@@ -24,7 +24,7 @@ export function journalEntry(scope: Scope): JournalEntry | undefined {
 
 /** The scope a journal entry describes, for `restoreFailedTest`. */
 export function scopeOf(entry: JournalEntry): Scope {
-  const scope = new Scope(entry.title);
+  const scope = testScope(entry.title);
   for (const f of entry.created) scope.created.add(f);
   for (const [f, b64] of Object.entries(entry.overwritten)) scope.overwritten.set(f, Buffer.from(b64, "base64"));
   scope.tally.recorded = entry.recorded ?? 0;

@@ -9,7 +9,7 @@
  * node:test also hands to `afterEach`.
  */
 import { AsyncResource } from "node:async_hooks";
-import { Scope, enterTestSlot, runAsTest } from "../scope";
+import { type Scope, enterTestSlot, runAsTest, testScope } from "../scope";
 
 interface TestLike {
   name?: string;
@@ -45,7 +45,7 @@ export function installTestScopes(): void {
       thisArg !== null &&
       typeof thisArg === "object";
     if (!isTestBody) return original.call(this, fn, thisArg, ...args);
-    const scope = new Scope(fullTitle(this));
+    const scope = testScope(fullTitle(this));
     scope.filterTitle = this.name;
     byContext.set(thisArg as object, scope);
     if ((this.parent?.concurrency ?? 1) <= 1) {

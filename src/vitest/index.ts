@@ -21,7 +21,7 @@ const KNOWN_OPTIONS: readonly string[] = [];
 
 /** Where the built setup file is (dist/esm/vitest-setup.mjs, next to this file's dist/cjs/vitest/). */
 export const VITEST_SETUP_FILE = path.join(__dirname, "../../esm/vitest-setup.mjs");
-/** The setup file added after the project's own: it waits for what their `vcr.install()` loads with `import()` (./setup.ts `settleInstall`). */
+/** The setup file added after the project's own: it waits for what their `vcr.install()` loads with `import()` (./setup.ts, `installSettled`). */
 export const VITEST_SETTLE_FILE = path.join(__dirname, "../../esm/vitest-settle.mjs");
 
 interface UserConfig {

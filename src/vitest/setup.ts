@@ -7,7 +7,7 @@
  * test's own context ends it: cleanup when it failed, the live call it left in flight named
  * in its error. The file's usage goes to the main process in a report (../runner/share.ts).
  */
-import { Scope, enterTestContext, enterTestSlot, leaveTestSlot, setRunner } from "../scope";
+import { enterTestContext, enterTestSlot, leaveTestSlot, setRunner, testScope } from "../scope";
 import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
@@ -39,9 +39,7 @@ export interface VitestHooks {
  * loading them failed at import in vitest's VM pools ("request for './client.mjs' is not in cache"),
  * in 22 of 50 runs on a busy 2-core machine.
  */
-export function settleInstall(): Promise<void> | undefined {
-  return installSettled();
-}
+export { installSettled };
 
 export function installVitestHooks(hooks: VitestHooks): void {
   noteTestFileBegins(); // a Vcr an earlier test file installed in this worker is replaced by this file's install() (install.ts)
@@ -57,7 +55,7 @@ export function installVitestHooks(hooks: VitestHooks): void {
   hooks.beforeEach((ctx) => {
     unit ??= new Unit(joinRun(), ctx.task.file?.filepath ?? ctx.task.file?.name ?? "(unknown file)");
     const title = vitestTitle(ctx.task);
-    const scope = new Scope(title);
+    const scope = testScope(title);
     // a concurrent test needs its own AsyncLocalStorage store; one that runs alone takes the slot
     const concurrent = ctx.task.concurrent === true;
     if (concurrent) enterTestContext(scope);

@@ -10,12 +10,17 @@ import * as path from "node:path";
 import { ChatOpenAI } from "@langchain/openai";
 import { createAgent, openAIModerationMiddleware } from "langchain";
 import { Vcr, validateFixtures, withVcr } from "../../src/index";
-import { Scope } from "../../src/scope";
+import { testScope } from "../../src/scope";
 import { cli } from "../helpers/cliRun";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
 import { allBytes, fixtureFiles, readFixtures } from "../helpers/tmp";
+
+/** What a call that must fail threw (the SDK's error: its status and code), or undefined when it did not fail. */
+type HttpError = Error & { status?: number; code?: string };
+const NO_ERROR = () => undefined;
+const asHttpError = (e: unknown) => e as HttpError;
 
 describe("vcr.install(): OpenAI's moderation endpoint, called outside any model call", () => {
   let fake: FakeProvider;
@@ -65,10 +70,7 @@ describe("vcr.install(): OpenAI's moderation endpoint, called outside any model 
   it("replay_only with no fixture: the SDK's BadRequestError (400) carrying the miss, 0 requests, counted as missed", async () => {
     const vcr = install("replay_only");
     const model = openai(fake, undefined);
-    const err = await model.moderateContent("never recorded").then(
-      () => undefined,
-      (e: Error & { status?: number }) => e,
-    );
+    const err = await model.moderateContent("never recorded").then(NO_ERROR, asHttpError);
     expect(err?.status).to.equal(400);
     expect(err?.message).to.include(
       'langchain-vcr: no recorded fixture for this moderation request from OpenAI\'s moderation endpoint (model "omni-moderation-latest"), and mode replay_only never calls the real model.',
@@ -126,12 +128,7 @@ describe("vcr.install(): OpenAI's moderation endpoint, called outside any model 
     ]);
     const before = fake.requests.length;
     install("replay_only");
-    const err = await openai(fake, undefined)
-      .moderateContent("an attack plan")
-      .then(
-        () => undefined,
-        (e: Error & { status?: number }) => e,
-      );
+    const err = await openai(fake, undefined).moderateContent("an attack plan").then(NO_ERROR, asHttpError);
     expect(err?.status).to.equal(400);
     expect(err?.message).to.include('has no "response.results" array of objects, so replay refuses it');
     expect(fake.requests.length - before).to.equal(0);
@@ -140,16 +137,10 @@ describe("vcr.install(): OpenAI's moderation endpoint, called outside any model 
   it("a key in the input is refused (the SDK's 400 carrying VCR_SECRET), nothing written; a provider error passes through, nothing written, counted", async () => {
     const vcr = install("record_or_replay");
     const model = openai(fake, undefined);
-    const refused = await model.moderateContent(`my key is ${TEST_KEY}`).then(
-      () => undefined,
-      (e: Error & { status?: number; code?: string }) => e,
-    );
+    const refused = await model.moderateContent(`my key is ${TEST_KEY}`).then(NO_ERROR, asHttpError);
     expect(refused?.status).to.equal(400);
     expect(refused?.code).to.equal("VCR_SECRET");
-    const failed = await model.moderateContent("please answer 500").then(
-      () => undefined,
-      (e: Error & { status?: number }) => e,
-    );
+    const failed = await model.moderateContent("please answer 500").then(NO_ERROR, asHttpError);
     expect(failed?.status, "the provider's own error").to.equal(500);
     expect(fixtureFiles(dir)).to.have.length(0);
     expect(vcr.stats()).to.include({ recorded: 0 });
@@ -185,13 +176,8 @@ describe("vcr.install(): OpenAI's moderation endpoint, called outside any model 
     const original = globalThis.fetch;
     install("replay_only");
     globalThis.fetch = original; // what jest's restoreMocks or vi.unstubAllGlobals would do to a fetch stubbed before install()
-    new Scope("the next test"); // every runner plugin makes one as a test begins
-    const err = await openai(fake, undefined)
-      .moderateContent("never recorded")
-      .then(
-        () => undefined,
-        (e: Error & { status?: number }) => e,
-      );
+    testScope("the next test"); // every runner plugin makes one as a test begins
+    const err = await openai(fake, undefined).moderateContent("never recorded").then(NO_ERROR, asHttpError);
     expect(err?.status).to.equal(400);
     expect(moderations(), "nothing sent").to.equal(0);
   });

@@ -18,13 +18,13 @@ export interface ModerationBody {
 /** The answer a caller gets: the provider's JSON body, or its own non-OK response untouched. */
 export type ModerationAnswer = { body: unknown } | { passThrough: Response };
 
-export function moderationRequest(body: ModerationBody, normalize: Normalize): Record<string, unknown> {
+function moderationRequest(body: ModerationBody, normalize: Normalize): Record<string, unknown> {
   const request: Record<string, unknown> = { input: canonicalContent(body.input, normalize, (id) => id) };
   if (body.model !== undefined && body.model !== null) request.model = body.model;
   return request;
 }
 
-export function describeModeration(request: Record<string, unknown>): string {
+function describeModeration(request: Record<string, unknown>): string {
   return `OpenAI's moderation endpoint (model ${JSON.stringify(request.model ?? "default")})`;
 }
 
@@ -43,7 +43,7 @@ export async function moderate(
   const lookup: Lookup = await recorder.lookup("moderation", request, { describe: describeModeration(request) });
   if (lookup.fixture) {
     assertReplayable(lookup);
-    return { body: structuredClone(lookup.fixture.response) };
+    return { body: lookup.fixture.response }; // serialized into the Response at once (./fetch.ts): never handed out as an object
   }
   let response: Response;
   let answer: unknown;

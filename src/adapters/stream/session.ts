@@ -24,6 +24,7 @@ import { TokenNotes } from "./tokenNotes";
 import { watchNewTokens, type RunManagerLike } from "./tokens";
 import { currentTest } from "../../scope";
 import { log } from "../../log";
+import { processWide } from "../../processWide";
 
 export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
 
@@ -128,7 +129,7 @@ function warnStoppedEarly(lookup: Lookup, what: string): void {
   );
 }
 
-const warnedEarly = new Set<string>();
+const warnedEarly = processWide("streamStoppedEarly.v1", () => new Set<string>());
 
 function describe(model: StreamModel, request: Record<string, unknown>): string {
   return `${describeModel(model, request)}, streamed`;
