@@ -194,22 +194,24 @@ const BARE_FLAGS = new Set(["--experimental-strip-types", "--experimental-transf
  * What a node:test process runs with that the command needs again: its preloads (`--import tsx`,
  * `--require ./vcr-setup.cjs`: without a setup file that calls `vcr.install()` the command would
  * call the provider and record nothing), `--env-file` (the provider's key), `--conditions`, and
- * TypeScript's flags. langchain-vcr/node-test itself leads the command already.
+ * TypeScript's flags. langchain-vcr/node-test itself leads the command already. Each once: from
+ * Node 24 a test process's execArgv holds the run's flags twice, every option's value as
+ * `--require=./vcr-setup.cjs` and then the command line's own `--require ./vcr-setup.cjs`.
  */
 export function preloadArgs(execArgv: readonly string[]): string {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (let i = 0; i < execArgv.length; i++) {
     if (BARE_FLAGS.has(execArgv[i])) {
-      out.push(` ${execArgv[i]}`);
+      out.add(` ${execArgv[i]}`);
       continue;
     }
     const m = VALUE_FLAGS.exec(execArgv[i]);
     if (!m) continue;
     const flag = m[3] ? SHORT[m[3]] : m[1];
     const value = m[2] ?? execArgv[++i];
-    if (value !== undefined && value !== "langchain-vcr/node-test") out.push(` --${flag} ${shellWord(value)}`);
+    if (value !== undefined && value !== "langchain-vcr/node-test") out.add(` --${flag} ${shellWord(value)}`);
   }
-  return out.join("");
+  return [...out].join("");
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */

@@ -56,7 +56,7 @@ export class ParsedFileCache<T> {
     return true;
   }
 
-  /** The file's stat (undefined when there is no such file); other errors (ENOTDIR, EACCES) throw. */
+  /** The file's stat (undefined when there is no such file, and from Node 22 when the path goes through a file); other errors (ENOTDIR on Node 20, EACCES) throw. */
   stat(file: string): FileStat | undefined {
     return fs.statSync(file, STAT);
   }

@@ -51,7 +51,7 @@ describe("vcr.install() over the ESM copy of core that string models are built o
     expect(fake.count()).to.equal(0);
   });
 
-  it("require() cannot load it: a string model from langchain's ESM build (an import() of it) is recorded, then replayed (the copy is loaded at install())", async function () {
+  it("require() cannot load it: a string model from langchain's ESM build (an import() of it) is recorded, then replayed (the copy is loaded at install(); the script awaits `uninstall.ready` before it imports langchain)", async function () {
     if (!canTurnOff) this.skip();
     const dir = tmpDir();
     const rec = await run(dir, NO_REQUIRE_ESM, { MODE: "record_or_replay", ESM: "1" });

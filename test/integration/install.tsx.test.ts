@@ -68,13 +68,16 @@ ${OUTCOME}
     expect(fake.count()).to.equal(0);
   });
 
-  it("an ES-module process: OpenAIEmbeddings misses under replay_only with 0 requests", async () => {
+  it("an ES-module process: OpenAIEmbeddings, imported after install(), misses under replay_only with 0 requests once `uninstall.ready` settles", async () => {
+    // install() wraps the class when its own import() resolves. On Node 20 that came before the app's import did; on Node 24
+    // the app's came first, and a call made at once went live (measured: 1 request). Code outside a test waits (docs/zero-touch.md).
     const dir = project("module", {
       "app.mjs": `
 import { Vcr } from ${JSON.stringify(path.join(ROOT, "dist/esm/index.mjs"))};
 const vcr = new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" });
-vcr.install();
+const uninstall = vcr.install();
 const { OpenAIEmbeddings } = await import("@langchain/openai");
+await uninstall.ready;
 ${OUTCOME}
 const embeddings = new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: "sk-test-0000", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });
 const query = await outcome(() => embeddings.embedQuery("hello"));

@@ -12,8 +12,11 @@ import * as path from "node:path";
 
 export const ROOT = path.join(__dirname, "..", "..");
 
-/** The recipes the README promises, each one a consumer project tested by test/recipes/ (`bun`: Bun's test runner, no plugin). */
-export const RECIPES = ["mocha-esm", "mocha-cjs", "vitest", "jest", "node-test", "node-test-js", "bun"] as const;
+/**
+ * The recipes the README promises, each one a consumer project tested by test/recipes/ (`bun`: Bun's test runner, no plugin;
+ * `node-test-ts`: node's own TypeScript, Node 22.18+).
+ */
+export const RECIPES = ["mocha-esm", "mocha-cjs", "vitest", "jest", "node-test", "node-test-ts", "node-test-js", "bun"] as const;
 export type RecipeId = (typeof RECIPES)[number];
 
 export interface MarkedBlock {

@@ -71,6 +71,29 @@ describe("rerecordCommand", () => {
     );
     expect(preloadArgs(["--enable-source-maps"])).to.equal("");
   });
+  it("node:test on Node 24+: a test process's execArgv lists every option's value, then the command line again; each preload is kept once, in order", () => {
+    // measured on Node 24.22 and 26.12: `node --require langchain-vcr/node-test --require ./vcr-setup.cjs -r ./r2.cjs --import tsx --test`
+    const execArgv = [
+      "--test-coverage-functions=0",
+      "--test-concurrency=0",
+      "--import=tsx",
+      "--test-isolation=process",
+      "--test-name-pattern=x",
+      "--require=langchain-vcr/node-test",
+      "--require=./vcr-setup.cjs",
+      "--require=./r2.cjs",
+      "--heapsnapshot-near-heap-limit=0",
+      "--require",
+      "langchain-vcr/node-test",
+      "--require",
+      "./vcr-setup.cjs",
+      "-r",
+      "./r2.cjs",
+      "--import",
+      "tsx",
+    ];
+    expect(preloadArgs(execArgv)).to.equal(` --import tsx --require ./vcr-setup.cjs --require ./r2.cjs`);
+  });
   it("mocha: the suite's own mocha arguments (its -r setup file, --config, spec files) that the plugin recorded, then --grep", () => {
     const context = { runId: "r", mainId: "m", mainPid: 1, command: ["-r", "./vcr setup.js", "--config=.mocharc.e2e.json", "test/a.spec.js"] };
     withEnv(CONTEXT_ENV, context, () => {

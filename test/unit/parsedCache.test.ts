@@ -61,11 +61,13 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
     expect(cache.get(file, cache.stat(file)!)).to.equal(undefined);
   });
 
-  it("says undefined for a missing file and throws for a path through a file", () => {
+  it("says undefined for a missing file; a path through a file throws ENOTDIR on Node 20 and is undefined from Node 22 on", () => {
     const cache = new ParsedFileCache<string>();
     expect(cache.stat(path.join(dir, "none.json"))).to.equal(undefined);
     const file = oldFile("f");
-    expect(() => cache.stat(path.join(file, "x.json"))).to.throw(/ENOTDIR/);
+    // Node 22's statSync({ throwIfNoEntry: false }) covers ENOTDIR too; the store reads either as no fixture (store.test.ts)
+    if (Number(process.versions.node.split(".")[0]) <= 20) expect(() => cache.stat(path.join(file, "x.json"))).to.throw(/ENOTDIR/);
+    else expect(cache.stat(path.join(file, "x.json"))).to.equal(undefined);
   });
 
   it("is bounded: past its size the oldest entry goes", () => {

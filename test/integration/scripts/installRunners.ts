@@ -67,7 +67,8 @@ export const PROJECTS: RunnerProject[] = [
       "test/vcr-setup.cjs": cjsSetup,
       ...twoFiles("test/%.test.cjs", (n) => `const { test } = require("node:test");\n${cjsImports}test("${n}", async () => {${body(n)}});\n`),
     },
-    command: () => ["--require", "./test/vcr-setup.cjs", "--test", "test/"],
+    // the files by name: Node 22+ reads `--test test/` as a file named test, and Node 20's `--test` alone would run the setup file too
+    command: () => ["--require", "./test/vcr-setup.cjs", "--test", "test/first.test.cjs", "test/second.test.cjs"],
   },
 ];
 

@@ -5,7 +5,7 @@
  * copy (the CommonJS copy stays intact, so `new Vcr()` works). NO_BUILDER=1 first renames langchain's
  * `ConfigurableModel.prototype._getModelInstance` (what install() wraps where `require()` cannot
  * load the ESM copy), and calls install() twice. ESM=1 takes initChatModel from
- * langchain's ESM build, by `import()`. CALLS: the model's calls, in order (invoke, stream, batch;
+ * langchain's ESM build, by `import()`, after `await uninstall.ready`. CALLS: the model's calls, in order (invoke, stream, batch;
  * default invoke). BLOCK=1 registers a loader hook that fails an `import()`
  * of core's ESM outputs file by its file URL (how langchain-vcr loads it), not by its package
  * name (how a provider imports it). Run with
@@ -51,6 +51,9 @@ async function main(): Promise<void> {
     }
     const uninstall = vcr.install();
     report.steps.push("installed");
+    // code outside a test that takes a model from an ES module waits for what install() loads with import() (docs/zero-touch.md):
+    // on Node 24 langchain's ESM build was loaded, and its model had answered live, before that import() had resolved
+    if (process.env.ESM) await uninstall.ready;
     type Universal = typeof import("langchain/chat_models/universal");
     const { initChatModel } = process.env.ESM
       ? ((await import(pathToFileURL(esmFile("langchain", "./chat_models/universal")).href)) as Universal)
