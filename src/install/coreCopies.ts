@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { VcrConfigError } from "../errors";
-import type { OtherCopy } from "../internals/check";
+import { otherCopyFix, type OtherCopy } from "../internals/check";
 import { noteBrokenCore } from "../internals/state";
 import { supportedCoreRange } from "../internals/version";
 import { log } from "../log";
@@ -110,6 +110,6 @@ function cannotLoadError(coreDir: string, usedBy: string, cause: string): VcrCon
     `cannot read the copy of @langchain/core in ${coreDir}, which ${usedBy} uses: ${cause}.\n` +
       `  that copy: @langchain/core ${packageVersion(coreDir)}; langchain-vcr supports @langchain/core ${range}, and patches a copy through its BaseChatModel, BaseLLM, StructuredTool and Embeddings.\n` +
       `  Without them a model built on that copy could reach the provider unrecorded, so langchain-vcr refuses it (and every new Vcr in this process).\n` +
-      `  Fix it: \`npm ls @langchain/core\` shows which package brings that copy; upgrade it to a release built on @langchain/core ${range}, or remove it.`,
+      otherCopyFix(coreDir, range),
   );
 }

@@ -5,8 +5,9 @@
  * langchain-vcr declares no integration), with `workspaces`, as each package of an npm or yarn
  * workspace resolves it (`workspaces.ts`: a workspace package may hold a copy of its own; only where
  * nothing else reaches what a module loads: ES modules), and every copy in the pnpm store that langchain-vcr or
- * that copy lives in (a workspace whose packages use different versions has one copy per version
- * there). Only that store: never one that merely sits in a directory above the project.
+ * one of those copies lives in (a workspace whose packages use different versions has one copy per version
+ * there; with shared-workspace-lockfile=false each workspace package has a store of its own). Only
+ * those stores: never one that merely sits in a directory above the project.
  */
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
@@ -21,7 +22,8 @@ export function packageDirs(name: string, { cwd = process.cwd(), workspaces = fa
   const local = dirResolvedFrom(cwd, name);
   const workspace = workspaces ? workspaceDirs(cwd).map((ws) => dirResolvedFrom(ws, name)) : [];
   for (const d of [own, local, ...workspace]) if (d) found.add(d);
-  const stores = new Set([storeOf(ownDir()), storeOf(own), storeOf(local)].filter((s): s is string => s !== undefined));
+  // a pnpm workspace package's own store, too (shared-workspace-lockfile=false: each package has one)
+  const stores = new Set([ownDir(), own, local, ...workspace].map(storeOf).filter((s): s is string => s !== undefined));
   for (const store of stores) for (const d of storeCopies(store, name)) found.add(d);
   return [...found];
 }

@@ -1,10 +1,14 @@
 /**
  * The packages of an npm or yarn workspace (`"workspaces"` in the package.json of the working
- * directory or a directory above it): each may resolve a copy of a LangChain package of its own
+ * directory or a directory above it), or of a pnpm workspace (`packages:` in its
+ * pnpm-workspace.yaml): each may resolve a copy of a LangChain package of its own
  * (`packages/legacy/node_modules/@langchain/core`, a version the root does not hold), which
  * neither langchain-vcr nor the working directory resolves. `packageDirs` adds what each one
  * resolves (measured: an ES-module workspace package over a nested core 1.2.0 answered live
- * under replay_only, in vitest and in plain Node, before).
+ * under replay_only, in vitest and in plain Node, before). A pnpm workspace with
+ * `shared-workspace-lockfile=false` gives each package a store of its own
+ * (`packages/app/node_modules/.pnpm`), which only that package resolves (measured in a user trial:
+ * the app's ChatOpenAI and OpenAIEmbeddings answered live under CI=true, before).
  *
  * Patterns: literal paths and `*` within a segment (`packages/*`, `apps/*-service`); `**` matches
  * any depth (node_modules and dot directories skipped); `!` patterns exclude. What matches and
@@ -30,7 +34,7 @@ export function workspaceDirs(cwd: string): string[] {
 
 function workspaceRoot(cwd: string): { dir: string; patterns: string[] } | undefined {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    const patterns = workspacePatterns(path.join(dir, "package.json"));
+    const patterns = workspacePatterns(path.join(dir, "package.json")) ?? pnpmWorkspacePatterns(path.join(dir, "pnpm-workspace.yaml"));
     if (patterns) return { dir, patterns };
     if (path.dirname(dir) === dir) return undefined;
   }
@@ -46,6 +50,39 @@ function workspacePatterns(file: string): string[] | undefined {
   const w = pkg.workspaces;
   const list = Array.isArray(w) ? w : Array.isArray((w as { packages?: unknown })?.packages) ? (w as { packages: unknown[] }).packages : undefined;
   return list?.filter((p): p is string => typeof p === "string");
+}
+
+/**
+ * The `packages:` globs of a pnpm-workspace.yaml: a block list (`- "packages/*"`, quoted or not)
+ * or a flow list (`packages: ["a/*", "b"]`). Only that key is read (not YAML at large: no anchors).
+ * A file without it is a workspace of the root package alone, as pnpm reads it.
+ */
+export function pnpmWorkspacePatterns(file: string): string[] | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const unquote = (s: string) => s.trim().replace(/^(['"])(.*)\1$/, "$2");
+  const lines = text.split(/\r?\n/).map((l) => l.replace(/\s+#.*$/, ""));
+  const at = lines.findIndex((l) => /^packages\s*:/.test(l));
+  if (at < 0) return [];
+  const inline = lines[at].replace(/^packages\s*:/, "").trim();
+  if (inline.startsWith("["))
+    return inline
+      .replace(/^\[|\]$/g, "")
+      .split(",")
+      .map(unquote)
+      .filter(Boolean);
+  const out: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (line.trim() === "" || line.trim().startsWith("#")) continue;
+    const item = /^\s*-\s*(.+)$/.exec(line);
+    if (!item) break; // the next key
+    out.push(unquote(item[1]));
+  }
+  return out;
 }
 
 function expand(root: string, patterns: string[]): string[] {

@@ -5,6 +5,7 @@
  * model, embeddings or tool can be wired to a Vcr over a core it could not patch: nothing
  * falls back to a live call.
  */
+import * as path from "node:path";
 import { VcrConfigError } from "../errors";
 import { INTERNALS, internalName, type CoreClassName, type Internal } from "./table";
 import { installedCoreVersion, supportedCoreRange } from "./version";
@@ -34,6 +35,21 @@ function defined(core: CoreClasses, internal: Internal): boolean {
   return typeof own?.value === "function";
 }
 
+/**
+ * The Fix line for another copy of core: who brings it, and, in a pnpm store, that pnpm keeps a
+ * package nothing uses any more there for a while (`modules-cache-max-age`, 7 days by default),
+ * which install() reaches as it does every copy in the store (measured in a user trial: a copy
+ * left behind by a downgrade failed every test file after the app was upgraded again).
+ */
+export function otherCopyFix(dir: string, range: string): string {
+  const fix = `  Fix it: \`npm ls @langchain/core\` shows which package brings that copy; upgrade it to a release built on @langchain/core ${range}, or remove it.`;
+  if (!dir.includes(`${path.sep}node_modules${path.sep}.pnpm${path.sep}`)) return fix;
+  return (
+    `  Fix it: \`pnpm why @langchain/core\` shows which package brings that copy; upgrade it to a release built on @langchain/core ${range}, or remove it.\n` +
+    `  If nothing brings it, pnpm kept it after it was last used (for modules-cache-max-age, 7 days by default): \`pnpm install --config.modules-cache-max-age=0\` removes it.`
+  );
+}
+
 export function missingError(where: string, use: string, copy?: OtherCopy): VcrConfigError {
   const range = supportedCoreRange();
   if (copy)
@@ -41,7 +57,7 @@ export function missingError(where: string, use: string, copy?: OtherCopy): VcrC
       `cannot work with the copy of @langchain/core in ${copy.dir}, which ${copy.usedBy} uses: it has no ${where}.\n` +
         `  that copy: @langchain/core ${copy.version}; langchain-vcr supports @langchain/core ${range}.\n` +
         `  langchain-vcr uses ${where} to ${use}; without it a model built on that copy could reach the provider unrecorded, so langchain-vcr refuses it (and every new Vcr in this process).\n` +
-        `  Fix it: \`npm ls @langchain/core\` shows which package brings that copy; upgrade it to a release built on @langchain/core ${range}, or remove it.`,
+        otherCopyFix(copy.dir, range),
     );
   return new VcrConfigError(
     `cannot work with this @langchain/core: it has no ${where}.\n` +

@@ -238,6 +238,9 @@ describe("vcr.install() under a strict node_modules layout", function () {
     const tries = (await runScript(app, "install.mjs")) as string[];
     expect(tries).to.have.length(2);
     for (const t of tries) expect(t).to.match(BROKEN_COPY_ERROR);
+    // a copy in a pnpm store: pnpm's own command, and what to do about a copy pnpm kept after its last use
+    expect(tries[0]).to.include("  Fix it: `pnpm why @langchain/core` shows which package brings that copy;");
+    expect(tries[0]).to.include("`pnpm install --config.modules-cache-max-age=0` removes it.");
     expect(fake.count()).to.equal(0);
   });
 
@@ -260,6 +263,51 @@ describe("vcr.install() under a strict node_modules layout", function () {
       ].join("\n"),
     );
     expect(await runScript(app, "chat.mjs")).to.equal("VCR_MISS");
+    expect(fake.count()).to.equal(0);
+  });
+
+  it("a pnpm workspace with shared-workspace-lockfile=false (pnpm-workspace.yaml, a store per package): the app package's ChatOpenAI and OpenAIEmbeddings, over the app's own core, miss with 0 requests (both answered live before)", async () => {
+    builtBin();
+    const root = tmpDir();
+    fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true }));
+    fs.writeFileSync(path.join(root, "pnpm-workspace.yaml"), `packages:\n  - "packages/*" # each with its own store\n`);
+    // packages/tests: langchain-vcr (and its peer, core) in the tests package's own store
+    const tests = path.join(root, "packages/tests");
+    const vcrDir = path.join(tests, "node_modules/.pnpm/langchain-vcr@0.2.0_@langchain+core@1.4.0/node_modules/langchain-vcr");
+    installVcr(vcrDir);
+    link(path.join(tests, "node_modules/langchain-vcr"), vcrDir);
+    fs.writeFileSync(path.join(tests, "package.json"), JSON.stringify({ name: "tests", private: true, type: "module" }));
+    // packages/app: @langchain/openai over a core of the app's own, in the app package's store
+    const app = path.join(root, "packages/app");
+    const appStore = path.join(app, "node_modules/.pnpm");
+    const appCore = path.join(appStore, "@langchain+core@1.3.0/node_modules/@langchain/core");
+    copyPackage("@langchain/core", appCore);
+    const appOpenai = path.join(appStore, "@langchain+openai@1.6.0_@langchain+core@1.3.0/node_modules/@langchain/openai");
+    copyPackage("@langchain/openai", appOpenai, appCore);
+    link(path.join(app, "node_modules/@langchain/openai"), appOpenai);
+    fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    fs.writeFileSync(
+      path.join(app, "index.js"),
+      [
+        `import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";`,
+        `const client = { apiKey: "k", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } };`,
+        `export const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", ...client }).invoke(q);`,
+        `export const embed = (t) => new OpenAIEmbeddings({ model: "text-embedding-3-small", ...client }).embedQuery(t);`,
+        ``,
+      ].join("\n"),
+    );
+    fs.writeFileSync(
+      path.join(tests, "app.mjs"),
+      [
+        `import { Vcr } from "langchain-vcr";`,
+        `await new Vcr({ dir: process.env.FIXTURE_DIR, mode: "replay_only" }).install().ready;`,
+        `const { ask, embed } = await import("../app/index.js");`,
+        `const miss = (p) => p.then(() => "live answer", (e) => e.code ?? e.message);`,
+        `console.log(JSON.stringify({ chat: await miss(ask("never recorded")), embeddings: await miss(embed("never recorded")) }));`,
+        ``,
+      ].join("\n"),
+    );
+    expect(await runScript(tests, "app.mjs")).to.deep.equal({ chat: "VCR_MISS", embeddings: "VCR_MISS" });
     expect(fake.count()).to.equal(0);
   });
 

@@ -1,8 +1,8 @@
-/** Which directories are the packages of an npm or yarn workspace, found from any directory inside it. */
+/** Which directories are the packages of an npm, yarn or pnpm workspace, found from any directory inside it. */
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { workspaceDirs } from "../../src/install/workspaces";
+import { pnpmWorkspacePatterns, workspaceDirs } from "../../src/install/workspaces";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 function pkg(dir: string, meta: object = { name: path.basename(dir) }): void {
@@ -45,5 +45,40 @@ describe("workspace packages (workspaceDirs)", () => {
     const plain = tmpDir("vcr-ws-");
     pkg(plain, { name: "plain" });
     expect(workspaceDirs(plain)).to.deep.equal([]);
+  });
+
+  it("pnpm's pnpm-workspace.yaml: its `packages:` globs, quoted or not, with comments and `!` exclusions, found from inside a package; other keys are left alone", () => {
+    const root = tmpDir("vcr-ws-");
+    pkg(root, { name: "mono" }); // a pnpm workspace root's package.json has no "workspaces"
+    fs.writeFileSync(
+      path.join(root, "pnpm-workspace.yaml"),
+      [
+        `# the workspace`,
+        `packages:`,
+        `  - 'packages/*' # libraries`,
+        `  - "apps/**"`,
+        `  - tools/cli`,
+        ``,
+        `  - '!packages/ignored'`,
+        `catalog:`,
+        `  - not/a-package`,
+        `onlyBuiltDependencies:`,
+        `  - esbuild`,
+        ``,
+      ].join("\n"),
+    );
+    for (const d of ["packages/a", "packages/ignored", "apps/web", "tools/cli", "not/a-package"]) pkg(path.join(root, d));
+    const rel = (dirs: string[]) => dirs.map((d) => path.relative(root, d).split(path.sep).join("/")).sort();
+    expect(rel(workspaceDirs(path.join(root, "packages/a")))).to.deep.equal(["apps/web", "packages/a", "tools/cli"]);
+  });
+
+  it("pnpm-workspace.yaml's flow form (`packages: [...]`), and a file without `packages:` (the root package alone: no packages)", () => {
+    const dir = tmpDir("vcr-ws-");
+    const file = path.join(dir, "pnpm-workspace.yaml");
+    fs.writeFileSync(file, `packages: ["libs/*", 'apps/web']\n`);
+    expect(pnpmWorkspacePatterns(file)).to.deep.equal(["libs/*", "apps/web"]);
+    fs.writeFileSync(file, `onlyBuiltDependencies:\n  - esbuild\n`);
+    expect(pnpmWorkspacePatterns(file)).to.deep.equal([]);
+    expect(pnpmWorkspacePatterns(path.join(dir, "none.yaml"))).to.equal(undefined);
   });
 });
