@@ -123,24 +123,39 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
   // every runner takes the title as a regular expression
   const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const yarn = underYarn();
+  const exec = yarn ? "yarn" : "npx";
   switch (runner) {
     case "vitest":
-      return `${env} npx vitest run${words(sharedCommandArgs("vitest"))} -t ${quoted}`;
+      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))} -t ${quoted}`;
     case "jest":
-      return `${env} npx jest${words(sharedCommandArgs("jest"))} -t ${quoted}`;
+      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))} -t ${quoted}`;
     case "node-test":
-      return `${env} node --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(ownTestFile())}`;
+      return `${env} ${yarn ? "yarn node" : "node"} --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(ownTestFile())}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
-      return `${env} npx mocha${words(mochaCommandArgs())} --grep ${quoted}`;
+      return `${env} ${exec} mocha${words(mochaCommandArgs())} --grep ${quoted}`;
   }
 }
 
-/** A debugger's flags and preloads (an IDE's auto-attach): a command copied into another terminal must not wait for a debugger. */
-const DEBUGGER_FLAG = /^--(?:inspect|debug)/;
-const DEBUGGER_PRELOAD = /js-debug[\\/].*bootloader|[\\/]ms-vscode\.js-debug|jetbrains[\\/].*debugger|[\\/]debugConnector\.js$/i;
+/**
+ * Whether yarn started this run (`npm_config_user_agent`, which yarn sets for what it runs): the
+ * command then goes through yarn, which under Plug'n'Play is what lets node find the packages (npx
+ * would try to download the runner; measured in a user trial with Yarn 4).
+ */
+export function underYarn(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^yarn\//.test(env.npm_config_user_agent ?? "");
+}
 
-/** NODE_OPTIONS without a debugger's flags and preloads; undefined when nothing is left. */
+/**
+ * A debugger's flags and preloads (an IDE's auto-attach): a command copied into another terminal must not wait for a debugger.
+ * Yarn's Plug'n'Play preloads too (`.pnp.cjs`, `.pnp.loader.mjs`): yarn adds them again when it runs the command.
+ */
+const DEBUGGER_FLAG = /^--(?:inspect|debug)/;
+const DEBUGGER_PRELOAD =
+  /js-debug[\\/].*bootloader|[\\/]ms-vscode\.js-debug|jetbrains[\\/].*debugger|[\\/]debugConnector\.js$|[\\/]\.pnp\.(?:c?js|loader\.mjs)$/i;
+
+/** NODE_OPTIONS without a debugger's flags and preloads (nor Yarn PnP's); undefined when nothing is left. */
 export function portableNodeOptions(value: string | undefined): string | undefined {
   const words = value?.match(/"[^"]*"|\S+/g) ?? [];
   const kept: string[] = [];

@@ -25,6 +25,7 @@ import { processWide } from "../processWide";
 import { unwrappableError, wrapConfigurableModels } from "./configurableModel";
 import { followStringModels } from "./jestRegistry";
 import { jestCannotImport } from "./jestWhen";
+import { inLoaderHooksThread } from "./hooksThread";
 
 /** What the first call decided, in this process (under jest: this test file): every install() after it refuses too. */
 const reached = processWide("esmCoreFallback.v1", () => ({ done: false, refusal: undefined as Error | undefined }));
@@ -60,7 +61,7 @@ export function reachEsmCoreLater(unloaded: UnloadedEsmCore): void {
  */
 export function esmCoreNote(cause: string, nodeVersion: string, env: NodeJS.ProcessEnv, execArgv: readonly string[]): string | undefined {
   const jest = underJest(env);
-  if (jestCannotImport(env, execArgv)) return undefined;
+  if (jestCannotImport(env, execArgv) || inLoaderHooksThread()) return undefined;
   const nodeCan = nodeRequiresEsm(nodeVersion);
   const where = nodeCan ? `under ${jest ? "jest's module loader" : "this process's module loader (not Node's own require)"}` : `on this Node (${nodeVersion})`;
   const fix = nodeCan ? "pass the model object itself" : "use Node 20.19+ (or 22.12+ on Node 22), or pass the model object itself";

@@ -26,6 +26,15 @@ export function patchEsmCoreLater(coreDir: string): Promise<void> {
   return done;
 }
 
+/**
+ * Settles (never rejects) once every copy of core being loaded and patched with `import()` has
+ * settled: a scan for Embeddings classes (`integrations.ts`) waits for it, since it knows a class
+ * by the copy of core's `Embeddings` it extends, which that patch registers.
+ */
+export function esmCoresSettled(): Promise<unknown> {
+  return Promise.all([...patchedLater.values()].map((p) => p.catch(() => undefined)));
+}
+
 /** Under jest, after a module registry reset: the ESM copy in `coreDir` is loaded and patched again (a fresh one) when next needed. */
 export function forgetEsmCoreLater(coreDir: string): void {
   patchedLater.delete(coreDir);

@@ -16,6 +16,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isEsModule, quietly } from "./esmCore";
 import { patchCoreAt } from "./coreCopies";
+import { esmCoresSettled } from "./esmCoreLater";
 import { exportedFile } from "./packageJson";
 import { dirResolvedFrom } from "./packageDirs";
 import { processWide } from "../processWide";
@@ -101,8 +102,11 @@ function loadedAs(file: string, condition: "import" | "require"): unknown {
  * before a test runs (not before code at the top of the importing module runs).
  */
 function scanLater(file: string): void {
+  // after the copies of core under way (their Embeddings is what the scan knows a class by): scanned
+  // before them, it found no class, wrapped nothing, and never looked again (a user trial under Yarn PnP)
+  const scanned = Promise.all([import(pathToFileURL(file).href), esmCoresSettled()]).then(([loaded]) => scanExports(loaded));
   trackInstallWork(
-    import(pathToFileURL(file).href).then(scanExports, () => {
+    scanned.catch(() => {
       // not loadable by import() either: not reached, as documented
     }),
     file,

@@ -42,6 +42,28 @@ describe("rerecordCommand", () => {
     expect(portableNodeOptions("--require /x/extensions/ms-vscode.js-debug/src/bootloader.js")).to.equal(undefined);
     expect(portableNodeOptions(undefined)).to.equal(undefined);
   });
+  it("under yarn (npm_config_user_agent): the runner through yarn, and Yarn PnP's own preloads left out of NODE_OPTIONS (yarn adds them again)", () => {
+    const saved = { agent: process.env.npm_config_user_agent, options: process.env.NODE_OPTIONS, argv1: process.argv[1] };
+    // as Yarn 4 runs a script under Plug'n'Play (measured in a user trial)
+    process.env.npm_config_user_agent = "yarn/4.18.1 npm/? node/v20.20.2 linux x64";
+    process.env.NODE_OPTIONS = "--require /tmp/p/.pnp.cjs --experimental-loader file:///tmp/p/.pnp.loader.mjs --experimental-vm-modules";
+    process.argv[1] = path.join(process.cwd(), "test", "a.test.mjs");
+    try {
+      expect(rerecordCommand("vitest", "miss case")).to.equal(`NODE_OPTIONS=--experimental-vm-modules ${ENV} yarn vitest run -t "miss case"`);
+      expect(rerecordCommand("jest", "miss case")).to.equal(`NODE_OPTIONS=--experimental-vm-modules ${ENV} yarn jest -t "miss case"`);
+      expect(rerecordCommand("mocha", "miss case")).to.equal(`NODE_OPTIONS=--experimental-vm-modules ${ENV} yarn mocha --grep "miss case"`);
+      process.env.NODE_OPTIONS = "--require /tmp/p/.pnp.cjs --experimental-loader file:///tmp/p/.pnp.loader.mjs";
+      expect(rerecordCommand("node-test", "miss case")).to.equal(`${ENV} yarn node --require langchain-vcr/node-test --test --test-name-pattern "miss case"`);
+      process.env.npm_config_user_agent = "npm/11.6.2 node/v20.20.2 linux x64 workspaces/false";
+      expect(rerecordCommand("vitest", "miss case")).to.equal(`${ENV} npx vitest run -t "miss case"`);
+    } finally {
+      if (saved.agent === undefined) delete process.env.npm_config_user_agent;
+      else process.env.npm_config_user_agent = saved.agent;
+      if (saved.options === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = saved.options;
+      process.argv[1] = saved.argv1;
+    }
+  });
   it("keeps the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model needs), quoted", () => {
     const saved = process.env.NODE_OPTIONS;
     process.env.NODE_OPTIONS = "--experimental-vm-modules --no-warnings";
