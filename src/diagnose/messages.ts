@@ -5,6 +5,7 @@ import { MODE_ENV, type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
 import { formatValue, hintFor, looksEdited } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
+import { packageManager } from "./packageManager";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
@@ -123,7 +124,7 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
   // every runner takes the title as a regular expression
   const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const yarn = underYarn();
+  const yarn = packageManager() === "yarn";
   const exec = yarn ? "yarn" : "npx";
   switch (runner) {
     case "vitest":
@@ -136,15 +137,6 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
       return `${env} ${exec} mocha${words(mochaCommandArgs())} --grep ${quoted}`;
   }
-}
-
-/**
- * Whether yarn started this run (`npm_config_user_agent`, which yarn sets for what it runs): the
- * command then goes through yarn, which under Plug'n'Play is what lets node find the packages (npx
- * would try to download the runner; measured in a user trial with Yarn 4).
- */
-export function underYarn(env: NodeJS.ProcessEnv = process.env): boolean {
-  return /^yarn\//.test(env.npm_config_user_agent ?? "");
 }
 
 /**

@@ -1,16 +1,18 @@
 /**
- * The command a fix line gives for running the whole suite again to re-record: `npm test` when
- * the project has a test script (npm's placeholder script does not count), else a description,
- * since a copy-pasted `npm test` would only print "Missing script".
+ * The command a fix line gives for running the whole suite again to re-record: `npm test` (`yarn
+ * test`, `pnpm test` when that package manager runs this) when the project has a test script (npm's
+ * placeholder script does not count), else a description, since a copy-pasted `npm test` would only
+ * print "Missing script".
  */
 import { MODE_ENV } from "../modes";
+import { packageManager } from "./packageManager";
 import { nearestPackageJson } from "../nearestPackage";
 
 const known = new Map<string, boolean>();
 
 export function suiteRerecordCommand(cwd: string = process.cwd()): string {
   const env = `${MODE_ENV}=record_or_replay`;
-  return hasTestScript(cwd) ? `${env} npm test` : `${env} <your test command>`;
+  return hasTestScript(cwd) ? `${env} ${packageManager()} test` : `${env} <your test command>`;
 }
 
 /** Whether the nearest package.json at or above `cwd` (the one `npm test` runs) has a real test script. */

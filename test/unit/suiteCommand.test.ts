@@ -21,6 +21,22 @@ describe("suiteRerecordCommand: the whole-suite re-record command a fix line giv
     expect(suiteRerecordCommand(sub)).to.equal("LANGCHAIN_VCR_MODE=record_or_replay npm test");
   });
 
+  it("is `yarn test` / `pnpm test` when that package manager runs this (npm_config_user_agent)", () => {
+    const dir = project({ scripts: { test: "vitest run" } });
+    const saved = process.env.npm_config_user_agent;
+    try {
+      process.env.npm_config_user_agent = "yarn/4.18.1 npm/? node/v20.20.2 linux x64";
+      expect(suiteRerecordCommand(dir)).to.equal("LANGCHAIN_VCR_MODE=record_or_replay yarn test");
+      process.env.npm_config_user_agent = "pnpm/10.34.9 npm/? node/v20.20.2 linux x64";
+      expect(suiteRerecordCommand(dir)).to.equal("LANGCHAIN_VCR_MODE=record_or_replay pnpm test");
+      delete process.env.npm_config_user_agent;
+      expect(suiteRerecordCommand(dir)).to.equal("LANGCHAIN_VCR_MODE=record_or_replay npm test");
+    } finally {
+      if (saved === undefined) delete process.env.npm_config_user_agent;
+      else process.env.npm_config_user_agent = saved;
+    }
+  });
+
   it("never suggests `npm test` where npm would answer 'Missing script' or run npm init's placeholder", () => {
     const generic = "LANGCHAIN_VCR_MODE=record_or_replay <your test command>";
     expect(suiteRerecordCommand(project({ name: "x" }))).to.equal(generic);
