@@ -60,7 +60,7 @@ export function realDir(dir: string | undefined): string | undefined {
 }
 
 /** The `node_modules/.pnpm` directory a real path lies in, if it does. */
-function storeOf(real: string | undefined): string | undefined {
+export function storeOf(real: string | undefined): string | undefined {
   const at = real?.lastIndexOf(STORE_SEGMENT) ?? -1;
   return at < 0 ? undefined : real!.slice(0, at + STORE_SEGMENT.length - 1);
 }

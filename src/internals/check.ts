@@ -5,7 +5,7 @@
  * model, embeddings or tool can be wired to a Vcr over a core it could not patch: nothing
  * falls back to a live call.
  */
-import * as path from "node:path";
+import { storeOf } from "../install/packageDirs";
 import { VcrConfigError } from "../errors";
 import { INTERNALS, internalName, type CoreClassName, type Internal } from "./table";
 import { installedCoreVersion, supportedCoreRange } from "./version";
@@ -43,7 +43,7 @@ function defined(core: CoreClasses, internal: Internal): boolean {
  */
 export function otherCopyFix(dir: string, range: string): string {
   const fix = `  Fix it: \`npm ls @langchain/core\` shows which package brings that copy; upgrade it to a release built on @langchain/core ${range}, or remove it.`;
-  if (!dir.includes(`${path.sep}node_modules${path.sep}.pnpm${path.sep}`)) return fix;
+  if (storeOf(dir) === undefined) return fix;
   return (
     `  Fix it: \`pnpm why @langchain/core\` shows which package brings that copy; upgrade it to a release built on @langchain/core ${range}, or remove it.\n` +
     `  If nothing brings it, pnpm kept it after it was last used (for modules-cache-max-age, 7 days by default): \`pnpm install --config.modules-cache-max-age=0\` removes it.`
