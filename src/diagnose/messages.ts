@@ -6,6 +6,7 @@ import { currentRunner, currentTest, type RunnerName } from "../scope";
 import { formatValue, hintFor, looksEdited } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { packageManager } from "./packageManager";
+import { filterTitleOf } from "./runIdTitle";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
@@ -123,7 +124,7 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const nodeOptions = portableNodeOptions(process.env.NODE_OPTIONS);
   const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
   // every runner takes the title as a regular expression
-  const quoted = shellQuote(title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const quoted = shellQuote(filterTitleOf(title).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const yarn = packageManager() === "yarn";
   const exec = yarn ? "yarn" : "npx";
   switch (runner) {

@@ -5,6 +5,7 @@
  * never on import.
  */
 import * as path from "node:path";
+import { stableTitle } from "../diagnose/runIdTitle";
 import { currentTest, onScopeEvent } from "../scope";
 import { emptyTotals, type Totals } from "./summary";
 
@@ -24,7 +25,7 @@ export class Usage {
         this.dirs.add(path.dirname(e.file));
         this.used.add(e.file);
         const title = currentTest()?.title;
-        if (title !== undefined) this.titlesOf(e.file).add(title);
+        if (title !== undefined) this.titlesOf(e.file).add(stableTitle(title)); // LangSmith's ls.test ids are new every run
       } else if (e.type === "undone") {
         this.totals.undone += e.count;
       } else {

@@ -6,22 +6,17 @@ import type { ChildResult } from "../helpers/child";
 import { withFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { DASH_T, describeParity } from "./helpers/parity";
-import { agentAndLookupsCjs, cachelessAppFiles, expectPrintedCommandRecords, makeProject, summaryLines, type Project } from "./helpers/project";
+import {
+  agentAndLookupsCjs,
+  cachelessAppFiles,
+  expectPrintedCommandRecords,
+  JEST_LLM_CONFIG,
+  makeProject,
+  summaryLines,
+  type Project,
+} from "./helpers/project";
 
 const JEST = path.join(ROOT, "node_modules/jest/bin/jest.js");
-
-/** A jest config for the model tests under llm/, with the setup file that calls vcr.install(). */
-const LLM_CONFIG = [
-  `module.exports = {`,
-  `  testEnvironment: "node",`,
-  `  transform: {},`,
-  `  testMatch: ["**/llm/**/*.test.cjs"],`,
-  `  testTimeout: 20000,`,
-  `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
-  `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
-  `};`,
-  ``,
-].join("\n");
 
 /** A string model's provider (loaded with import()) pointed at the fake; jest with its ESM support on. */
 const VM_MODULES_ENV = (fake: FakeProvider) => ({
@@ -94,7 +89,7 @@ describe("langchain-vcr/jest: a miss's command to record the test runs it with t
         ...cachelessAppFiles("llm/app.test.cjs"),
         // the default config runs other tests: the plain `npx jest -t …` never reaches the model test
         "jest.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/**/*.test.cjs"] };\n`,
-        "jest.llm.config.cjs": LLM_CONFIG,
+        "jest.llm.config.cjs": JEST_LLM_CONFIG,
       });
       await expectPrintedCommandRecords(
         p,
@@ -120,7 +115,7 @@ describe('langchain-vcr/jest under --experimental-vm-modules: createAgent with a
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({
         "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
-        "jest.config.cjs": LLM_CONFIG,
+        "jest.config.cjs": JEST_LLM_CONFIG,
         "llm/agent.test.cjs": [
           `const { createAgent } = require("langchain");`,
           `test("agent answers", async () => {`,
@@ -173,7 +168,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
           "vcr-setup.cjs": cjsSetup,
           // an ESM setup file that does not wait for uninstall.ready: langchain-vcr/jest, before it, has
           "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
-          "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
+          "jest.config.cjs": JEST_LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
             "<rootDir>/vcr-setup.cjs",
             `<rootDir>/${setup}`,
           ),
@@ -210,7 +205,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     await recordsThenReplays(
       {
         "vcr-setup.cjs": cjsSetup,
-        "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
+        "jest.config.cjs": JEST_LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
         "app/answer.mjs": ESM_APP,
         "llm/reset.test.cjs": [ask("first", "asked after one reset"), ask("second", "asked after another reset"), ``].join("\n"),
       },
@@ -222,7 +217,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     await recordsThenReplays(
       {
         "vcr-setup.cjs": cjsSetup,
-        "jest.config.cjs": LLM_CONFIG,
+        "jest.config.cjs": JEST_LLM_CONFIG,
         "app/answer.mjs": ESM_APP,
         "app/load.cjs": `exports.loadApp = () => import("./answer.mjs");\n`,
         "llm/helper.test.cjs": [
@@ -243,7 +238,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     await recordsThenReplays(
       {
         "vcr-setup.cjs": cjsSetup,
-        "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.mjs"`),
+        "jest.config.cjs": JEST_LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.mjs"`),
         "app/answer.mjs": ESM_APP,
         "llm/tla.test.mjs": [
           `import { jest } from "@jest/globals";`,
@@ -270,7 +265,10 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
       `test("${name}", () => { expect(Object.keys(require.cache).filter((k) => /[\\\\/]@langchain[\\\\/]/.test(k))).toEqual([]); });\n`;
     const p = makeProject({
       // no install(): the setup file alone, as in a suite whose other tests use it
-      "jest.config.cjs": LLM_CONFIG.replace(`, "<rootDir>/vcr-setup.cjs"`, "").replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
+      "jest.config.cjs": JEST_LLM_CONFIG.replace(`, "<rootDir>/vcr-setup.cjs"`, "").replace(
+        `  testTimeout: 20000,`,
+        `  testTimeout: 20000,\n  resetModules: true,`,
+      ),
       "llm/a.test.cjs": seen("a") + seen("a again"),
       "llm/b.test.cjs": seen("b"),
       // loaded by the last test file's teardown if anything were: a preload counts LangChain's files read
@@ -312,7 +310,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     const isolated = (body: string) => `  await jest.isolateModulesAsync(async () => {\n${body}\n  });`;
     const files = {
       "vcr-setup.cjs": cjsSetup,
-      "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
+      "jest.config.cjs": JEST_LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
         `  transform: {},`,
         `  transform: {},\n  runtime: "<rootDir>/runtime.cjs",\n  resetModules: true,`,
       ),
@@ -383,7 +381,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
       {
         "vcr-setup.cjs": cjsSetup,
         // no TypeScript in it: jest's default transform is off, so the file is loaded as written, as an ES module
-        "jest.config.cjs": LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.ts"`).replace(
+        "jest.config.cjs": JEST_LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.ts"`).replace(
           `  transform: {},`,
           `  transform: {},\n  extensionsToTreatAsEsm: [".ts"],`,
         ),
@@ -446,7 +444,7 @@ describe("langchain-vcr/jest after a module registry reset (resetModules: true, 
       ];
       const p = makeProject({
         "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
-        "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
+        "jest.config.cjs": JEST_LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
         "llm/agent.test.cjs": [...ask("first agent", "a first question"), ...ask("second agent", "a second question"), ``].join("\n"),
       });
       await recordThenReplay(p, fake, VM_MODULES_ENV(fake), 2, "/v1/responses");
@@ -463,7 +461,7 @@ describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, 
     const core = "node_modules/old-provider/node_modules/@langchain/core";
     const p = makeProject({
       "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
-      "jest.config.cjs": LLM_CONFIG,
+      "jest.config.cjs": JEST_LLM_CONFIG,
       "llm/old.test.cjs": `test("uses an old provider", () => { require("old-provider"); });\ntest("uses it again", () => { require("old-provider"); });\n`,
       "node_modules/old-provider/package.json": `{ "name": "old-provider", "version": "1.0.0", "main": "index.js" }\n`,
       "node_modules/old-provider/index.js": `exports.BaseChatModel = require("@langchain/core/language_models/chat_models").BaseChatModel;\n`,
@@ -509,7 +507,7 @@ describe("langchain-vcr/jest: the project's own Embeddings classes (SWC and esbu
       ].join("\n");
     const p = makeProject({
       "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
-      "jest.config.cjs": LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  moduleNameMapper: { "^@app/(.*)$": "<rootDir>/src/$1" },`),
+      "jest.config.cjs": JEST_LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  moduleNameMapper: { "^@app/(.*)$": "<rootDir>/src/$1" },`),
       "src/relative.cjs": embeddingsModule("RelativeEmbeddings"),
       "src/aliased.cjs": embeddingsModule("AliasedEmbeddings"),
       // as tsc or plain JS writes it: the export assigned once the class is defined, after a require of a module that requires this one back
@@ -560,7 +558,7 @@ describe("langchain-vcr/jest: a setup file ending with afterAll(() => uninstall(
         ].join("\n");
       const p = makeProject({
         "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nconst uninstall = new Vcr({ dir: "cassettes" }).install();\nafterAll(() => uninstall());\n`,
-        "jest.config.cjs": LLM_CONFIG,
+        "jest.config.cjs": JEST_LLM_CONFIG,
         "llm/a.test.cjs": asking("a"),
         "llm/b.test.cjs": asking("b"),
       });

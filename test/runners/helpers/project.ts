@@ -13,7 +13,7 @@ import { runChild, type ChildResult } from "../../helpers/child";
 import { fixtureFiles, tmpDir } from "../../helpers/tmp";
 
 /** Packages the consumer project needs, linked from this repository's node_modules. */
-const LINKED = ["@langchain", "langchain", "zod", "vitest", "jest", "@jest", "uuid", "tsx"];
+const LINKED = ["@langchain", "langchain", "langsmith", "zod", "vitest", "jest", "@jest", "uuid", "tsx"];
 
 /**
  * The vitest the projects run: this repository's, or the one `VCR_TEST_VITEST` names (a vitest
@@ -312,6 +312,19 @@ export async function expectPrintedCommandRecords(
   expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
   expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
 }
+
+/** A jest config for the model tests under llm/, with the setup file that calls vcr.install(). */
+export const JEST_LLM_CONFIG = [
+  `module.exports = {`,
+  `  testEnvironment: "node",`,
+  `  transform: {},`,
+  `  testMatch: ["**/llm/**/*.test.cjs"],`,
+  `  testTimeout: 20000,`,
+  `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
+  `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
+  `};`,
+  ``,
+].join("\n");
 
 /**
  * An ES-module test file with one test, "embeds", that embeds a text with an OpenAIEmbeddings of
