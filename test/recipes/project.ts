@@ -39,12 +39,6 @@ export function runShell(command: string, options: { cwd: string; env: NodeJS.Pr
   });
 }
 
-/** The documented install line with `langchain-vcr` replaced by the tarball, and flags for a quiet, cache-first install. */
-export function installCommand(line: string, tarball: string): string {
-  const words = line.split(/\s+/).map((w) => (w === "langchain-vcr" ? JSON.stringify(tarball) : w));
-  return [...words, "--prefer-offline", "--no-audit", "--no-fund"].join(" ");
-}
-
 /** Writes the recipe's files; a documented package.json is merged into a minimal private one. */
 export function writeProject(dir: string, recipe: Recipe): void {
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `recipe-${recipe.id}`, private: true }, null, 2) + "\n");
