@@ -12,6 +12,7 @@
  * them. A model can still repeat one in its answer.
  */
 import type { KnownSecret } from "./secrets";
+import { isVcrEnv } from "./internalEnv";
 
 /** Field names that hold a credential: apiKey, anthropicApiKey, openAIApiKey, bedrockApiSecret, secretAccessKey, sessionToken, ... */
 const SECRET_FIELD = /(?:api_?key|secret|secret_?access_?key|session_?token|bearer_?token|access_?key_?id|password|auth_?token)$/i;
@@ -87,7 +88,7 @@ export function envSecrets(env: NodeJS.ProcessEnv = process.env): KnownSecret[] 
   const out: KnownSecret[] = [];
   for (const [variable, value] of Object.entries(env)) {
     if (value === undefined || value.length < 12 || /\s/.test(value) || !/\d/.test(value)) continue;
-    if (SECRET_ENV.test(variable) && !variable.startsWith("LANGCHAIN_VCR_")) out.push({ value, variable });
+    if (SECRET_ENV.test(variable) && !isVcrEnv(variable)) out.push({ value, variable });
   }
   return out;
 }

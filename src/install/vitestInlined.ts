@@ -7,8 +7,9 @@
  */
 import { VcrConfigError } from "../errors";
 import { processWide } from "../processWide";
+import { INTERNAL_ENV_PREFIX } from "../internalEnv";
 
-export const INLINED_ENV = "LANGCHAIN_VCR_VITEST_INLINED";
+export const INLINED_ENV = `${INTERNAL_ENV_PREFIX}VITEST_INLINED`;
 
 /** What the plugin found for this process's project: the packages, the setting that does it, and what to change. */
 export interface Inlined {

@@ -5,8 +5,9 @@
  * `--require` setup files, `--config`, spec files), not as a plain `npx mocha`.
  */
 import { envCommand } from "../runner/runIds";
+import { INTERNAL_ENV_PREFIX } from "../internalEnv";
 
-export const CONTEXT_ENV = "LANGCHAIN_VCR_RUN_CONTEXT";
+export const CONTEXT_ENV = `${INTERNAL_ENV_PREFIX}RUN_CONTEXT`;
 
 /** The main mocha process's arguments, without its name filters and watch options (undefined outside a mocha run). */
 export function mochaCommandArgs(env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {

@@ -5,8 +5,9 @@
  * test again runs it with the suite's config, not vitest's or jest's default one.
  */
 import { envCommand } from "./runIds";
+import { INTERNAL_ENV_PREFIX } from "../internalEnv";
 
-export const SHARE_ENV = "LANGCHAIN_VCR_RUN_SHARE";
+export const SHARE_ENV = `${INTERNAL_ENV_PREFIX}RUN_SHARE`;
 
 /** The config options of `runner`'s main process (undefined outside its run, or from a share without them). */
 export function sharedCommandArgs(runner: string, env: NodeJS.ProcessEnv = process.env): readonly string[] | undefined {

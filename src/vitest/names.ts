@@ -2,12 +2,13 @@
  * The name a vitest test goes by in langchain-vcr's messages, the ledger and the command a miss
  * prints: the one vitest's `-t` matches, which changed in vitest 5.
  */
+import { INTERNAL_ENV_PREFIX } from "../internalEnv";
 
 /**
  * Set by the plugin in vitest's main process (`configureVitest`) to vitest's version, for the
  * test processes it starts.
  */
-export const VITEST_VERSION_ENV = "LANGCHAIN_VCR_VITEST_VERSION";
+export const VITEST_VERSION_ENV = `${INTERNAL_ENV_PREFIX}VITEST_VERSION`;
 
 /** The parts of a vitest task its name is made of. */
 export interface NamedTask {

@@ -22,6 +22,7 @@ import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { consumer } from "./consumer";
 import { datedBack, log, tmpDir } from "./env";
 import type { Measured } from "./harness";
+import { isVcrEnv } from "../../src/internalEnv";
 
 export const SUITE_FILES = 50;
 export const SUITE_TESTS = 1000;
@@ -163,7 +164,7 @@ export function writeSuite(): { dir: string; fixtures: string; runners: Runner[]
  */
 export function suiteEnv(fake: FakeProvider, fixtures: string, variant: Variant, mode: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k.startsWith("VITEST")) delete env[k];
+  for (const k of Object.keys(env)) if (isVcrEnv(k) || k.startsWith("MOCHA_") || k.startsWith("VITEST")) delete env[k];
   return {
     ...env,
     SUITE_VARIANT: variant,

@@ -2,6 +2,7 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { builtBin, ROOT } from "./built";
+import { isVcrEnv } from "../../src/internalEnv";
 
 export interface Run {
   code: number;
@@ -13,7 +14,7 @@ export interface Run {
 export function cli(args: string[], cwd: string = ROOT, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const bin = builtBin();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", TS_NODE_PROJECT: path.join(ROOT, "tsconfig.json"), ...env };
-  for (const k of Object.keys(childEnv)) if (k.startsWith("LANGCHAIN_VCR_") && !(k in env)) delete childEnv[k];
+  for (const k of Object.keys(childEnv)) if (isVcrEnv(k) && !(k in env)) delete childEnv[k];
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(process.execPath, [bin, ...args], { cwd, env: childEnv, timeout: 60000 }, (err, stdout, stderr) => {

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { InMemoryCache } from "@langchain/core/caches";
+import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
 import { HumanMessage } from "@langchain/core/messages";
 import { createAgent, tool } from "langchain";
 import * as path from "node:path";
@@ -61,6 +62,38 @@ describe("chat record → replay through VcrCache", () => {
     const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown; // what a fixture can hold
     expect(json(message.usage_metadata)).to.deep.equal(json(live.usage_metadata)).and.to.deep.include({ total_tokens: 5 });
     expect(json((await model.invoke("usage, please")).usage_metadata)).to.deep.equal(json(live.usage_metadata));
+  });
+
+  it("a callback that reads the replayed output after the call returned (LangSmith's tracer, in the background) still sees zero usage; the caller's message has the recorded usage", async () => {
+    const model = openai(fake, vcr.cache);
+    const live = await model.invoke("read it later");
+    const held: { message?: { usage_metadata?: unknown } }[] = [];
+    const handler = {
+      handleLLMEnd(output: { generations: object[][] }) {
+        held.push(output.generations[0][0] as { message?: { usage_metadata?: unknown } }); // read when the call is over, as a tracer serializes its runs later
+      },
+    };
+    const replayed = await model.invoke("read it later", { callbacks: [handler] });
+    await awaitAllCallbacks();
+    const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+    expect(fake.count()).to.equal(1);
+    expect(json(replayed.usage_metadata)).to.deep.equal(json(live.usage_metadata));
+    expect(live.usage_metadata?.total_tokens).to.be.greaterThan(0);
+    expect(held).to.have.length(1);
+    expect(held[0].message).to.not.equal(replayed, "the caller's message is its own");
+    expect(json(held[0].message?.usage_metadata)).to.deep.equal({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });
+    // a batch of two replays: each input's caller-side message has its usage, the callbacks' ones stay at zero
+    const second = await model.invoke("read it later, too");
+    const both = await model.generate([[new HumanMessage("read it later")], [new HumanMessage("read it later, too")]], { callbacks: [handler] });
+    expect(fake.count()).to.equal(2);
+    expect(
+      both.generations.map((g) => (g[0] as unknown as { message: { usage_metadata?: { total_tokens?: number } } }).message.usage_metadata?.total_tokens),
+    ).to.deep.equal([live.usage_metadata?.total_tokens, second.usage_metadata?.total_tokens]);
+    await awaitAllCallbacks(); // callbacks run in the background: all of them have run now
+    expect(held.slice(1).map((g) => json(g.message?.usage_metadata))).to.deep.equal([
+      { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+      { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+    ]);
   });
 
   it("a text-completion model's .stream() and streamEvents are one llm fixture, replayed with 0 requests (they used to reach the provider even in replay_only)", async () => {

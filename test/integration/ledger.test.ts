@@ -13,6 +13,7 @@ import { formatFixture } from "../../src/store/format";
 import { builtBin } from "../helpers/built";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { isVcrEnv } from "../../src/internalEnv";
 
 const ROOT = path.resolve(__dirname, "../..");
 const MOCHA = path.join(ROOT, "node_modules/mocha/bin/mocha.js");
@@ -29,7 +30,7 @@ interface Run {
 
 function childEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LANGCHAIN_VCR_QUIET: "1" };
-  for (const k of Object.keys(env)) if (k.startsWith("LANGCHAIN_VCR_") || k === "MOCHA_WORKER_ID") delete env[k];
+  for (const k of Object.keys(env)) if (isVcrEnv(k) || k === "MOCHA_WORKER_ID") delete env[k];
   return { ...env, ...extra };
 }
 

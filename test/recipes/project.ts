@@ -75,7 +75,7 @@ export function countKinds(found: Map<string, { kind: string }>): Record<string,
 export function userEnv(openaiBaseURL: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(LANGCHAIN_VCR_|OPENAI_|CI$|NODE_OPTIONS$|TS_NODE_|MOCHA_|VITEST|JEST_|npm_)/.test(k)) continue;
+    if (/^(_?LANGCHAIN_VCR_|OPENAI_|CI$|NODE_OPTIONS$|TS_NODE_|MOCHA_|VITEST|JEST_|npm_)/.test(k)) continue;
     env[k] = v;
   }
   return { ...env, OPENAI_BASE_URL: openaiBaseURL, OPENAI_API_KEY: "sk-recipe-fake-key-for-the-loopback-provider", ...extra };

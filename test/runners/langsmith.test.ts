@@ -15,7 +15,12 @@ import { expectPrintedCommandRecords, JEST_LLM_CONFIG, makeProject, VITEST_DIR, 
 
 const VITEST = path.join(VITEST_DIR, "vitest.mjs");
 const JEST = path.join(ROOT, "node_modules/jest/bin/jest.js");
-const ENV = (url: string) => ({ FAKE_URL: url, LANGSMITH_TEST_TRACKING: "false", LANGSMITH_TRACING: "", LANGCHAIN_TRACING_V2: "" });
+const ENV = (url: string) => ({ FAKE_URL: url, LANGSMITH_TEST_TRACKING: "false", LANGSMITH_TRACING: "" });
+/**
+ * A test's line in the side file: the LANGCHAIN_* variables its process has (LangSmith copies each into every trace's
+ * metadata), but LANGCHAIN_VCR_MODE and LANGCHAIN_VCR_QUIET, which the runs here set as a user would.
+ */
+const ENV_LINE = `require("node:fs").appendFileSync(process.env.SIDE_FILE, "env " + JSON.stringify(Object.keys(process.env).filter((k) => k.startsWith("LANGCHAIN_") && !/^LANGCHAIN_VCR_(MODE|QUIET)$/.test(k))) + "\\n");`;
 
 /** Two ls.tests in one ls.describe, each one chat call of a model built without a cache (install() reaches it). */
 function lsTests(esm: boolean): string {
@@ -23,8 +28,9 @@ function lsTests(esm: boolean): string {
     esm ? `import * as ls from "langsmith/vitest";` : `const ls = require("langsmith/jest");`,
     esm ? `import { ChatOpenAI } from "@langchain/openai";` : `const { ChatOpenAI } = require("@langchain/openai");`,
     `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q);`,
+    esm ? `import { createRequire } from "node:module"; const require = createRequire(import.meta.url);` : ``,
     `ls.describe("ls suite", () => {`,
-    `  ls.test("asks the app", { inputs: { q: "a question from app code" } }, async ({ inputs }) => { await ask(inputs.q); });`,
+    `  ls.test("asks the app", { inputs: { q: "a question from app code" } }, async ({ inputs }) => { ${ENV_LINE} await ask(inputs.q); });`,
     `  ls.test("asks the app again", { inputs: { q: "a second question" } }, async ({ inputs }) => { await ask(inputs.q); });`,
     `});`,
     ``,
@@ -55,6 +61,7 @@ describe("LangSmith's test integration (ls.test) under the runner plugins: a mis
       const used = await p.run([VITEST, "run"], { ...ENV(fake.openaiBaseURL), LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(used.status, used.stdout + used.stderr).to.equal(0);
       expectLedgerNamesWithoutIds((await p.cli(["stats", "--by-test"])).stdout);
+      expectNoLangchainEnv(p.sideLines());
     });
   });
 
@@ -74,9 +81,37 @@ describe("LangSmith's test integration (ls.test) under the runner plugins: a mis
       const used = await p.run([JEST, "--ci"], { ...ENV(fake.openaiBaseURL), LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(used.status, used.stdout + used.stderr).to.equal(0);
       expectLedgerNamesWithoutIds((await p.cli(["stats", "--by-test"])).stdout);
+      expectNoLangchainEnv(p.sideLines());
     });
   });
+
+  it("mocha, serial and --parallel: no LANGCHAIN_* variable of langchain-vcr's own in a test's process (LangSmith would copy it into each trace)", async () => {
+    const p = makeProject(
+      {
+        ".mocharc.json": JSON.stringify({ spec: ["test/*.spec.cjs"], require: ["langchain-vcr/mocha"], timeout: 20000 }),
+        "test/a.spec.cjs": `it("a", () => { ${ENV_LINE} });\n`,
+        "test/b.spec.cjs": `it("b", () => { ${ENV_LINE} });\n`,
+      },
+      { mocha: true },
+    );
+    for (const args of [[], ["--parallel", "--jobs", "2"]]) {
+      const r = await p.run(["node_modules/mocha/bin/mocha.js", ...args]);
+      expect(r.status, r.stdout + r.stderr).to.equal(0);
+    }
+    expect(p.sideLines()).to.have.length(4);
+    expectNoLangchainEnv(p.sideLines());
+  });
 });
+
+/**
+ * Every test process's LANGCHAIN_* variables, as the test wrote them: none (the user sets none here). langchain-vcr's own
+ * (the run's share: paths, pids, the runner's arguments) are named _LANGCHAIN_VCR_*, which LangSmith's trace metadata leaves out.
+ */
+function expectNoLangchainEnv(lines: string[]): void {
+  const env = lines.filter((l) => l.startsWith("env "));
+  expect(env.length, lines.join("\n")).to.be.greaterThan(0);
+  for (const l of env) expect(l).to.equal("env []");
+}
 
 /** `stats --by-test` after a complete run names both tests by their ls.test names, without the run's ids. */
 function expectLedgerNamesWithoutIds(out: string): void {

@@ -36,6 +36,13 @@ interface ReplayedGeneration {
   message?: { usage_metadata?: unknown };
 }
 
+/** A copy of `g` (and of its message, same class and fields) with the recorded `usage`; `g` itself when there is none to give back. */
+function withUsage(g: ReplayedGeneration, usage: unknown): ReplayedGeneration {
+  if (!g.message || usage === undefined) return g;
+  const message = Object.assign(Object.create(Object.getPrototypeOf(g.message) as object) as object, g.message, { usage_metadata: usage });
+  return Object.assign(Object.create(Object.getPrototypeOf(g) as object) as object, g, { message });
+}
+
 export class ModelCall {
   /** What this call's lookups receive as `llmKey` (see the file comment). */
   readonly key = `langchain-vcr#${++calls.count}`;
@@ -97,35 +104,23 @@ export class ModelCall {
 
   /**
    * The call is over (`result`: what core's `generate()` returned, undefined when it failed):
-   * its key is no longer answered, and replayed messages get back the usage core zeroed on the
-   * hit (callbacks saw zeros and `cached: true`, as for any LangChain cache; the message the
-   * caller receives equals the recorded one).
+   * its key is no longer answered, and the caller receives each replayed input's generations as
+   * copies whose messages carry the usage core zeroed on the hit, so the message the caller
+   * receives equals the recorded one. The objects core zeroed are left as they are: it handed
+   * them to the run's callbacks (`cached: true`, zero usage, as for any LangChain cache hit),
+   * and a tracer may read them later (LangSmith's runs in the background, after this).
+   *
+   * Each input's generations go to its own index: core's `generate()` with several inputs, some
+   * replayed and some not, puts the replayed generations at their index among the hits only,
+   * where the live answers then overwrite them (`generate([[new], [recorded]])` returned one
+   * generation); live answers are already at theirs.
    */
   end(result: unknown): void {
     open.delete(this.key);
-    if (result === undefined) return;
-    for (const e of this.entries) {
-      const r = e.replayed;
-      if (!r) continue;
-      for (let i = 0; i < r.generations.length; i++) {
-        const message = r.generations[i].message;
-        if (message && r.usage[i] !== undefined) message.usage_metadata = r.usage[i];
-      }
-    }
-    this.placeReplayed(result as { generations?: unknown[] });
-  }
-
-  /**
-   * Core's `generate()` with several inputs, some replayed and some not, puts the replayed
-   * generations at their index among the hits only, where the live answers then overwrite
-   * them (`generate([[new], [recorded]])` returned one generation). Each input's generations
-   * go back to its own index; live answers are already at theirs.
-   */
-  private placeReplayed(result: { generations?: unknown[] }): void {
-    if (this.entries.length < 2 || !Array.isArray(result?.generations)) return;
-    if (!this.entries.some((e) => e.replayed) || this.entries.every((e) => e.replayed)) return;
+    const out = result as { generations?: unknown[] } | undefined;
+    if (!Array.isArray(out?.generations)) return;
     this.entries.forEach((e, i) => {
-      if (e.replayed) result.generations![i] = e.replayed.generations;
+      if (e.replayed) out.generations![i] = e.replayed.generations.map((g, k) => withUsage(g, e.replayed!.usage[k]));
     });
   }
 

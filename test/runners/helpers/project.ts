@@ -11,6 +11,8 @@ import { expect } from "chai";
 import { builtBin, ROOT } from "../../helpers/built";
 import { runChild, type ChildResult } from "../../helpers/child";
 import { fixtureFiles, tmpDir } from "../../helpers/tmp";
+import { isVcrEnv } from "../../../src/internalEnv";
+import { SHARE_ENV } from "../../../src/runner/shareEnv";
 
 /** Packages the consumer project needs, linked from this repository's node_modules. */
 const LINKED = ["@langchain", "langchain", "langsmith", "zod", "vitest", "jest", "@jest", "uuid", "tsx"];
@@ -68,7 +70,7 @@ function model(baseURL = process.env.FAKE_URL) {
 async function killRunIfAsked(title) {
   const flag = process.env.KILL_RUN;
   if (!flag) return;
-  const share = process.env.LANGCHAIN_VCR_RUN_SHARE; // vitest, jest, node:test; mocha runs its tests in the main process
+  const share = process.env[${JSON.stringify(SHARE_ENV)}]; // vitest, jest, node:test; mocha runs its tests in the main process
   const mainPid = share ? JSON.parse(share).mainPid : process.pid;
   let first = true;
   try {
@@ -213,8 +215,7 @@ export function makeProject(files: Record<string, string>, options: { mocha?: bo
   const base = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const k of Object.keys(env))
-      if (k.startsWith("LANGCHAIN_VCR_") || k.startsWith("MOCHA_") || k === "NODE_TEST_CONTEXT" || k.startsWith("VITEST") || k.startsWith("JEST"))
-        delete env[k];
+      if (isVcrEnv(k) || k.startsWith("MOCHA_") || k === "NODE_TEST_CONTEXT" || k.startsWith("VITEST") || k.startsWith("JEST")) delete env[k];
     return { ...env, CI: "", FORCE_COLOR: "0", NO_COLOR: "1", LANGCHAIN_VCR_QUIET: "1", SIDE_FILE: side, ...extra };
   };
   return {
