@@ -39,8 +39,9 @@ interface ReplayedGeneration {
 /** A copy of `g` (and of its message, same class and fields) with the recorded `usage`; `g` itself when there is none to give back. */
 function withUsage(g: ReplayedGeneration, usage: unknown): ReplayedGeneration {
   if (!g.message || usage === undefined) return g;
-  const message = Object.assign(Object.create(Object.getPrototypeOf(g.message) as object) as object, g.message, { usage_metadata: usage });
-  return Object.assign(Object.create(Object.getPrototypeOf(g) as object) as object, g, { message });
+  const message = Object.assign(Object.create(Object.getPrototypeOf(g.message) as object) as { usage_metadata?: unknown }, g.message);
+  message.usage_metadata = usage;
+  return { ...g, message }; // a plain object, as loadGenerations makes them
 }
 
 export class ModelCall {
@@ -119,9 +120,13 @@ export class ModelCall {
     open.delete(this.key);
     const out = result as { generations?: unknown[] } | undefined;
     if (!Array.isArray(out?.generations)) return;
-    this.entries.forEach((e, i) => {
-      if (e.replayed) out.generations![i] = e.replayed.generations.map((g, k) => withUsage(g, e.replayed!.usage[k]));
-    });
+    for (let i = 0; i < this.entries.length; i++) {
+      const r = this.entries[i].replayed;
+      if (!r) continue;
+      const copies: ReplayedGeneration[] = [];
+      for (let k = 0; k < r.generations.length; k++) copies.push(withUsage(r.generations[k], r.usage[k]));
+      out.generations[i] = copies;
+    }
   }
 
   private take(e: Entry): Entry {
