@@ -5,7 +5,7 @@
  * in the next run (the runner then passes, recording nothing), and a ledger that keeps it names a test no
  * later run has.
  */
-const LANGSMITH_TEST_ID = /, test_id=[0-9a-f]+$/;
+const LANGSMITH_TEST_ID = /, test_id=[0-9a-f]{13}$/; // langsmith 0.12: the first 13 hex digits of a v4 UUID
 
 /** The title the runner's name filter (`-t`, a regular expression) matches in every run: LangSmith's id left open. */
 export function filterTitleOf(title: string): string {

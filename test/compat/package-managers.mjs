@@ -7,8 +7,11 @@
 //   node test/compat/package-managers.mjs          every package manager
 //   node test/compat/package-managers.mjs yarn     one of them
 //
-// Why in CI: install() once answered live under each, where npm's layout did not (docs/compatibility.md):
-// a pnpm workspace package with its own store, and an ES-module test's embeddings under Yarn's PnP.
+// Why in CI: each lays packages out its own way (pnpm's isolated node_modules and store, Yarn's zip archives
+// and .pnp.cjs), and install() must reach LangChain's classes in each; it once answered live under both
+// (a pnpm workspace package with its own store, an ES-module test's embeddings under PnP: tested offline in
+// the suite, test/integration/install.strictLayout.test.ts and install.scanOrder.test.ts). Here the
+// README's own recipes, vitest-install among them, run as a user of each would install them.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

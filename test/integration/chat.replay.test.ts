@@ -4,6 +4,7 @@ import { InMemoryCache } from "@langchain/core/caches";
 import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
 import { HumanMessage } from "@langchain/core/messages";
 import { createAgent, tool } from "langchain";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { Vcr, VcrConfigError, VcrMissError, withVcr } from "../../src/index";
@@ -94,6 +95,29 @@ describe("chat record → replay through VcrCache", () => {
       { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
       { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
     ]);
+  });
+
+  it("a fixture recorded without usage (a server that sends none) replays a message with none; the callbacks' copy has core's zeros", async () => {
+    const model = openai(fake, vcr.cache);
+    await model.invoke("no usage here");
+    const [file] = fixtureFiles(dir);
+    const fx = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { response: { generations: { message: Record<string, unknown> }[] } };
+    expect(fx.response.generations[0].message.usage_metadata).to.not.equal(undefined);
+    delete fx.response.generations[0].message.usage_metadata;
+    fs.writeFileSync(path.join(dir, file), JSON.stringify(fx, null, 2) + "\n");
+    const held: { message?: { usage_metadata?: unknown } }[] = [];
+    const handler = {
+      handleLLMEnd(output: { generations: object[][] }) {
+        held.push(output.generations[0][0] as { message?: { usage_metadata?: unknown } });
+      },
+    };
+    const replayed = await withVcr({ mode: "replay_only" }, () => model.invoke("no usage here", { callbacks: [handler] }));
+    await awaitAllCallbacks();
+    expect(fake.count()).to.equal(1);
+    expect(replayed.usage_metadata).to.equal(undefined);
+    expect(held).to.have.length(1);
+    expect(held[0].message).to.not.equal(replayed);
+    expect(held[0].message?.usage_metadata).to.deep.equal({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });
   });
 
   it("a text-completion model's .stream() and streamEvents are one llm fixture, replayed with 0 requests (they used to reach the provider even in replay_only)", async () => {

@@ -24,19 +24,30 @@ const [NODE_MAJOR, NODE_MINOR] = process.versions.node.split(".").map(Number);
  */
 const VITEST_BY_ENGINES = NODE_MAJOR > 22 || (NODE_MAJOR === 22 && NODE_MINOR >= 12);
 
-/** The package specs of an `npm install` line (its flags dropped), langchain-vcr as `tarballSpec`. */
+/** Flags of a documented `npm install` line that the translations below mean (as `add --save-dev` / `add --dev`). */
+const DEV_FLAGS = new Set(["--save-dev", "-D"]);
+
+/** The package specs of an `npm install --save-dev …` line, langchain-vcr as `tarballSpec`; any other flag throws. */
 function specs(line: string, tarballSpec: string, pinVitest: boolean): string[] {
   const words = line.trim().split(/\s+/);
   if (words[0] !== "npm" || !["install", "i"].includes(words[1])) throw new Error(`not an npm install line: ${line}`);
+  const flags = words.slice(2).filter((w) => w.startsWith("-"));
+  const unknown = flags.filter((f) => !DEV_FLAGS.has(f));
+  if (unknown.length || !flags.length)
+    throw new Error(`cannot translate "${line}": only npm install --save-dev <packages> is (flags: ${unknown.join(" ") || "none"})`);
   return words
     .slice(2)
     .filter((w) => !w.startsWith("-"))
     .map((w) => (w === "langchain-vcr" ? tarballSpec : pinVitest && w === "vitest" ? "vitest@4" : w));
 }
 
-/** `npx x …` → `<exec> x …`; any other command (`node …`) → `<other>command`. */
-function runner(exec: string, other: string): (command: string) => string {
-  return (command) => (command.startsWith("npx ") ? `${exec} ${command.slice(4)}` : `${other}${command}`);
+/** `npx x …` → `<exec> x …`; `node …` → `<node>node …`; any other command throws. */
+function runner(exec: string, node: string): (command: string) => string {
+  return (command) => {
+    if (command.startsWith("npx ")) return `${exec} ${command.slice(4)}`;
+    if (command.startsWith("node ")) return `${node}${command}`;
+    throw new Error(`cannot translate "${command}": only npx … and node … commands are`);
+  };
 }
 
 export function packageManager(name: string | undefined): PackageManager {

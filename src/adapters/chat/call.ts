@@ -36,9 +36,13 @@ interface ReplayedGeneration {
   message?: { usage_metadata?: unknown };
 }
 
-/** A copy of `g` (and of its message, same class and fields) with the recorded `usage`; `g` itself when there is none to give back. */
+/**
+ * A copy of `g` and of its message (same class and fields) whose usage is the recorded one, none
+ * when none was recorded (core set zeros on `g.message`); `g` itself when it has no message. The
+ * copy is shallow: only the usage differs from the objects core handed to the run's callbacks.
+ */
 function withUsage(g: ReplayedGeneration, usage: unknown): ReplayedGeneration {
-  if (!g.message || usage === undefined) return g;
+  if (!g.message) return g;
   const message = Object.assign(Object.create(Object.getPrototypeOf(g.message) as object) as { usage_metadata?: unknown }, g.message);
   message.usage_metadata = usage;
   return { ...g, message }; // a plain object, as loadGenerations makes them
@@ -98,7 +102,7 @@ export class ModelCall {
     return this.missOrder.find((e) => !e.updated && this.promptFor(e) === prompt);
   }
 
-  /** Hands replayed generations to core: their recorded usage comes back when the call ends. */
+  /** Hands replayed generations to core: their recorded usage comes back, on the caller's copies, when the call ends. */
   replayed(entry: Entry, generations: readonly ReplayedGeneration[]): void {
     entry.replayed = { generations, usage: generations.map((g) => g.message?.usage_metadata) };
   }

@@ -1,7 +1,8 @@
 /**
  * What a chat or LLM fixture's `response` holds, and how it becomes LangChain generations
  * again. Unlike core's own `serializeGeneration`, this keeps `generationInfo` and
- * `usage_metadata` (which core zeroes on every cache hit; `ModelCall.end` puts it back).
+ * `usage_metadata` (which core zeroes on every cache hit; `ModelCall.end` gives the caller copies
+ * with it put back).
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { sortDeep } from "../../canonical/json";

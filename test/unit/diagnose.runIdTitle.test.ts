@@ -10,7 +10,7 @@ describe("titles with LangSmith's per-run test id", () => {
   });
 
   it("any other title is left as it is, an id-like text before the end too", () => {
-    for (const t of ["chat asks", "a, test_id=xyz", "a, test_id=86089e697d734 then more", "test_id=86089e697d734"]) {
+    for (const t of ["chat asks", "a, test_id=xyz", "a, test_id=deadbeef", "a, test_id=86089e697d734 then more", "test_id=86089e697d734"]) {
       expect(filterTitleOf(t)).to.equal(t);
       expect(stableTitle(t)).to.equal(t);
     }
