@@ -4,7 +4,7 @@
  * through that package manager instead (test/compat/package-managers.mjs, in CI: pnpm's isolated
  * node_modules and Yarn's Plug'n'Play, where `install()` once answered live).
  */
-export type PackageManagerName = "npm" | "pnpm" | "yarn";
+import type { PackageManager as PackageManagerName } from "../../src/diagnose/packageManager";
 export const PACKAGE_MANAGERS: readonly PackageManagerName[] = ["npm", "pnpm", "yarn"];
 
 export interface PackageManager {

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Recipe } from "./blocks";
+import { isVcrEnv } from "../../src/internalEnv";
 
 export interface RunResult {
   status: number | null;
@@ -75,7 +76,7 @@ export function countKinds(found: Map<string, { kind: string }>): Record<string,
 export function userEnv(openaiBaseURL: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(_?LANGCHAIN_VCR_|OPENAI_|CI$|NODE_OPTIONS$|TS_NODE_|MOCHA_|VITEST|JEST_|npm_)/.test(k)) continue;
+    if (isVcrEnv(k) || /^(OPENAI_|CI$|NODE_OPTIONS$|TS_NODE_|MOCHA_|VITEST|JEST_|npm_)/.test(k)) continue;
     env[k] = v;
   }
   return { ...env, OPENAI_BASE_URL: openaiBaseURL, OPENAI_API_KEY: "sk-recipe-fake-key-for-the-loopback-provider", ...extra };

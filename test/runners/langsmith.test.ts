@@ -42,9 +42,8 @@ describe("LangSmith's test integration (ls.test) and its traces under the runner
   after(removeTmpDirs);
 
   it("vitest (langsmith/vitest): the command leaves ls.test's run id open, and as printed records 1 request into 1 fixture", async () => {
-    const title = `${vitestMajor() >= 5 ? "ls suite > asks the app" : "ls suite asks the app"}, test_id=`;
-    await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
+    await expectLsMissRecords(
+      {
         "vitest.config.mjs": [
           `import langchainVcr from "langchain-vcr/vitest";`,
           `export default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"], testTimeout: 20000 } };`,
@@ -52,37 +51,22 @@ describe("LangSmith's test integration (ls.test) and its traces under the runner
         ].join("\n"),
         "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
         "test/ls.test.mjs": lsTests(true),
-      });
-      await expectPrintedCommandRecords(p, fake, ENV(fake.openaiBaseURL), {
-        miss: [VITEST, "run", "--maxWorkers=1"],
-        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "${title}"`,
-        printed: [VITEST, "run", "-t", title],
-      });
-      const used = await p.run([VITEST, "run"], { ...ENV(fake.openaiBaseURL), LANGCHAIN_VCR_MODE: "record_or_replay" });
-      expect(used.status, used.stdout + used.stderr).to.equal(0);
-      expectLedgerNamesWithoutIds((await p.cli(["stats", "--by-test"])).stdout);
-      expectNoLangchainEnv(p.sideLines());
-    });
+      },
+      { run: [VITEST, "run"], miss: ["--maxWorkers=1"], words: "vitest run" },
+      `${vitestMajor() >= 5 ? "ls suite > asks the app" : "ls suite asks the app"}, test_id=`,
+    );
   });
 
   it("jest (langsmith/jest): the command leaves ls.test's run id open, and as printed records 1 request into 1 fixture", async () => {
-    const title = "ls suite asks the app, test_id=";
-    await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
+    await expectLsMissRecords(
+      {
         "jest.config.cjs": JEST_LLM_CONFIG,
         "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
         "llm/ls.test.cjs": lsTests(false),
-      });
-      await expectPrintedCommandRecords(p, fake, ENV(fake.openaiBaseURL), {
-        miss: [JEST, "--ci"],
-        hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "${title}"`,
-        printed: [JEST, "--ci", "-t", title],
-      });
-      const used = await p.run([JEST, "--ci"], { ...ENV(fake.openaiBaseURL), LANGCHAIN_VCR_MODE: "record_or_replay" });
-      expect(used.status, used.stdout + used.stderr).to.equal(0);
-      expectLedgerNamesWithoutIds((await p.cli(["stats", "--by-test"])).stdout);
-      expectNoLangchainEnv(p.sideLines());
-    });
+      },
+      { run: [JEST, "--ci"], miss: [], words: "jest" },
+      "ls suite asks the app, test_id=",
+    );
   });
 
   it("mocha, serial and --parallel: no LANGCHAIN_* variable of langchain-vcr's own in a test's process (LangSmith would copy it into each trace)", async () => {
@@ -111,6 +95,27 @@ function expectNoLangchainEnv(lines: string[]): void {
   const env = lines.filter((l) => l.startsWith("env "));
   expect(env.length, lines.join("\n")).to.be.greaterThan(0);
   for (const l of env) expect(l).to.equal("env []");
+}
+
+/**
+ * The project of `files` under one runner (`run`: its command; `miss`: more arguments for the run that misses; `words`: the
+ * runner's words in the printed command): the miss prints the command for `title`, which as printed records 1 request into 1
+ * fixture; a complete run after it leaves a ledger naming the tests without their ids, and no test process had a LANGCHAIN_*
+ * variable of langchain-vcr's.
+ */
+async function expectLsMissRecords(files: Record<string, string>, runner: { run: string[]; miss: string[]; words: string }, title: string): Promise<void> {
+  await withFakeProvider({}, async (fake) => {
+    const p = makeProject(files);
+    await expectPrintedCommandRecords(p, fake, ENV(fake.openaiBaseURL), {
+      miss: [...runner.run, ...runner.miss],
+      hint: `LANGCHAIN_VCR_MODE=record_or_replay npx ${runner.words} -t "${title}"`,
+      printed: [...runner.run, "-t", title],
+    });
+    const used = await p.run(runner.run, { ...ENV(fake.openaiBaseURL), LANGCHAIN_VCR_MODE: "record_or_replay" });
+    expect(used.status, used.stdout + used.stderr).to.equal(0);
+    expectLedgerNamesWithoutIds((await p.cli(["stats", "--by-test"])).stdout);
+    expectNoLangchainEnv(p.sideLines());
+  });
 }
 
 /** `stats --by-test` after a complete run names both tests by their ls.test names, without the run's ids. */
