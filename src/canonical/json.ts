@@ -16,15 +16,25 @@ export function canonicalJson(value: unknown): string {
 
 /** A deep copy with object keys sorted and undefined members removed. */
 export function sortDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortDeep(v)));
+  return jsonDeep(value, true);
+}
+
+/** A deep copy as JSON holds it (undefined members removed, `toJSON` applied), each object's keys in their own order. */
+export function plainDeep(value: unknown): unknown {
+  return jsonDeep(value, false);
+}
+
+function jsonDeep(value: unknown, sorted: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : jsonDeep(v, sorted)));
   if (value !== null && typeof value === "object") {
     if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
-      return sortDeep((value as { toJSON(): unknown }).toJSON());
+      return jsonDeep((value as { toJSON(): unknown }).toJSON(), sorted);
     }
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) {
+    const keys = Object.keys(value);
+    for (const k of sorted ? keys.sort() : keys) {
       const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined && typeof v !== "function") defineMember(out, k, sortDeep(v));
+      if (v !== undefined && typeof v !== "function") defineMember(out, k, jsonDeep(v, sorted));
     }
     return out;
   }

@@ -5,7 +5,8 @@
  * with it put back).
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { sortDeep } from "../../canonical/json";
+import { defineMember, plainDeep, sortDeep } from "../../canonical/json";
+import { TOOL_CALLS } from "../../store/format";
 import { copyJson } from "../../canonical/copy";
 import { isStoredMember } from "../../store/members";
 
@@ -19,6 +20,13 @@ export interface StoredMessage {
   usage_metadata?: Record<string, unknown>;
   response_metadata?: Record<string, unknown>;
   additional_kwargs?: Record<string, unknown>;
+  /**
+   * Members of `additional_kwargs` the message had with the value undefined, which JSON cannot
+   * hold (ChatOpenAI's `function_call` and `tool_calls` on every chat-completions answer):
+   * core's `getBufferString` asks `"function_call" in additional_kwargs` and writes "undefined"
+   * after the text when it is, so a replay gives them back. Not written by 0.2.0 and earlier (docs/upgrading.md).
+   */
+  undefined_kwargs?: string[];
 }
 
 export interface StoredGeneration {
@@ -47,9 +55,12 @@ export function storeGenerations(generations: readonly GenerationLike[]): Genera
 function storeMessage(m: BaseMessage & Record<string, unknown>): StoredMessage {
   const out: StoredMessage = { type: m.getType(), content: m.content };
   for (const k of ["name", "id", "tool_calls", "invalid_tool_calls", "usage_metadata", "response_metadata", "additional_kwargs"] as const) {
-    const v = sortDeep(m[k]);
+    const v = TOOL_CALLS.has(k) ? plainDeep(m[k]) : sortDeep(m[k]);
     if (isStoredMember(v)) (out as unknown as Record<string, unknown>)[k] = v;
   }
+  const kwargs = m.additional_kwargs as Record<string, unknown> | undefined;
+  const undefinedKwargs = kwargs ? Object.keys(kwargs).filter((k) => kwargs[k] === undefined) : [];
+  if (undefinedKwargs.length) out.undefined_kwargs = undefinedKwargs;
   return out;
 }
 
@@ -98,7 +109,14 @@ function loadMessage(s: StoredMessage, own: <T>(value: T) => T): AIMessage {
     invalid_tool_calls: own(s.invalid_tool_calls) ?? [],
     usage_metadata: own(s.usage_metadata),
     response_metadata: own(s.response_metadata) ?? {},
-    additional_kwargs: own(s.additional_kwargs) ?? {},
+    additional_kwargs: withUndefined(own(s.additional_kwargs) ?? {}, s.undefined_kwargs),
   } as ConstructorParameters<typeof AIMessage>[0] & object;
   return new AIMessage(fields);
+}
+
+/** `kwargs` (the replay's own) with the members the message had as undefined (`undefined_kwargs`) put back; a member with a value wins. */
+function withUndefined(kwargs: Record<string, unknown>, names: unknown): Record<string, unknown> {
+  if (!Array.isArray(names)) return kwargs;
+  for (const k of names) if (typeof k === "string" && !Object.prototype.hasOwnProperty.call(kwargs, k)) defineMember(kwargs, k, undefined);
+  return kwargs;
 }

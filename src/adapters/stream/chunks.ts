@@ -4,7 +4,7 @@
  * stamps run ids or merges metadata into it), with the `handleLLMNewToken` call the provider
  * made for it, so a replay fires the same callbacks in the same places.
  */
-import { sortDeep } from "../../canonical/json";
+import { plainDeep, sortDeep } from "../../canonical/json";
 import { isStoredMember } from "../../store/members";
 
 export interface StoredMessageChunk {
@@ -76,8 +76,9 @@ export function storeChunk(chunk: GenerationChunkLike): StoredChunk {
     if (isStoredMember(m[k])) (message as unknown as Record<string, unknown>)[k] = sortDeep(m[k]);
   }
   if (!hasChunks) {
-    if (isStoredMember(m.tool_calls)) message.tool_calls = sortDeep(m.tool_calls) as unknown[];
-    if (isStoredMember(m.invalid_tool_calls)) message.invalid_tool_calls = sortDeep(m.invalid_tool_calls) as unknown[];
+    // in the order the model gave them (the file keeps it: store/format.ts), as core's getBufferString writes them out
+    if (isStoredMember(m.tool_calls)) message.tool_calls = plainDeep(m.tool_calls) as unknown[];
+    if (isStoredMember(m.invalid_tool_calls)) message.invalid_tool_calls = plainDeep(m.invalid_tool_calls) as unknown[];
   }
   const out: StoredChunk = { text: chunk.text ?? "", message };
   if (isStoredMember(chunk.generationInfo)) out.generationInfo = sortDeep(chunk.generationInfo) as Record<string, unknown>;
