@@ -46,9 +46,10 @@ export class Scope {
   /** The test has ended: a store of it that AsyncLocalStorage still carries into later code no longer counts. */
   ended = false;
   /**
-   * langchain-vcr's errors that tool calls of this test threw (a miss, a refused secret): a caller
-   * may have passed one on to the model as a message (createAgent's ToolNode does), and a model
-   * request that misses because it carries one throws it instead (recorder.ts).
+   * langchain-vcr's errors that tool calls of this test threw (a miss, a refused secret), and its
+   * model calls' misses: a caller may have passed one on to the model as text (createAgent's
+   * ToolNode does for a tool's, summarizationMiddleware for a model's), and a model request that
+   * misses because it carries one throws it instead (recorder.ts).
    */
   toolErrors?: Error[];
   /**
@@ -92,6 +93,8 @@ interface GlobalState {
   process: Scope;
   listeners: Set<(event: ScopeEvent) => void>;
   runner?: RunnerName;
+  /** The runner plugin's way to find a test neither store above holds (jest's `test.concurrent`: `setTestFinder`). */
+  finder?: () => Scope | undefined;
 }
 
 export type ScopeEvent =
@@ -138,7 +141,18 @@ export function currentOverride(): VcrOverride | undefined {
 /** The test that is running here, if any. */
 export function currentTest(): Scope | undefined {
   const concurrent = tests.getStore();
-  return concurrent && !concurrent.ended ? concurrent : state.test;
+  if (concurrent && !concurrent.ended) return concurrent;
+  return state.finder?.() ?? state.test;
+}
+
+/**
+ * Sets how the test is found where a runner runs tests concurrently without hooks around each one
+ * to enter it (jest's `test.concurrent`, whose bodies run in jest's own async context): asked
+ * before the process-wide slot, which a sequential test may hold meanwhile (jest 29 starts the
+ * concurrent bodies as their file starts). It must answer undefined outside such a test. Undefined: none.
+ */
+export function setTestFinder(finder: (() => Scope | undefined) | undefined): void {
+  state.finder = finder;
 }
 
 export function runInScope<T>(scope: Scope, fn: () => T): T {

@@ -4,9 +4,11 @@
  * tests recorded, prints the summary line and writes the ledger). Runs in each test file's
  * sandbox: the current test is looked up from jest's own `expect.getState()` in `beforeEach`
  * (jest runs one test at a time per file, and `enterWith` there would not reach the test
- * body), and what each test recorded is kept for the reporter.
+ * body), a `test.concurrent` test, which runs without those hooks, at its first call
+ * (`concurrent.ts`), and what each test recorded is kept for the reporter.
  */
-import { enterTest, leaveTest, setRunner } from "../scope";
+import { enterTest, leaveTest, setRunner, setTestFinder, type Scope } from "../scope";
+import { ConcurrentTests, type ConcurrentState } from "./concurrent";
 import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
@@ -23,7 +25,7 @@ interface JestGlobals {
   beforeEach(fn: () => void): void;
   afterEach(fn: () => void): void;
   afterAll(fn: () => void): void;
-  expect: { getState(): { currentTestName?: string; testPath?: string } };
+  expect: { getState(): { currentTestName?: string; testPath?: string } & ConcurrentState };
 }
 
 function jestGlobals(): JestGlobals {
@@ -51,18 +53,27 @@ if (!share && !(process as unknown as Record<symbol, boolean>)[WARNED]) {
 const unit = new Unit(share, expect.getState().testPath ?? "(unknown test file)", { announce: false });
 beforeAll(() => unit.announce());
 
+const concurrent = new ConcurrentTests(() => expect.getState());
+setTestFinder(concurrent.find);
+
 beforeEach(() => {
   enterTest(expect.getState().currentTestName ?? "(unknown test)");
 });
-afterEach(() => {
-  const scope = leaveTest();
-  if (!scope) return;
-  endTest(scope, false); // names a live call still in flight; jest tells the reporter, not us, whether the test failed
+/** A test is over: a live call still in flight is named; jest tells the reporter, not us, whether the test failed. */
+function testOver(scope: Scope): void {
+  endTest(scope, false);
   const entry = journalEntry(scope);
   if (entry) unit.extra.push(entry);
+}
+afterEach(() => {
+  const scope = leaveTest();
+  if (scope) testOver(scope);
 });
 // registered before the test file's own top-level afterAll, which runs after it: use made there is followed
-afterAll(() => unit.finish({ followLateUse: true }));
+afterAll(() => {
+  concurrent.endAll(testOver);
+  unit.finish({ followLateUse: true });
+});
 
 // Under --experimental-vm-modules, jest's ES-module copies of LangChain (install/jestEsm.ts): reached as soon as a
 // load brings them in, before it is handed back (install/jestEsmWatch.ts), and, for a test file that may load ES

@@ -1,4 +1,5 @@
 /** langchain-vcr/jest in a user's project: jest 30, CommonJS test files, the setup file and the reporter. */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "chai";
 import { ROOT } from "../helpers/built";
@@ -10,6 +11,8 @@ import {
   agentAndLookupsCjs,
   cachelessAppFiles,
   expectPrintedCommandRecords,
+  FIXTURES,
+  fixturesOf,
   JEST_LLM_CONFIG,
   makeProject,
   summaryLines,
@@ -572,6 +575,73 @@ describe("langchain-vcr/jest: a setup file ending with afterAll(() => uninstall(
         out,
       ).to.have.length(2);
       expect(out).to.not.include("an embeddings call");
+    });
+  });
+});
+
+describe("langchain-vcr/jest: test.concurrent tests, which jest runs without beforeEach/afterEach, each get a scope of their own", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  const CONFIG = `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/**/*.test.cjs"], testTimeout: 20000, setupFilesAfterEnv: ["langchain-vcr/jest"], reporters: ["default", "langchain-vcr/jest/reporter"] };\n`;
+  const CITIES = [
+    `const fs = require("node:fs");`,
+    `const { ChatOpenAI } = require("@langchain/openai");`,
+    `const { tool } = require("@langchain/core/tools");`,
+    `const { z } = require("zod");`,
+    `const { Vcr } = require("langchain-vcr");`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `const side = (line) => fs.appendFileSync(process.env.SIDE_FILE, line + "\\n");`,
+    `const model = () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } });`,
+    `const lookup = vcr.tool(tool(async ({ q }) => { side("lookup " + q); await new Promise((r) => setTimeout(r, 20)); return "found " + q; }, { name: "lookup", description: "Looks a thing up.", schema: z.object({ q: z.string() }) }));`,
+    `describe("cities", () => {`,
+    `  test.concurrent.each(["Athens", "Sofia"])("weather in %s", async (city) => {`,
+    `    await lookup.invoke({ q: "same" });`,
+    `    await lookup.invoke({ q: "same" });`,
+    `    await model().invoke("What is the weather in " + city + "?" + (process.env.SUFFIX || ""));`,
+    `    if (process.env.FAIL_CITY === city) throw new Error("fails after recording");`,
+    `  });`,
+    `});`,
+    ``,
+  ].join("\n");
+  const chatQuestions = (p: Project) =>
+    fixturesOf(p, "chat")
+      .map((f) => JSON.parse(fs.readFileSync(path.join(p.dir, FIXTURES, f), "utf8")).request.messages[0].content as string)
+      .sort();
+
+  it("each numbers its own tool calls (2 tool fixtures and 2 body runs for two tests calling lookup twice, not 4); a miss names the test, and the printed command records just it", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({ "jest.config.cjs": CONFIG, "test/cities.test.cjs": CITIES });
+      const env = { FAKE_URL: fake.openaiBaseURL };
+      const rec = await p.run([JEST, "--ci"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect(fixturesOf(p, "tool", "lookup"), rec.stdout + rec.stderr).to.have.length(2); // calls 1 and 2 of each test
+      expect(p.sideLines()).to.deep.equal(["lookup same", "lookup same"]); // the twin waited on the one live call
+      expect(chatQuestions(p)).to.deep.equal(["What is the weather in Athens?", "What is the weather in Sofia?"]);
+      const replay = await p.run([JEST, "--ci"], { ...env, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count()).to.equal(2);
+      expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 6 replayed, 0 recorded/);
+
+      const miss = await p.run([JEST, "--ci"], { ...env, CI: "true", SUFFIX: " Be brief." });
+      expect(miss.status).to.equal(1);
+      const out = miss.stdout + miss.stderr;
+      expect(out).to.include("test:     cities weather in Athens").and.include("test:     cities weather in Sofia");
+      expect(out).to.include(`LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "cities weather in Athens"`);
+      const printed = await p.run([JEST, "--ci", "-t", "cities weather in Athens"], { ...env, SUFFIX: " Be brief.", LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(printed.status, printed.stdout + printed.stderr).to.equal(0);
+      expect(fake.count()).to.equal(3); // that test's question alone
+      expect(chatQuestions(p)).to.include("What is the weather in Athens? Be brief.").and.not.include("What is the weather in Sofia? Be brief.");
+    });
+  });
+
+  it("a failed one's recordings are undone, not its neighbour's", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({ "jest.config.cjs": CONFIG, "test/cities.test.cjs": CITIES });
+      const rec = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", FAIL_CITY: "Athens" });
+      expect(rec.status).to.equal(1);
+      expect(fake.count()).to.equal(2);
+      expect(chatQuestions(p), rec.stdout + rec.stderr).to.deep.equal(["What is the weather in Sofia?"]);
+      expect(summaryLines(rec)[0]).to.match(/^langchain-vcr: \d+ replayed, \d+ recorded \(\d+ more undone: their tests failed\)/);
     });
   });
 });
