@@ -45,14 +45,15 @@ export interface VcrNearest {
 export class VcrMissError extends VcrError {
   readonly hash: string;
   readonly kind: string;
-  readonly request: unknown;
-  readonly nearest?: VcrNearest;
+  /** Not enumerable, as `nearest`: the message shows both, and a runner that prints an error's own fields (vitest) would print them again, whole. */
+  declare readonly request: unknown;
+  declare readonly nearest?: VcrNearest;
   constructor(message: string, details: { hash: string; kind: string; request: unknown; nearest?: VcrNearest }) {
     super("VCR_MISS", message);
     this.hash = details.hash;
     this.kind = details.kind;
-    this.request = details.request;
-    if (details.nearest) this.nearest = details.nearest;
+    Object.defineProperty(this, "request", { value: details.request, enumerable: false, configurable: true });
+    if (details.nearest) Object.defineProperty(this, "nearest", { value: details.nearest, enumerable: false, configurable: true });
   }
 }
 

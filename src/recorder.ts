@@ -34,12 +34,14 @@ function notedAlready(error: unknown, hash: string): boolean {
 }
 
 /**
- * A model request that misses because it carries a langchain-vcr error a tool call of this
- * test threw, passed on as a message (createAgent's ToolNode makes every tool error an error
- * ToolMessage for the model): that error is thrown, with a note, instead of a miss whose
- * difference is the error's text, or a live call that would record it in a fixture.
+ * A model request that misses because it carries a langchain-vcr error a call of this test threw,
+ * passed on as text: a tool call's (createAgent's ToolNode makes every tool error an error
+ * ToolMessage for the model), or a model call's miss that the code around it caught and wrote
+ * into the conversation (summarizationMiddleware's "Error generating summary: …"). That error
+ * is thrown, with a note, instead of a miss whose difference is the error's text, or a live call
+ * that would record it in a fixture.
  */
-function raisePassedOnToolError(base: Pick<Lookup, "kind" | "request">): void {
+function raisePassedOnError(base: Pick<Lookup, "kind" | "request">): void {
   const errors = currentTest()?.toolErrors;
   if (!errors?.length) return;
   const text = JSON.stringify(base.request);
@@ -50,10 +52,25 @@ function raisePassedOnToolError(base: Pick<Lookup, "kind" | "request">): void {
   const [carried] = errors.splice(at, 1); // thrown once: a later request that carries it again is looked up as usual
   appendNote(
     carried,
-    `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (LangGraph's ToolNode, which createAgent uses, turns every tool error into an error ToolMessage); ` +
-      `the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Fix the tool call's error above.`,
+    modelMisses.has(carried)
+      ? `${PREFIX}this model call's miss was caught by the code that made the call (createAgent's summarizationMiddleware writes "Error generating summary: …" into the conversation), ` +
+          `and the next ${base.kind} request, which carries its text, was stopped here rather than sent or looked up with it. Record the missing call above.`
+      : `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (LangGraph's ToolNode, which createAgent uses, turns every tool error into an error ToolMessage); ` +
+          `the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Fix the tool call's error above.`,
   );
   throw carried;
+}
+
+/** Model misses of this process kept for `raisePassedOnError` (they sit in the test's `toolErrors` with the tools'). */
+const modelMisses = new WeakSet<Error>();
+
+/** Keeps a model call's miss for the test's next model request, which may carry its text (`raisePassedOnError`). */
+function keepModelMiss(e: Error): Error {
+  const test = currentTest();
+  if (!test) return e;
+  modelMisses.add(e);
+  (test.toolErrors ??= []).push(e);
+  return e;
 }
 
 /** What a miss shows for a request the redactors could not be run over. */
@@ -223,14 +240,17 @@ export class Recorder {
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };
-    if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnToolError(base);
+    if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
     if (policy.writes !== "never") this.refuseSecretBeforeCall(base);
     if (!policy.readsFixtures || options.live) {
       // the run still relies on a recorded file it did not read (prune must keep it)
       if (fs.existsSync(file)) emit({ type: "used", hash, file });
       return this.live(base, options);
     }
-    if (policy.onMiss === "fail") throw this.miss(base, describeOf(options, base.request));
+    if (policy.onMiss === "fail") {
+      const miss = this.miss(base, describeOf(options, base.request));
+      throw kind === "tool" ? miss : keepModelMiss(miss);
+    }
     return this.missed(base, options);
   }
 
@@ -438,7 +458,10 @@ export class Recorder {
     // a note, not an error: skip it where scanning the directory would cost more than it helps
     const shown = this.shown(lookup);
     const nearest = shown && this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
-    const line = nearest && recordedNearMessage(lookup, nearest);
+    // one this process replayed or recorded is another request of this run (a sibling of a test.each, a
+    // template's other filling), not the old form of an edited one: an edit leaves its old fixture unused
+    if (!nearest || this.store.metInProcess(nearest.file)) return;
+    const line = recordedNearMessage(lookup, nearest);
     if (line) log.note(line);
   }
 

@@ -46,6 +46,44 @@ export function formatValue(v: unknown, max = 120): string {
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
 }
 
+/** How many characters before the first difference a long text's window shows. */
+const LEAD = 24;
+
+/**
+ * A difference as a message shows it: `old → new`. Two long texts show from a little before where
+ * they first differ ("…ments: {\"orderId\"…" → "…ments: {\"amount\"…"), so the change is on the
+ * line even when it lies past the first `max` characters, where both sides would read the same.
+ */
+export function formatChange(recorded: unknown, requested: unknown, max = 120): string {
+  if (typeof recorded !== "string" || typeof requested !== "string" || (JSON.stringify(recorded).length <= max && JSON.stringify(requested).length <= max)) {
+    return `${formatValue(recorded, max)} → ${formatValue(requested, max)}`;
+  }
+  let at = 0;
+  while (at < recorded.length && at < requested.length && recorded[at] === requested[at]) at++;
+  const from = Math.max(0, at - LEAD);
+  return `${formatFrom(recorded, from, max)} → ${formatFrom(requested, from, max)}`;
+}
+
+/** A text from character `from` on, as JSON, cut to `max` characters, with "…" where it was cut. */
+function formatFrom(text: string, from: number, max: number): string {
+  const shown = from > 0 ? '"…' + JSON.stringify(text.slice(from)).slice(1) : JSON.stringify(text);
+  return shown.length > max ? shown.slice(0, max - 1) + "…" : shown;
+}
+
+/**
+ * How much of the longer of two texts an edit changed, from 0 to 1: what is left of it once the
+ * start and the end the two share are taken away, as a share of its length.
+ */
+export function changedShare(a: string, b: string): number {
+  const longest = Math.max(a.length, b.length);
+  if (longest === 0) return 0;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return (longest - start - end) / longest;
+}
+
 /**
  * Whether a changed text looks like an edit of the recorded one (a date, a word, a typo) rather
  * than another text: the unchanged start and end together cover at least half of the longer.
@@ -55,10 +93,5 @@ export function looksEdited(d: { recorded?: unknown; requested?: unknown }): boo
   const a = d.recorded;
   const b = d.requested;
   if (typeof a !== "string" || typeof b !== "string") return true;
-  const longest = Math.max(a.length, b.length);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  return (start + end) * 2 >= longest;
+  return changedShare(a, b) <= 0.5;
 }

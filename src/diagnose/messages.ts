@@ -3,7 +3,7 @@ import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
-import { formatValue, hintFor, looksEdited } from "./diff";
+import { formatChange, hintFor, looksEdited } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { packageManager } from "./packageManager";
 import { filterTitleOf } from "./runIdTitle";
@@ -15,7 +15,7 @@ const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
 
 export function formatDifferences(nearest: VcrNearest, indent = "    "): string[] {
-  const lines = nearest.differences.slice(0, MAX_DIFFS).map((d) => `${indent}${d.path}: ${formatValue(d.recorded)} → ${formatValue(d.requested)}`);
+  const lines = nearest.differences.slice(0, MAX_DIFFS).map((d) => `${indent}${d.path}: ${formatChange(d.recorded, d.requested)}`);
   if (nearest.differences.length > MAX_DIFFS) lines.push(`${indent}… and ${nearest.differences.length - MAX_DIFFS} more`);
   return lines;
 }

@@ -10,7 +10,7 @@ import type { VcrDifference, VcrNearest } from "../errors";
 import { FIXTURE_FILE_RE, SCHEMA_VERSION, type Fixture } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
-import { diffValues, looksEdited } from "./diff";
+import { changedShare, diffValues } from "./diff";
 
 interface Indexed {
   kind: unknown;
@@ -98,8 +98,10 @@ function upgradedRequest(f: Fixture): unknown {
 /**
  * How far apart two requests are (lower is nearer), from their differences: each differing field
  * counts 1; a different model 5; a text (a message's content or text, a completion's prompt) replaced rather than edited
- * (`looksEdited`) 10; a part present on one side only (a tool, a message, a response_format) one
- * per value it holds, at most 3. A test's prompt is what tells it from another test, so one
+ * (`looksEdited`) 10, an edited one 1 plus the share of it the edit changed (so of two prompts
+ * built from one template, "…in Turin? Be brief." is nearer "…in Turin?" than "…in Bari?"); a
+ * part present on one side only (a tool, a message, a response_format) one per value it holds,
+ * at most 3. A test's prompt is what tells it from another test, so one
  * replaced text weighs more than any part a test gained or lost, or a setting it changed
  * (`tool_choice: "auto"` to `"required"` counts 1): a request whose tool definitions gained a
  * field, or that gained a tool, a structured output or an agent turn, is nearer its own test's
@@ -119,7 +121,9 @@ function weight(d: VcrDifference): number {
   if (d.path === "model") return MODEL;
   if (d.recorded === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.requested));
   if (d.requested === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.recorded));
-  return TEXT_PATH.test(d.path) && !looksEdited(d) ? REPLACED_TEXT : 1;
+  if (!TEXT_PATH.test(d.path) || typeof d.recorded !== "string" || typeof d.requested !== "string") return 1;
+  const changed = changedShare(d.recorded, d.requested);
+  return changed > 0.5 ? REPLACED_TEXT : 1 + changed;
 }
 
 function leaves(v: unknown): number {

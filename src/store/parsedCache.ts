@@ -56,6 +56,11 @@ export class ParsedFileCache<T> {
     return true;
   }
 
+  /** Whether `file` was asked about (read, or looked up and missing) in this process, as far as the bounded entries remember. */
+  met(file: string): boolean {
+    return this.entries.has(file);
+  }
+
   /** The file's stat (undefined when there is no such file, and from Node 22 when the path goes through a file); other errors (ENOTDIR on Node 20, EACCES) throw. */
   stat(file: string): FileStat | undefined {
     return fs.statSync(file, STAT);

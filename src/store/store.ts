@@ -24,6 +24,8 @@ const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
 const MAX_NAMES = 10_000;
 /** What replay parsed and checked, per file, until the file changes. */
 const PARSED = new ParsedFileCache<Fixture>();
+/** Files this process wrote (under `record_always` a recording reads nothing first), for `metInProcess`; bounded as `PARSED` is. */
+const WRITTEN = new Set<string>();
 
 export type WriteResult = { file: string; bytes: number; created: boolean; previous?: Buffer };
 
@@ -107,6 +109,14 @@ export class FixtureStore {
     return fixture;
   }
 
+  /**
+   * Whether this process has looked up or written `file` (any store on its directory): a fixture a
+   * test of this run replayed or recorded, as far as the bounded cache remembers.
+   */
+  metInProcess(file: string): boolean {
+    return PARSED.met(file) || WRITTEN.has(file);
+  }
+
   /** The raw bytes of the fixture for `hash`, if any (used to restore an overwritten file). */
   readBytes(hash: string): Buffer | undefined {
     return readBytesIfAny(this.fileFor(hash));
@@ -120,6 +130,8 @@ export class FixtureStore {
     const file = this.fileFor(fixture.hash);
     const text = formatFixture(onDiskForm(fixture));
     this.ensureDir();
+    if (WRITTEN.size >= MAX_NAMES) WRITTEN.clear();
+    WRITTEN.add(file);
     const tmp = tempFile(this.dir, fixture.hash.slice(0, 16));
     try {
       fs.writeFileSync(tmp, text, { flag: "wx" });

@@ -143,6 +143,9 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
       'langchain-vcr: no recorded fixture for this embedding request from OpenAIEmbeddings (model "text-embedding-ada-002") for the query text "same text", and mode replay_only never calls the real model.',
     );
     expect(miss.nearest?.differences.map((d) => d.path)).to.deep.equal(["model"]);
+    // the message shows the request and the nearest fixture; a runner printing the error's own fields (vitest) does not repeat them
+    expect(Object.keys(miss).sort()).to.deep.equal(["code", "hash", "kind", "name"]);
+    expect(miss.request).to.have.property("model", "text-embedding-ada-002");
     const dims = await replay(() =>
       embeddingsFor(vcr, { dimensions: 8 })
         .embedQuery("same text")

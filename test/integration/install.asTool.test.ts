@@ -7,6 +7,7 @@
 import { expect } from "chai";
 import { RunnableLambda } from "@langchain/core/runnables";
 import { AIMessage, type ToolMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 import { readFixtures } from "../helpers/tmp";
@@ -57,6 +58,28 @@ describe("vcr.install(): a runnable.asTool() called by the model", () => {
     const replayed = shape(await inOwnTest({}, () => callBoth("2")));
     expect(replayed).to.deep.equal(plain.map((m) => ({ ...m, id: m.id.replace("_0", "_2") })));
     expect(runs, "body runs on replay").to.deep.equal({ refund: 2, echo: 2 });
+  });
+
+  it("a runnable that returns a LangGraph Command: recorded (1 tool fixture holding it), then replayed as a Command with the body run 0 times", async () => {
+    let bodies = 0;
+    const setMood = RunnableLambda.from(async ({ mood }: { mood: string }) => (bodies++, new Command({ update: { mood } }))).asTool({
+      name: "set_mood",
+      description: "Set the mood.",
+      schema: z.object({ mood: z.string() }),
+    });
+    const call = async (id: string) => {
+      const turn = new AIMessage({ content: "", tool_calls: [{ type: "tool_call", id, name: "set_mood", args: { mood: "happy" } }] });
+      return (await new ToolNode([setMood], { handleToolErrors: false }).invoke({ messages: [turn] })) as Command[];
+    };
+    const uninstall = vcr.install("record_or_replay");
+    const recorded = await inOwnTest({}, () => call("mood_1"));
+    uninstall();
+    vcr.install("replay_only");
+    const replayed = await inOwnTest({}, () => call("mood_2"));
+    expect(bodies).to.equal(1);
+    expect(replayed.map((c) => [c instanceof Command, c.update])).to.deep.equal([[true, { mood: "happy" }]]);
+    expect(replayed.map((c) => c.update)).to.deep.equal(recorded.map((c) => c.update));
+    expect(readFixtures(vcr.dir()).map((f) => Object.keys(f.response as object))).to.deep.equal([["command"]]);
   });
 
   it("under replay_only with no fixture, the call is a VcrMissError and the body runs 0 times; a direct call with plain arguments runs it as usual", async () => {

@@ -1,9 +1,10 @@
 /**
  * A LangGraph tool that returns `Command({ update })`, run by a ToolNode in a StateGraph of the
- * user's own, under `vcr.install()` (which reaches every tool): its result cannot be recorded, so
- * the run fails with the VcrRecordError, whose fix names the way out; with that way out (the
- * ToolNode's node inside `withVcr({ mode: "bypass" })`), the models record and replay (0 requests)
- * while the tool's body runs on every run and no tool fixture is written.
+ * user's own, under `vcr.install()` (which reaches every tool): recorded as a tool fixture (its
+ * update, the ToolMessage in it included) and replayed as a Command of LangGraph's own, so under
+ * replay_only the graph's state is updated as when recorded with 0 requests and the body run 0
+ * times (before: the run failed with a VcrRecordError). A ToolNode inside
+ * `withVcr({ mode: "bypass" })` still runs the body every time and writes no tool fixture.
  */
 import { expect } from "chai";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
@@ -12,7 +13,7 @@ import { tool } from "@langchain/core/tools";
 import { Annotation, Command, END, START, StateGraph, messagesStateReducer } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
-import { Vcr, VcrRecordError, withVcr, type VcrMode } from "../../src/index";
+import { Vcr, withVcr, type VcrMode } from "../../src/index";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { openai } from "../helpers/models";
@@ -70,15 +71,16 @@ describe("a LangGraph tool returning Command in a StateGraph's ToolNode, under v
     }
   }
 
-  it("recorded as is: the run fails with the VcrRecordError, whose fix names the bypass scope around the ToolNode; no tool fixture", async () => {
-    const failure = await run("record_or_replay", false).then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    expect(failure).to.be.instanceOf(VcrRecordError);
-    expect(failure!.message).to.include('tool "set_mood" returned a value that cannot be recorded faithfully: a Command');
-    expect(failure!.message).to.include(`(state, config) => withVcr({ mode: "bypass" }, () => toolNode.invoke(state, config))`);
-    expect(readFixtures(dir).filter((f) => f.kind === "tool")).to.deep.equal([]);
+  it("recorded as is: 2 requests, 2 chat fixtures and 1 tool fixture (a Command); replayed under replay_only with 0 requests and the body run 0 times, the state updated as when recorded", async () => {
+    const recorded = await run("record_or_replay", false);
+    expect(recorded).to.deep.equal({ mood: "happy", last: "The mood is set." });
+    expect([fake.count(), bodies]).to.deep.equal([2, 1]);
+    const fixtures = readFixtures(dir);
+    expect(fixtures.map((f) => f.kind).sort()).to.deep.equal(["chat", "chat", "tool"]);
+    expect(fixtures.find((f) => f.kind === "tool")!.response).to.have.property("command");
+    const replayed = await run("replay_only", false);
+    expect(replayed).to.deep.equal(recorded);
+    expect([fake.count(), bodies]).to.deep.equal([2, 1]);
   });
 
   it("the ToolNode in withVcr({ mode: 'bypass' }): recorded (2 requests, 2 chat fixtures, 0 tool fixtures), then replayed under replay_only with 0 requests, the tool's body running each time", async () => {

@@ -2,11 +2,15 @@
  * The near-miss note: when `record_or_replay` records a request that is an edit of a recorded
  * one (a changed date, word or parameter), one line on stderr names the nearest fixture and
  * what changed — usually an unintended prompt change. Another question, a conversation that
- * grew, or LANGCHAIN_VCR_QUIET print nothing.
+ * grew, a nearest fixture this process replayed or recorded (another request of the same run,
+ * not the old form of an edited one), or LANGCHAIN_VCR_QUIET print nothing.
  */
 import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Vcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
+import { tmpDir } from "../helpers/tmp";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { interceptNotes } from "../helpers/notes";
@@ -33,9 +37,16 @@ describe("the near-miss note on recording", () => {
   let dir: string;
   useFakeAndDir((f, d) => ((fake = f), (dir = d)));
   const model = () => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache);
+  /** What `ask` records as an earlier run would have: into another directory, copied into this test's (this process never met the copies). */
+  async function recordedEarlier(ask: (earlier: string) => Promise<unknown>): Promise<void> {
+    const earlier = tmpDir();
+    await ask(earlier);
+    for (const f of fs.readdirSync(earlier)) fs.copyFileSync(path.join(earlier, f), path.join(dir, f));
+  }
+  const earlierModel = (earlier: string, fields?: Record<string, unknown>) => openai(fake, new Vcr({ dir: earlier, mode: "record_or_replay" }).cache, fields);
 
   it("a prompt that is an edit of a recorded one (a date changed): one note with the field, both values and the hint", async () => {
-    await model().invoke("Today is 2026-11-28. Summarize my calendar.");
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Today is 2026-11-28. Summarize my calendar."));
     const notes = await notesDuring(() => model().invoke("Today is 2026-11-29. Summarize my calendar."));
     expect(notes).to.have.length(1);
     expect(notes[0]).to.include("differs at:");
@@ -46,7 +57,7 @@ describe("the near-miss note on recording", () => {
   });
 
   it("a changed parameter (temperature) is noted", async () => {
-    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, { temperature: 0 }).invoke("Same question.");
+    await recordedEarlier((earlier) => earlierModel(earlier, { temperature: 0 }).invoke("Same question."));
     const notes = await notesDuring(() => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, { temperature: 0.7 }).invoke("Same question."));
     expect(notes).to.have.length(1);
     expect(notes[0]).to.include("temperature");
@@ -73,16 +84,44 @@ describe("the near-miss note on recording", () => {
 
   it("record_always notes a request recorded into a new file, never one recorded again into its own", async () => {
     const always = () => openai(fake, new Vcr({ dir, mode: "record_always" }).cache);
-    await always().invoke("Today is 2026-11-28. Summarize my calendar.");
+    await recordedEarlier(async (earlier) => {
+      await earlierModel(earlier).invoke("Today is 2026-11-28. Summarize my calendar.");
+      await earlierModel(earlier).invoke("Plan my week from 2026-11-30.");
+    });
     expect(await notesDuring(() => always().invoke("Today is 2026-11-28. Summarize my calendar."))).to.deep.equal([]);
-    const notes = await notesDuring(() => always().invoke("Today is 2026-11-29. Summarize my calendar."));
+    const notes = await notesDuring(() => always().invoke("Plan my week from 2026-12-07."));
     expect(notes).to.have.length(1);
-    expect(notes[0]).to.include("differs at:").and.include("2026-11-29");
+    expect(notes[0]).to.include("differs at:").and.include("2026-11-30").and.include("2026-12-07");
+    expect(fake.count()).to.equal(4);
+  });
+
+  it("prompts from one template recorded in one run (a test.each) are not noted: the nearest is a fixture this run recorded", async () => {
+    const notes = await notesDuring(async () => {
+      for (const animal of ["owls", "bees", "cats"]) await model().invoke(`Write one line about ${animal}.`);
+    });
+    expect(notes).to.deep.equal([]);
     expect(fake.count()).to.equal(3);
+    expect(fs.readdirSync(dir)).to.have.length(3);
+  });
+
+  it("a new filling of a template whose siblings this run replayed is not noted; an edit of one it did not use is", async () => {
+    await recordedEarlier(async (earlier) => {
+      for (const animal of ["owls", "bees"]) await earlierModel(earlier).invoke(`Write one line about ${animal}.`);
+    });
+    const notes = await notesDuring(async () => {
+      await model().invoke("Write one line about owls."); // replayed
+      await model().invoke("Write one line about owlets."); // new: nearest "owls", replayed in this run
+    });
+    expect(fake.count()).to.equal(3);
+    expect(notes).to.deep.equal([]);
+    // "bees" went unused in this run: a request nearest to it is noted
+    const edited = await notesDuring(() => model().invoke("Write one line about bees!"));
+    expect(edited).to.have.length(1);
+    expect(edited[0]).to.include("bees.").and.include("bees!");
   });
 
   it("LANGCHAIN_VCR_QUIET silences it", async () => {
-    await model().invoke("Today is 2026-11-28. Summarize my calendar.");
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Today is 2026-11-28. Summarize my calendar."));
     const notes = await notesDuring(() => model().invoke("Today is 2026-11-29. Summarize my calendar."), "1");
     expect(notes).to.deep.equal([]);
   });

@@ -74,9 +74,10 @@ describe("the nearest recorded request to one that missed", () => {
   });
 
   it("an edited prompt is nearer than a replaced one; a different model counts 5, a replaced text 10, a part on one side only at most 3", () => {
+    // "France" → "Spain": 6 of the longer's 30 characters changed
     const edit = diffValues(chat("What is the capital of France?"), chat("What is the capital of Spain?"));
     const replaced = diffValues(chat("Say hello"), chat("What is the capital of Spain?"));
-    expect([nearness(edit), nearness(replaced)]).to.deep.equal([1, 10]);
+    expect([nearness(edit), nearness(replaced)]).to.deep.equal([1 + 6 / 30, 10]);
     expect(nearness(diffValues({ model: "a" }, { model: "b" }))).to.equal(5);
   });
 
@@ -97,6 +98,21 @@ describe("the nearest recorded request to one that missed", () => {
     expect(nearness(diffValues({}, { tools: [tool()] }))).to.equal(3);
     expect(nearness(diffValues({ tools: [tool()] }, {}))).to.equal(3);
     expect(nearness(diffValues({}, { tools: [] }))).to.equal(1);
+  });
+
+  it("of prompts built from one template, the one the edit changed least: the test's own, not a sibling's that sorts first", () => {
+    // a describe.each over cities, each test's prompt then edited the same way: every sibling's prompt looks edited too
+    const requested = chat("What is the weather in Turin? Be brief.");
+    const files = [
+      candidate("a.json", chat("What is the weather in Bari?")),
+      candidate("b.json", chat("What is the weather in Turin?")),
+      candidate("c.json", chat("What is the weather in Oslo?")),
+    ];
+    expect(nearestOf("chat", requested, files)?.file).to.equal("b.json");
+    expect(nearestOf("chat", chat("What is the weather in Oslo today?"), [candidate("a.json", chat("What is the weather in Rome?")), files[2]])?.file).to.equal(
+      "c.json",
+    );
+    expect(nearness(diffValues(chat("What is the weather in Turin?"), requested))).to.equal(1 + 10 / 39);
   });
 
   it("of two as near, the file whose name sorts first, whatever the directory's order", () => {

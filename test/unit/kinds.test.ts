@@ -134,7 +134,7 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     const problems = await validateFixtures(dir);
     expect(problems.map((p) => p.file).sort()).to.deep.equal([file, twin].sort());
     expect(problems[0].problem).to.match(
-      /^has a "response" replay cannot use: the response has none of "result", "toolMessage", "error", "thrown", "interrupt", so replay refuses it/,
+      /^has a "response" replay cannot use: the response has none of "result", "toolMessage", "error", "thrown", "interrupt", "command", so replay refuses it/,
     );
     const e = await rejection(new Vcr({ dir, mode: "replay_only" }).tool(make()).invoke({ id: "7" }));
     expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import "../helpers/propertySeed";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { formatFixture } from "../../src/store/format";
 import { UnrecordableValue, fromTagged, toTagged } from "../../src/adapters/tools/tagged";
 
@@ -147,6 +148,34 @@ describe("tools: tagged serialization", () => {
     it("but a shared (non-cyclic) reference is fine", () => {
       const shared = { n: 1 };
       expect(throughFixture({ a: shared, b: shared })).to.deep.equal({ a: { n: 1 }, b: { n: 1 } });
+    });
+  });
+
+  describe("LangChain messages (a LangGraph Command's update holds them)", () => {
+    it("come back as messages of their class and fields; a ToolMessage answering the recorded call takes the replayed call's id", () => {
+      const value = {
+        messages: [
+          new ToolMessage({ content: "done", tool_call_id: "call_rec", name: "write_todos" }),
+          new ToolMessage({ content: "other", tool_call_id: "call_other" }),
+          new AIMessage({ content: "", tool_calls: [{ name: "lookup", args: { q: "x" }, id: "call_9", type: "tool_call" }] }),
+        ],
+      };
+      const text = formatFixture({ response: { result: toTagged(value, { currentCallId: "call_rec" }) } });
+      expect(text).to.not.include("call_rec");
+      expect(text).to.include('"toolCall": "current"');
+      const back = fromTagged(JSON.parse(text).response.result, { currentCallId: "call_replay" }) as { messages: [ToolMessage, ToolMessage, AIMessage] };
+      expect(back.messages.map((m) => m.constructor.name)).to.deep.equal(["ToolMessage", "ToolMessage", "AIMessage"]);
+      expect([back.messages[0].tool_call_id, back.messages[0].name, back.messages[0].content]).to.deep.equal(["call_replay", "write_todos", "done"]);
+      expect(back.messages[1].tool_call_id).to.equal("call_other");
+      expect(back.messages[2].tool_calls).to.deep.equal((value.messages[2] as AIMessage).tool_calls);
+    });
+
+    it("are not part of a request key: a message in tool arguments stays a class instance that cannot be keyed", () => {
+      expect(() => toTagged({ m: new ToolMessage({ content: "x", tool_call_id: "1" }) }, { path: "args", forKey: true })).to.throw(UnrecordableValue);
+    });
+
+    it("a malformed message tag is refused when reading", () => {
+      expect(() => fromTagged({ $vcr: "message", type: "tool", data: [] })).to.throw(/malformed "message" tag/);
     });
   });
 

@@ -535,6 +535,38 @@ describe("tools: vcr.tool() wrapper", () => {
     });
   });
 
+  describe("a tool returning a LangGraph Command (todoListMiddleware's write_todos, deepagents' file tools)", () => {
+    const call = (id: string) => ({ id, name: "get_status", args: { orderId: "1" }, type: "tool_call" as const });
+    const todos = [{ content: "Refund order 1", status: "in_progress" }];
+
+    it("is recorded (its update with a ToolMessage, its goto) and replayed as a Command of LangGraph's own, the ToolMessage answering the call being replayed; the body ran once", async () => {
+      const { t, runs } = counted(
+        () =>
+          new Command({
+            update: { todos, messages: [new ToolMessage({ content: "Updated todo list", tool_call_id: "call_A", name: "get_status" })] },
+            goto: "agent",
+          }),
+      );
+      const w = vcr.tool(t);
+      const live = (await inOwnTest({}, () => w.invoke(call("call_A")))) as unknown as Command;
+      const [fx] = readFixtures(dir);
+      expect(fx.response).to.have.property("command");
+      expect(JSON.stringify(fx.response)).to.not.include("call_A"); // the call's own id is not written: another test's model may give another
+      const replayed = (await inOwnTest({ mode: "replay_only" }, () => w.invoke(call("call_B")))) as unknown as Command;
+      expect(runs.n).to.equal(1);
+      expect(replayed).to.be.instanceOf(Command);
+      expect(replayed.goto).to.deep.equal(live.goto);
+      const update = replayed.update as { todos: unknown; messages: ToolMessage[] };
+      expect(update.todos).to.deep.equal(todos);
+      expect(ToolMessage.isInstance(update.messages[0])).to.equal(true);
+      expect([update.messages[0].content, update.messages[0].tool_call_id, update.messages[0].name]).to.deep.equal([
+        "Updated todo list",
+        "call_B",
+        "get_status",
+      ]);
+    });
+  });
+
   describe("refuses to record what would replay differently", () => {
     class Money {
       constructor(readonly cents: number) {}
@@ -552,7 +584,12 @@ describe("tools: vcr.tool() wrapper", () => {
         "result.self",
         "a cyclic reference (back to result)",
       ],
-      ["a LangGraph Command", () => new Command({ update: { done: true } }), "result", "a Command (a direct tool output such as a LangGraph Command"],
+      [
+        "a class instance in a LangGraph Command's update",
+        () => new Command({ update: { refund: new Money(5) } }),
+        "result.update.refund",
+        "an instance of Money",
+      ],
     ];
     for (const [title, make, where, what] of cases) {
       it(`${title}: VcrRecordError naming tool and path; nothing written; replay_only still misses`, async () => {

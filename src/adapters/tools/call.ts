@@ -14,6 +14,7 @@ import { damagedFixtureError } from "../../kinds/damaged";
 import { toolProblem } from "../../kinds/tool";
 import { unkeyableArgsError, unrecordableResultError } from "./messages";
 import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResponse } from "./outcome";
+import { commandOf } from "./command";
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
 import {
@@ -214,6 +215,7 @@ function replay(name: string, lookup: Lookup, callId: string | undefined): unkno
   }
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
   replayInterrupts(name, out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
+  if (out.kind === "command") out = { kind: "return", value: commandOf(out.command, name), events: out.events, resumed: out.resumed };
   if (out.events !== undefined) return replayGenerator(out);
   if (out.kind === "throw") throw out.error;
   return (out as { value: unknown }).value;

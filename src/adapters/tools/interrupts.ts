@@ -21,9 +21,8 @@
  * `interrupt` exported by `@langchain/langgraph`. A scratchpad of another shape is a
  * `VcrConfigError` naming it, never a replay of the wrong answer.
  */
-import * as path from "node:path";
-import { createRequire } from "node:module";
 import { VcrConfigError } from "../../errors";
+import { langgraphExport } from "./langgraph";
 import { toTagged } from "./tagged";
 import { sortDeep } from "../../canonical/json";
 import type { ToolRequest } from "./request";
@@ -183,24 +182,10 @@ export function replayInterrupts(tool: string, resumed: number, interrupt: Recor
   );
 }
 
-/** `interrupt` of the project's @langchain/langgraph (as the working directory resolves it, else as langchain-vcr does). */
+/** `interrupt` of the project's @langchain/langgraph. */
 function langgraphInterrupt(): InterruptFn {
-  if (loaded) return loaded;
-  const tries: (() => unknown)[] = [
-    () => createRequire(path.join(process.cwd(), "package.json"))("@langchain/langgraph"),
-    () => require("@langchain/langgraph"), // written out: the ESM build defines require where it sees one called
-  ];
-  for (const load of tries) {
-    try {
-      const fn = (load() as { interrupt?: unknown }).interrupt;
-      if (typeof fn === "function") return (loaded = fn as InterruptFn);
-    } catch {
-      // the next place
-    }
-  }
-  throw new VcrConfigError(
-    `a tool fixture records a LangGraph interrupt(), and @langchain/langgraph (its interrupt export) cannot be loaded from ${process.cwd()}.\n` +
-      `  Replaying it needs LangGraph's own interrupt(), so the graph pauses as it did when recorded.\n` +
-      `  Fix: run the tests from the project that depends on @langchain/langgraph.`,
-  );
+  return (loaded ??= langgraphExport<InterruptFn>(
+    "interrupt",
+    "a tool fixture records a LangGraph interrupt(), which replay raises through LangGraph's own, so the graph pauses as it did when recorded",
+  ));
 }

@@ -4,7 +4,8 @@ import type { UnrecordableValue } from "./tagged";
 
 const SUPPORTED =
   "langchain-vcr records strings, numbers, booleans, null, arrays, plain objects, content blocks, " +
-  "[content, artifact] tuples, ToolMessage, Date, bigint, Map, Set, undefined, NaN and ±Infinity (nested too).";
+  "[content, artifact] tuples, ToolMessage, a LangGraph Command (its update, goto and resume: the same types, and LangChain messages), " +
+  "Date, bigint, Map, Set, undefined, NaN and ±Infinity (nested too).";
 
 /** The body's result (or what it threw) cannot be replayed faithfully: nothing was written. */
 export function unrecordableResultError(tool: string, bad: UnrecordableValue, facts: { file: string; args: unknown }): VcrRecordError {
@@ -17,7 +18,8 @@ export function unrecordableResultError(tool: string, bad: UnrecordableValue, fa
       `  ${SUPPORTED}`,
       `  Fix it: make the tool return plain data (convert ${bad.path} to one of the types above), ` +
         `or let this tool always run: wired explicitly, don't pass it to vcr.tool()/vcr.tools(); under vcr.install(), which reaches every tool, ` +
-        `call it inside withVcr({ mode: "bypass" }, …), e.g. a LangGraph node (state, config) => withVcr({ mode: "bypass" }, () => toolNode.invoke(state, config)) (the models keep replaying).`,
+        `call it inside withVcr({ mode: "bypass" }, …), e.g. a LangGraph node (state, config) => withVcr({ mode: "bypass" }, () => toolNode.invoke(state, config)), ` +
+        `or, in createAgent, a middleware: createMiddleware({ name: "RunTool", wrapToolCall: (req, next) => req.toolCall.name === ${JSON.stringify(tool)} ? withVcr({ mode: "bypass" }, () => next(req)) : next(req) }) (the models keep replaying).`,
     ].join("\n"),
     { cause: bad },
   );

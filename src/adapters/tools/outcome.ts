@@ -9,7 +9,9 @@
  *   replay throws an error with the same `name`, class name and message;
  * - `{ "thrown": <tagged> }` — the body threw something that is not an Error;
  * - `{ "interrupt": { value, response_schema? } }` — the body called LangGraph's `interrupt()`,
- *   which paused the graph (`interrupts.ts`).
+ *   which paused the graph (`interrupts.ts`);
+ * - `{ "command": { update?, goto?, graph?, resume? } }` — the body returned a LangGraph
+ *   `Command` (`command.ts`).
  *
  * Any of them may carry `events`: the chunks an async-generator tool yielded before its
  * return value, replayed through the same generator protocol; and `resumed`: how many LangGraph
@@ -19,6 +21,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException } from "@langchain/core/tools";
 import { UnrecordableValue, fromTagged, toTagged } from "./tagged";
 import type { RecordedInterrupt } from "./interrupts";
+import { decodeCommand, encodeCommand, isCommand, type RecordedCommand } from "./command";
 
 export interface RecordedError {
   /** `error.name`. */
@@ -46,23 +49,32 @@ export interface RecordedToolMessage {
 }
 
 export type ToolResponse = { events?: unknown[]; resumed?: number } & (
-  { result: unknown } | { toolMessage: RecordedToolMessage } | { error: RecordedError } | { thrown: unknown } | { interrupt: RecordedInterrupt }
+  | { result: unknown }
+  | { toolMessage: RecordedToolMessage }
+  | { error: RecordedError }
+  | { thrown: unknown }
+  | { interrupt: RecordedInterrupt }
+  | { command: RecordedCommand }
 );
 
 /** The replay of a recorded outcome: a value to return, something to throw, or an interrupt to raise again. */
 export type Replayed = { events?: unknown[]; resumed: number } & (
-  { kind: "return"; value: unknown } | { kind: "throw"; error: unknown } | { kind: "interrupt"; interrupt: RecordedInterrupt }
+  | { kind: "return"; value: unknown }
+  | { kind: "throw"; error: unknown }
+  | { kind: "interrupt"; interrupt: RecordedInterrupt }
+  | { kind: "command"; command: RecordedCommand }
 );
 
 /** Encodes a body's return value. Throws `UnrecordableValue` for what cannot replay faithfully. */
 export function encodeResult(value: unknown, events: unknown[] | undefined, currentCallId: string | undefined): ToolResponse {
   const ev = encodeEvents(events);
   if (ToolMessage.isInstance(value)) return { toolMessage: encodeToolMessage(value, currentCallId), ...ev };
+  if (isCommand(value)) return { command: encodeCommand(value, currentCallId), ...ev };
   if (isDirectOutput(value)) {
     const cls = (value as object).constructor?.name ?? "object";
-    throw new UnrecordableValue("result", `a ${cls} (a direct tool output such as a LangGraph Command; only ToolMessage is supported)`);
+    throw new UnrecordableValue("result", `a ${cls} (a direct tool output other than a ToolMessage or a LangGraph Command)`);
   }
-  return { result: toTagged(value, { path: "result" }), ...ev };
+  return { result: toTagged(value, { path: "result", currentCallId }), ...ev };
 }
 
 /** Encodes what a body threw. Throws `UnrecordableValue` for a non-Error that cannot replay faithfully. */
@@ -87,12 +99,13 @@ export function decodeResponse(response: unknown, currentCallId: string | undefi
   if (events !== undefined && !Array.isArray(events)) throw new Error(`"events" is not an array`);
   const resumed = r.resumed ?? 0;
   if (typeof resumed !== "number" || !Number.isInteger(resumed) || resumed < 0) throw new Error(`"resumed" is not a count`);
-  if ("result" in r) return { kind: "return", value: fromTagged(r.result), events, resumed };
+  if ("result" in r) return { kind: "return", value: fromTagged(r.result, { currentCallId }), events, resumed };
   if ("toolMessage" in r) return { kind: "return", value: decodeToolMessage(r.toolMessage as RecordedToolMessage, currentCallId), events, resumed };
   if ("error" in r) return { kind: "throw", error: rebuildError(r.error as RecordedError), events, resumed };
   if ("thrown" in r) return { kind: "throw", error: fromTagged(r.thrown), events, resumed };
   if ("interrupt" in r) return { kind: "interrupt", interrupt: decodeInterrupt(r.interrupt), events, resumed };
-  throw new Error(`the response has none of "result", "toolMessage", "error", "thrown", "interrupt"`);
+  if ("command" in r) return { kind: "command", command: decodeCommand(r.command, currentCallId), events, resumed };
+  throw new Error(`the response has none of "result", "toolMessage", "error", "thrown", "interrupt", "command"`);
 }
 
 function decodeInterrupt(i: unknown): RecordedInterrupt {

@@ -12,14 +12,22 @@
  * | Map                           | `{ "$vcr": "Map", "entries": [[k, v], ...] }`            |
  * | Set                           | `{ "$vcr": "Set", "values": [...] }`                     |
  * | object with a `$vcr` key, or whose key order a sorted fixture would lose | `{ "$vcr": "object", "value": {...}, "keys"?: [...] }` |
+ * | a LangChain message (a `ToolMessage` in a LangGraph `Command`'s update) | `{ "$vcr": "message", "type": "tool", "data": {...}, "toolCall"?: "current" }` |
  *
  * Key order matters: fixtures are written with sorted keys, yet `JSON.stringify(result)` —
  * which is what LangChain sends back to the model — depends on the order. An object whose
  * order would not survive is tagged with its `keys` in order.
  *
+ * A message is kept as core's `toDict()` gives it and rebuilt with core's
+ * `mapStoredMessagesToChatMessages`. A `ToolMessage` answering the tool call being recorded
+ * (`currentCallId`) is written without its id (`"toolCall": "current"`) and replayed with the id
+ * of the call being replayed, as a returned ToolMessage is: another test's model may give the same
+ * call another id.
+ *
  * Anything else (functions, symbols, class instances, cycles) cannot be replayed faithfully:
  * `toTagged` throws `UnrecordableValue` with the path of the first such value.
  */
+import { isBaseMessage, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from "@langchain/core/messages";
 import { defineMember } from "../../canonical/json";
 
 export const TAG = "$vcr";
@@ -43,19 +51,27 @@ export interface TaggedOptions {
    * record key order, so `{a, b}` and `{b, a}` are the same key. Default false.
    */
   forKey?: boolean;
+  /** The id of the tool call being recorded (or replayed): a ToolMessage answering it is written (and rebuilt) with the call's own id. */
+  currentCallId?: string;
+}
+
+interface Context {
+  forKey: boolean;
+  currentCallId?: string;
 }
 
 /** The JSON form of `value`. Throws `UnrecordableValue` for what cannot replay faithfully. */
 export function toTagged(value: unknown, options: TaggedOptions = {}): unknown {
-  return encode(value, options.path ?? "value", new Map(), options.forKey === true);
+  return encode(value, options.path ?? "value", new Map(), { forKey: options.forKey === true, currentCallId: options.currentCallId });
 }
 
 /** The value a tagged JSON form stands for. Throws on an unknown or malformed tag. */
-export function fromTagged(json: unknown): unknown {
-  if (Array.isArray(json)) return json.map(fromTagged);
+export function fromTagged(json: unknown, options: Pick<TaggedOptions, "currentCallId"> = {}): unknown {
+  const back = (v: unknown) => fromTagged(v, options);
+  if (Array.isArray(json)) return json.map(back);
   if (json === null || typeof json !== "object") return json;
   const o = json as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(o, TAG)) return decodeMembers(o);
+  if (!Object.prototype.hasOwnProperty.call(o, TAG)) return decodeMembers(o, back);
   switch (o[TAG]) {
     case "undefined":
       return undefined;
@@ -69,19 +85,21 @@ export function fromTagged(json: unknown): unknown {
       return new Map(
         expectArray(o.entries, "Map").map((e) => {
           const pair = expectArray(e, "Map entry");
-          return [fromTagged(pair[0]), fromTagged(pair[1])] as [unknown, unknown];
+          return [back(pair[0]), back(pair[1])] as [unknown, unknown];
         }),
       );
     case "Set":
-      return new Set(expectArray(o.values, "Set").map(fromTagged));
+      return new Set(expectArray(o.values, "Set").map(back));
     case "object":
-      return decodeObject(o);
+      return decodeObject(o, back);
+    case "message":
+      return decodeMessage(o, back, options.currentCallId);
     default:
       throw new Error(`unknown tag ${JSON.stringify(o[TAG])} (this fixture may come from a newer langchain-vcr)`);
   }
 }
 
-function encode(value: unknown, path: string, ancestors: Map<object, string>, forKey: boolean): unknown {
+function encode(value: unknown, path: string, ancestors: Map<object, string>, ctx: Context): unknown {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -103,14 +121,15 @@ function encode(value: unknown, path: string, ancestors: Map<object, string>, fo
   if (seen !== undefined) throw new UnrecordableValue(path, `a cyclic reference (back to ${seen})`);
   ancestors.set(obj, path);
   try {
-    return encodeObject(obj, path, ancestors, forKey);
+    return encodeObject(obj, path, ancestors, ctx);
   } finally {
     ancestors.delete(obj);
   }
 }
 
-function encodeObject(obj: object, path: string, ancestors: Map<object, string>, forKey: boolean): unknown {
-  const sub = (v: unknown, p: string) => encode(v, p, ancestors, forKey);
+function encodeObject(obj: object, path: string, ancestors: Map<object, string>, ctx: Context): unknown {
+  const sub = (v: unknown, p: string) => encode(v, p, ancestors, ctx);
+  const forKey = ctx.forKey;
   const proto = Object.getPrototypeOf(obj);
   if (Array.isArray(obj) && proto === Array.prototype) {
     const extra = Object.keys(obj).find((k) => !/^(0|[1-9]\d*)$/.test(k));
@@ -128,6 +147,7 @@ function encodeObject(obj: object, path: string, ancestors: Map<object, string>,
     return { [TAG]: "Map", entries };
   }
   if (proto === Set.prototype) return { [TAG]: "Set", values: [...(obj as Set<unknown>)].map((v, i) => sub(v, `${path}<Set #${i}>`)) };
+  if (!forKey && isBaseMessage(obj)) return encodeMessage(obj, path, sub, ctx.currentCallId);
   if (proto !== Object.prototype && proto !== null) {
     throw new UnrecordableValue(path, describeInstance(obj, proto));
   }
@@ -149,13 +169,34 @@ function encodeObject(obj: object, path: string, ancestors: Map<object, string>,
   return tagged;
 }
 
-function decodeMembers(o: Record<string, unknown>): Record<string, unknown> {
+function decodeMembers(o: Record<string, unknown>, back: (v: unknown) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) defineMember(out, k, fromTagged(o[k]));
+  for (const k of Object.keys(o)) defineMember(out, k, back(o[k]));
   return out;
 }
 
-function decodeObject(o: Record<string, unknown>): Record<string, unknown> {
+function encodeMessage(m: BaseMessage, path: string, sub: (v: unknown, p: string) => unknown, currentCallId: string | undefined): unknown {
+  const { type, data } = m.toDict();
+  const own = data as unknown as Record<string, unknown>;
+  const fields: Record<string, unknown> = {}; // sorted: the order of a message's constructor fields matters to no one, so no "keys" list
+  for (const k of Object.keys(own).sort()) defineMember(fields, k, own[k]);
+  const current = type === "tool" && currentCallId !== undefined && fields.tool_call_id === currentCallId;
+  if (current) delete fields.tool_call_id;
+  const out: Record<string, unknown> = { [TAG]: "message", type, data: sub(fields, `${path}.data`) };
+  if (current) out.toolCall = "current";
+  return out;
+}
+
+function decodeMessage(o: Record<string, unknown>, back: (v: unknown) => unknown, currentCallId: string | undefined): BaseMessage {
+  const type = expectString(o.type, "message type");
+  const data = back(o.data);
+  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new Error(`malformed "message" tag: "data" is not an object`);
+  const fields = data as Record<string, unknown>;
+  if (o.toolCall === "current") fields.tool_call_id = currentCallId ?? "";
+  return mapStoredMessagesToChatMessages([{ type, data: fields } as unknown as StoredMessage])[0];
+}
+
+function decodeObject(o: Record<string, unknown>, back: (v: unknown) => unknown): Record<string, unknown> {
   const value = o.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error(`malformed "object" tag`);
   const members = value as Record<string, unknown>;
@@ -163,7 +204,7 @@ function decodeObject(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     if (!Object.prototype.hasOwnProperty.call(members, k)) throw new Error(`malformed "object" tag: key ${JSON.stringify(k)} has no value`);
-    defineMember(out, k, fromTagged(members[k]));
+    defineMember(out, k, back(members[k]));
   }
   return out;
 }

@@ -1,0 +1,28 @@
+import { expect } from "chai";
+import { formatChange } from "../../src/diagnose/diff";
+
+describe("a difference as a miss shows it (formatChange)", () => {
+  const prompt = (args: string) => `You are a tool emulator. Reply as the tool would. Tool: issue_refund. Description: refund an order. Arguments: ${args}`;
+
+  it("two long texts that differ past the first 120 characters: both sides from a little before the change, which is on the line", () => {
+    const line = formatChange(prompt(`{"orderId":"9","amount":12}`), prompt(`{"amount":12,"orderId":"9"}`));
+    expect(line).to.equal(
+      `"… an order. Arguments: {\\"orderId\\":\\"9\\",\\"amount\\":12}" → "… an order. Arguments: {\\"amount\\":12,\\"orderId\\":\\"9\\"}"`,
+    );
+  });
+
+  it("a long text changed near its start shows from the start, cut at 120 characters", () => {
+    const a = "Today is 2026-11-28. " + "x".repeat(200);
+    const [left, right] = formatChange(a, a.replace("28", "29")).split(" → ");
+    expect(left)
+      .to.have.length(120)
+      .and.match(/^"Today is 2026-11-28\. x+…$/);
+    expect(right).to.match(/^"Today is 2026-11-29\./);
+  });
+
+  it("short values and non-texts as before: whole, (absent) for a missing one", () => {
+    expect(formatChange("France", "Spain")).to.equal(`"France" → "Spain"`);
+    expect(formatChange(undefined, 0.7)).to.equal(`(absent) → 0.7`);
+    expect(formatChange({ a: 1 }, "x".repeat(300))).to.match(/^\{"a":1\} → "x+…$/);
+  });
+});
