@@ -53,23 +53,26 @@ function raisePassedOnError(base: Pick<Lookup, "kind" | "request">): void {
   appendNote(
     carried,
     modelMisses.has(carried)
-      ? `${PREFIX}this model call's miss was caught by the code that made the call (createAgent's summarizationMiddleware writes "Error generating summary: …" into the conversation), ` +
-          `and the next ${base.kind} request, which carries its text, was stopped here rather than sent or looked up with it. Record the missing call above.`
+      ? `${PREFIX}the code that made this model call caught its miss and passed its text on (createAgent's summarizationMiddleware writes "Error generating summary: …" into the conversation; ToolNode makes a tool's error a message), ` +
+          `and the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Record the missing call above.`
       : `${PREFIX}a tool call of this test threw this error, and its caller passed it on to the model as a message (LangGraph's ToolNode, which createAgent uses, turns every tool error into an error ToolMessage); ` +
           `the next ${base.kind} request, which carries it, was stopped here rather than sent or looked up with it. Fix the tool call's error above.`,
   );
   throw carried;
 }
 
-/** Model misses of this process kept for `raisePassedOnError` (they sit in the test's `toolErrors` with the tools'). */
-const modelMisses = new WeakSet<Error>();
+/** Model misses kept for `raisePassedOnError` (they sit in the test's `toolErrors` with the tools'); one set for every copy of langchain-vcr in the process. */
+const modelMisses = processWide("recorder.modelMisses.v1", () => new WeakSet<Error>());
+/** The kinds whose miss a caller may catch and pass on as text: a model's answer, not an embedding's. */
+const MODEL_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
 
 /** Keeps a model call's miss for the test's next model request, which may carry its text (`raisePassedOnError`). */
-function keepModelMiss(e: Error): Error {
+function keepModelMiss(kind: string, e: Error): Error {
   const test = currentTest();
-  if (!test) return e;
+  if (!test || !MODEL_KINDS.has(kind)) return e;
   modelMisses.add(e);
-  (test.toolErrors ??= []).push(e);
+  const kept = (test.toolErrors ??= []);
+  if (!kept.includes(e)) kept.push(e); // a tool whose body made the call keeps it too (tools/call.ts): once
   return e;
 }
 
@@ -249,7 +252,7 @@ export class Recorder {
     }
     if (policy.onMiss === "fail") {
       const miss = this.miss(base, describeOf(options, base.request));
-      throw kind === "tool" ? miss : keepModelMiss(miss);
+      throw keepModelMiss(kind, miss);
     }
     return this.missed(base, options);
   }

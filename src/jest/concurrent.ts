@@ -10,15 +10,25 @@
  */
 import { testScope, type Scope } from "../scope";
 
+/** jest's test object (jest 30): one per test, its attempts counted. */
+interface TestIdentity {
+  concurrent?: boolean;
+  invocations?: unknown;
+}
+
 export interface ConcurrentState {
   /** The name of the test whose async context this is (jest 29.6+; jest 30 answers in any test, not only a concurrent one). */
   currentConcurrentTestName?: () => string | undefined;
-  /** The test whose context this is (jest 30): tells a concurrent one. */
-  currentTestIdentity?: () => { concurrent?: boolean } | undefined;
+  /** The test whose context this is (jest 30): tells a concurrent one, and one test from another of the same name. */
+  currentTestIdentity?: () => TestIdentity | undefined;
 }
 
 export class ConcurrentTests {
-  private readonly scopes = new Map<string, Scope>();
+  /** jest 30: by test object, a scope per attempt (a retried test numbers its calls afresh, as a retried sequential one does). */
+  private readonly byTest = new WeakMap<object, { attempt: unknown; scope: Scope }>();
+  /** jest 29: by name. */
+  private readonly byName = new Map<string, Scope>();
+  private made: Scope[] = [];
 
   constructor(private readonly state: () => ConcurrentState) {}
 
@@ -26,18 +36,33 @@ export class ConcurrentTests {
   readonly find = (): Scope | undefined => {
     const state = this.state();
     if (typeof state.currentConcurrentTestName !== "function") return undefined;
-    if (typeof state.currentTestIdentity === "function" && state.currentTestIdentity()?.concurrent !== true) return undefined;
+    const identity = typeof state.currentTestIdentity === "function" ? state.currentTestIdentity() : undefined;
+    if (typeof state.currentTestIdentity === "function" && identity?.concurrent !== true) return undefined;
     const name = state.currentConcurrentTestName();
     if (typeof name !== "string") return undefined;
-    let scope = this.scopes.get(name);
-    if (!scope) this.scopes.set(name, (scope = testScope(name)));
+    if (identity) {
+      const known = this.byTest.get(identity);
+      if (known && known.attempt === identity.invocations && !known.scope.ended) return known.scope;
+      const scope = this.make(name);
+      this.byTest.set(identity, { attempt: identity.invocations, scope });
+      return scope;
+    }
+    let scope = this.byName.get(name);
+    if (!scope) this.byName.set(name, (scope = this.make(name)));
     return scope;
   };
 
-  /** The file's tests are over: hands each concurrent test's scope to `end`, and forgets them. */
+  /** The file's tests are over: hands each concurrent test's scope (each attempt's) to `end`, and forgets them. */
   endAll(end: (scope: Scope) => void): void {
-    const scopes = [...this.scopes.values()];
-    this.scopes.clear();
+    const scopes = this.made;
+    this.made = [];
+    this.byName.clear();
     for (const scope of scopes) end(scope);
+  }
+
+  private make(name: string): Scope {
+    const scope = testScope(name);
+    this.made.push(scope);
+    return scope;
   }
 }

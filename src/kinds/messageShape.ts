@@ -30,6 +30,10 @@ export function messageProblem(m: Rec, at: string): string | undefined {
     if (bad >= 0) return `has a "${at}.${k}[${bad}]" that is not an object (found ${found(v[bad])})`;
   }
   for (const k of STRINGS) if (m[k] != null && typeof m[k] !== "string") return `has a "${at}.${k}" that is not a string (found ${found(m[k])})`;
+  const u = m.undefined_kwargs;
+  if (u !== undefined && (!Array.isArray(u) || u.some((k) => typeof k !== "string"))) {
+    return `has a "${at}.undefined_kwargs" that is not a list of names (found ${found(u)})`;
+  }
   return undefined;
 }
 

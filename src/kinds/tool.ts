@@ -10,7 +10,7 @@ export function toolProblem(e: unknown): string {
 
 export const tool: KindSpec = {
   name: "tool",
-  shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" } | { "interrupt": { "value" } }, optionally with "events" and "resumed"`,
+  shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" } | { "interrupt": { "value" } } | { "command": { "update"?, "goto"?, "graph"?, "resume"? } }, optionally with "events" and "resumed"`,
   responseProblem(response) {
     // judged by replay's own decoder, so validate can never pass what replay refuses
     try {
@@ -35,7 +35,11 @@ export const tool: KindSpec = {
       out.push(`  threw ${String(res.error.class ?? res.error.name)}: ${String(res.error.message)}`);
     } else if ("thrown" in res) out.push("  threw a non-Error:", indent(json(res.thrown), "    "));
     else if (isRec(res.interrupt)) out.push("  interrupted the graph (LangGraph interrupt()) with:", indent(json(res.interrupt.value), "    "));
-    else out.push(indent(json(raw), "  "));
+    else if (isRec(res.command)) {
+      const c = res.command;
+      out.push(`  returned a LangGraph Command${typeof c.graph === "string" ? ` (to graph ${c.graph})` : ""}:`);
+      for (const part of ["update", "goto", "resume"] as const) if (c[part] !== undefined) out.push(`    ${part}:`, indent(json(c[part]), "      "));
+    } else out.push(indent(json(raw), "  "));
     if (Array.isArray(res.events)) out.push(`  (${res.events.length} streamed event(s) before it)`);
   },
   noteNearMiss: false,

@@ -71,7 +71,7 @@ describe("createAgent with summarizationMiddleware, recorded and replayed", () =
     );
     expect(error).to.be.instanceOf(VcrMissError);
     expect((error as VcrMissError).hash).to.equal(summary!.hash);
-    expect((error as Error).message).to.include("this model call's miss was caught by the code that made the call");
+    expect((error as Error).message).to.include("the code that made this model call caught its miss and passed its text on");
     expect(fake.count()).to.equal(4);
   });
 });

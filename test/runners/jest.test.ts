@@ -634,6 +634,19 @@ describe("langchain-vcr/jest: test.concurrent tests, which jest runs without bef
     });
   });
 
+  it("two with the same title are two tests: each numbers its own tool calls (2 tool fixtures, not 4)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const twins = CITIES.replace(
+        `test.concurrent.each(["Athens", "Sofia"])("weather in %s", async (city) => {`,
+        `test.concurrent.each(["Athens", "Athens"])("weather in Athens", async (city) => {`,
+      );
+      const p = makeProject({ "jest.config.cjs": CONFIG, "test/cities.test.cjs": twins });
+      const rec = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect(fixturesOf(p, "tool", "lookup"), rec.stdout + rec.stderr).to.have.length(2);
+    });
+  });
+
   it("a failed one's recordings are undone, not its neighbour's", async () => {
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({ "jest.config.cjs": CONFIG, "test/cities.test.cjs": CITIES });

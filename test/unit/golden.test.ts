@@ -13,6 +13,7 @@ import { z } from "zod";
 import { canonicalJson, requestHash, sha256Hex } from "../../src/canonical/json";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
+import { storeGenerations } from "../../src/adapters/chat/generations";
 import { Vcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
@@ -126,6 +127,28 @@ describe("golden: the fixture file format", () => {
       schemaVersion: 2,
     };
     expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "chat-fixture.json"), "utf8"));
+  });
+
+  it("formats a chat answer with tool calls exactly like test/golden/chat-toolcalls-fixture.json: the calls and their args in the model's order, the kwargs it had as undefined listed", () => {
+    const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "Refund order 9." }] };
+    const message = new AIMessage({
+      content: "",
+      tool_calls: [{ name: "issue_refund", args: { orderId: "9", amount: 12 }, type: "tool_call", id: "call_1" }],
+      additional_kwargs: {
+        function_call: undefined,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "issue_refund", arguments: '{"orderId":"9","amount":12}' } }],
+      },
+      response_metadata: { model_name: "gpt-4o-mini", finish_reason: "tool_calls" },
+    });
+    const fixture = {
+      schemaVersion: 2,
+      kind: "chat",
+      hash: requestHash("chat", request),
+      recordedAt: "2026-12-05T00:00:00.000Z",
+      request,
+      response: storeGenerations([{ text: "", message: message as never }]),
+    };
+    expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "chat-toolcalls-fixture.json"), "utf8"));
   });
 
   it("puts a vector on one line", () => {

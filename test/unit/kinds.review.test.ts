@@ -120,6 +120,13 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(render({ model: "m", tools: [{ name: "plain", description: "Canonical." }] })).to.include("tools:\n  plain — Canonical.");
   });
 
+  it("show renders a tool answer that is a LangGraph Command: its update and goto", () => {
+    const out: string[] = [];
+    const res = { command: { update: { mood: "happy" }, goto: ["agent"] } };
+    KINDS.tool.render({ tool: "set_mood", args: { mood: "happy" } } as never, res, res, out);
+    expect(out.join("\n")).to.include('answer:\n  returned a LangGraph Command:\n    update:\n      {\n        "mood": "happy"\n      }\n    goto:');
+  });
+
   it("addUsage is core's mergeUsageMetadata: known counts summed (null or missing as 0), unknown members dropped", () => {
     expect(
       addUsage(

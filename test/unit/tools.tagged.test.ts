@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import "../helpers/propertySeed";
-import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages";
 import { formatFixture } from "../../src/store/format";
 import { UnrecordableValue, fromTagged, toTagged } from "../../src/adapters/tools/tagged";
 
@@ -170,12 +170,25 @@ describe("tools: tagged serialization", () => {
       expect(back.messages[2].tool_calls).to.deep.equal((value.messages[2] as AIMessage).tool_calls);
     });
 
+    it("a RemoveMessage (a Command's update removing a message) comes back as one; a message type replay could not rebuild is refused when recording", () => {
+      const back = throughFixture({ messages: [new RemoveMessage({ id: "m1" })] }) as { messages: RemoveMessage[] };
+      expect([back.messages[0].constructor.name, back.messages[0].id, back.messages[0].getType()]).to.deep.equal(["RemoveMessage", "m1", "remove"]);
+      class OddMessage extends HumanMessage {
+        override getType() {
+          return "odd" as "human";
+        }
+      }
+      const e = unrecordable({ messages: [new OddMessage("x")] });
+      expect([e.path, e.what]).to.deep.equal(["result.messages[0]", 'a OddMessage of type "odd", which replay could not rebuild']);
+    });
+
     it("are not part of a request key: a message in tool arguments stays a class instance that cannot be keyed", () => {
       expect(() => toTagged({ m: new ToolMessage({ content: "x", tool_call_id: "1" }) }, { path: "args", forKey: true })).to.throw(UnrecordableValue);
     });
 
     it("a malformed message tag is refused when reading", () => {
       expect(() => fromTagged({ $vcr: "message", type: "tool", data: [] })).to.throw(/malformed "message" tag/);
+      expect(() => fromTagged({ $vcr: "message", type: "odd", data: {} })).to.throw(/type "odd" \(this fixture may come from a newer langchain-vcr\)/);
     });
   });
 

@@ -12,7 +12,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { RunnableLambda } from "@langchain/core/runnables";
 import { DynamicStructuredTool, DynamicTool, StructuredTool, ToolInputParsingException, tool } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { Command } from "@langchain/langgraph";
+import { Command, Send } from "@langchain/langgraph";
 import { z } from "zod";
 import { Vcr, VcrMissError, VcrRecordError, VcrFixtureError, isVcrError } from "../../src/index";
 import { inOwnTest } from "../helpers/ownTest";
@@ -590,6 +590,12 @@ describe("tools: vcr.tool() wrapper", () => {
         "result.update.refund",
         "an instance of Money",
       ],
+      [
+        "a Send in a LangGraph Command's goto",
+        () => new Command({ goto: new Send("refunds", { orderId: "1" }) }),
+        "result.goto[0]",
+        "a LangGraph Send in a Command's goto",
+      ],
     ];
     for (const [title, make, where, what] of cases) {
       it(`${title}: VcrRecordError naming tool and path; nothing written; replay_only still misses`, async () => {
@@ -603,6 +609,9 @@ describe("tools: vcr.tool() wrapper", () => {
         expect(err.message).to.include(path.join(dir, "")).and.include("(not written)").and.include("Fix it:");
         // the way out under install(), which wraps every tool: a scope that does not record
         expect(err.message).to.include(`under vcr.install(), which reaches every tool, call it inside withVcr({ mode: "bypass" }, …)`);
+        expect(err.message).to.include(
+          `in createAgent, a middleware: createMiddleware({ name: "RunTool", wrapToolCall: (req, next) => req.toolCall.name === "get_status" ? withVcr({ mode: "bypass" }, () => next(req)) : next(req) })`,
+        );
         expect(runs.n).to.equal(1);
         expect(fixtureFiles(dir)).to.have.length(0);
         const miss = await inOwnTest({ mode: "replay_only" }, () => w.invoke({ orderId: "1" })).catch((e) => e);

@@ -215,7 +215,7 @@ function replay(name: string, lookup: Lookup, callId: string | undefined): unkno
   }
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
   replayInterrupts(name, out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
-  if (out.kind === "command") out = { kind: "return", value: commandOf(out.command, name), events: out.events, resumed: out.resumed };
+  if (out.kind === "command") out = { kind: "return", value: commandOf(out.command, name, lookup.file), events: out.events, resumed: out.resumed };
   if (out.events !== undefined) return replayGenerator(out);
   if (out.kind === "throw") throw out.error;
   return (out as { value: unknown }).value;
@@ -271,5 +271,5 @@ function currentCallId(cfg: ToolCallConfig): string | undefined {
 /** Keeps a langchain-vcr error a tool call threw, for the test's next model miss (Scope.toolErrors). */
 function noteToolError(e: Error): void {
   const test = currentTest();
-  if (test) (test.toolErrors ??= []).push(e);
+  if (test && !(test.toolErrors ??= []).includes(e)) test.toolErrors.push(e); // a model miss in the body is kept already (recorder.ts)
 }

@@ -6,12 +6,12 @@
  * answering the call written without its id); replayed as a `Command` of the project's LangGraph,
  * which the graph applies as it applied the recorded one.
  */
-import { toTagged, fromTagged } from "./tagged";
+import { toTagged, fromTagged, UnrecordableValue } from "./tagged";
 import { langgraphExport } from "./langgraph";
 
 export interface RecordedCommand {
   update?: unknown;
-  /** Node names, and `Send`s as LangGraph serializes them (`{ "lg_name": "Send", node, args }`). */
+  /** Node names (a `Send` is not recorded: `gotoNode`). */
   goto?: unknown;
   graph?: string;
   resume?: unknown;
@@ -40,19 +40,22 @@ export function encodeCommand(c: CommandLike, currentCallId: string | undefined)
   const out: RecordedCommand = {};
   if (c.update !== undefined) out.update = toTagged(c.update, { path: "result.update", currentCallId });
   const goto = Array.isArray(c.goto) ? c.goto : c.goto === undefined ? [] : [c.goto];
-  if (goto.length) out.goto = toTagged(goto.map(serializedGoto), { path: "result.goto", currentCallId });
+  if (goto.length) out.goto = toTagged(goto.map(gotoNode), { path: "result.goto", currentCallId });
   if (typeof c.graph === "string") out.graph = c.graph;
   if (c.resume !== undefined) out.resume = toTagged(c.resume, { path: "result.resume", currentCallId });
   return out;
 }
 
-/** A `Send` as LangGraph serializes one into a Command's goto (which its constructor turns back into a Send). */
-function serializedGoto(g: unknown): unknown {
-  if (typeof g !== "object" || g === null || (g as { lg_name?: unknown }).lg_name !== "Send") return g;
-  const send = g as { node: unknown; args: unknown; timeout?: unknown };
-  return send.timeout === undefined
-    ? { lg_name: "Send", node: send.node, args: send.args }
-    : { lg_name: "Send", node: send.node, args: send.args, timeout: send.timeout };
+/**
+ * A node name of the goto as it is; a `Send` is refused: replay builds the Command from the
+ * LangGraph `require()` finds, whose Send, in an ES-module project, is the CommonJS build's, which
+ * the graph's `instanceof Send` would not see (a handoff that silently went nowhere).
+ */
+function gotoNode(g: unknown, i: number): unknown {
+  if (typeof g === "object" && g !== null && (g as { lg_name?: unknown }).lg_name === "Send") {
+    throw new UnrecordableValue(`result.goto[${i}]`, "a LangGraph Send in a Command's goto (replay could not hand it to the graph as one)");
+  }
+  return g;
 }
 
 /** The recorded command's parts, decoded (a malformed one throws); the Command itself is made by `commandOf`. */
@@ -73,11 +76,11 @@ export function decodeCommand(rec: unknown, currentCallId: string | undefined): 
   return out;
 }
 
-/** A `Command` of the project's LangGraph with the recorded parts. */
-export function commandOf(parts: RecordedCommand, tool: string): unknown {
+/** A `Command` of the project's LangGraph with the recorded parts (`file`: the fixture, for the error when there is no LangGraph). */
+export function commandOf(parts: RecordedCommand, tool: string, file: string): unknown {
   const Command = langgraphExport<CommandClass>(
     "Command",
-    `a fixture of tool ${JSON.stringify(tool)} records a LangGraph Command, which replay hands back as a Command of LangGraph's own, so the graph applies it as it applied the recorded one`,
+    `fixture ${file} of tool ${JSON.stringify(tool)} records a LangGraph Command, which replay hands back as a Command of LangGraph's own, so the graph applies it as it applied the recorded one`,
   );
   return new Command(parts);
 }

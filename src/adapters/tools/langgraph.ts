@@ -27,6 +27,6 @@ export function langgraphExport<T>(name: string, needs: string): T {
   if (loaded && typeof loaded[name] === "function") return loaded[name] as T;
   throw new VcrConfigError(
     `${needs}, and @langchain/langgraph (its ${name} export) cannot be loaded from ${process.cwd()}.\n` +
-      `  Fix: run the tests from the project that depends on @langchain/langgraph.`,
+      `  Fix: run the tests from the project that uses LangGraph, or install it there: npm install @langchain/langgraph`,
   );
 }

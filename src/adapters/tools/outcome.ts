@@ -105,7 +105,7 @@ export function decodeResponse(response: unknown, currentCallId: string | undefi
   if ("thrown" in r) return { kind: "throw", error: fromTagged(r.thrown), events, resumed };
   if ("interrupt" in r) return { kind: "interrupt", interrupt: decodeInterrupt(r.interrupt), events, resumed };
   if ("command" in r) return { kind: "command", command: decodeCommand(r.command, currentCallId), events, resumed };
-  throw new Error(`the response has none of "result", "toolMessage", "error", "thrown", "interrupt", "command"`);
+  throw new Error(`the response has none of "result", "toolMessage", "error", "thrown", "interrupt", "command" (it may come from a newer langchain-vcr)`);
 }
 
 function decodeInterrupt(i: unknown): RecordedInterrupt {

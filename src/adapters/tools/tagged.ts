@@ -27,7 +27,7 @@
  * Anything else (functions, symbols, class instances, cycles) cannot be replayed faithfully:
  * `toTagged` throws `UnrecordableValue` with the path of the first such value.
  */
-import { isBaseMessage, mapStoredMessagesToChatMessages, type BaseMessage, type StoredMessage } from "@langchain/core/messages";
+import { isBaseMessage, mapStoredMessagesToChatMessages, RemoveMessage, type BaseMessage, type StoredMessage } from "@langchain/core/messages";
 import { defineMember } from "../../canonical/json";
 
 export const TAG = "$vcr";
@@ -67,11 +67,19 @@ export function toTagged(value: unknown, options: TaggedOptions = {}): unknown {
 
 /** The value a tagged JSON form stands for. Throws on an unknown or malformed tag. */
 export function fromTagged(json: unknown, options: Pick<TaggedOptions, "currentCallId"> = {}): unknown {
-  const back = (v: unknown) => fromTagged(v, options);
-  if (Array.isArray(json)) return json.map(back);
+  return decode(json, options.currentCallId);
+}
+
+/** `fromTagged`, with the current call's id passed down (no closure per value: a tool replay decodes every value of its fixture). */
+function decode(json: unknown, callId: string | undefined): unknown {
   if (json === null || typeof json !== "object") return json;
+  if (Array.isArray(json)) {
+    const out: unknown[] = new Array(json.length);
+    for (let i = 0; i < json.length; i++) out[i] = decode(json[i], callId);
+    return out;
+  }
   const o = json as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(o, TAG)) return decodeMembers(o, back);
+  if (!Object.prototype.hasOwnProperty.call(o, TAG)) return decodeMembers(o, callId);
   switch (o[TAG]) {
     case "undefined":
       return undefined;
@@ -85,15 +93,15 @@ export function fromTagged(json: unknown, options: Pick<TaggedOptions, "currentC
       return new Map(
         expectArray(o.entries, "Map").map((e) => {
           const pair = expectArray(e, "Map entry");
-          return [back(pair[0]), back(pair[1])] as [unknown, unknown];
+          return [decode(pair[0], callId), decode(pair[1], callId)] as [unknown, unknown];
         }),
       );
     case "Set":
-      return new Set(expectArray(o.values, "Set").map(back));
+      return new Set(expectArray(o.values, "Set").map((v) => decode(v, callId)));
     case "object":
-      return decodeObject(o, back);
+      return decodeObject(o, callId);
     case "message":
-      return decodeMessage(o, back, options.currentCallId);
+      return decodeMessage(o, callId);
     default:
       throw new Error(`unknown tag ${JSON.stringify(o[TAG])} (this fixture may come from a newer langchain-vcr)`);
   }
@@ -147,7 +155,7 @@ function encodeObject(obj: object, path: string, ancestors: Map<object, string>,
     return { [TAG]: "Map", entries };
   }
   if (proto === Set.prototype) return { [TAG]: "Set", values: [...(obj as Set<unknown>)].map((v, i) => sub(v, `${path}<Set #${i}>`)) };
-  if (!forKey && isBaseMessage(obj)) return encodeMessage(obj, path, sub, ctx.currentCallId);
+  if (!forKey && isBaseMessage(obj) && typeof (obj as BaseMessage).toDict === "function") return encodeMessage(obj, path, sub, ctx.currentCallId);
   if (proto !== Object.prototype && proto !== null) {
     throw new UnrecordableValue(path, describeInstance(obj, proto));
   }
@@ -169,14 +177,19 @@ function encodeObject(obj: object, path: string, ancestors: Map<object, string>,
   return tagged;
 }
 
-function decodeMembers(o: Record<string, unknown>, back: (v: unknown) => unknown): Record<string, unknown> {
+function decodeMembers(o: Record<string, unknown>, callId: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) defineMember(out, k, back(o[k]));
+  for (const k of Object.keys(o)) defineMember(out, k, decode(o[k], callId));
   return out;
 }
 
+/** The message types `decodeMessage` rebuilds: core's stored types, and LangGraph's RemoveMessage. */
+const MESSAGE_TYPES: ReadonlySet<string> = new Set(["human", "ai", "system", "function", "tool", "generic", "remove"]);
+
 function encodeMessage(m: BaseMessage, path: string, sub: (v: unknown, p: string) => unknown, currentCallId: string | undefined): unknown {
   const { type, data } = m.toDict();
+  if (!MESSAGE_TYPES.has(type))
+    throw new UnrecordableValue(path, `a ${m.constructor?.name ?? "message"} of type ${JSON.stringify(type)}, which replay could not rebuild`);
   const own = data as unknown as Record<string, unknown>;
   const fields: Record<string, unknown> = {}; // sorted: the order of a message's constructor fields matters to no one, so no "keys" list
   for (const k of Object.keys(own).sort()) defineMember(fields, k, own[k]);
@@ -187,16 +200,18 @@ function encodeMessage(m: BaseMessage, path: string, sub: (v: unknown, p: string
   return out;
 }
 
-function decodeMessage(o: Record<string, unknown>, back: (v: unknown) => unknown, currentCallId: string | undefined): BaseMessage {
+function decodeMessage(o: Record<string, unknown>, callId: string | undefined): BaseMessage {
   const type = expectString(o.type, "message type");
-  const data = back(o.data);
+  if (!MESSAGE_TYPES.has(type)) throw new Error(`malformed "message" tag: type ${JSON.stringify(type)} (this fixture may come from a newer langchain-vcr)`);
+  const data = decode(o.data, callId);
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw new Error(`malformed "message" tag: "data" is not an object`);
   const fields = data as Record<string, unknown>;
-  if (o.toolCall === "current") fields.tool_call_id = currentCallId ?? "";
+  if (o.toolCall === "current") fields.tool_call_id = callId ?? "";
+  if (type === "remove") return new RemoveMessage(fields as unknown as ConstructorParameters<typeof RemoveMessage>[0]);
   return mapStoredMessagesToChatMessages([{ type, data: fields } as unknown as StoredMessage])[0];
 }
 
-function decodeObject(o: Record<string, unknown>, back: (v: unknown) => unknown): Record<string, unknown> {
+function decodeObject(o: Record<string, unknown>, callId: string | undefined): Record<string, unknown> {
   const value = o.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error(`malformed "object" tag`);
   const members = value as Record<string, unknown>;
@@ -204,7 +219,7 @@ function decodeObject(o: Record<string, unknown>, back: (v: unknown) => unknown)
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     if (!Object.prototype.hasOwnProperty.call(members, k)) throw new Error(`malformed "object" tag: key ${JSON.stringify(k)} has no value`);
-    defineMember(out, k, back(members[k]));
+    defineMember(out, k, decode(members[k], callId));
   }
   return out;
 }
