@@ -20,6 +20,7 @@ import { envSecrets } from "./clientSecrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
 import { processWide } from "./processWide";
+import { countModelCall } from "./adapters/tools/innerCalls";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
 const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
@@ -238,6 +239,7 @@ export class Recorder {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
+    if (MODEL_KINDS.has(kind)) countModelCall(); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
     if (policy.readsFixtures && !options.live) {
       const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));

@@ -15,6 +15,7 @@ import { toolProblem } from "../../kinds/tool";
 import { unkeyableArgsError, unrecordableResultError } from "./messages";
 import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResponse } from "./outcome";
 import { commandOf } from "./command";
+import { countingModelCalls, noteInnerModelCalls } from "./innerCalls";
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
 import {
@@ -147,12 +148,14 @@ async function runAndRecord(
   let events: unknown[] | undefined;
   let value: unknown;
   const watch = watchBody(target.slot);
+  const inner = { models: 0 };
   try {
-    value = await ctx.body(parsed, runManager, cfg);
-    if (isGeneratorLike(value)) {
+    value = await countingModelCalls(inner, async () => {
+      const out = await ctx.body(parsed, runManager, cfg);
+      if (!isGeneratorLike(out)) return out;
       events = [];
-      value = await drain(value, runManager as ToolRunManager | undefined, events);
-    }
+      return drain(out, runManager as ToolRunManager | undefined, events);
+    });
   } catch (e) {
     if (isGraphInterrupt(e) && !cfg.signal?.aborted && taskScratchpad(cfg, { required: true })) {
       await recordInTask(ctx, target, watch.end(true), () => ({ interrupt: encodeInterrupt(e) }));
@@ -167,6 +170,7 @@ async function runAndRecord(
     throw e;
   }
   await recordInTask(ctx, target, watch.end(false), () => encodeResult(value, events, callId));
+  if (target.lookup.policy.writes !== "never") noteInnerModelCalls(ctx.name, inner.models, target.lookup.file);
   return value;
 }
 
