@@ -14,11 +14,12 @@ import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
 import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, redactedRequest, redactionSplitAcross, splitRedactionError, type Redactor } from "./redact";
-import { currentRunner, currentTest, emit, type Scope } from "./scope";
+import { currentRunner, currentTest, emit, keepPassableError, type Scope } from "./scope";
 import { findSecret, maskSecrets, secretError } from "./secrets";
 import { envSecrets } from "./clientSecrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
+import { MODEL_KINDS } from "./store/format";
 import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
 
@@ -64,16 +65,13 @@ function raisePassedOnError(base: Pick<Lookup, "kind" | "request">): void {
 
 /** Model misses kept for `raisePassedOnError` (they sit in the test's `toolErrors` with the tools'); one set for every copy of langchain-vcr in the process. */
 const modelMisses = processWide("recorder.modelMisses.v1", () => new WeakSet<Error>());
-/** The kinds whose miss a caller may catch and pass on as text: a model's answer, not an embedding's. */
-const MODEL_KINDS: ReadonlySet<string> = new Set(["chat", "chat_stream", "llm"]);
 
 /** Keeps a model call's miss for the test's next model request, which may carry its text (`raisePassedOnError`). */
 function keepModelMiss(kind: string, e: Error): Error {
   const test = currentTest();
   if (!test || !MODEL_KINDS.has(kind)) return e;
   modelMisses.add(e);
-  const kept = (test.toolErrors ??= []);
-  if (!kept.includes(e)) kept.push(e); // a tool whose body made the call keeps it too (tools/call.ts): once
+  keepPassableError(test, e); // a model's miss, not an embedding's, is what a caller passes on as text
   return e;
 }
 

@@ -191,6 +191,12 @@ export function enterTestContext(scope: Scope): void {
   tests.enterWith(scope);
 }
 
+/** Keeps `e` in the test's `toolErrors`, once: a model miss inside a tool body is kept by the recorder and by the tool. */
+export function keepPassableError(test: Scope, e: Error): void {
+  const kept = (test.toolErrors ??= []);
+  if (!kept.includes(e)) kept.push(e);
+}
+
 /** Which runner's plugin is loaded (for the re-record hint). */
 export function setRunner(name: RunnerName): void {
   state.runner = name;

@@ -14,7 +14,8 @@
 const ENVELOPE_ORDER = ["schemaVersion", "kind", "hash", "recordedAt", "redacted", "request", "response"];
 /** The members of a model's response whose contents keep their key order. */
 export const TOOL_CALLS: ReadonlySet<string> = new Set(["tool_calls", "invalid_tool_calls"]);
-const MODEL_KINDS: ReadonlySet<unknown> = new Set(["chat", "llm", "chat_stream"]);
+/** The fixture kinds that hold a model's answer (the recorder asks it too). */
+export const MODEL_KINDS: ReadonlySet<unknown> = new Set(["chat", "llm", "chat_stream"]);
 
 /** Where `write` is: anywhere its keys are sorted, in a model's response (sorted, but its tool calls are not), or inside those tool calls. */
 type Order = "sorted" | "model response" | "own";

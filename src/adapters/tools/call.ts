@@ -8,7 +8,7 @@
  */
 import { isVcrError } from "../../errors";
 import { appendNote } from "../../diagnose/appendNote";
-import { currentTest } from "../../scope";
+import { currentTest, keepPassableError } from "../../scope";
 import type { Lookup, Recorder } from "../../recorder";
 import { damagedFixtureError } from "../../kinds/damaged";
 import { toolProblem } from "../../kinds/tool";
@@ -275,5 +275,5 @@ function currentCallId(cfg: ToolCallConfig): string | undefined {
 /** Keeps a langchain-vcr error a tool call threw, for the test's next model miss (Scope.toolErrors). */
 function noteToolError(e: Error): void {
   const test = currentTest();
-  if (test && !(test.toolErrors ??= []).includes(e)) test.toolErrors.push(e); // a model miss in the body is kept already (recorder.ts)
+  if (test) keepPassableError(test, e);
 }
