@@ -179,6 +179,9 @@ export class Recorder {
     this.nearest = new NearestIndex(config.dir);
   }
 
+  /** Whether a request of this run replayed or recorded `file`, for the nearest fixture's choice. */
+  private readonly usedThisRun = (file: string): boolean => this.store.metInProcess(file);
+
   mode(): VcrMode {
     return resolveMode(this.config.mode);
   }
@@ -397,7 +400,7 @@ export class Recorder {
     try {
       const searched = KINDS[lookup.kind].noteNearMiss;
       const shown = this.shown(lookup);
-      const nearest = searched && shown ? this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT) : undefined;
+      const nearest = searched && shown ? this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT, this.usedThisRun) : undefined;
       const test = missed.test;
       const note =
         PREFIX +
@@ -430,7 +433,7 @@ export class Recorder {
     this.count("missed", base.kind, base.mode);
     const shown = this.shown(base);
     const request = shown ? shown.request : NOT_SHOWN;
-    const nearest = shown ? this.nearest.find(base.kind, request, base.hash) : undefined;
+    const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;
     const scope = currentTest();
     const test = scope?.title;
     const message = missMessage({
@@ -462,7 +465,9 @@ export class Recorder {
     const shown = this.shown(lookup);
     const nearest = shown && this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
     // one this process replayed or recorded is another request of this run (a sibling of a test.each, a
-    // template's other filling), not the old form of an edited one: an edit leaves its old fixture unused
+    // template's other filling), not the old form of an edited one: an edit leaves its old fixture unused.
+    // Unlike a miss, the note does not look past it for an unused one: a new filling of a template would
+    // then be noted as an edit of whichever sibling this run did not use.
     if (!nearest || this.store.metInProcess(nearest.file)) return;
     const line = recordedNearMessage(lookup, nearest);
     if (line) log.note(line);

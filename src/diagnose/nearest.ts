@@ -29,7 +29,10 @@ export class NearestIndex {
 
   constructor(private readonly dir: string) {}
 
-  find(kind: string, request: unknown, skipHash?: string, maxEntries = Infinity): VcrNearest | undefined {
+  /**
+   * `usedThisRun`: whether another request of this run replayed or recorded the file (see `nearestOf`).
+   */
+  find(kind: string, request: unknown, skipHash?: string, maxEntries = Infinity, usedThisRun?: (file: string) => boolean): VcrNearest | undefined {
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -44,7 +47,8 @@ export class NearestIndex {
       const entry = this.entry(name);
       if (!entry) continue;
       if (entry.schemaVersion < SCHEMA_VERSION) this.older++;
-      candidates.push({ ...entry, file: path.join(this.dir, name) });
+      const file = path.join(this.dir, name);
+      candidates.push({ ...entry, file, usedThisRun: usedThisRun?.(file) });
     }
     return nearestOf(kind, request, candidates);
   }
@@ -66,11 +70,19 @@ export interface NearestCandidate {
   hash: string;
   file: string;
   request: unknown;
+  /** Another request of this run replayed or recorded it: it is that request's, not an old form of this one. */
+  usedThisRun?: boolean;
 }
 
 /**
  * The candidate of the same kind whose request differs from `request` least (`nearness`), with
  * the differences; of two as near, the one whose file name sorts first (the same on every machine).
+ * A fixture another request of this run used weighs 5 more: it belongs to that request (two tests
+ * asking the same thing would both have hit it), so the old form of an edited request is found
+ * before it. With a template edited and half the tests recorded again, the test not yet recorded is
+ * shown its own old fixture (`…Milan?`), not a recorded sibling's (`…Turin? Be brief.`) that
+ * differs by less; a new test, with no old form, is still shown a sibling's edited text before
+ * another test's replaced one.
  */
 export function nearestOf(kind: string, request: unknown, candidates: Iterable<NearestCandidate>): VcrNearest | undefined {
   let best: VcrNearest | undefined;
@@ -78,7 +90,7 @@ export function nearestOf(kind: string, request: unknown, candidates: Iterable<N
   for (const c of candidates) {
     if (c.kind !== kind) continue;
     const differences = diffValues(c.request, request);
-    const s = nearness(differences);
+    const s = nearness(differences) + (c.usedThisRun ? USED_THIS_RUN : 0);
     if (s < bestScore || (s === bestScore && best !== undefined && c.file < best.file)) {
       bestScore = s;
       best = { hash: c.hash, file: c.file, differences };
@@ -114,6 +126,8 @@ export function nearness(differences: readonly VcrDifference[]): number {
 const MODEL = 5;
 const REPLACED_TEXT = 10;
 const ONE_SIDED_AT_MOST = 3;
+/** More than an edited text with up to three other differences (at most 1.5 + 3), less than a replaced text. */
+const USED_THIS_RUN = 5;
 /** The last step of a path to a prompt's text: `messages[0].content`, `messages[1].content[0].text`, a text completion's `prompt`. */
 const TEXT_PATH = /(^|\.)(content|text|prompt)(\[\d+\])?$/;
 

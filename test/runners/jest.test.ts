@@ -631,6 +631,12 @@ describe("langchain-vcr/jest: test.concurrent tests, which jest runs without bef
       expect(printed.status, printed.stdout + printed.stderr).to.equal(0);
       expect(fake.count()).to.equal(3); // that test's question alone
       expect(chatQuestions(p)).to.include("What is the weather in Athens? Be brief.").and.not.include("What is the weather in Sofia? Be brief.");
+      // Sofia's miss now shows its own old fixture, not Athens's new one that this run replayed (whose text differs by less)
+      const half = await p.run([JEST, "--ci"], { ...env, CI: "true", SUFFIX: " Be brief." });
+      expect(half.status).to.equal(1);
+      const halfOut = half.stdout + half.stderr;
+      expect(halfOut).to.include(`messages[0].content: "What is the weather in Sofia?" → "What is the weather in Sofia? Be brief."`);
+      expect(halfOut).not.to.include(`"What is the weather in Athens? Be brief." → "What is the weather in Sofia? Be brief."`);
     });
   });
 

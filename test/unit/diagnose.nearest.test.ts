@@ -115,6 +115,18 @@ describe("the nearest recorded request to one that missed", () => {
     expect(nearness(diffValues(chat("What is the weather in Turin?"), requested))).to.equal(1 + 10 / 39);
   });
 
+  it("a fixture another request of this run used weighs more than an edit: a test not yet recorded again after a template edit is shown its own old fixture, not a recorded sibling's", () => {
+    const requested = chat("What is the weather in Sofia? Be brief.");
+    const own = candidate("b.json", chat("What is the weather in Sofia?"));
+    const sibling = candidate("a.json", chat("What is the weather in Athens? Be brief."));
+    expect(nearness(diffValues(sibling.request, requested))).to.be.below(nearness(diffValues(own.request, requested))); // nearer by text alone
+    expect(nearestOf("chat", requested, [sibling, own])?.file).to.equal("a.json");
+    expect(nearestOf("chat", requested, [{ ...sibling, usedThisRun: true }, own])?.file).to.equal("b.json");
+    // a new test has no old form: the used sibling is still shown when nothing unused is nearer
+    expect(nearestOf("chat", requested, [{ ...sibling, usedThisRun: true }])?.file).to.equal("a.json");
+    expect(nearestOf("chat", requested, [{ ...sibling, usedThisRun: true }, candidate("c.json", chat("Tell me a joke about cats."))])?.file).to.equal("a.json");
+  });
+
   it("of two as near, the file whose name sorts first, whatever the directory's order", () => {
     const requested = chat("Hi!");
     const files = [candidate("c.json", chat("Hi?")), candidate("a.json", chat("Hi.")), candidate("b.json", chat("Hi,"))];
