@@ -42,8 +42,20 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
 }
 
 export function formatValue(v: unknown, max = 120): string {
-  const s = v === undefined ? "(absent)" : JSON.stringify(v);
-  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+  return cut(v === undefined ? "(absent)" : JSON.stringify(v), max);
+}
+
+/**
+ * `s` cut to `max` characters with "…" where it was cut; a JSON string keeps its closing quote
+ * (`"…Japan…"`), and never ends inside an escape (`\"` cut after its backslash).
+ */
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  if (!s.startsWith('"')) return s.slice(0, max - 1) + "…";
+  let kept = s.slice(0, max - 2);
+  const backslashes = /\\*$/.exec(kept)![0].length;
+  if (backslashes % 2 === 1) kept = kept.slice(0, -1);
+  return kept + '…"';
 }
 
 /** How many characters before the first difference a long text's window shows. */
@@ -66,8 +78,7 @@ export function formatChange(recorded: unknown, requested: unknown, max = 120): 
 
 /** A text from character `from` on, as JSON, cut to `max` characters, with "…" where it was cut. */
 function formatFrom(text: string, from: number, max: number): string {
-  const shown = from > 0 ? '"…' + JSON.stringify(text.slice(from)).slice(1) : JSON.stringify(text);
-  return shown.length > max ? shown.slice(0, max - 1) + "…" : shown;
+  return cut(from > 0 ? '"…' + JSON.stringify(text.slice(from)).slice(1) : JSON.stringify(text), max);
 }
 
 /**

@@ -16,13 +16,23 @@ describe("a difference as a miss shows it (formatChange)", () => {
     const [left, right] = formatChange(a, a.replace("28", "29")).split(" → ");
     expect(left)
       .to.have.length(120)
-      .and.match(/^"Today is 2026-11-28\. x+…$/);
+      .and.match(/^"Today is 2026-11-28\. x+…"$/); // a cut text keeps its closing quote
     expect(right).to.match(/^"Today is 2026-11-29\./);
   });
 
   it("short values and non-texts as before: whole, (absent) for a missing one", () => {
     expect(formatChange("France", "Spain")).to.equal(`"France" → "Spain"`);
     expect(formatChange(undefined, 0.7)).to.equal(`(absent) → 0.7`);
-    expect(formatChange({ a: 1 }, "x".repeat(300))).to.match(/^\{"a":1\} → "x+…$/);
+    expect(formatChange({ a: 1 }, "x".repeat(300))).to.match(/^\{"a":1\} → "x+…"$/);
+    expect(formatChange({ a: "x".repeat(300) }, 1)).to.match(/^\{"a":"x+… → 1$/); // not a text: no quote to close
+  });
+
+  it("a text cut inside an escape drops the escape's backslash, so the closing quote stays a quote", () => {
+    for (const at of [117, 118, 119]) {
+      const text = "y".repeat(at - 1) + '"' + "z".repeat(200); // JSON: the quote at `at`, as \"
+      const [shown] = formatChange(text, "short").split(" → ");
+      expect(shown.endsWith('…"'), shown).to.equal(true);
+      expect(JSON.parse(shown.replace(/…"$/, '"')), shown).to.be.a("string"); // still a well-formed JSON string
+    }
   });
 });
