@@ -123,7 +123,11 @@ function namesOnly(a: Map<string, FixtureFile>, b: Map<string, FixtureFile>): st
   return [...a.keys()].filter((n) => !b.has(n)).sort();
 }
 
-/** Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, each fixture in one pair at most. */
+/**
+ * Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, then requests
+ * with the same title whose only differences (at most 3) include a rewritten text; each fixture in
+ * one pair at most.
+ */
 function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   const out: [Entry, Entry][] = [];
   const byRequest = new Map<string, Entry[]>();
@@ -142,25 +146,37 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   }
   const open = removed.filter((r) => !usedR.has(r));
   if (rest.length * open.length > MAX_COMPARISONS) return out;
-  const candidates: { a: Entry; r: Entry; score: number }[] = [];
+  const edits: Candidate[] = [];
+  const sameTitle: Candidate[] = [];
   for (const a of rest) {
     for (const r of open) {
       const near = nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }]);
       if (!near) continue;
       const d = near.differences;
-      if (d.length === 0 || d.length > MAX_EDIT_DIFFERENCES || !d.every(looksEdited)) continue;
-      candidates.push({ a, r, score: nearness(d) });
+      if (d.length === 0 || d.length > MAX_EDIT_DIFFERENCES) continue;
+      if (d.every(looksEdited)) edits.push({ a, r, score: nearness(d) });
+      else if (titleOf(a.fixture) === titleOf(r.fixture)) sameTitle.push({ a, r, score: nearness(d) });
     }
   }
-  candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : 1));
   const usedA = new Set<Entry>();
-  for (const c of candidates) {
-    if (usedA.has(c.a) || usedR.has(c.r)) continue;
-    usedA.add(c.a);
-    usedR.add(c.r);
-    out.push([c.a, c.r]);
+  // edits first; then a text rewritten beyond an edit (a new system prompt) where the two ask the same
+  // question, as their titles show: the model, the last user text and what came after it
+  for (const candidates of [edits, sameTitle]) {
+    candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : 1));
+    for (const c of candidates) {
+      if (usedA.has(c.a) || usedR.has(c.r)) continue;
+      usedA.add(c.a);
+      usedR.add(c.r);
+      out.push([c.a, c.r]);
+    }
   }
   return out;
+}
+
+interface Candidate {
+  a: Entry;
+  r: Entry;
+  score: number;
 }
 
 /** A response's differences, in its kind's `review` view, in reading order: the answer's text, tool calls, the rest, ids and token counts last. */

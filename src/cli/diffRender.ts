@@ -138,14 +138,19 @@ export function wordChange(before: string, after: string, markdown: boolean): st
   const words = (parts: string[]) => parts.filter((p) => p.trim() !== "");
   const pre = words(a.slice(0, start));
   const post = words(a.slice(a.length - end));
-  const gone = a
+  let gone = a
     .slice(start, a.length - end)
     .join("")
     .trim();
-  const came = b
+  let came = b
     .slice(start, b.length - end)
     .join("")
     .trim();
+  if (gone === came) {
+    // only whitespace changed ("ids.\n\nContext" → "ids.\n Context"): show it, escaped and quoted
+    gone = JSON.stringify(a.slice(start, a.length - end).join(""));
+    came = JSON.stringify(b.slice(start, b.length - end).join(""));
+  }
   const head = (pre.length > CONTEXT_WORDS ? "… " : "") + pre.slice(-CONTEXT_WORDS).join(" ");
   const tail = post.slice(0, CONTEXT_WORDS).join(" ") + (post.length > CONTEXT_WORDS ? " …" : "");
   const esc = (s: string) => (markdown ? escapeMd(s) : s);

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { Vcr } from "../../src/index";
 import type { Fixture } from "../../src/store/fixture";
 import { ROOT } from "../helpers/built";
@@ -169,6 +169,38 @@ describe("cli: langchain-vcr diff", function () {
     expect(report.rerecorded.every((x: { request?: unknown }) => x.request === undefined)).to.equal(true); // the same request: no request key
     const oceanEntry = report.rerecorded.find((x: { file: string }) => x.file === `cassettes/${ocean}`);
     expect(oceanEntry.response).to.deep.include({ path: "generations[0].text", recorded: "echo: Which ocean is the largest?", requested: "The Pacific." });
+  });
+
+  it("a rewritten system prompt pairs each fixture with the one that asked the same question (same title), not as added and removed", async () => {
+    const dir = repo();
+    const cassettes = path.join(dir, "cassettes");
+    const ask = (system: string, q: string) =>
+      openai(fake, new Vcr({ dir: cassettes, mode: "record_or_replay" }).cache).invoke([new SystemMessage(system), new HumanMessage(q)]);
+    const OLD = "You are a helpful travel assistant. Be brief.";
+    const NEW = "You are a friendly travel guide. Answer in one short sentence.";
+    for (const q of ["Weather in Paris?", "Weather in Oslo?"]) await ask(OLD, q);
+    const before = fixtureFiles(cassettes);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "fixtures");
+    for (const q of ["Weather in Paris?", "Weather in Oslo?"]) await ask(NEW, q);
+    await ask(OLD, "Name one prime number."); // another question: added, paired with nothing
+    for (const f of before) fs.rmSync(path.join(cassettes, f));
+
+    const text = await cli(["diff"], dir);
+    expect(text.code, text.stderr).to.equal(0);
+    expect(text.stdout).to.contain("2 changed, 1 added, 0 removed, 0 re-recorded");
+    expect(text.stdout.match(/^changed chat gpt-4o-mini: "Weather in (Paris|Oslo)\?"$/gm)).to.have.length(2);
+    expect(
+      text.stdout.split(
+        "request messages[0].content: You are a [-helpful travel assistant. Be brief.-] {+friendly travel guide. Answer in one short sentence.+}",
+      ),
+    ).to.have.length(3);
+    expect(text.stdout).to.match(/^added {4}cassettes\/[0-9a-f]{64}\.json {2}chat gpt-4o-mini: "Name one prime number\."$/m);
+    const report = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
+    expect(report.changed.map((c: { request: unknown }) => c.request)).to.deep.equal([
+      [{ path: "messages[0].content", recorded: OLD, requested: NEW }],
+      [{ path: "messages[0].content", recorded: OLD, requested: NEW }],
+    ]);
   });
 
   it("a migrated fixture is listed as migrated; an answer edited beside the migration is shown, not only counted, in text and markdown", async () => {

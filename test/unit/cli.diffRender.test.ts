@@ -18,4 +18,10 @@ describe("diff: changed words in context", () => {
     // GitHub renders $…$ as math
     expect(wordChange("refund $25 now", "refund $30 now", true)).to.equal("refund ~~\\$25~~ **\\$30** now");
   });
+
+  it("a change of whitespace alone is shown, quoted with its escapes, never as an unmarked line", () => {
+    expect(wordChange("Cite the ids.\n\nContext: x", "Cite the ids.\n Context: x", false)).to.equal('Cite the ids. [-"\\n\\n"-] {+"\\n "+} Context: x');
+    expect(wordChange("Cite the ids.\n\nContext: x", "Cite the ids.\n Context: x", true)).to.equal('Cite the ids. ~~"\\\\n\\\\n"~~ **"\\\\n "** Context: x');
+    expect(wordChange("one  two", "one two", false)).to.equal('one [-"  "-] {+" "+} two');
+  });
 });
