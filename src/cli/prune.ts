@@ -1,11 +1,13 @@
 /**
  * `langchain-vcr prune [dir] [--dry-run]`: removes the fixtures no test used in the last run,
- * as the usage ledgers of all its processes and shards tell. Refuses when that run was partial
- * or left no ledger, so a focused run never deletes the fixtures of tests it did not run.
+ * as the usage ledgers of all its processes and shards tell, nor the last run of another suite
+ * sharing the directory (`runner/otherSuites.ts`). Refuses when one of those runs was partial
+ * or there is no ledger, so a focused run never deletes the fixtures of tests it did not run.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
+import { defaultLedgerDir, type RunVerdict } from "../runner/ledgerFiles";
+import { ledgerVerdicts } from "../runner/otherSuites";
 import type { ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
@@ -17,7 +19,8 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "prune"));
   const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir, "prune");
-  const verdict = lastRunVerdict(ledgerDir, projectRoot(io.cwd));
+  const verdicts = ledgerVerdicts(ledgerDir, projectRoot(io.cwd));
+  const verdict = verdicts?.last;
   const fix =
     `  Fix: run the whole suite with the langchain-vcr plugin of your test runner (mocha, vitest, jest or node:test: no name filter such as --grep/-t/--test-name-pattern, ` +
     `no .only, no test files named, all tests passing), then run langchain-vcr prune again.\n`;
@@ -38,13 +41,27 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
-  const unused = fixtures.filter((f) => !verdict.used.has(f));
+  const lastUnused = fixtures.filter((f) => !verdict.used.has(f));
+  // what another suite's last run used stays: each complete run knows only its own tests
+  const keptFor = verdicts.otherSuites.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
+  const keptForOthers = new Set(keptFor.flatMap((k) => k.files));
+  const unused = lastUnused.filter((f) => !keptForOthers.has(f));
   if (fixtures.length > 0 && unused.length === fixtures.length) {
     const elsewhere = [...new Set([...verdict.used].map((f) => path.dirname(f)))].slice(0, 3).map((d) => display(io, d));
     io.err(
       `langchain-vcr: prune refused: the last ${run} used none of the ${fixtures.length} fixtures in ${display(io, dir)}.\n` +
         `  Is ${display(io, dir)} the directory your tests use? The run used fixtures in: ${elsewhere.join(", ") || "(none)"}.\n` +
         `  Pass the right directory (langchain-vcr prune <dir>), or delete the fixtures by hand if every test that used them is gone.\n`,
+    );
+    return 1;
+  }
+  const partialSuite = verdicts.otherSuites.find((o) => !o.complete);
+  if (partialSuite) {
+    io.err(
+      `langchain-vcr: prune refused: another suite writes its ledgers beside the last ${run}: ${suiteName(partialSuite)}. ` +
+        `Its last run ${partialSuite.outdated ? "no longer matches its test files on disk" : "was partial"}, so fixtures no run used may be its tests':\n` +
+        partialSuite.reasons.map((r) => `  - ${r}\n`).join("") +
+        `  Fix: run that suite whole too (both suites' last runs complete), then run langchain-vcr prune again; or give each suite its own fixture directory.\n`,
     );
     return 1;
   }
@@ -61,10 +78,13 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     io.out(`  kept ${display(io, f)} (unused, but ${git?.unknown ? "git cannot say whether it is committed" : "not committed to git, or changed since"})\n`);
   io.out(
     `langchain-vcr: ${verb} ${removable.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}; ` +
-      `kept ${fixtures.length - unused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
+      `kept ${fixtures.length - lastUnused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
       (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
       `.\n`,
   );
+  for (const k of keptFor) {
+    io.out(`langchain-vcr: also kept ${k.files.length} used by another suite sharing this directory: the last ${suiteName(k.suite)}.\n`);
+  }
   if (notCommitted.length && git?.unknown) {
     io.out(
       `langchain-vcr: kept all ${notCommitted.length} unused fixture(s): ${git.unknown}, so nothing says which of them git can give back. Fix that, or delete them by hand.\n`,
@@ -81,4 +101,10 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
 export function ledgerDirOf(args: ParsedArgs, io: Io): string {
   const flag = args.flags["ledger-dir"];
   return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(projectRoot(io.cwd), io.env);
+}
+
+/** Another suite's run, as prune names it: `node --test run <id> (started …; test files a, b, …)`. */
+function suiteName(v: RunVerdict): string {
+  const files = v.specFiles.slice(0, 3).join(", ") + (v.specFiles.length > 3 ? `, … (${v.specFiles.length})` : "");
+  return `${v.runner} run ${v.runId} (started ${v.startedAt}; test files ${files})`;
 }

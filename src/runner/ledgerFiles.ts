@@ -205,6 +205,10 @@ function recordProblem(v: LedgerRecord): string | undefined {
 /** The last run, merged: whether `prune` may trust it, and every fixture it used. */
 export interface RunVerdict {
   runId: string;
+  /** The runner that wrote the run's main ledger ("mocha", "vitest", "jest", "node --test"). */
+  runner: string;
+  /** The test files the run ran, relative to the root. */
+  specFiles: string[];
   startedAt: string;
   complete: boolean;
   /** Why the run is partial (empty when complete). */
@@ -227,9 +231,17 @@ export interface RunVerdict {
  */
 export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()): RunVerdict | undefined {
   const { ledgers, unreadable } = readLedgers(ledgerDir);
-  if (ledgers.length === 0) return undefined;
-  const byRun = groupBy(ledgers, (l) => l.runId);
-  const latest = [...byRun.values()].sort((a, b) => compareTime(maxStart(b), maxStart(a)))[0];
+  const runs = runsNewestFirst(ledgers);
+  return runs.length ? runVerdict(runs[0], unreadable, ledgerDir, root) : undefined;
+}
+
+/** The ledgers grouped by run, the most recent run first. */
+export function runsNewestFirst(ledgers: LoadedLedger[]): LoadedLedger[][] {
+  return [...groupBy(ledgers, (l) => l.runId).values()].sort((a, b) => compareTime(maxStart(b), maxStart(a)));
+}
+
+/** The verdict on one run (`latest`: all the ledgers of its run id). */
+export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; problem: string }[], ledgerDir: string, root: string): RunVerdict {
   const runId = latest[0].runId;
 
   // One group per main process; per shard key the latest group wins.
@@ -297,8 +309,11 @@ export function lastRunVerdict(ledgerDir: string, root: string = process.cwd()):
       usedBy.set(file, set);
     }
   }
+  const main = records.find((l) => l.role === "main") ?? records[0];
   return {
     runId,
+    runner: main?.runner ?? "mocha",
+    specFiles: [...new Set(records.flatMap((l) => l.specFiles))].sort(),
     startedAt: records.map((l) => l.startedAt).sort()[0] ?? latest[0].startedAt,
     complete: reasons.length === 0,
     reasons,

@@ -271,6 +271,50 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
   });
 
+  it("two suites sharing the fixture directory (two mocha configs): prune keeps what the other suite's last run used, refuses while that run is partial, and forgets a suite whose test files are gone", async () => {
+    const project = clone(recorded, true); // suite 1 (test/*.spec.js) ran whole
+    fs.mkdirSync(path.join(project, "other"));
+    fs.writeFileSync(path.join(project, "other/c.spec.js"), spec("c", ["c1", "c2"]));
+    fs.writeFileSync(path.join(project, "other.mocharc.json"), JSON.stringify({ spec: ["other/*.spec.js"], timeout: 20000 }));
+    const suite2 = (args: string[] = []) => mocha(project, fake, ["--config", "other.mocharc.json", ...args]);
+    const s2 = await suite2();
+    expect(s2.code, s2.stdout + s2.stderr).to.equal(0);
+    const dead = addDeadFixture(project);
+    const s1 = await mocha(project, fake); // the last run: suite 1, which knows nothing of c1 and c2
+    expect(s1.code, s1.stdout + s1.stderr).to.equal(0);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(6);
+
+    const dry = await cli(["prune", "--dry-run"], project);
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}`);
+    expect(dry.stdout.split("\n")[1]).to.match(
+      /^langchain-vcr: would remove 1 of 6 fixture\(s\) in cassettes; kept 3 used by the last run \S+ \(started .+\), 1 process ledger\(s\)\.$/,
+    );
+    expect(dry.stdout.split("\n")[2]).to.match(
+      /^langchain-vcr: also kept 2 used by another suite sharing this directory: the last mocha run \S+ \(started \S+; test files other\/c\.spec\.js\)\.$/,
+    );
+
+    // the other suite's last run is partial (--grep): what neither run used may be its tests'
+    expect((await suite2(["--grep", "c1"])).code).to.equal(0);
+    expect((await mocha(project, fake)).code).to.equal(0);
+    const refused = await cli(["prune"], project);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr.split("\n")[0]).to.match(
+      /^langchain-vcr: prune refused: another suite writes its ledgers beside the last run \S+ \(started .+\): mocha run \S+ \(started \S+; test files other\/c\.spec\.js\)\. Its last run was partial, so fixtures no run used may be its tests':$/,
+    );
+    expect(refused.stderr).to.include('  - --grep "c1" selected only some tests\n');
+    expect(refused.stderr).to.include("  Fix: run that suite whole too");
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(6);
+
+    // its test files gone, the other suite uses nothing: its fixtures are unused
+    fs.rmSync(path.join(project, "other"), { recursive: true });
+    const pruned = await cli(["prune"], project);
+    expect(pruned.code, pruned.stderr).to.equal(0);
+    expect(pruned.stdout).to.match(/langchain-vcr: removed 3 of 6 fixture\(s\) in cassettes; kept 3 used by the last run/);
+    expect(pruned.stdout).not.to.include("another suite");
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+  });
+
   it(".only, a failing test, and spec files named on the command line each make the run partial", async () => {
     const only = clone(recorded, false);
     fs.writeFileSync(path.join(only, "test/a.spec.js"), spec("a", ["a1", "a2"]).replace('it("a1"', 'it.only("a1"'));
