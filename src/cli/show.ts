@@ -10,7 +10,7 @@ import { display, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
 import { renderFixture } from "./render";
 import { usedByLine } from "./usedBy";
-import { lastRunVerdict } from "../runner/ledgerFiles";
+import { ledgerVerdicts } from "../runner/otherSuites";
 import { shellWord } from "../diagnose/messages";
 
 export const showSpec = { booleans: ["json"], strings: ["dir", "ledger-dir"] } as const;
@@ -27,7 +27,8 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
-  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, lastRunVerdict(ledgerDirOf(args, io), projectRoot(io.cwd)))]));
+  const verdicts = ledgerVerdicts(ledgerDirOf(args, io), projectRoot(io.cwd));
+  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, verdicts?.last, verdicts?.otherSuites)]));
   return 0;
 }
 

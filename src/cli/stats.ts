@@ -10,7 +10,7 @@ import { ledgerDirOf } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { fixturesByTest, NO_LEDGER } from "./usedBy";
-import { lastRunVerdict } from "../runner/ledgerFiles";
+import { ledgerVerdicts } from "../runner/otherSuites";
 
 export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
 const LARGEST = 5;
@@ -32,7 +32,15 @@ export interface FixtureStats {
   byModel: Record<string, Tally>;
   largest: { file: string; bytes: number; kind: string; model?: string }[];
   /** From the last run's ledgers; null when there is none. */
-  unused: { count: number; runId: string; startedAt: string; complete: boolean; reasons: string[] } | null;
+  unused: {
+    count: number;
+    runId: string;
+    startedAt: string;
+    complete: boolean;
+    reasons: string[];
+    /** Fixtures the last run did not use and the last run of another suite sharing the directory did (not counted in `count`: prune keeps them). */
+    otherSuites: number;
+  } | null;
   /** With `--by-test`: test title → the fixtures in `dir` it used in the last run (null: no ledger). */
   byTest?: Record<string, string[]> | null;
 }
@@ -71,16 +79,20 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
     sized.push({ file, bytes: read.bytes, kind, model });
   }
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
-  const verdict = lastRunVerdict(ledgerDir, cwd);
+  const verdicts = ledgerVerdicts(ledgerDir, cwd);
+  const verdict = verdicts?.last;
   if (byTest) {
     const inDir = new Set(files);
     s.byTest = verdict
       ? Object.fromEntries([...fixturesByTest(verdict)].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))]).filter(([, fs]) => fs.length > 0))
       : null;
   }
-  if (verdict) {
+  if (verdicts && verdict) {
+    const notLast = files.filter((f) => !verdict.used.has(f));
+    const others = notLast.filter((f) => verdicts.otherSuites.some((o) => o.used.has(f))).length;
     s.unused = {
-      count: files.filter((f) => !verdict.used.has(f)).length,
+      count: notLast.length - others,
+      otherSuites: others,
       runId: verdict.runId,
       startedAt: verdict.startedAt,
       complete: verdict.complete,
@@ -121,8 +133,10 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
     lines.push(table(s.largest.map((l) => [formatBytes(l.bytes), display(io, l.file), l.kind + (l.model ? ` ${l.model}` : "")])));
   }
   if (!s.unused) lines.push(`unused since the last run: unknown (${NO_LEDGER})`);
-  else if (s.unused.complete) lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, complete)`);
-  else {
+  else if (s.unused.complete) {
+    const others = s.unused.otherSuites ? `; ${s.unused.otherSuites} more used by another suite's last run` : "";
+    lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, complete${others})`);
+  } else {
     // a partial run's unused fixtures include those of the tests it did not run: no count of unused ones
     const why = `${s.unused.reasons[0]}${s.unused.reasons.length > 1 ? ` (+${s.unused.reasons.length - 1} more)` : ""}`;
     lines.push(

@@ -57,7 +57,8 @@ export function missMessage(
     `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test)}` +
       `, then review and commit the new fixture.`,
   );
-  if (m.kind === "chat_stream") {
+  if (m.kind === "chat_stream" && !isEdit(m.nearest)) {
+    // a stream read only part way records nothing: said unless the nearest fixture already shows a changed request
     lines.push(
       `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
     );
@@ -223,6 +224,12 @@ export function preloadArgs(execArgv: readonly string[]): string {
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
+/** Whether the nearest fixture's differences look like an edit of it: at most 3 fields, each text keeping much of the recorded one. */
+function isEdit(nearest: VcrNearest | undefined): boolean {
+  const d = nearest?.differences ?? [];
+  return d.length > 0 && d.length <= 3 && d.every(looksEdited);
+}
+
 export function recordedNearMessage(rec: { kind: string; file: string }, nearest: VcrNearest): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {
@@ -232,9 +239,8 @@ export function recordedNearMessage(rec: { kind: string; file: string }, nearest
       `  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate ${JSON.stringify(path.dirname(rec.file))}`
     );
   }
-  if (d.length > 3) return undefined;
   if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
-  if (!d.every(looksEdited)) return undefined; // another question, not an edit of the recorded one
+  if (!isEdit(nearest)) return undefined; // another question (or more than 3 fields apart), not an edit of the recorded one
   const lines = [`recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
   lines.push(...formatDifferences(nearest));
   const hint = hintFor(nearest.differences);

@@ -294,6 +294,15 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
       /^langchain-vcr: also kept 2 used by another suite sharing this directory: the last mocha run \S+ \(started \S+; test files other\/c\.spec\.js\)\.$/,
     );
 
+    // stats counts as unused what prune would remove; show names the other suite's test
+    const stats = await cli(["stats"], project);
+    expect(stats.stdout).to.match(/\nunused since the last run: 1 \(run \S+, started \S+, complete; 2 more used by another suite's last run\)\n/);
+    expect(JSON.parse((await cli(["stats", "--json"], project)).stdout).unused).to.include({ count: 1, otherSuites: 2, complete: true });
+    const c1 = fixtureFiles(path.join(project, "cassettes")).find((f) => fs.readFileSync(path.join(project, "cassettes", f), "utf8").includes("question c1"))!;
+    const show = await cli(["show", c1.slice(0, 12)], project);
+    expect(show.code, show.stderr).to.equal(0);
+    expect(show.stdout).to.match(/^ {2}used by: {2}no test in the last run \(\S+\); another suite sharing this directory: "c c1" {2}\(run \S+\)$/m);
+
     // the other suite's last run is partial (--grep): what neither run used may be its tests'
     expect((await suite2(["--grep", "c1"])).code).to.equal(0);
     expect((await mocha(project, fake)).code).to.equal(0);

@@ -267,6 +267,14 @@ describe("stream: recording and replay in one process", () => {
     expect(done.length).to.be.greaterThan(1);
     expect(fixtureFiles(dir)).to.have.length(1);
     expect(vcr.stats()).to.deep.include({ recorded: 1, replayed: 0 });
+    // a miss the nearest fixture explains (an edited prompt) is not also told about streams read part way
+    const edited = await withVcr({ mode: "replay_only" }, async () => collect(await openai(fake, vcr.cache).stream("break early!"))).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(edited).to.be.instanceOf(VcrMissError);
+    expect(edited!.message).to.include(`messages[0].content: "break early" → "break early!"`);
+    expect(edited!.message).not.to.include("read to its end");
   });
 
   it("an iterator dropped half-way (next() once, never closed) writes nothing and blocks nothing: the same stream then records", async () => {
