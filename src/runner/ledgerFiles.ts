@@ -8,8 +8,8 @@
  * one runner invocation (mocha: its main process and its `--parallel` workers, each with a
  * ledger; vitest, jest, node:test: one ledger from the main process), or several CI
  * shards that share `LANGCHAIN_VCR_RUN_ID`. The default ledger dir is
- * `<cwd>/node_modules/.cache/langchain-vcr/ledgers`: outside the fixture directory, already
- * ignored by every project's .gitignore, and the usual home of tool caches.
+ * `<cwd>/node_modules/.cache/langchain-vcr/ledgers`: outside the fixture directory, ignored by
+ * git wherever node_modules is, and the usual home of tool caches.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
