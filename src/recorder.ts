@@ -15,6 +15,7 @@ import { log } from "./log";
 import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, redactedRequest, redactionSplitAcross, splitRedactionError, type Redactor } from "./redact";
 import { currentRunner, currentTest, emit, keepPassableError, type Scope } from "./scope";
+import { createdIn, usedIn } from "./runner/sharedRecordings";
 import { findSecret, maskSecrets, secretError } from "./secrets";
 import { envSecrets } from "./clientSecrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
@@ -356,13 +357,16 @@ export class Recorder {
         // `finally`) read that file, as every later lookup will.
         this.count("bypassed", lookup.kind, lookup.mode);
         emit({ type: "used", hash: lookup.hash, file: lookup.file });
+        usedIn(lookup.file, currentTest);
         log.debug("%s fixture %s was written by someone else first; kept theirs", lookup.kind, result.file);
         return fixture;
       }
       const test = currentTest();
       if (test) test.tally.recorded++;
-      if (test && result.created) test.created.add(result.file);
-      else if (test && result.previous && !test.overwritten.has(result.file) && !test.created.has(result.file)) {
+      if (test && result.created) {
+        test.created.add(result.file);
+        createdIn(result.file);
+      } else if (test && result.previous && !test.overwritten.has(result.file) && !test.created.has(result.file)) {
         test.overwritten.set(result.file, result.previous);
       }
       this.warnSize(result.file, result.bytes);
@@ -426,6 +430,7 @@ export class Recorder {
   private replayed(lookup: Replay): Lookup {
     this.count("replayed", lookup.kind, lookup.mode);
     emit({ type: "used", hash: lookup.hash, file: lookup.file });
+    usedIn(lookup.file, currentTest);
     return lookup;
   }
 

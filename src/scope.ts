@@ -45,6 +45,10 @@ export class Scope {
   filterTitle?: string;
   /** The test has ended: a store of it that AsyncLocalStorage still carries into later code no longer counts. */
   ended = false;
+  /** How the test ended, when its runner said (`runner/lifecycle.ts`). */
+  outcome?: "passed" | "failed";
+  /** Fixtures another running test had just recorded that this one replayed (`runner/sharedRecordings.ts`). */
+  usedFromOthers?: Set<string>;
   /**
    * langchain-vcr's errors that tool calls of this test threw (a miss, a refused secret), and its
    * model calls' misses: a caller may have passed one on to the model as text (createAgent's

@@ -61,7 +61,7 @@ beforeEach(() => {
 });
 /** A test is over: a live call still in flight is named; jest tells the reporter, not us, whether the test failed. */
 function testOver(scope: Scope): void {
-  endTest(scope, false);
+  endTest(scope, undefined);
   const entry = journalEntry(scope);
   if (entry) unit.extra.push(entry);
 }

@@ -13,13 +13,16 @@ export interface JournalEntry {
   overwritten: Record<string, string>;
   /** How many recordings the test wrote (a file written twice counts twice). */
   recorded?: number;
+  /** Fixtures another test of the file had just recorded, running beside this one, that this one replayed (`test.concurrent`). */
+  usedFromOthers?: string[];
 }
 
 export function journalEntry(scope: Scope): JournalEntry | undefined {
-  if (scope.created.size === 0 && scope.overwritten.size === 0) return undefined;
+  const fromOthers = scope.usedFromOthers?.size ? { usedFromOthers: [...scope.usedFromOthers] } : {};
+  if (scope.created.size === 0 && scope.overwritten.size === 0 && !fromOthers.usedFromOthers) return undefined;
   const overwritten: Record<string, string> = {};
   for (const [file, bytes] of scope.overwritten) overwritten[file] = bytes.toString("base64");
-  return { title: scope.title ?? "", created: [...scope.created], overwritten, recorded: scope.tally.recorded };
+  return { title: scope.title ?? "", created: [...scope.created], overwritten, recorded: scope.tally.recorded, ...fromOthers };
 }
 
 /** The scope a journal entry describes, for `restoreFailedTest`. */

@@ -10,6 +10,7 @@
  */
 import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
+import { keepShared } from "../runner/lifecycle";
 import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, reportCount, startRun, unitReport, type RunShare } from "../runner/share";
@@ -77,10 +78,20 @@ class LangchainVcrJestReporter {
     for (const t of failed) this.failed.push(t.fullName);
     if (failed.length === 0) return;
     const report = unitReport(this.share, result.testFilePath);
+    const entries = (report?.extra ?? []) as JournalEntry[];
     const titles = new Set(failed.map((t) => t.fullName));
-    for (const entry of (report?.extra ?? []) as JournalEntry[]) {
+    // a failed test's recording that a test beside it replayed, and passed with, stays (runner/sharedRecordings.ts)
+    const passed = new Set(result.testResults.filter((t) => t.status === "passed").map((t) => t.fullName));
+    const passedWith = new Map<string, string>();
+    for (const e of entries) if (passed.has(e.title)) for (const f of e.usedFromOthers ?? []) passedWith.set(f, e.title);
+    for (const entry of entries) {
       if (!titles.has(entry.title)) continue;
-      this.undone += restoreFailedTest(scopeOf(entry)).undone; // counted here: the worker that recorded them has reported already
+      const scope = scopeOf(entry);
+      keepShared(
+        scope,
+        [...scope.created].filter((f) => passedWith.has(f)).map((file) => ({ file, passedWith: passedWith.get(file), handedTo: [] })),
+      );
+      this.undone += restoreFailedTest(scope).undone; // counted here: the worker that recorded them has reported already
     }
   }
 

@@ -6,22 +6,47 @@
 import { emit, type Scope } from "../scope";
 import { PREFIX } from "../errors";
 import { restoreFailedTest } from "./cleanup";
+import { settleShared, type Shared } from "./sharedRecordings";
 import { log } from "../log";
 import { appendNote, type PrintedError } from "../diagnose/appendNote";
 
 export type { PrintedError };
 
-/** `error`: the test's error, where the runner hands it over (a note naming a live call in flight is appended). */
-export function endTest(scope: Scope | undefined, failed: boolean, error?: PrintedError): void {
+/**
+ * `error`: the test's error, where the runner hands it over (a note naming a live call in flight is
+ * appended). `failed` undefined: the runner does not say here (jest: its reporter undoes a failed test's recordings).
+ */
+export function endTest(scope: Scope | undefined, failed: boolean | undefined, error?: PrintedError): void {
   if (!scope) return;
   scope.ended = true;
+  if (failed !== undefined) scope.outcome = failed ? "failed" : "passed";
+  const shared = settleShared(scope, failed);
   // prefixed here: the note is also appended to the test's error, where nothing adds it
   const liveNote = liveCallNote(scope);
   if (liveNote) {
     log.warn(liveNote + "\n");
     appendNote(error, liveNote);
   }
-  if (failed) emitUndone(restoreFailedTest(scope));
+  if (failed) {
+    keepShared(scope, shared);
+    emitUndone(restoreFailedTest(scope));
+  }
+}
+
+/** A failed test's recordings that other tests used stay (`sharedRecordings.ts`): out of its clean-up, still counted as recorded, and said. */
+export function keepShared(scope: Scope, shared: readonly Shared[]): void {
+  if (shared.length === 0) return;
+  const lines = [`${PREFIX}test "${scope.title ?? "(unknown test)"}" failed, but ${shared.length} fixture(s) it recorded stay: tests beside it replayed them.`];
+  for (const s of shared) {
+    scope.created.delete(s.file);
+    scope.tally.recorded = Math.max(0, scope.tally.recorded - 1);
+    const who =
+      s.passedWith !== undefined
+        ? `kept: test "${s.passedWith}" passed with it`
+        : `now ${s.handedTo.map((t) => `"${t.title ?? "(unknown test)"}"`).join(", ")}'s: still running, and undone if it fails`;
+    lines.push(`  - ${s.file} (${who})`);
+  }
+  log.warn(lines.join("\n") + "\n");
 }
 
 /** Takes a failed test's recordings out of the run's "recorded" count. */

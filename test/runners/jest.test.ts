@@ -661,6 +661,10 @@ describe("langchain-vcr/jest: test.concurrent tests, which jest runs without bef
       expect(fake.count()).to.equal(2);
       expect(chatQuestions(p), rec.stdout + rec.stderr).to.deep.equal(["What is the weather in Sofia?"]);
       expect(summaryLines(rec)[0]).to.match(/^langchain-vcr: \d+ replayed, \d+ recorded \(\d+ more undone: their tests failed\)/);
+      // the tool calls both tests made: recorded once, by whichever asked first; the other replayed them and passed, so they stay
+      expect(fixturesOf(p, "tool", "lookup"), rec.stdout + rec.stderr).to.have.length(2);
+      expect(rec.stdout + rec.stderr).to.include(`test "cities weather in Athens" failed, but 2 fixture(s) it recorded stay: tests beside it replayed them.`);
+      expect((rec.stdout + rec.stderr).match(/\(kept: test "cities weather in Sofia" passed with it\)/g)).to.have.length(2);
     });
   });
 });

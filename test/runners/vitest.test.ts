@@ -209,3 +209,52 @@ describe("langchain-vcr/vitest: a miss's command to record the test runs it with
     });
   });
 });
+
+describe("langchain-vcr/vitest: test.concurrent tests asking the same thing, one of which fails", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  // "fails" records (it asks first); "passes" waits on that live call and replays the recording
+  const TWO = [
+    `import { test } from "vitest";`,
+    `import { ChatOpenAI } from "@langchain/openai";`,
+    `import { Vcr } from "langchain-vcr";`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `const ask = () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke("asked by two tests at once");`,
+    `const wait = (ms) => new Promise((r) => setTimeout(r, ms));`,
+    `test.concurrent("fails", async () => { await ask(); await wait(Number(process.env.FAIL_AFTER)); throw new Error("fails after recording"); });`,
+    `test.concurrent("passes", async () => { await ask(); await wait(Number(process.env.PASS_AFTER)); if (process.env.BOTH_FAIL) throw new Error("fails too"); });`,
+    ``,
+  ].join("\n");
+
+  for (const c of [
+    { name: "the other passed first: the recording stays", env: { FAIL_AFTER: "400", PASS_AFTER: "0" }, kept: 1, says: `kept: test "passes" passed with it` },
+    {
+      name: "the other still running: the recording is handed to it, and stays once it passes",
+      env: { FAIL_AFTER: "0", PASS_AFTER: "400" },
+      kept: 1,
+      says: `now "passes"'s: still running`,
+    },
+    {
+      name: "handed to the other, which fails too: undone",
+      env: { FAIL_AFTER: "0", PASS_AFTER: "400", BOTH_FAIL: "1" },
+      kept: 0,
+      says: `now "passes"'s: still running`,
+    },
+  ]) {
+    it(c.name, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const p = makeProject({ "vitest.config.mjs": CONFIG(), "test/two.test.mjs": TWO });
+        const out = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", ...c.env });
+        expect(out.status).to.equal(1);
+        expect(fake.count(), "one live call").to.equal(1);
+        expect(out.stdout + out.stderr).to.include(`test "fails" failed, but 1 fixture(s) it recorded stay: tests beside it replayed them.`);
+        expect(out.stdout + out.stderr).to.include(c.says);
+        expect(p.fixtures(), out.stdout + out.stderr).to.have.length(c.kept);
+        if (!c.kept) return;
+        const replay = await p.run([VITEST, "run", "-t", "passes"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+        expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+        expect(fake.count(), "replayed").to.equal(1);
+      });
+    });
+  }
+});
