@@ -136,6 +136,12 @@ export interface LookupOptions {
    * store keeps is then handed over as it is kept, not copied first (`isSharedFixture` tells).
    */
   borrow?: boolean;
+  /**
+   * The literal credentials the client holds (`clientSecrets`), asked only on a miss that may
+   * record: a request that holds one is refused before it is sent, as one holding a credential
+   * shape or an environment variable's value is.
+   */
+  secrets?: () => readonly string[];
 }
 
 /**
@@ -248,7 +254,7 @@ export class Recorder {
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
-    if (policy.writes !== "never") this.refuseSecretBeforeCall(base);
+    if (policy.writes !== "never") this.refuseSecretBeforeCall(base, options);
     if (!policy.readsFixtures || options.live) {
       // the run still relies on a recorded file it did not read (prune must keep it)
       if (fs.existsSync(file)) emit({ type: "used", hash, file });
@@ -267,11 +273,13 @@ export class Recorder {
    * so the call would be paid for (or its side effects had) on every run and never recorded. A
    * stream dropped early, or a tool call that would not be recorded, is refused too: the request
    * is what is refused. Not when redactors are set: they may mask it on the way to
-   * disk (`record` checks what they leave). The client's own key is known only to `record`.
+   * disk (`record` checks what they leave). The client's own key is known here when the caller
+   * passes `secrets`; what an AWS client signs with is resolved by the call, and known only to `record`.
    */
-  private refuseSecretBeforeCall(base: Pick<Lookup, "kind" | "request" | "file">): void {
+  private refuseSecretBeforeCall(base: Pick<Lookup, "kind" | "request" | "file">, options: LookupOptions): void {
     if (this.config.redactors.length > 0) return;
-    const leak = findSecret({ request: base.request }, envSecrets(), this.config.allowSecretPatterns);
+    const known = options.secrets ? [...options.secrets(), ...envSecrets()] : envSecrets();
+    const leak = findSecret({ request: base.request }, known, this.config.allowSecretPatterns);
     if (leak) throw secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call");
   }
 

@@ -340,13 +340,24 @@ describe("secret safety", () => {
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
   });
 
-  it("the client's own API key is refused even when it has no known shape", async () => {
+  it("the client's own API key is refused even when it has no known shape, before the call: invoke, stream and embeddings, 0 requests", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    const err = await openai(fake, vcr.cache, { apiKey: "plain-looking-key-123" })
-      .invoke("my key is plain-looking-key-123")
+    const key = "plain-looking-key-123";
+    const err = await openai(fake, vcr.cache, { apiKey: key })
+      .invoke(`my key is ${key}`)
       .catch((e) => e);
     expect(err).to.be.instanceOf(VcrSecretError);
     expect(err.message).to.include("a credential of the model client itself (its API key");
+    expect(err.message).to.include("the request was not sent to the provider");
+    const streamed = await (async () => {
+      for await (const _ of await openai(fake, vcr.cache, { apiKey: key }).stream(`stream my key ${key}`)) void _;
+    })().catch((e) => e);
+    expect(streamed).to.be.instanceOf(VcrSecretError);
+    const emb = vcr.embeddings(new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: key, configuration: { baseURL: fake.openaiBaseURL } }));
+    const embedded = await emb.embedQuery(`embed my key ${key}`).catch((e) => e);
+    expect(embedded).to.be.instanceOf(VcrSecretError);
+    expect(fake.count(), "no call was sent").to.equal(0);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
   });
 
   it("a pattern can be allowed by name; a redactor can mask instead", async () => {

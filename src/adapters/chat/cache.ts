@@ -13,7 +13,7 @@ import { modelCallForKey, type ModelCall } from "./call";
 import { assertReplayable } from "../../kinds/damaged";
 import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
-import { callSecrets } from "../../clientSecrets";
+import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { isSharedFixture } from "../../store/store";
 
 export class VcrCache extends BaseCache<Generation[]> {
@@ -39,6 +39,7 @@ export class VcrCache extends BaseCache<Generation[]> {
     const source: RequestParts<CallParts> = { key: prompt, parts, build: (p) => requestOf(model, p) };
     const found = this.recorder.findParts(call.kind, source, {
       describe: (request) => describeModel(model, request as Record<string, unknown>),
+      secrets: () => clientSecrets(model),
       owner: call,
       borrow: true,
     });

@@ -8,7 +8,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import type { Normalize } from "../../canonical/normalize";
 import { VcrRecordError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
-import { callSecrets } from "../../clientSecrets";
+import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { liveEmbed } from "../../install/embeddings";
 import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";
@@ -86,7 +86,8 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
    * misses this call claimed are released and the first failure, in input order, is thrown.
    */
   private async lookupAll(entries: Entry[]): Promise<void> {
-    const results = await Promise.allSettled(entries.map((e) => this.recorder.lookup("embedding", e.request, { describe: e.describe })));
+    const secrets = () => clientSecrets(this.underlyingEmbeddings as unknown as Record<string, unknown>);
+    const results = await Promise.allSettled(entries.map((e) => this.recorder.lookup("embedding", e.request, { describe: e.describe, secrets })));
     try {
       results.forEach((r, i) => {
         if (r.status === "rejected") throw r.reason;

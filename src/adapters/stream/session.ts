@@ -16,7 +16,7 @@ import { chatRequest, type ModelLike } from "../../canonical/chat";
 import { assertReplayable } from "../../kinds/damaged";
 import type { Lookup, Recorder } from "../../recorder";
 import type { Normalize } from "../../canonical/normalize";
-import { callSecrets } from "../../clientSecrets";
+import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { describeModel } from "../chat/cache";
 import { vcrCacheOf } from "../chat/vcrCacheOf";
 import { loadChunk, type ChunkClasses, type GenerationChunkLike, type StreamResponse } from "./chunks";
@@ -55,7 +55,7 @@ export async function* vcrStream(
 ): AsyncGenerator<GenerationChunkLike> {
   const { recorder, normalize } = vcrCacheOf(model) as VcrParts;
   const request = chatRequest(model, messages, options, normalize);
-  const lookup = await recorder.lookup("chat_stream", request, { describe: describe(model, request) });
+  const lookup = await recorder.lookup("chat_stream", request, { describe: describe(model, request), secrets: () => clientSecrets(model) });
   const signal = (options as CallOptionsLike | undefined)?.signal;
   if (lookup.fixture) {
     yield* replay(classes, lookup, runManager, signal);
