@@ -458,6 +458,7 @@ export class Recorder {
       runner: currentRunner(),
       filterTitle: scope?.filterTitle,
       older: this.nearest.older,
+      nearestUsedThisRun: nearest !== undefined && this.usedThisRun(nearest.file),
     });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest });
   }

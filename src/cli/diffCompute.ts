@@ -6,11 +6,13 @@
  * is equal); the rest are added, removed, or re-recorded in place (same name, other content).
  */
 import { canonicalJson } from "../canonical/json";
-import { diffValues, looksEdited } from "../diagnose/diff";
+import { diffValues, isEdit, MAX_EDIT_DIFFERENCES } from "../diagnose/diff";
 import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { kindSpec } from "../kinds";
 import { isRec } from "../kinds/text";
+import { modelQuestion } from "../kinds/model";
+import { MODEL_KINDS } from "../store/format";
 import type { Fixture } from "../store/fixture";
 import type { FixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
@@ -48,8 +50,6 @@ export interface DiffReport {
   damaged: { file: string; side: "base" | "working tree"; problem: string }[];
 }
 
-/** An edit changes few fields, and a changed text keeps much of the recorded one. */
-const MAX_EDIT_DIFFERENCES = 3;
 /** Past this many comparisons, the remaining new and removed fixtures are listed unpaired. */
 const MAX_COMPARISONS = 4_000_000;
 
@@ -124,9 +124,9 @@ function namesOnly(a: Map<string, FixtureFile>, b: Map<string, FixtureFile>): st
 }
 
 /**
- * Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, then requests
- * with the same title whose only differences (at most 3) include a rewritten text; each fixture in
- * one pair at most.
+ * Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, then model
+ * requests asking the same question (`modelQuestion`) whose only differences (at most 3) include
+ * a rewritten text; each fixture in one pair at most.
  */
 function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   const out: [Entry, Entry][] = [];
@@ -147,21 +147,20 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   const open = removed.filter((r) => !usedR.has(r));
   if (rest.length * open.length > MAX_COMPARISONS) return out;
   const edits: Candidate[] = [];
-  const sameTitle: Candidate[] = [];
+  const sameQuestions: Candidate[] = [];
   for (const a of rest) {
     for (const r of open) {
       const near = nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }]);
       if (!near) continue;
       const d = near.differences;
-      if (d.length === 0 || d.length > MAX_EDIT_DIFFERENCES) continue;
-      if (d.every(looksEdited)) edits.push({ a, r, score: nearness(d) });
-      else if (titleOf(a.fixture) === titleOf(r.fixture)) sameTitle.push({ a, r, score: nearness(d) });
+      if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
+      else if (d.length > 0 && d.length <= MAX_EDIT_DIFFERENCES && sameQuestion(a.fixture, r.fixture)) sameQuestions.push({ a, r, score: nearness(d) });
     }
   }
   const usedA = new Set<Entry>();
   // edits first; then a text rewritten beyond an edit (a new system prompt) where the two ask the same
-  // question, as their titles show: the model, the last user text and what came after it
-  for (const candidates of [edits, sameTitle]) {
+  // question: the model, the last user text and what came after it, in full
+  for (const candidates of [edits, sameQuestions]) {
     candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : 1));
     for (const c of candidates) {
       if (usedA.has(c.a) || usedR.has(c.r)) continue;
@@ -188,6 +187,12 @@ function responseDiffs(kind: string, before: unknown, after: unknown): VcrDiffer
     .map((d, i) => ({ d, i, r: rank(d.path) }))
     .sort((x, y) => x.r - y.r || x.i - y.i)
     .map((x) => x.d);
+}
+
+/** Two model fixtures that ask the same question in full (`modelQuestion`); other kinds never. */
+function sameQuestion(a: Fixture, b: Fixture): boolean {
+  if (!MODEL_KINDS.has(a.kind) || !isRec(a.request) || !isRec(b.request)) return false;
+  return modelQuestion(a.request) === modelQuestion(b.request);
 }
 
 function titleOf(f: Fixture): string {

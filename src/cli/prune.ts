@@ -42,8 +42,10 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     return 1;
   }
   const lastUnused = fixtures.filter((f) => !verdict.used.has(f));
-  // what another suite's last run used stays: each complete run knows only its own tests
-  const keptFor = verdicts.otherSuites.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
+  // what another suite sharing this directory last used stays: each complete run knows only its own tests
+  const sharingSuites = verdicts.otherSuites.filter((o) => o.dirs.has(dir));
+  const sharing = sharingSuites.map((o) => o.run);
+  const keptFor = sharing.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
   const keptForOthers = new Set(keptFor.flatMap((k) => k.files));
   const unused = lastUnused.filter((f) => !keptForOthers.has(f));
   if (fixtures.length > 0 && unused.length === fixtures.length) {
@@ -55,13 +57,16 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
-  const partialSuite = verdicts.otherSuites.find((o) => !o.complete);
-  if (partialSuite) {
+  const partial = unused.length > 0 ? sharingSuites.find((o) => !o.run.complete) : undefined;
+  if (partial) {
+    const partialSuite = partial.run;
+    const runDirs = [...partial.ledgers].sort().map((d) => JSON.stringify(display(io, d)));
     io.err(
-      `langchain-vcr: prune refused: another suite writes its ledgers beside the last ${run}: ${suiteName(partialSuite)}. ` +
+      `langchain-vcr: prune refused: another suite uses ${display(io, dir)} too: ${suiteName(partialSuite)}. ` +
         `Its last run ${partialSuite.outdated ? "no longer matches its test files on disk" : "was partial"}, so fixtures no run used may be its tests':\n` +
         partialSuite.reasons.map((r) => `  - ${r}\n`).join("") +
-        `  Fix: run that suite whole too (both suites' last runs complete), then run langchain-vcr prune again; or give each suite its own fixture directory.\n`,
+        `  Fix: run that suite whole too (${partialSuite.runner}, no filter), then run langchain-vcr prune again. ` +
+        `If that suite is gone, delete its ledgers: rm -r ${runDirs.join(" ")}\n`,
     );
     return 1;
   }

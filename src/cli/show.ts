@@ -28,7 +28,15 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
   const verdicts = ledgerVerdicts(ledgerDirOf(args, io), projectRoot(io.cwd));
-  io.out(renderFixture(read.fixture, display(io, file), [usedByLine(file, verdicts?.last, verdicts?.otherSuites)]));
+  io.out(
+    renderFixture(read.fixture, display(io, file), [
+      usedByLine(
+        file,
+        verdicts?.last,
+        verdicts?.otherSuites.map((o) => o.run),
+      ),
+    ]),
+  );
   return 0;
 }
 

@@ -40,6 +40,8 @@ export interface FixtureStats {
     reasons: string[];
     /** Fixtures the last run did not use and the last run of another suite sharing the directory did (not counted in `count`: prune keeps them). */
     otherSuites: number;
+    /** Another suite sharing the directory ran partially last: prune refuses while anything is unused. */
+    otherSuitePartial: boolean;
   } | null;
   /** With `--by-test`: test title → the fixtures in `dir` it used in the last run (null: no ledger). */
   byTest?: Record<string, string[]> | null;
@@ -89,10 +91,12 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
   }
   if (verdicts && verdict) {
     const notLast = files.filter((f) => !verdict.used.has(f));
-    const others = notLast.filter((f) => verdicts.otherSuites.some((o) => o.used.has(f))).length;
+    const sharing = verdicts.otherSuites.filter((o) => o.dirs.has(dir)).map((o) => o.run);
+    const others = notLast.filter((f) => sharing.some((o) => o.used.has(f))).length;
     s.unused = {
       count: notLast.length - others,
       otherSuites: others,
+      otherSuitePartial: sharing.some((o) => !o.complete),
       runId: verdict.runId,
       startedAt: verdict.startedAt,
       complete: verdict.complete,
@@ -134,7 +138,9 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   if (!s.unused) lines.push(`unused since the last run: unknown (${NO_LEDGER})`);
   else if (s.unused.complete) {
-    const others = s.unused.otherSuites ? `; ${s.unused.otherSuites} more used by another suite's last run` : "";
+    const others =
+      (s.unused.otherSuites ? `; ${s.unused.otherSuites} more used by another suite's last run` : "") +
+      (s.unused.otherSuitePartial && s.unused.count > 0 ? "; another suite using it ran partially last, so prune refuses" : "");
     lines.push(`unused since the last run: ${s.unused.count} (run ${s.unused.runId}, started ${s.unused.startedAt}, complete${others})`);
   } else {
     // a partial run's unused fixtures include those of the tests it did not run: no count of unused ones

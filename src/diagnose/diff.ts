@@ -47,14 +47,18 @@ export function formatValue(v: unknown, max = 120): string {
 
 /**
  * `s` cut to `max` characters with "…" where it was cut; a JSON string keeps its closing quote
- * (`"…Japan…"`), and never ends inside an escape (`\"` cut after its backslash).
+ * (`"…Japan…"`), and never ends inside an escape (`\"` or `\u001b` cut short) or a surrogate pair.
  */
 function cut(s: string, max: number): string {
   if (s.length <= max) return s;
   if (!s.startsWith('"')) return s.slice(0, max - 1) + "…";
   let kept = s.slice(0, max - 2);
-  const backslashes = /\\*$/.exec(kept)![0].length;
-  if (backslashes % 2 === 1) kept = kept.slice(0, -1);
+  // an escape cut short: a lone backslash, or `\u` with fewer than 4 digits (its backslash not itself escaped)
+  const escape = /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(kept);
+  if (escape && escape[1].length % 2 === 1) kept = kept.slice(0, kept.length - 1 - (escape[2]?.length ?? 0));
+  // half of a character outside the BMP (an emoji): its high surrogate alone
+  const last = kept.charCodeAt(kept.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
   return kept + '…"';
 }
 
@@ -93,6 +97,19 @@ export function changedShare(a: string, b: string): number {
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
   return (longest - start - end) / longest;
+}
+
+/** An edit changes few fields (`isEdit`). */
+export const MAX_EDIT_DIFFERENCES = 3;
+
+/**
+ * Whether two requests' differences look like an edit of the recorded one (a date, a word, a
+ * parameter): at most `MAX_EDIT_DIFFERENCES` fields, each changed text keeping much of the
+ * recorded one (`looksEdited`). The same rule for the recording note, a streamed miss's advice,
+ * and `diff`'s pairing.
+ */
+export function isEdit(differences: readonly { recorded?: unknown; requested?: unknown }[]): boolean {
+  return differences.length > 0 && differences.length <= MAX_EDIT_DIFFERENCES && differences.every(looksEdited);
 }
 
 /**

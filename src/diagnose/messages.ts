@@ -3,7 +3,7 @@ import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
-import { formatChange, hintFor, looksEdited } from "./diff";
+import { formatChange, hintFor, isEdit } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { packageManager } from "./packageManager";
 import { filterTitleOf } from "./runIdTitle";
@@ -39,6 +39,8 @@ export function missMessage(
   m: Unmatched & {
     /** How many fixtures in the directory are of an older schema version (never read until migrated). */
     older?: number;
+    /** Another request of this run replayed or recorded the nearest fixture: a sibling's, not an old form of this one. */
+    nearestUsedThisRun?: boolean;
   },
 ): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
@@ -57,8 +59,8 @@ export function missMessage(
     `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test)}` +
       `, then review and commit the new fixture.`,
   );
-  if (m.kind === "chat_stream" && !isEdit(m.nearest)) {
-    // a stream read only part way records nothing: said unless the nearest fixture already shows a changed request
+  if (m.kind === "chat_stream" && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
+    // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
     lines.push(
       `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
     );
@@ -224,12 +226,6 @@ export function preloadArgs(execArgv: readonly string[]): string {
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
-/** Whether the nearest fixture's differences look like an edit of it: at most 3 fields, each text keeping much of the recorded one. */
-function isEdit(nearest: VcrNearest | undefined): boolean {
-  const d = nearest?.differences ?? [];
-  return d.length > 0 && d.length <= 3 && d.every(looksEdited);
-}
-
 export function recordedNearMessage(rec: { kind: string; file: string }, nearest: VcrNearest): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {
@@ -240,7 +236,7 @@ export function recordedNearMessage(rec: { kind: string; file: string }, nearest
     );
   }
   if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
-  if (!isEdit(nearest)) return undefined; // another question (or more than 3 fields apart), not an edit of the recorded one
+  if (!isEdit(d)) return undefined; // another question (or more than 3 fields apart), not an edit of the recorded one
   const lines = [`recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
   lines.push(...formatDifferences(nearest));
   const hint = hintFor(nearest.differences);

@@ -82,22 +82,35 @@ export function renderGenerations(gens: unknown[], out: string[]): void {
 
 /** A model request's title: its model and the last user text (or the prompt), on one line. */
 export function modelTitle(req: Rec): string {
+  return question(req, (text, max) => firstLine(text, max));
+}
+
+/**
+ * What a model request asks, in full: its title's parts (model, last user text or prompt, what
+ * came after it) with no text cut. Two requests with the same question are one test's, whatever
+ * else changed (a rewritten system prompt; `langchain-vcr diff`).
+ */
+export function modelQuestion(req: Rec): string {
+  return question(req, (text) => text);
+}
+
+function question(req: Rec, shown: (text: string, max: number) => string): string {
   const msgs = Array.isArray(req.messages) ? (req.messages as unknown[]).filter(isRec) : [];
   const lastUser = [...msgs].reverse().find((m) => m.role === "user") ?? msgs[msgs.length - 1];
   const text = typeof req.prompt === "string" ? req.prompt : lastUser ? contentText(lastUser.content) : "";
   // an agent's later turn asks the same question: what came after it tells the turns apart
   const last = msgs[msgs.length - 1];
-  const after = typeof req.prompt !== "string" && last && last !== lastUser ? ` → ${turnTitle(last)}` : "";
-  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(firstLine(text, 60))}${after}`;
+  const after = typeof req.prompt !== "string" && last && last !== lastUser ? ` → ${turnTitle(last, shown)}` : "";
+  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(shown(text, 60))}${after}`;
 }
 
 /** The last message of a conversation, briefly: `tool issue_refund: "Refunded $25…"`, `assistant: 1 tool call`. */
-function turnTitle(m: Rec): string {
+function turnTitle(m: Rec, shown: (text: string, max: number) => string): string {
   const text = contentText(m.content);
   const calls = Array.isArray(m.tool_calls) ? m.tool_calls.length : 0;
   const who = m.role === "tool" ? `tool${typeof m.name === "string" ? " " + m.name : ""}` : String(m.role ?? "message");
   if (text.trim() === "" && calls > 0) return `${who}: ${calls} tool call(s)`;
-  return `${who}: ${JSON.stringify(firstLine(text, 40))}`;
+  return `${who}: ${JSON.stringify(shown(text, 40))}`;
 }
 
 /**

@@ -5,9 +5,12 @@
  * suite uses: `prune` keeps what another suite's last run used, and refuses when that run
  * cannot be trusted.
  *
- * An earlier run is another suite when none of its test files is one of a later run's (runs of
- * one suite share test files, whatever the branch or the file added or renamed) and one of its
- * test files is still on disk (a suite whose files are all gone uses nothing).
+ * An earlier run is another suite when none of its test files is one of a later complete run's
+ * (runs of one suite share test files, whatever the branch or the file added or renamed) and one
+ * of its test files is still on disk (a suite whose files are all gone uses nothing). A partial
+ * run names a subset, or a mix (`mocha other/b.test.js test/a.spec.js`): it never widens a suite,
+ * so it cannot join two. A run that names no test file (killed before its first file ended)
+ * tells nothing: skipped, and when it is the last run, no other suite is reported.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,8 +19,17 @@ import { readLedgers, runVerdict, runsNewestFirst, type RunVerdict } from "./led
 export interface LedgerVerdicts {
   /** The last run. */
   last: RunVerdict;
-  /** The last run of each other suite, most recent first. */
-  otherSuites: RunVerdict[];
+  /** Each other suite, by its last run, most recent first. */
+  otherSuites: OtherSuite[];
+}
+
+export interface OtherSuite {
+  /** The suite's last run. */
+  run: RunVerdict;
+  /** The directories of the fixtures any of its runs used (absolute): whether it shares a fixture directory at all. */
+  dirs: Set<string>;
+  /** The ledger directories of all its runs (deleting them forgets the suite). */
+  ledgers: Set<string>;
 }
 
 export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts | undefined {
@@ -25,18 +37,24 @@ export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts 
   const runs = runsNewestFirst(ledgers);
   if (runs.length === 0) return undefined;
   const last = runVerdict(runs[0], unreadable, ledgerDir, root);
-  const suites: Set<string>[] = [new Set(last.specFiles)];
-  const otherSuites: RunVerdict[] = [];
+  if (last.specFiles.length === 0) return { last, otherSuites: [] };
+  const suites: ({ files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = [
+    { files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() },
+  ];
   for (const run of runs.slice(1)) {
-    const files = new Set(run.flatMap((l) => l.specFiles));
-    if (files.size === 0) continue;
-    const suite = suites.find((s) => [...files].some((f) => s.has(f)));
+    const verdict = runVerdict(run, unreadable, ledgerDir, root);
+    const files = verdict.specFiles;
+    if (files.length === 0) continue;
+    let suite = suites.find((s) => files.some((f) => s.files.has(f)));
     if (suite) {
-      for (const f of files) suite.add(f); // an older run of a known suite: its files are that suite's too
-      continue;
+      // an older run of a known suite: a complete one's files are that suite's too
+      if (verdict.complete) for (const f of files) suite.files.add(f);
+    } else {
+      const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
+      suites.push((suite = { files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
     }
-    suites.push(files);
-    if ([...files].some((f) => fs.existsSync(path.resolve(root, f)))) otherSuites.push(runVerdict(run, unreadable, ledgerDir, root));
+    for (const f of verdict.used) suite.dirs.add(path.dirname(f));
+    for (const f of verdict.files) suite.ledgers.add(path.dirname(f));
   }
-  return { last, otherSuites };
+  return { last, otherSuites: suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : [])) };
 }

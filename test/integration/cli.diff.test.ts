@@ -179,16 +179,19 @@ describe("cli: langchain-vcr diff", function () {
     const OLD = "You are a helpful travel assistant. Be brief.";
     const NEW = "You are a friendly travel guide. Answer in one short sentence.";
     for (const q of ["Weather in Paris?", "Weather in Oslo?"]) await ask(OLD, q);
+    await ask(OLD, "Question:\nWhat is the capital of France?");
     const before = fixtureFiles(cassettes);
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "fixtures");
     for (const q of ["Weather in Paris?", "Weather in Oslo?"]) await ask(NEW, q);
     await ask(OLD, "Name one prime number."); // another question: added, paired with nothing
+    // another question whose first line (all a title shows) is the same: not the same question
+    await ask(NEW, "Question:\nName three primary colours.");
     for (const f of before) fs.rmSync(path.join(cassettes, f));
 
     const text = await cli(["diff"], dir);
     expect(text.code, text.stderr).to.equal(0);
-    expect(text.stdout).to.contain("2 changed, 1 added, 0 removed, 0 re-recorded");
+    expect(text.stdout).to.contain("2 changed, 2 added, 1 removed, 0 re-recorded");
     expect(text.stdout.match(/^changed chat gpt-4o-mini: "Weather in (Paris|Oslo)\?"$/gm)).to.have.length(2);
     expect(
       text.stdout.split(

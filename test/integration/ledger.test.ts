@@ -309,12 +309,33 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const refused = await cli(["prune"], project);
     expect(refused.code).to.equal(1);
     expect(refused.stderr.split("\n")[0]).to.match(
-      /^langchain-vcr: prune refused: another suite writes its ledgers beside the last run \S+ \(started .+\): mocha run \S+ \(started \S+; test files other\/c\.spec\.js\)\. Its last run was partial, so fixtures no run used may be its tests':$/,
+      /^langchain-vcr: prune refused: another suite uses cassettes too: mocha run \S+ \(started \S+; test files other\/c\.spec\.js\)\. Its last run was partial, so fixtures no run used may be its tests':$/,
     );
     expect(refused.stderr).to.include('  - --grep "c1" selected only some tests\n');
-    expect(refused.stderr).to.include("  Fix: run that suite whole too");
+    expect(refused.stderr).to.match(
+      /\n {2}Fix: run that suite whole too \(mocha, no filter\), then run langchain-vcr prune again\. If that suite is gone, delete its ledgers: rm -r "node_modules\/\.cache\/langchain-vcr\/ledgers\/\S+" "node_modules\/\.cache\/langchain-vcr\/ledgers\/\S+"\n/,
+    );
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(6);
+    // a suite that uses no fixtures here (a smoke test with no model call), partial or not, never blocks prune
+    fs.mkdirSync(path.join(project, "scripts"));
+    fs.writeFileSync(path.join(project, "scripts/smoke.spec.js"), `describe("smoke", () => { it("runs", () => {}); it("skipped", () => {}); });\n`);
+    fs.writeFileSync(path.join(project, "smoke.mocharc.json"), JSON.stringify({ spec: ["scripts/*.spec.js"] }));
+    const smoke = await mocha(project, fake, ["--config", "smoke.mocharc.json", "--grep", "runs"]);
+    expect(smoke.code, smoke.stdout + smoke.stderr).to.equal(0);
+    expect(smoke.stdout).to.include("1 passing").and.not.include("question");
+    expect((await suite2()).code).to.equal(0);
+    expect((await mocha(project, fake)).code).to.equal(0);
+    const statsNow = await cli(["stats", "--json"], project);
+    expect(JSON.parse(statsNow.stdout).unused).to.include({ otherSuites: 2, otherSuitePartial: false });
+    const unblocked = await cli(["prune", "--dry-run"], project);
+    expect(unblocked.code, unblocked.stderr).to.equal(0);
+    expect(unblocked.stdout).to.include("also kept 2 used by another suite");
+    // the other suite's last run partial again
     expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(6);
 
+    expect((await suite2(["--grep", "c1"])).code).to.equal(0);
+    expect((await mocha(project, fake)).code).to.equal(0);
+    expect((await cli(["prune"], project)).code).to.equal(1);
     // its test files gone, the other suite uses nothing: its fixtures are unused
     fs.rmSync(path.join(project, "other"), { recursive: true });
     const pruned = await cli(["prune"], project);

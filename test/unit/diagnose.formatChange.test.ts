@@ -35,4 +35,16 @@ describe("a difference as a miss shows it (formatChange)", () => {
       expect(JSON.parse(shown.replace(/…"$/, '"')), shown).to.be.a("string"); // still a well-formed JSON string
     }
   });
+
+  it("a text cut inside a \\u escape or between the halves of an emoji ends before it, still well-formed", () => {
+    for (const at of [116, 117, 118, 119, 120]) {
+      for (const inner of ["\u001b", "😀"]) {
+        const text = "y".repeat(at - 1) + inner + "z".repeat(200);
+        const [shown] = formatChange(text, "short").split(" → ");
+        expect(shown.endsWith('…"'), shown).to.equal(true);
+        const parsed = JSON.parse(shown.replace(/…"$/, '"')) as string;
+        expect(text.startsWith(parsed), JSON.stringify(shown.slice(-12))).to.equal(true); // no half escape, no lone surrogate
+      }
+    }
+  });
 });

@@ -1,0 +1,94 @@
+/**
+ * Which earlier runs are other suites sharing the ledger directory (runner/otherSuites.ts), from
+ * ledger files written in a temporary directory beside real test files. prune's use of it, end to
+ * end, is in test/integration/ledger.test.ts.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { writeLedger, type LedgerRecord } from "../../src/runner/ledgerFiles";
+import { ledgerVerdicts } from "../../src/runner/otherSuites";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+let root: string;
+let ledgers: string;
+let minute = 0;
+
+/** A run, one minute after the one before; `partial` reasons make it partial. */
+function run(specFiles: string[], used: string[], partial: string[] = []): string {
+  const runId = `r${++minute}`;
+  const startedAt = new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+  const record: LedgerRecord = {
+    ledgerVersion: 1,
+    runId,
+    mainId: `${minute}-m`,
+    role: "main",
+    pid: minute,
+    startedAt,
+    writtenAt: startedAt,
+    exitCode: 0,
+    partial,
+    specFiles,
+    used,
+  };
+  writeLedger(ledgers, record);
+  return runId;
+}
+
+function others(): { runId: string; dirs: string[] }[] {
+  return ledgerVerdicts(ledgers, root)!.otherSuites.map((o) => ({ runId: o.run.runId, dirs: [...o.dirs].map((d) => path.relative(root, d)) }));
+}
+
+describe("other suites beside the last run", () => {
+  beforeEach(() => {
+    root = tmpDir("vcr-suites-");
+    ledgers = path.join(root, "ledgers");
+    for (const f of ["test/a.spec.js", "test/b.spec.js", "other/c.spec.js", "other/d.spec.js"]) {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+      fs.writeFileSync(path.join(root, f), "");
+    }
+  });
+  after(removeTmpDirs);
+
+  it("a run sharing no test file with a later run is another suite, by its own last run; older runs of either suite are not", () => {
+    run(["other/c.spec.js"], ["cassettes/c.json"]);
+    const c2 = run(["other/c.spec.js", "other/d.spec.js"], ["cassettes/c.json", "cassettes/d.json"]);
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    run(["test/a.spec.js", "test/b.spec.js"], ["cassettes/a.json"]);
+    expect(others()).to.deep.equal([{ runId: c2, dirs: ["cassettes"] }]);
+  });
+
+  it("a partial run naming files of both suites does not join them", () => {
+    const c = run(["other/c.spec.js"], ["cassettes/c.json"]);
+    run(["other/c.spec.js", "test/a.spec.js"], [], ["spec files were named on the command line"]);
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    expect(others().map((o) => o.runId)).to.deep.equal([c]);
+  });
+
+  it("a complete run naming files of both joins them: one suite", () => {
+    run(["other/c.spec.js"], ["cassettes/c.json"]);
+    run(["other/c.spec.js", "test/a.spec.js"], ["cassettes/a.json", "cassettes/c.json"]);
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    expect(others()).to.deep.equal([]);
+  });
+
+  it("a suite whose test files are all gone is no other suite", () => {
+    run(["gone/x.spec.js"], ["cassettes/x.json"]);
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    expect(others()).to.deep.equal([]);
+  });
+
+  it("a last run that names no test file (killed before its first file ended) tells nothing: no other suite", () => {
+    run(["other/c.spec.js"], ["cassettes/c.json"]);
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    run([], [], ["the run did not finish"]);
+    expect(others()).to.deep.equal([]);
+  });
+
+  it("the fixture directories a suite used come from all its runs, not only its last", () => {
+    run(["other/c.spec.js"], ["cassettes/c.json"]);
+    const c2 = run(["other/c.spec.js"], [], ['--grep "c0" selected only some tests']);
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    expect(others()).to.deep.equal([{ runId: c2, dirs: ["cassettes"] }]);
+  });
+});
