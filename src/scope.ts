@@ -107,7 +107,9 @@ export type ScopeEvent =
   /** A `record_or_replay` miss went to the provider to be recorded, and that call failed. */
   | { type: "failedLive"; kind: string; mode?: VcrMode }
   /** A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded. */
-  | { type: "undone"; count: number };
+  | { type: "undone"; count: number }
+  /** A lookup met a damaged fixture file (a `VcrFixtureError` was thrown): the summary points at `validate`. */
+  | { type: "damaged"; file: string };
 
 const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
   als: new AsyncLocalStorage<Scope>(),

@@ -18,10 +18,12 @@ export interface Totals {
   undone: number;
   /** `record_or_replay` misses whose live call failed: nothing recorded, and not a `replay_only` miss either. */
   failedLive: number;
+  /** Lookups that met a damaged fixture file (each threw a `VcrFixtureError`). */
+  damaged: number;
 }
 
 export function emptyTotals(): Totals {
-  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, failedLive: 0 };
+  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, failedLive: 0, damaged: 0 };
 }
 
 function workerDir(mainId: string): string {
@@ -63,7 +65,8 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   const recorded = `${Math.max(0, totals.recorded - totals.undone)} recorded${notes.length ? ` (${notes.join("; ")})` : ""}`;
   return (
     `langchain-vcr: ${totals.replayed} replayed, ${recorded}, ${totals.bypassed} bypassed, ` +
-    `${totals.missed} missed — mode ${mode} (${source}), fixtures: ${where}`
+    `${totals.missed} missed${totals.damaged > 0 ? ` (+${totals.damaged} lookup(s) met a damaged fixture: npx langchain-vcr validate)` : ""}` +
+    ` — mode ${mode} (${source}), fixtures: ${where}`
   );
 }
 

@@ -28,6 +28,8 @@ export class Usage {
         if (title !== undefined) this.titlesOf(e.file).add(stableTitle(title)); // LangSmith's ls.test ids are new every run
       } else if (e.type === "undone") {
         this.totals.undone += e.count;
+      } else if (e.type === "damaged") {
+        this.totals.damaged++;
       } else {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);

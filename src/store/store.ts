@@ -17,6 +17,7 @@ import { isDirectory, readBytesIfAny } from "../fsProbe";
 import { sameUnordered } from "../canonical/sameJson";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 import { currentTestCommand } from "../diagnose/messages";
+import { emit } from "../scope";
 
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
@@ -79,7 +80,17 @@ export class FixtureStore {
     return fixture;
   }
 
+  /** `readFileChecked`, counting a damaged file for the run's summary (`damaged` event) as it throws. */
   private readFile(hash: string, file: string, asked: Asked | undefined): Fixture | undefined {
+    try {
+      return this.readFileChecked(hash, file, asked);
+    } catch (e) {
+      if (e instanceof VcrFixtureError) emit({ type: "damaged", file });
+      throw e;
+    }
+  }
+
+  private readFileChecked(hash: string, file: string, asked: Asked | undefined): Fixture | undefined {
     let text: string;
     try {
       text = fs.readFileSync(file, READ_UTF8);

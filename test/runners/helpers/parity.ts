@@ -301,6 +301,25 @@ export function describeParity(spec: RunnerSpec): void {
       for (const [f, bytes] of before) expect(fs.readFileSync(path.join(p.dir, FIXTURES, f)).equals(bytes), f).to.equal(true);
     });
 
+    it("a damaged fixture fails its test, is left as it was, and the summary counts the lookup that met it, naming validate", async () => {
+      const chat = p.fixtures().find((f) => fs.readFileSync(path.join(p.dir, FIXTURES, f), "utf8").includes("what is a cassette?"))!;
+      const file = path.join(p.dir, FIXTURES, chat);
+      const original = fs.readFileSync(file);
+      const truncated = original.subarray(0, 40);
+      fs.writeFileSync(file, truncated);
+      try {
+        const out = await run(spec.filter(spec.chatOnly));
+        expect(out.status).to.not.equal(0);
+        expect(out.stdout + out.stderr).to.include(`the fixture ${file} is not valid JSON`);
+        const lines = summaryLines(out);
+        expect(lines, out.stdout + out.stderr).to.have.length(1);
+        expect(lines[0]).to.match(/ 0 missed \(\+1 lookup\(s\) met a damaged fixture: npx langchain-vcr validate\) — mode replay_only/);
+        expect(fs.readFileSync(file).equals(truncated), "not overwritten").to.equal(true);
+      } finally {
+        fs.writeFileSync(file, original);
+      }
+    });
+
     it("a miss names the test and the runner's own flag; a hanging provider's timeout names the model, the hash and the file", async () => {
       const hanging = await startHangingServer();
       try {
