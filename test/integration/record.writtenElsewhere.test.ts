@@ -44,7 +44,9 @@ describe("recording: the fixture was written by another process first (created: 
     });
     const events: string[] = [];
     const stop = onScopeEvent((e) =>
-      events.push(e.type === "used" || e.type === "damaged" ? `${e.type} ${path.basename(e.file)}` : e.type === "undone" ? `undone ${e.count}` : `${e.type} ${e.kind}`),
+      events.push(
+        e.type === "used" || e.type === "damaged" ? `${e.type} ${path.basename(e.file)}` : e.type === "undone" ? `undone ${e.count}` : `${e.type} ${e.kind}`,
+      ),
     );
     let answer: unknown;
     const stderr = await stderrOf(async () => (answer = (await racing.invoke("race question two")).content)).finally(stop);
