@@ -376,6 +376,7 @@ export class Recorder {
         createdIn(result.file);
       } else if (test && result.previous && !test.overwritten.has(result.file) && !test.created.has(result.file)) {
         test.overwritten.set(result.file, result.previous);
+        usedIn(result.file, currentTest); // written again over what a test beside it recorded: its clean-up must not delete this one's
       }
       this.warnSize(result.file, result.bytes);
       this.count("recorded", lookup.kind, lookup.mode);

@@ -49,6 +49,8 @@ export class Scope {
   outcome?: "passed" | "failed";
   /** Fixtures another running test had just recorded that this one replayed (`runner/sharedRecordings.ts`). */
   usedFromOthers?: Set<string>;
+  /** Of `created`, the recordings a failed test beside it handed over (not this test's own: `runner/sharedRecordings.ts`). */
+  received?: Set<string>;
   /**
    * langchain-vcr's errors that tool calls of this test threw (a miss, a refused secret), and its
    * model calls' misses: a caller may have passed one on to the model as text (createAgent's
@@ -108,8 +110,12 @@ export type ScopeEvent =
   | { type: "failedLive"; kind: string; mode?: VcrMode }
   /** A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded. */
   | { type: "undone"; count: number }
-  /** A lookup met a damaged fixture file (a `VcrFixtureError` was thrown): the summary points at `validate`. */
-  | { type: "damaged"; file: string };
+  /**
+   * A lookup met a damaged fixture file (a `VcrFixtureError` was thrown): the summary points at
+   * `validate`. `replayed`: the lookup had found it, and was counted as replayed (a response that
+   * fails its kind's rule).
+   */
+  | { type: "damaged"; file: string; replayed?: boolean };
 
 const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
   als: new AsyncLocalStorage<Scope>(),

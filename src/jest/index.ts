@@ -13,6 +13,7 @@ import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
 import { journalEntry } from "./journal";
+import { forgetShared } from "../runner/sharedRecordings";
 import { log } from "../log";
 import * as path from "node:path";
 import { jestMayLoadEsm, jestVmModules } from "../install/jestWhen";
@@ -72,6 +73,7 @@ afterEach(() => {
 // registered before the test file's own top-level afterAll, which runs after it: use made there is followed
 afterAll(() => {
   concurrent.endAll(testOver);
+  forgetShared();
   unit.finish({ followLateUse: true });
 });
 

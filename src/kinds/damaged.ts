@@ -6,7 +6,7 @@
  */
 import { currentTestCommand, rerecordCommand } from "../diagnose/messages";
 import { VcrFixtureError } from "../errors";
-import { currentTest } from "../scope";
+import { currentTest, emit } from "../scope";
 import { kindSpec } from "./index";
 import { isKept } from "../store/parsedCache";
 
@@ -55,6 +55,7 @@ export function damage(at: DamagedAt): string | undefined {
 
 /** The replay-time error for a damaged fixture; `facts` are extra lines such as the tool's name. */
 export function damagedFixtureError(at: DamagedAt, problem: string, facts: Record<string, string> = {}, cause?: unknown): VcrFixtureError {
+  emit({ type: "damaged", file: at.file, replayed: true }); // the lookup found it, and counted it replayed: the summary takes that back
   const scope = currentTest();
   const p = damagedParts(at.kind, at.file, problem, currentTestCommand());
   const lines = [`the ${at.kind} fixture ${at.file} ${p.what}.`, `  hash:     ${at.hash}`];

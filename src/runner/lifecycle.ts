@@ -39,7 +39,7 @@ export function keepShared(scope: Scope, shared: readonly Shared[]): void {
   const lines = [`${PREFIX}test "${scope.title ?? "(unknown test)"}" failed, but ${shared.length} fixture(s) it recorded stay: tests beside it replayed them.`];
   for (const s of shared) {
     scope.created.delete(s.file);
-    scope.tally.recorded = Math.max(0, scope.tally.recorded - 1);
+    if (!scope.received?.has(s.file)) scope.tally.recorded = Math.max(0, scope.tally.recorded - 1); // a handed one was never its recording
     const who =
       s.passedWith !== undefined
         ? `kept: test "${s.passedWith}" passed with it`

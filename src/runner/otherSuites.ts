@@ -9,8 +9,9 @@
  * (runs of one suite share test files, whatever the branch or the file added or renamed) and one
  * of its test files is still on disk (a suite whose files are all gone uses nothing). A partial
  * run names a subset, or a mix (`mocha other/b.test.js test/a.spec.js`): it never widens a suite,
- * so it cannot join two. A run that names no test file (killed before its first file ended)
- * tells nothing: skipped, and when it is the last run, no other suite is reported.
+ * so it cannot join two. An earlier run that names no test file (killed before its first file
+ * ended) tells nothing: skipped. When the last run names none (a complete run whose tests have no
+ * file, mocha's programmatic API), every earlier suite counts as another: prune keeps more, never less.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -37,7 +38,6 @@ export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts 
   const runs = runsNewestFirst(ledgers);
   if (runs.length === 0) return undefined;
   const last = runVerdict(runs[0], unreadable, ledgerDir, root);
-  if (last.specFiles.length === 0) return { last, otherSuites: [] };
   const suites: ({ files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = [
     { files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() },
   ];

@@ -20,7 +20,7 @@ export function createdIn(file: string): void {
   if (!sharers.has(file)) sharers.set(file, new Set());
 }
 
-/** The running test (`testNow`, asked only while a recording is tracked) replayed `file`, or found it written by another first. */
+/** The running test (`testNow`, asked only while a recording is tracked) replayed `file`, found it written by another first, or wrote it again (`record_always`). */
 export function usedIn(file: string, testNow: () => Scope | undefined): void {
   if (sharers.size === 0) return;
   const users = sharers.get(file);
@@ -46,13 +46,15 @@ export interface Shared {
  * `failed` undefined: the runner does not say here (jest's reporter settles from the tests' reports).
  */
 export function settleShared(scope: Scope, failed: boolean | undefined): Shared[] {
+  // jest's reporter undoes a failed test's recordings once the whole file has run: a test after it
+  // that replays one must still be seen (its journal's usedFromOthers), until `forgetShared`
+  if (failed === undefined) return [];
   const out: Shared[] = [];
   for (const file of scope.created) {
     const users = [...(sharers.get(file) ?? [])].filter((u) => u !== scope);
     sharers.delete(file);
     if (users.length === 0) continue;
     const running = users.filter((u) => !u.ended);
-    if (failed === undefined) continue;
     if (!failed) {
       for (const u of running) u.created.delete(file); // handed to them too: a test passed with it, nobody undoes it
       continue;
@@ -60,10 +62,20 @@ export function settleShared(scope: Scope, failed: boolean | undefined): Shared[
     const passed = users.find((u) => u.ended && u.outcome === "passed");
     if (!passed && running.length === 0) continue;
     if (!passed) {
-      for (const u of running) u.created.add(file);
+      for (const u of running) {
+        // now theirs to undo: deleted if they fail, never put back to the failed test's bytes they overwrote
+        u.overwritten.delete(file);
+        u.created.add(file);
+        (u.received ??= new Set()).add(file);
+      }
       sharers.set(file, new Set(running));
     }
     out.push({ file, passedWith: passed?.title, handedTo: passed ? [] : running });
   }
   return out;
+}
+
+/** A test file's tests are all over (jest): its recordings stop being tracked. */
+export function forgetShared(): void {
+  sharers.clear();
 }

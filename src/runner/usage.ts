@@ -30,6 +30,7 @@ export class Usage {
         this.totals.undone += e.count;
       } else if (e.type === "damaged") {
         this.totals.damaged++;
+        if (e.replayed) this.totals.replayed = Math.max(0, this.totals.replayed - 1);
       } else {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);

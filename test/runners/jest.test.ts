@@ -669,6 +669,41 @@ describe("langchain-vcr/jest: test.concurrent tests, which jest runs without bef
   });
 });
 
+describe("langchain-vcr/jest: a failed test's recording that a later test of the file replayed and passed with", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("stays (jest undoes a failed test's recordings once the file has run, after the later test replayed it)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const CONFIG = `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/**/*.test.cjs"], testTimeout: 20000, setupFilesAfterEnv: ["langchain-vcr/jest"], reporters: ["default", "langchain-vcr/jest/reporter"] };\n`;
+      const p = makeProject({
+        "jest.config.cjs": CONFIG,
+        "test/two.test.cjs": [
+          `const { ChatOpenAI } = require("@langchain/openai");`,
+          `const { Vcr } = require("langchain-vcr");`,
+          `const vcr = new Vcr({ dir: "cassettes" });`,
+          `const ask = () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke("asked by two tests");`,
+          `test("fails", async () => { await ask(); throw new Error("fails after recording"); });`,
+          `test("passes", async () => { await ask(); });`,
+          `test("fails alone", async () => { await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke("asked by one failing test"); throw new Error("fails"); });`,
+          ``,
+        ].join("\n"),
+      });
+      const out = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const text = out.stdout + out.stderr;
+      expect(out.status, text).to.equal(1);
+      expect(fake.count(), "the later test replayed").to.equal(2);
+      expect(text).to.include(`test "fails" failed, but 1 fixture(s) it recorded stay: tests beside it replayed them.`);
+      expect(text).to.include(`(kept: test "passes" passed with it)`);
+      expect(text).to.include(`test "fails alone" failed: removed 1 fixture(s) it recorded`);
+      expect(p.fixtures(), text).to.have.length(1);
+      const replay = await p.run([JEST, "--ci", "-t", "^passes$"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count()).to.equal(2);
+    });
+  });
+});
+
 describe("langchain-vcr/jest with projects: setupFilesAfterEnv at the root only (jest ignores it there)", function () {
   this.timeout(120000);
   after(removeTmpDirs);

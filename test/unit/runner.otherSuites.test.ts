@@ -78,11 +78,18 @@ describe("other suites beside the last run", () => {
     expect(others()).to.deep.equal([]);
   });
 
-  it("a last run that names no test file (killed before its first file ended) tells nothing: no other suite", () => {
-    run(["other/c.spec.js"], ["cassettes/c.json"]);
-    run(["test/a.spec.js"], ["cassettes/a.json"]);
+  it("a last run that names no test file tells nothing of its suite: every earlier suite counts as another (prune keeps more, never less)", () => {
+    const c = run(["other/c.spec.js"], ["cassettes/c.json"]);
+    const a = run(["test/a.spec.js"], ["cassettes/a.json"]);
+    run([], ["cassettes/x.json"]);
+    expect(others().map((o) => o.runId)).to.deep.equal([a, c]);
+  });
+
+  it("an earlier run that names no test file (killed before its first file ended) is skipped", () => {
+    const c = run(["other/c.spec.js"], ["cassettes/c.json"]);
     run([], [], ["the run did not finish"]);
-    expect(others()).to.deep.equal([]);
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    expect(others().map((o) => o.runId)).to.deep.equal([c]);
   });
 
   it("the fixture directories a suite used come from all its runs, not only its last", () => {

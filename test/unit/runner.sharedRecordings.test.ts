@@ -1,6 +1,6 @@
 /** A failed test's recording that tests beside it replayed: kept, handed over, or undone (runner/sharedRecordings.ts). */
 import { expect } from "chai";
-import { createdIn, settleShared, usedIn } from "../../src/runner/sharedRecordings";
+import { createdIn, forgetShared, settleShared, usedIn } from "../../src/runner/sharedRecordings";
 import { Scope } from "../../src/scope";
 
 const FILE = "/fixtures/a.json";
@@ -18,6 +18,7 @@ function end(s: Scope, failed: boolean): ReturnType<typeof settleShared> {
 }
 
 describe("recordings shared by tests running at the same time", () => {
+  beforeEach(forgetShared);
   it("nobody else used it: the failed test's to undo; it is no longer tracked", () => {
     const a = created("a");
     expect(end(a, true)).to.deep.equal([]);
@@ -59,12 +60,35 @@ describe("recordings shared by tests running at the same time", () => {
     expect(end(b, true)).to.deep.equal([]); // nobody else used it: b's clean-up deletes it
   });
 
-  it("a runner that does not say how the test ended (jest, settled by its reporter): untracked, nothing handed over", () => {
+  it("a runner that does not say how the test ended (jest, settled by its reporter): nothing handed over", () => {
     const a = created("a");
     const b = new Scope("b");
     usedIn(FILE, () => b);
     a.ended = true;
     expect(settleShared(a, undefined)).to.deep.equal([]);
     expect(b.created.has(FILE)).to.equal(false);
+    forgetShared();
+  });
+
+  it("written again by a test beside it (record_always) that is still running: handed over, never put back to the failed test's bytes", () => {
+    const a = created("a");
+    const b = new Scope("b");
+    b.overwritten.set(FILE, Buffer.from("a's recording"));
+    usedIn(FILE, () => b);
+    end(a, true);
+    expect([b.created.has(FILE), b.overwritten.has(FILE), b.received?.has(FILE)]).to.deep.equal([true, false, true]);
+  });
+
+  it("jest (the outcome unknown at the test's end): still tracked for a later test of the file, until forgetShared", () => {
+    const a = created("a");
+    a.ended = true;
+    expect(settleShared(a, undefined)).to.deep.equal([]);
+    const b = new Scope("b"); // runs after a, replays its recording
+    usedIn(FILE, () => b);
+    expect([...(b.usedFromOthers ?? [])]).to.deep.equal([FILE]);
+    forgetShared();
+    const c = new Scope("c");
+    usedIn(FILE, () => c);
+    expect(c.usedFromOthers).to.equal(undefined);
   });
 });

@@ -40,7 +40,7 @@ export async function moderate(
   secrets: readonly string[],
 ): Promise<ModerationAnswer> {
   const request = moderationRequest(body, normalize);
-  const lookup: Lookup = await recorder.lookup("moderation", request, { describe: describeModeration(request) });
+  const lookup: Lookup = await recorder.lookup("moderation", request, { describe: describeModeration(request), secrets: () => secrets });
   if (lookup.fixture) {
     assertReplayable(lookup);
     return { body: lookup.fixture.response }; // serialized into the Response at once (./fetch.ts): never handed out as an object

@@ -315,6 +315,18 @@ export function describeParity(spec: RunnerSpec): void {
         expect(lines, out.stdout + out.stderr).to.have.length(1);
         expect(lines[0]).to.match(/ 0 missed \(\+1 lookup\(s\) met a damaged fixture: npx langchain-vcr validate\) — mode replay_only/);
         expect(fs.readFileSync(file).equals(truncated), "not overwritten").to.equal(true);
+        // a file that parses, its response edited out of shape: found, then refused; counted as met damaged, not as replayed
+        const edited = JSON.stringify({ ...JSON.parse(original.toString("utf8")), response: { generation: [] } }, null, 2) + "\n";
+        fs.writeFileSync(file, edited);
+        const again = await run(spec.filter(spec.chatOnly));
+        expect(again.status).to.not.equal(0);
+        // as many replayed as when the file could not be read at all (node:test's after-hook replays one of its own)
+        const replayed = (line: string) => /^langchain-vcr: (\d+) replayed/.exec(line)?.[1];
+        expect(summaryLines(again)[0], again.stdout + again.stderr).to.match(
+          / 0 recorded, 0 bypassed, 0 missed \(\+1 lookup\(s\) met a damaged fixture: npx langchain-vcr validate\) — mode replay_only/,
+        );
+        expect(replayed(summaryLines(again)[0])).to.equal(replayed(lines[0]));
+        expect(fs.readFileSync(file, "utf8")).to.equal(edited);
       } finally {
         fs.writeFileSync(file, original);
       }
