@@ -34,6 +34,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
         file,
         verdicts?.last,
         verdicts?.otherSuites.map((o) => o.run),
+        verdicts?.lastComplete,
       ),
     ]),
   );

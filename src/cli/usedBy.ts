@@ -5,15 +5,17 @@ import type { RunVerdict } from "../runner/ledgerFiles";
 export const NO_LEDGER = "no usage ledger; run the whole suite with your test runner's langchain-vcr plugin (mocha, vitest, jest or node:test)";
 
 /**
- * The `used by:` line for one fixture file (absolute path): the last run's tests, else those of
- * the last run of another suite sharing the directory (`runner/otherSuites.ts`) that used it.
+ * The `used by:` line for one fixture file (absolute path): the last run's tests; else, after a
+ * partial run (a name filter), those of the suite's last complete run; else those of the last run
+ * of another suite sharing the directory (`runner/otherSuites.ts`) that used it.
  */
-export function usedByLine(file: string, run: RunVerdict | undefined, otherSuites: readonly RunVerdict[] = []): string {
+export function usedByLine(file: string, run: RunVerdict | undefined, otherSuites: readonly RunVerdict[] = [], lastComplete?: RunVerdict): string {
   const label = "  used by:  ";
   if (!run) return `${label}unknown (${NO_LEDGER})`;
   if (run.used.has(file)) return label + usersIn(file, run, "the last run");
-  const other = otherSuites.find((o) => o.used.has(file));
   const none = `no test in the last run (${run.runId}${run.complete ? "" : ", partial"})`;
+  if (lastComplete?.used.has(file)) return `${label}${none}; the last complete run: ${usersIn(file, lastComplete, "that run")}`;
+  const other = otherSuites.find((o) => o.used.has(file));
   return label + none + (other ? `; another suite sharing this directory: ${usersIn(file, other, `its last ${other.runner} run`)}` : "");
 }
 

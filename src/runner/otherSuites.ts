@@ -20,6 +20,8 @@ import { readLedgers, runVerdict, runsNewestFirst, type RunVerdict } from "./led
 export interface LedgerVerdicts {
   /** The last run. */
   last: RunVerdict;
+  /** When the last run was partial (a name filter): its suite's most recent complete run, if a kept ledger holds one. */
+  lastComplete?: RunVerdict;
   /** Each other suite, by its last run, most recent first. */
   otherSuites: OtherSuite[];
 }
@@ -41,6 +43,7 @@ export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts 
   const suites: ({ files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = [
     { files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() },
   ];
+  let lastComplete: RunVerdict | undefined;
   for (const run of runs.slice(1)) {
     const verdict = runVerdict(run, unreadable, ledgerDir, root);
     const files = verdict.specFiles;
@@ -49,6 +52,7 @@ export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts 
     if (suite) {
       // an older run of a known suite: a complete one's files are that suite's too
       if (verdict.complete) for (const f of files) suite.files.add(f);
+      if (suite === suites[0] && verdict.complete && !last.complete) lastComplete ??= verdict;
     } else {
       const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
       suites.push((suite = { files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
@@ -56,5 +60,5 @@ export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts 
     for (const f of verdict.used) suite.dirs.add(path.dirname(f));
     for (const f of verdict.files) suite.ledgers.add(path.dirname(f));
   }
-  return { last, otherSuites: suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : [])) };
+  return { last, lastComplete, otherSuites: suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : [])) };
 }

@@ -269,6 +269,11 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
       );
     }
     expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
+    // show names the tests of the last complete run for a fixture the --grep run left out
+    const b1 = fixtureFiles(path.join(project, "cassettes")).find((f) => fs.readFileSync(path.join(project, "cassettes", f), "utf8").includes("question b1"))!;
+    const shown = await cli(["show", b1.slice(0, 12)], project);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.match(/^ {2}used by: {2}no test in the last run \(\S+, partial\); the last complete run: "b b1" {2}\(run \S+\)$/m);
   });
 
   it("two suites sharing the fixture directory (two mocha configs): prune keeps what the other suite's last run used, refuses while that run is partial, and forgets a suite whose test files are gone", async () => {
