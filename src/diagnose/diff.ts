@@ -47,19 +47,23 @@ export function formatValue(v: unknown, max = 120): string {
 
 /**
  * `s` cut to `max` characters with "…" where it was cut; a JSON string keeps its closing quote
- * (`"…Japan…"`), and never ends inside an escape (`\"` or `\u001b` cut short) or a surrogate pair.
+ * (`"…Japan…"`), and never ends inside an escape (`\"` or `\u001b` cut short); no value is cut between
+ * the halves of a surrogate pair.
  */
 function cut(s: string, max: number): string {
   if (s.length <= max) return s;
-  if (!s.startsWith('"')) return s.slice(0, max - 1) + "…";
+  if (!s.startsWith('"')) return withoutHalfCharacter(s.slice(0, max - 1)) + "…";
   let kept = s.slice(0, max - 2);
   // an escape cut short: a lone backslash, or `\u` with fewer than 4 digits (its backslash not itself escaped)
   const escape = /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(kept);
   if (escape && escape[1].length % 2 === 1) kept = kept.slice(0, kept.length - 1 - (escape[2]?.length ?? 0));
-  // half of a character outside the BMP (an emoji): its high surrogate alone
-  const last = kept.charCodeAt(kept.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
-  return kept + '…"';
+  return withoutHalfCharacter(kept) + '…"';
+}
+
+/** `s` without a last high surrogate standing alone: half of a character outside the BMP (an emoji), cut. */
+function withoutHalfCharacter(s: string): string {
+  const last = s.charCodeAt(s.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? s.slice(0, -1) : s;
 }
 
 /** How many characters before the first difference a long text's window shows. */

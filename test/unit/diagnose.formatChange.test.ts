@@ -25,6 +25,11 @@ describe("a difference as a miss shows it (formatChange)", () => {
     expect(formatChange(undefined, 0.7)).to.equal(`(absent) → 0.7`);
     expect(formatChange({ a: 1 }, "x".repeat(300))).to.match(/^\{"a":1\} → "x+…"$/);
     expect(formatChange({ a: "x".repeat(300) }, 1)).to.match(/^\{"a":"x+… → 1$/); // not a text: no quote to close
+    // nor is a non-text cut between an emoji's halves
+    for (const at of [117, 118, 119]) {
+      const [left] = formatChange({ a: "x".repeat(at - 6) + "😀".repeat(40) }, 1).split(" → ");
+      expect(left.endsWith("…") && !/[\ud800-\udbff]…$/.test(left), JSON.stringify(left.slice(-4))).to.equal(true);
+    }
   });
 
   it("a text cut inside an escape drops the escape's backslash, so the closing quote stays a quote", () => {
