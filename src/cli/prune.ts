@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultLedgerDir, type RunVerdict } from "../runner/ledgerFiles";
-import { ledgerVerdicts } from "../runner/otherSuites";
+import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
 import type { ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
@@ -43,7 +43,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const lastUnused = fixtures.filter((f) => !verdict.used.has(f));
   // what another suite sharing this directory last used stays: each complete run knows only its own tests
-  const sharingSuites = verdicts.otherSuites.filter((o) => o.dirs.has(dir));
+  const sharingSuites = suitesSharing(verdicts, dir);
   const sharing = sharingSuites.map((o) => o.run);
   const keptFor = sharing.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
   const keptForOthers = new Set(keptFor.flatMap((k) => k.files));

@@ -10,7 +10,7 @@ import { ledgerDirOf } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { fixturesByTest, NO_LEDGER } from "./usedBy";
-import { ledgerVerdicts } from "../runner/otherSuites";
+import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
 
 export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
 const LARGEST = 5;
@@ -91,7 +91,7 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
   }
   if (verdicts && verdict) {
     const notLast = files.filter((f) => !verdict.used.has(f));
-    const sharing = verdicts.otherSuites.filter((o) => o.dirs.has(dir)).map((o) => o.run);
+    const sharing = suitesSharing(verdicts, dir).map((o) => o.run);
     const others = notLast.filter((f) => sharing.some((o) => o.used.has(f))).length;
     s.unused = {
       count: notLast.length - others,

@@ -62,3 +62,8 @@ export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts 
   }
   return { last, lastComplete, otherSuites: suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : [])) };
 }
+
+/** The other suites that share fixture directory `dir` (any of their runs used a fixture there). */
+export function suitesSharing(v: LedgerVerdicts, dir: string): OtherSuite[] {
+  return v.otherSuites.filter((o) => o.dirs.has(dir));
+}
