@@ -43,6 +43,8 @@ export class Scope {
   readonly live: Map<string, LiveCall>;
   /** The name the runner's name filter matches, when it is not `title` (node:test matches a test's own name). */
   filterTitle?: string;
+  /** The test's file, where its process runs more than one file's tests (mocha); else the usage says it (`runner/usage.ts`). */
+  specFile?: string;
   /** The test has ended: a store of it that AsyncLocalStorage still carries into later code no longer counts. */
   ended = false;
   /** How the test ended, when its runner said (`runner/lifecycle.ts`). */
@@ -172,8 +174,9 @@ export function runInScope<T>(scope: Scope, fn: () => T): T {
 }
 
 /** A test starts, in a runner that runs one test at a time per process (mocha, jest). */
-export function enterTest(title: string): Scope {
+export function enterTest(title: string, specFile?: string): Scope {
   state.test = testScope(title);
+  if (specFile !== undefined) state.test.specFile = specFile;
   return state.test;
 }
 

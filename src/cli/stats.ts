@@ -43,8 +43,11 @@ export interface FixtureStats {
     /** Another suite sharing the directory ran partially last: prune refuses while anything is unused. */
     otherSuitePartial: boolean;
   } | null;
-  /** With `--by-test`: test title → the fixtures in `dir` it used in the last run (null: no ledger). */
-  byTest?: Record<string, string[]> | null;
+  /**
+   * With `--by-test`: test file (relative to the project root; "" where the runner named none) →
+   * test title → the fixtures in `dir` it used in the last run (null: no ledger).
+   */
+  byTest?: Record<string, Record<string, string[]>> | null;
 }
 
 export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false): FixtureStats {
@@ -85,8 +88,10 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
   const verdict = verdicts?.last;
   if (byTest) {
     const inDir = new Set(files);
+    const inThisDir = (tests: Map<string, string[]>) =>
+      Object.fromEntries([...tests].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))] as const).filter(([, fs]) => fs.length > 0));
     s.byTest = verdict
-      ? Object.fromEntries([...fixturesByTest(verdict)].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))]).filter(([, fs]) => fs.length > 0))
+      ? Object.fromEntries([...fixturesByTest(verdict)].map(([spec, tests]) => [spec, inThisDir(tests)] as const).filter(([, t]) => Object.keys(t).length > 0))
       : null;
   }
   if (verdicts && verdict) {
@@ -153,7 +158,10 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (s.byTest === null) lines.push(`by test: unknown (${NO_LEDGER})`);
   else if (s.byTest) {
     lines.push("by test (last run):");
-    for (const [t, fs] of Object.entries(s.byTest)) lines.push(`  ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `    ${display(io, f)}`));
+    for (const [spec, tests] of Object.entries(s.byTest)) {
+      lines.push(`  ${spec || "(a test file its runner did not name)"}`);
+      for (const [t, fs] of Object.entries(tests)) lines.push(`    ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `      ${display(io, f)}`));
+    }
   }
   io.out(lines.join("\n") + "\n");
   return 0;

@@ -1,5 +1,6 @@
 /** Which tests used a fixture, from the usage ledgers of the last run and of other suites (`show`'s "used by:", `stats --by-test`). */
 import type { RunVerdict } from "../runner/ledgerFiles";
+import { testsUsing } from "../runner/usedBy";
 
 /** What `stats` and `show` say when no run left a ledger. */
 export const NO_LEDGER = "no usage ledger; run the whole suite with your test runner's langchain-vcr plugin (mocha, vitest, jest or node:test)";
@@ -19,17 +20,32 @@ export function usedByLine(file: string, run: RunVerdict | undefined, otherSuite
   return label + none + (other ? `; another suite sharing this directory: ${usersIn(file, other, `its last ${other.runner} run`)}` : "");
 }
 
-/** The tests of `run` that used `file`, with the run; `what` names the run when its ledger names no test. */
+/**
+ * The tests of `run` that used `file`, by test file, with the run (`test/a.spec.ts: "t1", "t2";
+ * test/b.spec.ts: "t1"`); `what` names the run when its ledger names no test.
+ */
 function usersIn(file: string, run: RunVerdict, what: string): string {
-  const titles = [...(run.usedBy.get(file) ?? [])].sort();
-  if (titles.length) return titles.map((t) => JSON.stringify(t)).join(", ") + `  (run ${run.runId})`;
-  return `${what} (${run.runId}); its ledger does not name tests`;
+  const bySpec = new Map<string, string[]>();
+  for (const t of testsUsing(run.usedBy, file)) bySpec.set(t.specFile, [...(bySpec.get(t.specFile) ?? []), JSON.stringify(t.title)]);
+  if (bySpec.size === 0) return `${what} (${run.runId}); its ledger does not name tests`;
+  const parts = [...bySpec].map(([spec, titles]) => (spec ? `${spec}: ` : "") + titles.join(", ")); // "": a test whose runner named no file
+  return parts.join("; ") + `  (run ${run.runId})`;
 }
 
-/** Test title → the fixture files it used (absolute), sorted. */
-export function fixturesByTest(run: RunVerdict): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const [file, titles] of run.usedBy) for (const t of titles) out.set(t, [...(out.get(t) ?? []), file]);
-  for (const files of out.values()) files.sort();
-  return new Map([...out].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+/** Test file (relative to the root; "" for none named) → test title → the fixture files it used (absolute), each level sorted. */
+export function fixturesByTest(run: RunVerdict): Map<string, Map<string, string[]>> {
+  const out = new Map<string, Map<string, string[]>>();
+  for (const [fixture, bySpec] of run.usedBy) {
+    for (const [spec, titles] of bySpec) {
+      let tests = out.get(spec);
+      if (!tests) out.set(spec, (tests = new Map()));
+      for (const t of titles) tests.set(t, [...(tests.get(t) ?? []), fixture]);
+    }
+  }
+  const sorted = <V>(m: Map<string, V>) => new Map([...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  for (const [spec, tests] of out) {
+    for (const files of tests.values()) files.sort();
+    out.set(spec, sorted(tests));
+  }
+  return sorted(out);
 }

@@ -41,7 +41,7 @@ let ledger: RunLedger | undefined;
 let runner: RunnerLike | undefined;
 
 function startMochaTest(test: MochaTest | undefined): void {
-  enterTest(test?.fullTitle() ?? "(unknown test)");
+  enterTest(test?.fullTitle() ?? "(unknown test)", test?.file);
 }
 
 function endMochaTest(test: MochaTest | undefined): void {

@@ -17,7 +17,7 @@ import { configuredFiles } from "./configSpec";
 import { specFacts } from "../runner/specDigests";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { log } from "../log";
-import { defineMember } from "../canonical/json";
+import { addUse, addUses, toRecord, type UsedBy } from "../runner/usedBy";
 import { processWide } from "../processWide";
 
 /** The parts of mocha's Suite and Test the ledger reads (public fields of mocha 10–12). */
@@ -113,7 +113,7 @@ type Lists = Pick<LedgerRecord, "specFiles" | "used" | "usedBy">;
 
 export class RunLedger {
   private readonly used = new Set<string>();
-  private readonly usedBy = new Map<string, Set<string>>();
+  private readonly usedBy: UsedBy = new Map();
   private readonly specFiles = new Set<string>();
   private readonly reasons: string[] = [];
   private failures: string[] = [];
@@ -132,21 +132,18 @@ export class RunLedger {
     return (state.current ??= new RunLedger(state));
   }
 
-  /** A fixture file this process replayed or recorded, and the test that did (for `show`'s "used by"). */
-  use(file: string, test?: string): void {
-    this.useAll([file], test === undefined ? undefined : new Map([[file, [test]]]));
+  /** A fixture file this process replayed or recorded, and the test that did, in its test file (for `show`'s "used by"). */
+  use(file: string, test?: string, specFile = ""): void {
+    const usedBy: UsedBy = new Map();
+    if (test !== undefined) addUse(usedBy, file, specFile, test);
+    this.useAll([file], usedBy);
   }
 
-  /** `use` for many: the files used, and (for `show`'s "used by") the titles of the tests that used each. */
-  useAll(files: Iterable<string>, usedBy?: ReadonlyMap<string, Iterable<string>>): void {
+  /** `use` for many: the files used, and (for `show`'s "used by") the tests that used each. */
+  useAll(files: Iterable<string>, usedBy?: UsedBy): void {
     for (const file of files) if (!usedBy?.has(file)) this.used.add(this.rel.of(file)); // a file in usedBy is added below
-    for (const [file, tests] of usedBy ?? []) {
-      const rel = this.rel.of(file);
-      this.used.add(rel);
-      let titles = this.usedBy.get(rel);
-      if (!titles) this.usedBy.set(rel, (titles = new Set<string>()));
-      for (const t of tests) titles.add(t);
-    }
+    for (const file of usedBy?.keys() ?? []) this.used.add(this.rel.of(file));
+    if (usedBy) addUses(this.usedBy, usedBy, this.rel.of.bind(this.rel), this.rel.of.bind(this.rel));
     this.lists = undefined;
   }
 
@@ -204,14 +201,7 @@ export class RunLedger {
   }
 
   private sortedLists(): Lists {
-    const used = [...this.used].sort();
-    // every file in usedBy is in used (useAll adds it), so used's order is usedBy's: one sort, not two
-    const usedBy: Record<string, string[]> = {};
-    for (const f of used) {
-      const titles = this.usedBy.get(f);
-      if (titles) defineMember(usedBy, f, [...titles].sort());
-    }
-    return { specFiles: [...this.specFiles].sort(), used, usedBy };
+    return { specFiles: [...this.specFiles].sort(), used: [...this.used].sort(), usedBy: toRecord(this.usedBy) };
   }
 
   /** Writes this process's ledger as it stands. */
@@ -257,7 +247,5 @@ export class RunLedger {
 
 /** The kept lists, copied: what `record()` hands out must not change what a later write holds. */
 function copyLists(lists: Lists): Lists {
-  const usedBy: Record<string, string[]> = {};
-  for (const [f, titles] of Object.entries(lists.usedBy ?? {})) defineMember(usedBy, f, [...titles]);
-  return { specFiles: [...lists.specFiles], used: [...lists.used], usedBy };
+  return { specFiles: [...lists.specFiles], used: [...lists.used], usedBy: structuredClone(lists.usedBy) };
 }

@@ -14,6 +14,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles } from "./specDigests";
+import { addUses, fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 
 export const LEDGER_VERSION = 1;
 /** Overrides where ledgers are written and read. */
@@ -56,8 +57,11 @@ export interface LedgerRecord {
   specSiblings?: string[];
   /** Fixture files read or written in this process. */
   used: string[];
-  /** Fixture file → the full titles of the tests that used it (absent in ledgers of older versions). */
-  usedBy?: Record<string, string[]>;
+  /**
+   * Fixture file → test file → the full titles of its tests that used the fixture (absent in
+   * ledgers of older versions; in the first ones, fixture file → titles: `runner/usedBy.ts`).
+   */
+  usedBy?: UsedByRecord;
 }
 
 export function defaultLedgerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
@@ -217,8 +221,8 @@ export interface RunVerdict {
   outdated: boolean;
   /** Fixture files used, absolute (resolved against `root`). */
   used: Set<string>;
-  /** Absolute fixture file → the full titles of the tests that used it. */
-  usedBy: Map<string, Set<string>>;
+  /** Absolute fixture file → test file (relative to the root, as in the ledger) → the full titles of its tests that used it. */
+  usedBy: UsedBy;
   /** Ledger files the verdict was made from. */
   files: string[];
   processes: number;
@@ -300,15 +304,12 @@ export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; p
 
   const used = new Set<string>();
   for (const l of records) for (const u of l.used) used.add(path.resolve(root, u));
-  const usedBy = new Map<string, Set<string>>();
-  for (const l of records) {
-    for (const [u, titles] of Object.entries(l.usedBy ?? {})) {
-      const file = path.resolve(root, u);
-      const set = usedBy.get(file) ?? new Set<string>();
-      for (const t of Array.isArray(titles) ? titles : []) set.add(String(t));
-      usedBy.set(file, set);
-    }
-  }
+  const usedBy: UsedBy = new Map();
+  for (const l of records)
+    addUses(
+      usedBy,
+      fromRecord(l.usedBy, (u) => path.resolve(root, u)),
+    );
   const main = records.find((l) => l.role === "main") ?? records[0];
   return {
     runId,

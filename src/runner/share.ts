@@ -17,6 +17,7 @@ import { newRunIds, parseEnvJson } from "./runIds";
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
+import type { UsedByRecord } from "./usedBy";
 import { removeStaleRunDirs } from "./staleTmp";
 import { specFacts } from "./specDigests";
 import { log } from "../log";
@@ -45,7 +46,7 @@ export interface UnitReport {
   totals?: Totals;
   dirs?: string[];
   used?: string[];
-  usedBy?: Record<string, string[]>;
+  usedBy?: UsedByRecord;
   modes?: string[];
   failed?: string[];
   /** Runner-specific extras (jest: what each test recorded, for the reporter to undo). */
@@ -92,7 +93,7 @@ const followingSlot = processWide("unit.following.v1", () => ({ unit: undefined 
 
 /** One test file in a test process: its usage, its failed tests, and its report. */
 export class Unit {
-  readonly usage = new Usage().start(() => this.used());
+  readonly usage: Usage;
   readonly failed: string[] = [];
   readonly extra: unknown[] = [];
   private readonly file: string;
@@ -113,6 +114,7 @@ export class Unit {
     { announce = true }: { announce?: boolean } = {},
   ) {
     this.file = share ? path.join(share.dir, `${process.pid}-${++unitSeq}-${randomBytes(2).toString("hex")}.json`) : "";
+    this.usage = new Usage(name.startsWith("(") ? "" : name).start(() => this.used()); // "(unknown test file)" names none
     followingSlot.unit?.stopFollowing(); // the file before this one in the process is over, its hooks included
     if (announce) this.announce();
   }
@@ -203,7 +205,7 @@ export interface RunEnd {
 /** The main process: adds up every unit's report, prints the summary line, writes the run's ledger. */
 export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord; line: string } {
   const total = new Usage();
-  if (end.local) total.add({ ...end.local, usedBy: end.local.usedByRecord() });
+  if (end.local) total.add(end.local);
   const failed = [...(end.failed ?? [])];
   const unfinished: string[] = [];
   const reasons = [...end.reasons];
@@ -233,7 +235,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     shard: end.shard,
     partial: reasons,
     used: [...total.used].map((f) => rel.of(f)).sort(),
-    usedBy: total.usedByRecord((f) => rel.of(f)),
+    usedBy: total.usedByRecord((f) => rel.of(path.resolve(share.root, f))), // node:test names its test file relative to the root
   });
   writeRunLedger(share, record, { removeOld: true });
   fs.rmSync(share.dir, { recursive: true, force: true });

@@ -8,15 +8,19 @@ import * as path from "node:path";
 import { stableTitle } from "../diagnose/runIdTitle";
 import { currentTest, onScopeEvent } from "../scope";
 import { emptyTotals, type Totals } from "./summary";
+import { addUse, addUses, fromRecord, toRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 
 export class Usage {
   totals: Totals = emptyTotals();
   readonly dirs = new Set<string>();
   readonly used = new Set<string>();
-  /** Fixture file → the titles of the tests that used it. */
-  readonly usedBy = new Map<string, Set<string>>();
+  /** Fixture file → test file → the titles of its tests that used the fixture. */
+  readonly usedBy: UsedBy = new Map();
   readonly modes = new Set<string>();
   private off: (() => void) | undefined;
+
+  /** `specFile`: the test file of a test whose scope names none (a test process that runs one file at a time: `Unit`). */
+  constructor(private readonly specFile = "") {}
 
   /** `changed`: called after each event it counts. */
   start(changed?: () => void): this {
@@ -24,8 +28,9 @@ export class Usage {
       if (e.type === "used") {
         this.dirs.add(path.dirname(e.file));
         this.used.add(e.file);
-        const title = currentTest()?.title;
-        if (title !== undefined) this.titlesOf(e.file).add(stableTitle(title)); // LangSmith's ls.test ids are new every run
+        const test = currentTest();
+        // LangSmith's ls.test ids are new every run
+        if (test?.title !== undefined) addUse(this.usedBy, e.file, test.specFile ?? this.specFile, stableTitle(test.title));
       } else if (e.type === "undone") {
         this.totals.undone += e.count;
       } else if (e.type === "damaged") {
@@ -46,27 +51,16 @@ export class Usage {
   }
 
   /** Adds another process's usage to this one. */
-  add(other: { totals: Totals; dirs: Iterable<string>; used?: Iterable<string>; usedBy?: Record<string, string[]>; modes?: Iterable<string> }): void {
+  add(other: { totals: Totals; dirs: Iterable<string>; used?: Iterable<string>; usedBy?: UsedByRecord | UsedBy; modes?: Iterable<string> }): void {
     for (const k of Object.keys(this.totals) as (keyof Totals)[]) this.totals[k] += Number(other.totals[k]) || 0;
     for (const d of other.dirs) this.dirs.add(d);
     for (const u of other.used ?? []) this.used.add(u);
     for (const m of other.modes ?? []) this.modes.add(m);
-    for (const [file, titles] of Object.entries(other.usedBy ?? {})) this.useBy(file, titles);
+    if (other.usedBy) addUses(this.usedBy, other.usedBy instanceof Map ? other.usedBy : fromRecord(other.usedBy));
   }
 
-  /** `usedBy` as JSON: file → sorted titles, keyed relative to `root` when given. */
-  usedByRecord(rel: (file: string) => string = (f) => f): Record<string, string[]> {
-    return Object.fromEntries([...this.usedBy].map(([f, t]) => [rel(f), [...t].sort()] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
-  }
-
-  private useBy(file: string, titles: Iterable<string>): void {
-    const set = this.titlesOf(file);
-    for (const t of titles) set.add(t);
-  }
-
-  private titlesOf(file: string): Set<string> {
-    let set = this.usedBy.get(file);
-    if (!set) this.usedBy.set(file, (set = new Set<string>()));
-    return set;
+  /** `usedBy` as JSON, sorted; `path` maps the fixture and test file paths (relative to the root). */
+  usedByRecord(path?: (file: string) => string): UsedByRecord {
+    return toRecord(this.usedBy, path, path);
   }
 }

@@ -111,11 +111,14 @@ describe("cli: langchain-vcr diff", function () {
     // the test behind a changed fixture, from the ledger of the mocha run
     const show = await cli(["show", spain.slice(0, 12)], dir);
     expect(show.code, show.stderr).to.equal(0);
-    expect(show.stdout).to.match(/^ {2}used by: {2}"ask capital" {2}\(run \S+\)$/m);
+    expect(show.stdout).to.match(/^ {2}used by: {2}test\/ask\.spec\.js: "ask capital" {2}\(run \S+\)$/m);
     const stats = await cli(["stats", "--by-test"], dir);
-    expect(stats.stdout).to.contain(`by test (last run):\n  ask capital: 1 fixture(s)\n    cassettes/${spain}\n  ask prime: 1 fixture(s)\n`);
+    expect(stats.stdout).to.contain(
+      `by test (last run):\n  test/ask.spec.js\n    ask capital: 1 fixture(s)\n      cassettes/${spain}\n    ask prime: 1 fixture(s)\n`,
+    );
     const statsJson = JSON.parse((await cli(["stats", "--by-test", "--json"], dir)).stdout);
-    expect(Object.keys(statsJson.byTest)).to.deep.equal(["ask capital", "ask prime"]);
+    expect(Object.keys(statsJson.byTest)).to.deep.equal(["test/ask.spec.js"]);
+    expect(Object.keys(statsJson.byTest["test/ask.spec.js"])).to.deep.equal(["ask capital", "ask prime"]);
   });
 
   it("an in-place re-record shows the response difference; a new and a removed fixture are listed as such", async () => {

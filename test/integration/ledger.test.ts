@@ -52,7 +52,7 @@ function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<
   return run([builtBin(), ...args], cwd, env);
 }
 
-function spec(suite: string, tests: string[]): string {
+function spec(suite: string, tests: string[], question = (test: string) => `question ${test}`): string {
   return [
     `const { Vcr } = require(${JSON.stringify(LIBRARY)});`,
     `const { ChatOpenAI } = require(${JSON.stringify(require.resolve("@langchain/openai"))});`,
@@ -63,7 +63,7 @@ function spec(suite: string, tests: string[]): string {
     `  assert.equal((await m.invoke(q)).content, "echo: " + q);`,
     `}`,
     `describe(${JSON.stringify(suite)}, () => {`,
-    ...tests.map((t) => `  it(${JSON.stringify(t)}, () => ask("question ${t}"));`),
+    ...tests.map((t) => `  it(${JSON.stringify(t)}, () => ask(${JSON.stringify(question(t))}));`),
     `});`,
     ``,
   ].join("\n");
@@ -273,7 +273,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const b1 = fixtureFiles(path.join(project, "cassettes")).find((f) => fs.readFileSync(path.join(project, "cassettes", f), "utf8").includes("question b1"))!;
     const shown = await cli(["show", b1.slice(0, 12)], project);
     expect(shown.code, shown.stderr).to.equal(0);
-    expect(shown.stdout).to.match(/^ {2}used by: {2}no test in the last run \(\S+, partial\); the last complete run: "b b1" {2}\(run \S+\)$/m);
+    expect(shown.stdout).to.match(
+      /^ {2}used by: {2}no test in the last run \(\S+, partial\); the last complete run: test\/b\.spec\.js: "b b1" {2}\(run \S+\)$/m,
+    );
   });
 
   it("two suites sharing the fixture directory (two mocha configs): prune keeps what the other suite's last run used, refuses while that run is partial, and forgets a suite whose test files are gone", async () => {
@@ -306,7 +308,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const c1 = fixtureFiles(path.join(project, "cassettes")).find((f) => fs.readFileSync(path.join(project, "cassettes", f), "utf8").includes("question c1"))!;
     const show = await cli(["show", c1.slice(0, 12)], project);
     expect(show.code, show.stderr).to.equal(0);
-    expect(show.stdout).to.match(/^ {2}used by: {2}no test in the last run \(\S+\); another suite sharing this directory: "c c1" {2}\(run \S+\)$/m);
+    expect(show.stdout).to.match(
+      /^ {2}used by: {2}no test in the last run \(\S+\); another suite sharing this directory: other\/c\.spec\.js: "c c1" {2}\(run \S+\)$/m,
+    );
 
     // the other suite's last run is partial (--grep): what neither run used may be its tests'
     expect((await suite2(["--grep", "c1"])).code).to.equal(0);
@@ -349,6 +353,51 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(pruned.stdout).not.to.include("another suite");
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
+
+  for (const parallel of [false, true]) {
+    it(`two test files with a test of the same title${parallel ? " (--parallel)" : ""}: show and stats --by-test name each fixture's own test file`, async () => {
+      const project = tmpDir("vcr-ledger-");
+      fs.writeFileSync(path.join(project, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+      fs.mkdirSync(path.join(project, "test"));
+      fs.writeFileSync(
+        path.join(project, "test/billing.spec.js"),
+        spec("checkout", ["works"], () => "billing question"),
+      );
+      fs.writeFileSync(
+        path.join(project, "test/shipping.spec.js"),
+        spec("checkout", ["works"], () => "shipping question"),
+      );
+      const r = await mocha(project, fake, parallel ? ["--parallel", "--jobs", "2"] : []);
+      expect(r.code, r.stdout + r.stderr).to.equal(0);
+      const cassettes = path.join(project, "cassettes");
+      const byQuestion = (q: string) => fixtureFiles(cassettes).find((f) => fs.readFileSync(path.join(cassettes, f), "utf8").includes(q))!;
+      for (const [question, file] of [
+        ["billing question", "test/billing.spec.js"],
+        ["shipping question", "test/shipping.spec.js"],
+      ]) {
+        const shown = await cli(["show", byQuestion(question).slice(0, 12)], project);
+        expect(shown.code, shown.stderr).to.equal(0);
+        expect(shown.stdout).to.match(new RegExp(`^ {2}used by: {2}${file.replace(/[./]/g, "\\$&")}: "checkout works" {2}\\(run \\S+\\)$`, "m"));
+      }
+      const stats = await cli(["stats", "--by-test", "--json"], project);
+      expect(JSON.parse(stats.stdout).byTest).to.deep.equal({
+        "test/billing.spec.js": { "checkout works": [path.join(cassettes, byQuestion("billing question"))] },
+        "test/shipping.spec.js": { "checkout works": [path.join(cassettes, byQuestion("shipping question"))] },
+      });
+      const text = await cli(["stats", "--by-test"], project);
+      expect(text.stdout).to.contain(
+        [
+          "by test (last run):",
+          "  test/billing.spec.js",
+          "    checkout works: 1 fixture(s)",
+          `      ${path.join("cassettes", byQuestion("billing question"))}`,
+          "  test/shipping.spec.js",
+          "    checkout works: 1 fixture(s)",
+          `      ${path.join("cassettes", byQuestion("shipping question"))}`,
+        ].join("\n"),
+      );
+    });
+  }
 
   it(".only, a failing test, and spec files named on the command line each make the run partial", async () => {
     const only = clone(recorded, false);

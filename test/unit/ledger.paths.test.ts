@@ -67,22 +67,23 @@ describe("RunLedger lists (sorted once per change)", () => {
 
   it("records every file and title in sorted order, relative to the root", () => {
     const l = ledger();
-    l.useAll([at("f/b.json"), at("f/a.json")], new Map([[at("f/c.json"), ["t2", "t1"]]]));
+    l.useAll([at("f/b.json"), at("f/a.json")], new Map([[at("f/c.json"), new Map([[at("test/x.spec.ts"), new Set(["t2", "t1"])]])]]));
     l.use(at("g/d.json"), "t3");
+    l.use(at("g/d.json"), "t3", at("test/x.spec.ts"));
     const r = l.record();
     expect(r.used).to.deep.equal(["f/a.json", "f/b.json", "f/c.json", "g/d.json"]);
-    expect(r.usedBy).to.deep.equal({ "f/c.json": ["t1", "t2"], "g/d.json": ["t3"] });
+    expect(r.usedBy).to.deep.equal({ "f/c.json": { "test/x.spec.ts": ["t1", "t2"] }, "g/d.json": { "": ["t3"], "test/x.spec.ts": ["t3"] } });
   });
 
   it("a file used after a write is in the next write (the sorted lists are not kept past a change)", () => {
     const l = ledger();
     l.use(at("f/a.json"), "t1");
     l.flush();
-    l.useAll([], new Map([[at("f/a.json"), ["t0"]]]));
+    l.useAll([], new Map([[at("f/a.json"), new Map([["", new Set(["t0"])]])]]));
     l.use(at("f/0.json"));
     l.flush();
     const { ledgers } = readLedgers(at("ledgers"));
-    expect(ledgers.map((x) => [x.used, x.usedBy])).to.deep.equal([[["f/0.json", "f/a.json"], { "f/a.json": ["t0", "t1"] }]]);
+    expect(ledgers.map((x) => [x.used, x.usedBy])).to.deep.equal([[["f/0.json", "f/a.json"], { "f/a.json": { "": ["t0", "t1"] } }]]);
   });
 
   it("the spec files read from the root suite are in the next write too", () => {

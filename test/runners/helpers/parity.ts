@@ -128,6 +128,22 @@ export function describeParity(spec: RunnerSpec): void {
       expect(p.fixtures()).to.not.include(dead);
     });
 
+    it("stats --by-test and show name each test's own test file (two files, each test under its own)", async () => {
+      const testFiles = Object.keys(spec.files).filter((f) => /^test\/[ab]\./.test(f));
+      expect(testFiles).to.have.length(2);
+      const stats = await p.cli(["stats", FIXTURES, "--by-test", "--json"]);
+      expect(stats.status, stats.stderr).to.equal(0);
+      const byTest = JSON.parse(stats.stdout).byTest as Record<string, Record<string, string[]>>;
+      expect(Object.keys(byTest)).to.deep.equal(testFiles.sort());
+      const [chatFile, agentFile] = testFiles;
+      expect(Object.keys(byTest[chatFile])).to.deep.equal([spec.chatTitle]);
+      expect(byTest[chatFile][spec.chatTitle]).to.have.length(1);
+      expect(Object.keys(byTest[agentFile]).length).to.be.greaterThan(1);
+      const shown = await p.cli(["show", byTest[chatFile][spec.chatTitle][0]]);
+      expect(shown.status, shown.stderr).to.equal(0);
+      expect(shown.stdout).to.include(`  used by:  ${chatFile}: ${JSON.stringify(spec.chatTitle)}  (run `);
+    });
+
     it("a run filtered by test name makes prune refuse and keep every fixture", async () => {
       const out = await run(spec.filter(spec.chatOnly));
       expect(out.status, out.stdout + out.stderr).to.equal(0);
