@@ -5,19 +5,26 @@ export function isRec(v: unknown): v is Rec {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** Message content as text: strings as is, text blocks joined, other blocks named. */
+/** Message content as text: strings as is, text blocks joined, other blocks named (`text [tool_use] text`). */
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return content === undefined ? "" : compact(content);
-  return content
-    .map((b) => {
-      if (typeof b === "string") return b;
-      if (!isRec(b)) return compact(b);
-      if (typeof b.text === "string") return b.text;
-      const detail = ["mime_type", "mimeType", "sha256", "url"].map((k) => b[k]).filter((x) => typeof x === "string");
-      return `[${String(b.type ?? "block")}${detail.length ? " " + detail.join(" ") : ""}]`;
-    })
-    .join("");
+  let out = "";
+  let afterMarker = false;
+  for (const b of content) {
+    const text = typeof b === "string" ? b : isRec(b) && typeof b.text === "string" ? b.text : undefined;
+    const piece = text ?? (isRec(b) ? blockMarker(b) : compact(b));
+    // text pieces run on (a reply split into blocks); a marker stands apart from its neighbours
+    if (out !== "" && piece !== "" && (text === undefined || afterMarker)) out += " ";
+    out += piece;
+    afterMarker = text === undefined;
+  }
+  return out;
+}
+
+function blockMarker(b: Rec): string {
+  const detail = ["mime_type", "mimeType", "sha256", "url"].map((k) => b[k]).filter((x) => typeof x === "string");
+  return `[${String(b.type ?? "block")}${detail.length ? " " + detail.join(" ") : ""}]`;
 }
 
 /**

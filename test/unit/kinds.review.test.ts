@@ -120,6 +120,19 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(render({ model: "m", tools: [{ name: "plain", description: "Canonical." }] })).to.include("tools:\n  plain — Canonical.");
   });
 
+  it("show sets a block that is not text apart from the text beside it (an Anthropic reply's text then tool_use), and runs text blocks on", () => {
+    const out: string[] = [];
+    const content = [
+      { type: "text", text: "Let me look " },
+      { type: "text", text: "that order up." },
+      { type: "tool_use", id: "call_1", name: "lookup_order", input: {} },
+      { type: "image", mime_type: "image/png" },
+      { type: "text", text: "Then more." },
+    ];
+    KINDS.chat.render({ model: "m", messages: [{ role: "assistant", content }] } as never, {}, {}, out);
+    expect(out.join("\n")).to.include("[assistant] Let me look that order up. [tool_use] [image image/png] Then more.");
+  });
+
   it("show renders a tool answer that is a LangGraph Command: its update and goto", () => {
     const out: string[] = [];
     const res = { command: { update: { mood: "happy" }, goto: ["agent"] } };
