@@ -16,6 +16,10 @@
  * `langchain/chat_models/universal`, which builds every `initChatModel` model
  * (`install/configurableModel.ts`; over a copy without it, install() is a VcrConfigError naming it).
  *
+ * Of `@langchain/openai`, read at call time where present: `ChatOpenAI#_useResponsesApi(options)`,
+ * which API a call goes to (`adapters/chat/openaiApi.ts`; without it, a fixture of the other
+ * OpenAI API is not told apart: the check guards a fixture's shape, not a live call).
+ *
  * Of jest (29, 30): jest-runtime's `Runtime.prototype.requireModule(from, moduleName)`, which every
  * `require` of a real module ends in, found through Node's module cache
  * (`install/jestRegistry.ts`; without it, a note that a module registry reset is not followed),

@@ -101,7 +101,28 @@ function question(req: Rec, shown: (text: string, max: number) => string): strin
   // an agent's later turn asks the same question: what came after it tells the turns apart
   const last = msgs[msgs.length - 1];
   const after = typeof req.prompt !== "string" && last && last !== lastUser ? ` → ${turnTitle(last, shown)}` : "";
-  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(shown(text, 60))}${after}`;
+  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(shown(text, 60))}${after}${requiredAnswer(req)}`;
+}
+
+/**
+ * The answer a request demands, which tells a structured-output call from an agent turn that asks
+ * the same question: ` (tool_choice: triage)` for a forced tool (OpenAI and Anthropic as the
+ * canonical form holds them, Google's `allowedFunctionNames`, Bedrock's `toolChoice.tool`),
+ * ` (response_format: ticket)` for a JSON schema, ` (response_format: json)` for JSON mode.
+ */
+function requiredAnswer(req: Rec): string {
+  const named = (name: unknown, field: string) => (typeof name === "string" && name !== "" ? ` (${field}: ${name})` : "");
+  const tc = req.tool_choice;
+  if (isRec(tc) && (tc.type === "tool" || tc.type === "function")) return named(tc.name ?? (isRec(tc.function) ? tc.function.name : undefined), "tool_choice");
+  const config = isRec(req.toolConfig) ? req.toolConfig : {};
+  const calling = isRec(config.functionCallingConfig) ? config.functionCallingConfig : {};
+  const allowed = Array.isArray(calling.allowedFunctionNames) ? calling.allowedFunctionNames : [];
+  if (calling.mode === "ANY" && allowed.length === 1) return named(allowed[0], "tool_choice");
+  if (isRec(config.toolChoice) && isRec(config.toolChoice.tool)) return named(config.toolChoice.tool.name, "tool_choice");
+  const rf = req.response_format;
+  if (isRec(rf) && rf.type === "json_schema") return named(typeof rf.name === "string" ? rf.name : "json schema", "response_format");
+  if (isRec(rf) && rf.type === "json_object") return named("json", "response_format");
+  return "";
 }
 
 /** The last message of a conversation, briefly: `tool issue_refund: "Refunded $25…"`, `assistant: 1 tool call`. */

@@ -6,9 +6,11 @@
  * usage_metadata, and streams replay chunk for chunk.
  */
 import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { AIMessageChunk } from "@langchain/core/messages";
 import { z } from "zod";
-import { Vcr } from "../../src/index";
+import { Vcr, VcrMissError } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -94,5 +96,51 @@ describe("OpenAI Responses API: record and replay", () => {
     });
     expect(replayed).to.deep.equal(live);
     expect(live.length).to.be.greaterThan(4);
+  });
+
+  describe("a fixture of the other OpenAI API (Chat Completions vs Responses) is refused, not replayed in the shape the client no longer returns", () => {
+    const API = { completions: "Chat Completions API", responses: "Responses API" } as const;
+    const client = (vcr: Vcr, api: keyof typeof API) => openai(fake, vcr.cache, { useResponsesApi: api === "responses" });
+    const ask = async (vcr: Vcr, api: keyof typeof API, streamed: boolean) => {
+      if (!streamed) return (await client(vcr, api).invoke("Say hello.")).content;
+      let text = "";
+      for await (const c of await client(vcr, api).stream("Say hello.")) text += c.text;
+      return text;
+    };
+
+    for (const streamed of [false, true])
+      for (const [recorded, now] of [
+        ["completions", "responses"],
+        ["responses", "completions"],
+      ] as const) {
+        it(`${streamed ? "a stream" : "invoke"} recorded through the ${API[recorded]}, asked through the ${API[now]}: a miss naming both, in every mode that reads fixtures; the file is left as it was`, async () => {
+          const live = json(await ask(new Vcr({ dir, mode: "record_or_replay" }), recorded, streamed)); // a live block's `phase: undefined` is not replayed
+          const [file] = fs.readdirSync(dir);
+          const bytes = fs.readFileSync(path.join(dir, file));
+          const requests = fake.count();
+          expect(json(await ask(new Vcr({ dir, mode: "replay_only" }), recorded, streamed))).to.deep.equal(live); // the same API replays
+          for (const mode of ["replay_only", "record_or_replay"] as const) {
+            const vcr = new Vcr({ dir, mode });
+            const err = await ask(vcr, now, streamed).then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+            expect(err, mode).to.be.instanceOf(VcrMissError);
+            const message = (err as Error).message;
+            expect(message).to.include(`it was recorded through OpenAI's ${API[recorded]}, and this call goes through the ${API[now]}`);
+            expect(message).to.include(`  file:     ${path.join(dir, file)}`);
+            expect(message).to.include(`Fix it: record it again through the API the client uses now: rm "${path.join(dir, file)}" && `);
+            expect(vcr.stats()).to.deep.include({ replayed: 0, missed: 1, recorded: 0 });
+          }
+          expect(fake.count()).to.equal(requests);
+          expect(fs.readdirSync(dir)).to.deep.equal([file]);
+          expect(fs.readFileSync(path.join(dir, file)).equals(bytes)).to.equal(true);
+          // record_always asks the API the client uses now, and its answer replaces the fixture
+          await ask(new Vcr({ dir, mode: "record_always" }), now, streamed);
+          expect(fake.count()).to.equal(requests + 1);
+          await ask(new Vcr({ dir, mode: "replay_only" }), now, streamed);
+          expect(fake.count()).to.equal(requests + 1);
+        });
+      }
   });
 });

@@ -164,4 +164,18 @@ describe("a chat fixture's title (diff's added and removed rows)", () => {
     expect(title([question, ask])).to.equal('gpt-4o-mini: "Order 42 arrived broken: refund my $25." → assistant: 1 tool call(s)');
     expect(KINDS.llm.title({ model: "gpt-3.5-turbo-instruct", prompt: "Say hi." })).to.equal('gpt-3.5-turbo-instruct: "Say hi."');
   });
+
+  it("a structured-output call is told apart from an agent turn asking the same question by the answer it demands, in each provider's shape", () => {
+    const title = (extra: object) => KINDS.chat.title({ model: "m", messages: [question], ...extra });
+    const q = 'm: "Order 42 arrived broken: refund my $25."';
+    expect(title({})).to.equal(q);
+    expect(title({ tool_choice: { type: "tool", name: "triage" } })).to.equal(`${q} (tool_choice: triage)`); // OpenAI and Anthropic, canonical
+    expect(title({ tool_choice: "auto" })).to.equal(q);
+    expect(title({ toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["triage"] } } })).to.equal(`${q} (tool_choice: triage)`);
+    expect(title({ toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["a", "b"] } } })).to.equal(q);
+    expect(title({ toolConfig: { toolChoice: { tool: { name: "triage" } } } })).to.equal(`${q} (tool_choice: triage)`); // Bedrock
+    expect(title({ toolConfig: { toolChoice: { auto: {} } } })).to.equal(q);
+    expect(title({ response_format: { type: "json_schema", name: "ticket", schema: {} } })).to.equal(`${q} (response_format: ticket)`);
+    expect(title({ response_format: { type: "json_object" } })).to.equal(`${q} (response_format: json)`);
+  });
 });

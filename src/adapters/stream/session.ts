@@ -25,6 +25,7 @@ import { watchNewTokens, type RunManagerLike } from "./tokens";
 import { currentTest } from "../../scope";
 import { log } from "../../log";
 import { processWide } from "../../processWide";
+import { otherApiProblem } from "../chat/openaiApi";
 
 export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
 
@@ -55,7 +56,11 @@ export async function* vcrStream(
 ): AsyncGenerator<GenerationChunkLike> {
   const { recorder, normalize } = vcrCacheOf(model) as VcrParts;
   const request = chatRequest(model, messages, options, normalize);
-  const lookup = await recorder.lookup("chat_stream", request, { describe: describe(model, request), secrets: () => clientSecrets(model) });
+  const lookup = await recorder.lookup("chat_stream", request, {
+    describe: describe(model, request),
+    secrets: () => clientSecrets(model),
+    refuse: (fixture) => otherApiProblem(model, options, fixture),
+  });
   const signal = (options as CallOptionsLike | undefined)?.signal;
   if (lookup.fixture) {
     yield* replay(classes, lookup, runManager, signal);
