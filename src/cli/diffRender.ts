@@ -55,9 +55,14 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
         ...[...section("request", c.request, false), ...section("response", c.response, false)].filter((l) => !l.endsWith(": same")).map((l) => "  " + l),
       );
   }
-  for (const x of r.rerecorded) {
+  const [alike, differing] = splitAlike(r.rerecorded);
+  for (const x of differing) {
     lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`);
     lines.push(...(x.request.length ? section("request", x.request, false) : []), ...section("response", x.response, false));
+  }
+  if (alike.length) {
+    lines.push("", `re-recorded with no difference a review shows (${alike.length}): ${ALIKE}`);
+    for (const x of alike) lines.push(`  ${x.file}  ${x.kind} ${x.title}`);
   }
   if (r.added.length + r.removed.length) lines.push("");
   for (const f of r.added) lines.push(`added    ${f.file}  ${f.kind} ${f.title}`);
@@ -68,6 +73,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
 
 export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
   const lines = [`### langchain-vcr: fixtures in \`${h.dir}\``, "", `${summary(r)} (against \`${h.base}\`).`];
+  const [alike, differing] = splitAlike(r.rerecorded);
   const rows: string[][] = [
     ...r.changed.map((c) => [
       c.migrated ? "migrated" : "changed",
@@ -76,13 +82,14 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       `${code((c.migrated ? [...c.request.map((d) => d.path), ...c.response.map((d) => `response ${d.path}`)] : c.request.map((d) => d.path)).join(", ") || "—")}`,
       `${code(short(c.before))} → ${code(short(c.after))}`,
     ]),
-    ...r.rerecorded.map((x) => [
+    ...differing.map((x) => [
       "re-recorded",
       x.kind,
       cell(x.title),
       x.request.length ? code(x.request.map((d) => d.path).join(", ")) : "—",
       code(short(x.file)),
     ]),
+    ...(alike.length ? [["re-recorded", "—", `${alike.length} fixture(s) with no difference a review shows: ${ALIKE}`, "—", "—"]] : []),
     ...r.added.map((f) => ["added", f.kind, cell(f.title), "—", code(short(f.file))]),
     ...r.removed.map((f) => ["removed", f.kind, cell(f.title), "—", code(short(f.file))]),
     ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
@@ -94,10 +101,21 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
     const note = c.migrated ? " (migrated, and changed beyond the upgrade)" : "";
     lines.push("", `**${c.kind}** ${cell(c.title)}${note}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
   }
-  for (const x of r.rerecorded) {
+  for (const x of differing) {
     lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("request", x.request, true), ...section("response", x.response, true));
   }
   return lines.join("\n") + "\n";
+}
+
+/** What a re-recorded fixture with no reviewed difference changed (`record_always` over answers that came back the same). */
+const ALIKE = "only what a review leaves out changed (the recording time, ids, provider metadata)";
+
+type Rerecorded = DiffReport["rerecorded"][number];
+
+/** The re-recorded fixtures whose request and answer a review sees as the same, and the others: the first are listed, not shown one by one. */
+function splitAlike(all: readonly Rerecorded[]): [Rerecorded[], Rerecorded[]] {
+  const alike = all.filter((x) => x.request.length === 0 && x.response.length === 0);
+  return [alike, all.filter((x) => !alike.includes(x))];
 }
 
 /** How many differences a migrated fixture has beyond what the upgrade itself changes. */

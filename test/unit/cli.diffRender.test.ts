@@ -1,6 +1,8 @@
-/** How `diff` shows a changed text: the changed words with a few words of context, never the whole prompt. */
+/** How `diff` shows a changed text (the changed words with a few words of context, never the whole prompt), and fixtures re-recorded unchanged. */
 import { expect } from "chai";
-import { wordChange } from "../../src/cli/diffRender";
+import { renderJson, renderMarkdown, renderText, wordChange } from "../../src/cli/diffRender";
+import type { DiffReport } from "../../src/cli/diffCompute";
+import type { VcrDifference } from "../../src/errors";
 
 describe("diff: changed words in context", () => {
   const long = (w: string) =>
@@ -23,5 +25,40 @@ describe("diff: changed words in context", () => {
     expect(wordChange("Cite the ids.\n\nContext: x", "Cite the ids.\n Context: x", false)).to.equal('Cite the ids. [-"\\n\\n"-] {+"\\n "+} Context: x');
     expect(wordChange("Cite the ids.\n\nContext: x", "Cite the ids.\n Context: x", true)).to.equal('Cite the ids. ~~"\\\\n\\\\n"~~ **"\\\\n "** Context: x');
     expect(wordChange("one  two", "one two", false)).to.equal('one [-"  "-] {+" "+} two');
+  });
+});
+
+describe("diff: fixtures re-recorded with no reviewed difference (record_always over the same answers)", () => {
+  const again = (n: number, response: VcrDifference[] = []) => ({ file: `cassettes/${n}.json`, kind: "chat", title: `m: "q${n}"`, request: [], response });
+  const report: DiffReport = {
+    changed: [],
+    added: [],
+    removed: [],
+    rerecorded: [again(1), again(2, [{ path: "generations[0].text", recorded: "old", requested: "new" }]), again(3)],
+    damaged: [],
+  };
+
+  it("text lists them on one line each under one heading; one whose answer changed is shown in full", () => {
+    const text = renderText(report, { dir: "cassettes", base: "HEAD" });
+    expect(text).to.contain("0 changed, 0 added, 0 removed, 3 re-recorded");
+    expect(text).to.contain(
+      "\nre-recorded with no difference a review shows (2): only what a review leaves out changed (the recording time, ids, provider metadata)\n" +
+        '  cassettes/1.json  chat m: "q1"\n  cassettes/3.json  chat m: "q3"\n',
+    );
+    expect(text).to.contain('\nre-recorded chat m: "q2"\n  cassettes/2.json\n  response generations[0].text: [-old-] {+new+}\n');
+    expect(text).to.not.contain("response: same");
+  });
+
+  it("markdown gives them one table row and no section; JSON lists each as before", () => {
+    const md = renderMarkdown(report, { dir: "cassettes", base: "HEAD" });
+    expect(md.match(/\| re-recorded \|/g)).to.have.length(2);
+    expect(md).to.contain("| re-recorded | — | 2 fixture(s) with no difference a review shows: only what a review leaves out changed");
+    expect(md).to.contain('**chat** m: "q2" (re-recorded)');
+    expect(md).to.not.contain('m: "q1" (re-recorded)');
+    expect(JSON.parse(renderJson(report)).rerecorded.map((x: { file: string }) => x.file)).to.deep.equal([
+      "cassettes/1.json",
+      "cassettes/2.json",
+      "cassettes/3.json",
+    ]);
   });
 });
