@@ -20,6 +20,7 @@ import * as path from "node:path";
 import { requestHash } from "./canonical/json";
 import { damagedProblem } from "./kinds/damaged";
 import { findSecret } from "./secrets";
+import { envSecrets } from "./clientSecrets";
 import { CONFLICT_PROBLEM, conflictFix, FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
 import { TEMP_PREFIX } from "./store/atomic";
@@ -119,11 +120,12 @@ function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>
     }
   }
   if (fixture.schemaVersion < SCHEMA_VERSION) problems.push({ file, problem: olderProblem(file, fixture.schemaVersion, fixture.redacted === true) });
-  const secret = findSecret(fixture, [], allow);
+  const secret = findSecret(fixture, envSecrets(), allow); // the values of this shell's credential variables too, as the recorder refuses them
   if (secret) {
+    const what = secret.variable ? `the value of $${secret.variable}` : `a string that looks like a credential`;
     problems.push({
       file,
-      problem: `holds a string that looks like a credential at ${secret.path} (pattern "${secret.pattern}"); remove it, add a redactor, and rotate the key if it is real`,
+      problem: `holds ${what} at ${secret.path} (pattern "${secret.pattern}"); remove it, add a redactor, and rotate the key if it is real`,
     });
   }
   return problems;

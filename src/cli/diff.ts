@@ -11,6 +11,8 @@ import * as path from "node:path";
 import { FIXTURE_FILE_RE } from "../store/fixture";
 import { parseFixtureFile, readFixtureFile, type FixtureFile } from "../store/reader";
 import { UsageError, type ParsedArgs } from "./args";
+import { maskSecrets } from "../secrets";
+import { envSecrets } from "../clientSecrets";
 import { computeDiff, type DiffReport } from "./diffCompute";
 import { blobsAt, DiffUsageError, readBlobs, resolveRef, sameBlob, workTreeOf } from "./diffGit";
 import { followLinks } from "./diffLinks";
@@ -81,7 +83,8 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
     if (problem === undefined && bytes) baseFiles.set(name, parseFixtureFile(label(name), bytes.toString("utf8")));
     else baseFiles.set(name, { file: label(name), bytes: 0, problem: problem ?? "cannot be read from git" });
   }
-  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort());
+  // a credential a fixture holds by mistake (validate reports it) stays out of the report, which a pull-request comment shows
+  const report = maskSecrets(computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort()), envSecrets(), new Set()) as DiffReport;
   report.damaged.push(...misnamed(dir, allBaseBlobs, label));
   return { report, dir: relPosix || ".", base };
 }

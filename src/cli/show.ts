@@ -12,6 +12,10 @@ import { renderFixture } from "./render";
 import { usedByLine } from "./usedBy";
 import { ledgerVerdicts } from "../runner/otherSuites";
 import { shellWord } from "../diagnose/messages";
+import { maskSecrets } from "../secrets";
+import { envSecrets } from "../clientSecrets";
+
+const NO_PATTERN_ALLOWED: ReadonlySet<string> = new Set();
 
 export const showSpec = { booleans: ["json"], strings: ["dir", "ledger-dir"] } as const;
 
@@ -27,9 +31,11 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
+  // a credential a fixture holds by mistake (validate reports it) is not printed; --json prints the file as it is
+  const fixture = maskSecrets(read.fixture, envSecrets(), NO_PATTERN_ALLOWED) as typeof read.fixture;
   const verdicts = ledgerVerdicts(ledgerDirOf(args, io), projectRoot(io.cwd));
   io.out(
-    renderFixture(read.fixture, display(io, file), [
+    renderFixture(fixture, display(io, file), [
       usedByLine(
         file,
         verdicts?.last,

@@ -16,6 +16,7 @@ import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/atomic";
 import { builtBin, ROOT } from "../helpers/built";
 import { cli } from "../helpers/cliRun";
+import { git } from "../helpers/git";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
@@ -258,6 +259,31 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(r.code).to.equal(0);
       expect(r.stdout).to.include("  kind:     chat_stream\n");
       expect(r.stdout).to.match(/messages:\n {2}\[user\] Stream a greeting\nanswer:\n {2}\[assistant\] Streamed hello there\n {4}\(\d+ chunk\(s\)/);
+    });
+
+    it("never prints a credential a fixture holds by mistake (a key's shape, a credential variable's value); show --json prints the file as it is; diff's markdown leaves it out too", async () => {
+      const d = tmpDir("vcr-cli-secret-");
+      git(d, "init", "-q");
+      const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "What is my key?" }] };
+      const answer = (text: string) => ({ generations: [{ text, message: { type: "ai", content: text } }] });
+      const file = writeFixture(d, "chat", request, answer("I cannot say."));
+      git(d, "add", "-A");
+      git(d, "commit", "-qm", "recorded");
+      const key = "sk-abcdefghijklmnopqrstuvwxyz0123";
+      writeFixture(d, "chat", request, answer(`Your key is ${key}, and the token local-dummy-key-42abc.`));
+      const env = { OPENAI_API_KEY: "local-dummy-key-42abc" };
+      const shown = await cli(["show", file], d, env);
+      expect(shown.code, shown.stderr).to.equal(0);
+      expect(shown.stdout).to.include("Your key is [secret: openai_key], and the token [secret: $OPENAI_API_KEY].");
+      expect(shown.stdout).to.not.include(key).and.not.include("local-dummy-key-42abc");
+      expect((await cli(["show", file, "--json"], d, env)).stdout).to.equal(fs.readFileSync(file, "utf8"));
+      for (const format of ["text", "markdown", "json"]) {
+        const diff = await cli(["diff", ".", "--format", format], d, env);
+        expect(diff.code, diff.stderr).to.equal(0);
+        if (format !== "markdown") expect(diff.stdout, format).to.include("[secret: openai_key]").and.include("[secret: $OPENAI_API_KEY]");
+        else expect(diff.stdout).to.include("secret: openai\\_key").and.include("secret: \\$OPENAI\\_API\\_KEY"); // markdown escapes _ and $
+        expect(diff.stdout, format).to.not.include(key).and.not.include("local-dummy-key-42abc");
+      }
     });
 
     it("fails with exit 1 on an unknown hash prefix or a target that is neither file nor hash", async () => {

@@ -111,6 +111,26 @@ describe("validateFixtures", () => {
     expect(await validateFixtures(dir, { allowSecretPatterns: ["openai_key"] })).to.deep.equal([]);
   });
 
+  it("flags the value of a credential variable of this shell, as the recorder refuses it, naming the variable (not its value)", async () => {
+    const leaky = writeFixture(dir, "hi", {}, { generations: [{ text: "token local-dummy-key-42abc", message: { type: "ai", content: "ok" } }] });
+    expect(await validateFixtures(dir)).to.deep.equal([]); // an unknown value of no credential shape
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "local-dummy-key-42abc";
+    try {
+      expect(await validateFixtures(dir)).to.deep.equal([
+        {
+          file: leaky,
+          problem:
+            'holds the value of $OPENAI_API_KEY at $.response.generations[0].text (pattern "environment_secret"); remove it, add a redactor, and rotate the key if it is real',
+        },
+      ]);
+      expect(await validateFixtures(dir, { allowSecretPatterns: ["environment_secret"] })).to.deep.equal([]);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   it("reports every bad file and keeps going: empty, invalid JSON, bad envelope, newer schema", async () => {
     const good = writeFixture(dir, "good");
     const empty = path.join(dir, "a".repeat(64) + ".json");
