@@ -3,7 +3,7 @@ import { streamResponseProblem, type StreamResponse } from "../adapters/stream/c
 import { compactStream, expandStream } from "../adapters/stream/compact";
 import { mergeProblem, messageProblem } from "./messageShape";
 import { MODEL_UPGRADES, modelRender, modelTitle } from "./model";
-import { contentText, isRec, joinText, messageText, toolCall, usageText } from "./text";
+import { contentText, isRec, joinText, messageText, reasoningLine, reasoningText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
 
 export const chatStream: KindSpec = {
@@ -41,8 +41,9 @@ function streamProblem(response: unknown): string | undefined {
 }
 
 /** What a stream's chunks add up to: the answer's text, its tool calls, the usage summed as LangChain sums it. */
-function assemble(chunks: unknown[]): { text: string; calls: { name: string; args: string; id?: string }[]; whole: Rec[]; usage?: Rec } {
+function assemble(chunks: unknown[]): { text: string; reasoning: string; calls: { name: string; args: string; id?: string }[]; whole: Rec[]; usage?: Rec } {
   let text = "";
+  let reasoning = "";
   const calls = new Map<string, { name: string; args: string; id?: string }>();
   const whole: Rec[] = [];
   let usage: Rec | undefined;
@@ -51,6 +52,7 @@ function assemble(chunks: unknown[]): { text: string; calls: { name: string; arg
     const m = isRec(c.message) ? c.message : {};
     // a chunk's own text is its first text block only when it mixes blocks (ChatGoogleGenerativeAI): its message's text blocks
     text += Array.isArray(m.content) ? messageText(m.content) : typeof c.text === "string" ? c.text : contentText(m.content);
+    reasoning += reasoningText(m.content);
     for (const t of (Array.isArray(m.tool_call_chunks) ? m.tool_call_chunks : []) as Rec[]) {
       const key = String(t.index ?? t.id ?? calls.size);
       const prev = calls.get(key) ?? { name: "", args: "" };
@@ -59,7 +61,7 @@ function assemble(chunks: unknown[]): { text: string; calls: { name: string; arg
     if (!Array.isArray(m.tool_call_chunks)) whole.push(...((Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]));
     if (isRec(m.usage_metadata)) usage = addUsage(usage ?? {}, m.usage_metadata);
   }
-  return { text, calls: [...calls.values()], whole, usage };
+  return { text, reasoning, calls: [...calls.values()], whole, usage };
 }
 
 const MODALITIES = ["audio", "image", "video", "document", "text"] as const;
@@ -91,7 +93,7 @@ export function addUsage(a: Rec, b: Rec): Rec {
 function renderStream(chunks: unknown[], out: string[]): void {
   const a = assemble(chunks);
   const usage = a.usage && usageText(a.usage);
-  out.push(joinText("  [assistant]", a.text));
+  out.push(joinText("  [assistant]", a.text), ...reasoningLine(a.reasoning));
   for (const c of a.calls) out.push(`    → ${c.name}(${c.args})${c.id ? ` [${c.id}]` : ""}`);
   for (const c of a.whole) out.push(`    → ${toolCall(c)}`);
   out.push(`    (${chunks.length} chunk(s)${usage ? `; ${usage}` : ""})`);

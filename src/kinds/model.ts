@@ -1,6 +1,20 @@
 /** What the model kinds (chat, chat_stream, llm) share: rendering their request and generations, and their title. */
 import { dropInertMembers } from "../canonical/inert";
-import { compact, contentText, firstLine, indent, isRec, joinText, json, messageText, otherBlockTypes, toolCall, usageText } from "./text";
+import {
+  compact,
+  contentText,
+  firstLine,
+  indent,
+  isRec,
+  joinText,
+  json,
+  messageText,
+  otherBlockTypes,
+  reasoningLine,
+  reasoningText,
+  toolCall,
+  usageText,
+} from "./text";
 import type { KindSpec, Rec } from "./types";
 
 /** The schema steps of a model request (chat, chat_stream, llm): version 2 drops the inert schema values (canonical/inert.ts). */
@@ -70,6 +84,7 @@ export function renderGenerations(gens: unknown[], out: string[]): void {
     const label = gens.length > 1 ? `  #${i + 1} ` : "  ";
     const text = m ? contentText(m.content) : String(g.text ?? "");
     out.push(joinText(`${label}[${m ? roleOf(String(m.type ?? "ai")) : "text"}]`, text));
+    if (m) out.push(...reasoningLine(reasoningText(m.content)));
     for (const c of (m && Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
     const info = isRec(g.generationInfo) ? g.generationInfo : {};
     const meta = m && isRec(m.response_metadata) ? m.response_metadata : {};

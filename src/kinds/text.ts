@@ -27,6 +27,23 @@ function blockMarker(b: Rec): string {
   return `[${String(b.type ?? "block")}${detail.length ? " " + detail.join(" ") : ""}]`;
 }
 
+/** The reasoning a message's blocks hold, joined: OpenAI's `reasoning` blocks, Anthropic's `thinking` ones. */
+export function reasoningText(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  let out = "";
+  for (const b of content) {
+    if (!isRec(b)) continue;
+    if (b.type === "reasoning" && typeof b.reasoning === "string") out += b.reasoning;
+    else if (b.type === "thinking" && typeof b.thinking === "string") out += b.thinking;
+  }
+  return out;
+}
+
+/** `show`'s line for an answer's reasoning, none when it has none. */
+export function reasoningLine(text: string): string[] {
+  return text.trim() === "" ? [] : [`    (reasoning: ${JSON.stringify(firstLine(text.trim().replace(/\s+/g, " "), 200))})`];
+}
+
 /**
  * A message's text as LangChain's `message.text` gives it: a string as is, of a block list only
  * the `text` blocks (and a stream's `text_delta`s), joined. `contentText` is for showing a

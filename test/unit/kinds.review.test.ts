@@ -133,6 +133,21 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(out.join("\n")).to.include("[assistant] Let me look that order up. [tool_use] [image image/png] Then more.");
   });
 
+  it("show gives an answer's reasoning a line of its own (OpenAI reasoning blocks, Anthropic thinking), for a chat answer and a stream", () => {
+    const out: string[] = [];
+    const content = [
+      { type: "reasoning", reasoning: "Thinking about:\n  why the sky is blue." },
+      { type: "text", text: "Rayleigh scattering." },
+    ];
+    KINDS.chat.render({ model: "o4-mini" } as never, { generations: [{ text: "", message: { type: "ai", content } }] }, {}, out);
+    expect(out.join("\n")).to.include('[assistant] [reasoning] Rayleigh scattering.\n    (reasoning: "Thinking about: why the sky is blue.")');
+    const streamed: string[] = [];
+    const chunk = (block: object) => ({ message: { content: [block] } });
+    const chunks = [chunk({ type: "thinking", thinking: "Think" }), chunk({ type: "thinking", thinking: "ing." }), chunk({ type: "text", text: "Blue." })];
+    KINDS.chat_stream.render({ model: "claude" } as never, { chunks }, { chunks }, streamed);
+    expect(streamed.join("\n")).to.include('[assistant] Blue.\n    (reasoning: "Thinking.")');
+  });
+
   it("show renders a tool answer that is a LangGraph Command: its update and goto", () => {
     const out: string[] = [];
     const res = { command: { update: { mood: "happy" }, goto: ["agent"] } };
