@@ -8,7 +8,7 @@ import { requestHash } from "./canonical/json";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
-import { failedLiveMessage, missMessage, recordedNearMessage, refusedMessage } from "./diagnose/messages";
+import { failedLiveMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
@@ -143,11 +143,12 @@ export interface LookupOptions {
    */
   secrets?: () => readonly string[];
   /**
-   * Why a fixture found for the request must not answer it, or undefined: a refused fixture is
-   * neither replayed nor overwritten; the lookup throws a `VcrMissError` that says why
-   * (a ChatOpenAI fixture of the other OpenAI API: adapters/chat/openaiApi.ts).
+   * The request the call is keyed by instead, when the fixture found for its request answers
+   * another form of the call (a ChatOpenAI fixture of the other OpenAI API:
+   * adapters/chat/openaiApi.ts), or undefined: that fixture answers it. The found fixture is left
+   * as it is; the call is looked up, missed or recorded under the other request's own key.
    */
-  refuse?: (fixture: Fixture) => string | undefined;
+  alternate?: (fixture: Fixture, request: () => unknown) => unknown;
 }
 
 /**
@@ -256,11 +257,8 @@ export class Recorder {
     if (MODEL_KINDS.has(kind)) countModelCall(); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
     if (policy.readsFixtures && !options.live) {
       const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options);
-      const refused = fixture && options.refuse?.(fixture);
-      if (refused) {
-        const base = { kind, hash, file, request: request(), mode, policy };
-        throw keepModelMiss(kind, this.refused(base, refused, describeOf(options, base.request)));
-      }
+      const alternate = fixture && options.alternate?.(fixture, request);
+      if (alternate !== undefined) return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
     }
     const base = { kind, hash, file, request: request(), mode, policy };
@@ -473,15 +471,6 @@ export class Recorder {
       nearestUsedThisRun: nearest !== undefined && this.usedThisRun(nearest.file),
     });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest });
-  }
-
-  /** A found fixture the caller refused (`LookupOptions.refuse`): counted as a miss, left as it is. */
-  private refused(base: Omit<Lookup, "fixture">, problem: string, describe: string): VcrMissError {
-    this.count("missed", base.kind, base.mode);
-    emit({ type: "used", hash: base.hash, file: base.file }); // the run relies on the file (prune keeps it)
-    const scope = currentTest();
-    const message = refusedMessage({ ...base, describe, problem, test: scope?.title, runner: currentRunner(), filterTitle: scope?.filterTitle });
-    return new VcrMissError(message, { hash: base.hash, kind: base.kind, request: this.shown(base)?.request ?? NOT_SHOWN });
   }
 
   /**

@@ -11,8 +11,7 @@ import * as path from "node:path";
 import { FIXTURE_FILE_RE } from "../store/fixture";
 import { parseFixtureFile, readFixtureFile, type FixtureFile } from "../store/reader";
 import { UsageError, type ParsedArgs } from "./args";
-import { maskSecrets } from "../secrets";
-import { envSecrets } from "../clientSecrets";
+import { masked, SECRET_FLAG } from "./secretFlag";
 import { computeDiff, type DiffReport } from "./diffCompute";
 import { blobsAt, DiffUsageError, readBlobs, resolveRef, sameBlob, workTreeOf } from "./diffGit";
 import { followLinks } from "./diffLinks";
@@ -22,7 +21,7 @@ import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
 
-export const diffSpec = { strings: ["base", "format"] } as const;
+export const diffSpec = { strings: ["base", "format", SECRET_FLAG] } as const;
 const FORMATS = ["text", "markdown", "json"] as const;
 
 export interface DiffResult {
@@ -83,8 +82,7 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
     if (problem === undefined && bytes) baseFiles.set(name, parseFixtureFile(label(name), bytes.toString("utf8")));
     else baseFiles.set(name, { file: label(name), bytes: 0, problem: problem ?? "cannot be read from git" });
   }
-  // a credential a fixture holds by mistake (validate reports it) stays out of the report, which a pull-request comment shows
-  const report = maskSecrets(computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort()), envSecrets(), new Set()) as DiffReport;
+  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort());
   report.damaged.push(...misnamed(dir, allBaseBlobs, label));
   return { report, dir: relPosix || ".", base };
 }
@@ -130,6 +128,8 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const r = diffFixtures(dir, base);
   const header = { dir: r.dir, base: r.base };
-  io.out(format === "json" ? renderJson(r.report) : format === "markdown" ? renderMarkdown(r.report, header) : renderText(r.report, header));
+  // a credential a fixture holds by mistake (validate reports it) stays out of the report, which a pull-request comment shows
+  const report = masked(r.report, args);
+  io.out(format === "json" ? renderJson(report) : format === "markdown" ? renderMarkdown(report, header) : renderText(report, header));
   return 0;
 }

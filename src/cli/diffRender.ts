@@ -108,7 +108,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
 }
 
 /** What a re-recorded fixture with no reviewed difference changed (`record_always` over answers that came back the same). */
-const ALIKE = "only what a review leaves out changed (the recording time, ids, provider metadata)";
+const ALIKE = "only what a review leaves out changed (the recording time, ids, provider metadata, reasoning text, the contents of blocks that are not text)";
 
 type Rerecorded = DiffReport["rerecorded"][number];
 

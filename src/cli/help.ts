@@ -71,6 +71,8 @@ checkout) and writes nothing. Exit 0 whatever it finds; 2 on a usage error or ou
   --base ref       the git ref to compare with (default HEAD; ref... is its merge base with HEAD,
                    what a pull request changed: origin/main...)
   --format f       text (default), markdown (for a pull-request comment) or json
+  --allow-secret-pattern a,b   show these secret patterns (see validate); any other credential
+                   a fixture holds is printed as [secret: <pattern>]
 `,
   show: `Usage: langchain-vcr show <hash|file> [--dir dir] [--json]
 
@@ -82,5 +84,7 @@ unique prefix of a fixture's hash in dir (default "${D}").
   --dir dir          the fixture directory to look the hash up in
   --json             print the fixture file as it is
   --ledger-dir path  where the usage ledgers are, for the "used by:" line (see prune --help)
+  --allow-secret-pattern a,b   show these secret patterns (see validate); any other credential
+                     a fixture holds is printed as [secret: <pattern>] (not with --json)
 `,
 };

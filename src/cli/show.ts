@@ -12,12 +12,9 @@ import { renderFixture } from "./render";
 import { usedByLine } from "./usedBy";
 import { ledgerVerdicts } from "../runner/otherSuites";
 import { shellWord } from "../diagnose/messages";
-import { maskSecrets } from "../secrets";
-import { envSecrets } from "../clientSecrets";
+import { masked, SECRET_FLAG } from "./secretFlag";
 
-const NO_PATTERN_ALLOWED: ReadonlySet<string> = new Set();
-
-export const showSpec = { booleans: ["json"], strings: ["dir", "ledger-dir"] } as const;
+export const showSpec = { booleans: ["json"], strings: ["dir", "ledger-dir", SECRET_FLAG] } as const;
 
 export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   const target = args.positionals[0];
@@ -31,18 +28,21 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
-  // a credential a fixture holds by mistake (validate reports it) is not printed; --json prints the file as it is
-  const fixture = maskSecrets(read.fixture, envSecrets(), NO_PATTERN_ALLOWED) as typeof read.fixture;
   const verdicts = ledgerVerdicts(ledgerDirOf(args, io), projectRoot(io.cwd));
+  // a credential a fixture holds by mistake (validate reports it) is not printed, in a value or
+  // in what the render joins (a stream's chunks); --json prints the file as it is
   io.out(
-    renderFixture(fixture, display(io, file), [
-      usedByLine(
-        file,
-        verdicts?.last,
-        verdicts?.otherSuites.map((o) => o.run),
-        verdicts?.lastComplete,
-      ),
-    ]),
+    masked(
+      renderFixture(masked(read.fixture, args), display(io, file), [
+        usedByLine(
+          file,
+          verdicts?.last,
+          verdicts?.otherSuites.map((o) => o.run),
+          verdicts?.lastComplete,
+        ),
+      ]),
+      args,
+    ),
   );
   return 0;
 }

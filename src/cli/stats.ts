@@ -159,7 +159,7 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   else if (s.byTest) {
     lines.push("by test (last run):");
     for (const [spec, tests] of Object.entries(s.byTest)) {
-      lines.push(`  ${spec || "(a test file its runner did not name)"}`);
+      lines.push(`  ${spec || "(no test file named: a ledger of langchain-vcr 0.2.0, or a runner that gave none)"}`);
       for (const [t, fs] of Object.entries(tests)) lines.push(`    ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `      ${display(io, f)}`));
     }
   }

@@ -27,8 +27,16 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** A hint for the obvious fixes: a date, a uuid or a timestamp that differs. */
+/** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
 export function hintFor(differences: readonly VcrDifference[]): string | undefined {
+  const api = differences.find((d) => d.path === "openai_api" && d.recorded === undefined);
+  if (api) {
+    return (
+      `ChatOpenAI sends this call to OpenAI's ${api.requested === "responses" ? "Responses API" : "Chat Completions API"}, and the fixture of the same request holds the other API's answer ` +
+      `(useResponsesApi, built-in tools, some models, or a new @langchain/openai choose the API): record this call, and it gets a fixture of its own beside that one, ` +
+      `which stays for the calls that use the other API`
+    );
+  }
   for (const d of differences) {
     if (typeof d.recorded !== "string" || typeof d.requested !== "string") continue;
     const pair = [d.recorded, d.requested];

@@ -68,19 +68,6 @@ export function missMessage(
   return lines.join("\n");
 }
 
-/** A fixture found for the request that its caller refused to replay (`LookupOptions.refuse`): what, the facts, why, the fix. */
-export function refusedMessage(m: Unmatched & { problem: string }): string {
-  const q = JSON.stringify(m.file);
-  return [
-    `the ${m.kind} fixture for this request from ${m.describe} cannot answer it, so it was not replayed (nor overwritten): ${m.problem}.`,
-    ...(m.test ? [`  test:     ${m.test}`] : []),
-    `  hash:     ${m.hash}`,
-    `  file:     ${m.file}`,
-    `  Fix it: record it again through the API the client uses now: rm ${q} && ${rerecordCommand(m.runner, m.filterTitle ?? m.test)}` +
-      `, then review and commit the new fixture.`,
-  ].join("\n");
-}
-
 /**
  * The note joined to a provider's error when a `record_or_replay` miss went live to be
  * recorded and the call failed: the provider's own error never says a fixture was missing.

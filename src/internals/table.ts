@@ -18,7 +18,7 @@
  *
  * Of `@langchain/openai`, read at call time where present: `ChatOpenAI#_useResponsesApi(options)`,
  * which API a call goes to (`adapters/chat/openaiApi.ts`; without it, a fixture of the other
- * OpenAI API is not told apart: the check guards a fixture's shape, not a live call).
+ * OpenAI API is not told apart: the check keeps a replayed answer's shape, not a call from going live).
  *
  * Of jest (29, 30): jest-runtime's `Runtime.prototype.requireModule(from, moduleName)`, which every
  * `require` of a real module ends in, found through Node's module cache

@@ -15,7 +15,8 @@ export function contentText(content: unknown): string {
     const text = typeof b === "string" ? b : isRec(b) && typeof b.text === "string" ? b.text : undefined;
     const piece = text ?? (isRec(b) ? blockMarker(b) : compact(b));
     // text pieces run on (a reply split into blocks); a marker stands apart from its neighbours
-    if (out !== "" && piece !== "" && (text === undefined || afterMarker)) out += " ";
+    if (piece === "") continue; // an empty text block: what stands apart stays apart
+    if (out !== "" && (text === undefined || afterMarker)) out += " ";
     out += piece;
     afterMarker = text === undefined;
   }

@@ -277,6 +277,14 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(shown.stdout).to.include("Your key is [secret: openai_key], and the token [secret: $OPENAI_API_KEY].");
       expect(shown.stdout).to.not.include(key).and.not.include("local-dummy-key-42abc");
       expect((await cli(["show", file, "--json"], d, env)).stdout).to.equal(fs.readFileSync(file, "utf8"));
+      const allowed = await cli(["show", file, "--allow-secret-pattern", "openai_key"], d, env);
+      expect(allowed.stdout).to.include(`Your key is ${key}, and the token [secret: $OPENAI_API_KEY].`);
+      // a stream that spells the key across chunks: the joined answer is masked too
+      const chunks = ["Your key is ", key.slice(0, 10), key.slice(10), "."].map((text) => ({ text, message: { type: "ai", content: text } }));
+      const stream = writeFixture(d, "chat_stream", { ...request, messages: [{ role: "user", content: "Stream my key." }] }, { chunks });
+      const streamed = await cli(["show", stream], d, env);
+      expect(streamed.code, streamed.stderr).to.equal(0);
+      expect(streamed.stdout).to.include("[assistant] Your key is [secret: openai_key].").and.not.include(key);
       for (const format of ["text", "markdown", "json"]) {
         const diff = await cli(["diff", ".", "--format", format], d, env);
         expect(diff.code, diff.stderr).to.equal(0);

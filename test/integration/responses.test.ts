@@ -11,6 +11,7 @@ import * as path from "node:path";
 import type { AIMessageChunk } from "@langchain/core/messages";
 import { z } from "zod";
 import { Vcr, VcrMissError } from "../../src/index";
+import { validateFixtures } from "../../src/validate";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -98,48 +99,53 @@ describe("OpenAI Responses API: record and replay", () => {
     expect(live.length).to.be.greaterThan(4);
   });
 
-  describe("a fixture of the other OpenAI API (Chat Completions vs Responses) is refused, not replayed in the shape the client no longer returns", () => {
-    const API = { completions: "Chat Completions API", responses: "Responses API" } as const;
+  describe("the other OpenAI API (Chat Completions vs Responses): the same request, another answer's shape; each API gets a fixture of its own", () => {
+    const API = { completions: "chat_completions", responses: "responses" } as const;
     const client = (vcr: Vcr, api: keyof typeof API) => openai(fake, vcr.cache, { useResponsesApi: api === "responses" });
     const ask = async (vcr: Vcr, api: keyof typeof API, streamed: boolean) => {
-      if (!streamed) return (await client(vcr, api).invoke("Say hello.")).content;
+      if (!streamed) return json((await client(vcr, api).invoke("Say hello.")).content); // a live block's `phase: undefined` is not replayed
       let text = "";
       for await (const c of await client(vcr, api).stream("Say hello.")) text += c.text;
       return text;
     };
 
     for (const streamed of [false, true])
-      for (const [recorded, now] of [
+      for (const [first, then] of [
         ["completions", "responses"],
         ["responses", "completions"],
       ] as const) {
-        it(`${streamed ? "a stream" : "invoke"} recorded through the ${API[recorded]}, asked through the ${API[now]}: a miss naming both, in every mode that reads fixtures; the file is left as it was`, async () => {
-          const live = json(await ask(new Vcr({ dir, mode: "record_or_replay" }), recorded, streamed)); // a live block's `phase: undefined` is not replayed
+        it(`${streamed ? "a stream" : "invoke"} recorded through ${first}, asked through ${then}: a miss naming the difference under replay_only, recorded beside it under record_or_replay; then each replays its own, 0 requests`, async () => {
+          const live = await ask(new Vcr({ dir, mode: "record_or_replay" }), first, streamed);
           const [file] = fs.readdirSync(dir);
           const bytes = fs.readFileSync(path.join(dir, file));
           const requests = fake.count();
-          expect(json(await ask(new Vcr({ dir, mode: "replay_only" }), recorded, streamed))).to.deep.equal(live); // the same API replays
-          for (const mode of ["replay_only", "record_or_replay"] as const) {
-            const vcr = new Vcr({ dir, mode });
-            const err = await ask(vcr, now, streamed).then(
-              () => undefined,
-              (e: unknown) => e,
-            );
-            expect(err, mode).to.be.instanceOf(VcrMissError);
-            const message = (err as Error).message;
-            expect(message).to.include(`it was recorded through OpenAI's ${API[recorded]}, and this call goes through the ${API[now]}`);
-            expect(message).to.include(`  file:     ${path.join(dir, file)}`);
-            expect(message).to.include(`Fix it: record it again through the API the client uses now: rm "${path.join(dir, file)}" && `);
-            expect(vcr.stats()).to.deep.include({ replayed: 0, missed: 1, recorded: 0 });
-          }
+          const err = await ask(new Vcr({ dir, mode: "replay_only" }), then, streamed).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(err).to.be.instanceOf(VcrMissError);
+          const message = (err as Error).message;
+          expect(message).to.include(`nearest recorded ${streamed ? "chat_stream" : "chat"} fixture: ${path.join(dir, file)}, which differs at:`);
+          expect(message).to.include(`openai_api: (absent) → "${API[then]}"`);
+          expect(message).to.include(
+            `hint: ChatOpenAI sends this call to OpenAI's ${then === "responses" ? "Responses API" : "Chat Completions API"}, and the fixture of the same request holds the other API's answer`,
+          );
           expect(fake.count()).to.equal(requests);
-          expect(fs.readdirSync(dir)).to.deep.equal([file]);
-          expect(fs.readFileSync(path.join(dir, file)).equals(bytes)).to.equal(true);
-          // record_always asks the API the client uses now, and its answer replaces the fixture
-          await ask(new Vcr({ dir, mode: "record_always" }), now, streamed);
+
+          const other = await ask(new Vcr({ dir, mode: "record_or_replay" }), then, streamed);
           expect(fake.count()).to.equal(requests + 1);
-          await ask(new Vcr({ dir, mode: "replay_only" }), now, streamed);
+          expect(fs.readdirSync(dir)).to.have.length(2);
+          expect(fs.readFileSync(path.join(dir, file)).equals(bytes)).to.equal(true, "the first fixture is left as it was");
+          const second = fs.readdirSync(dir).find((f) => f !== file)!;
+          expect(JSON.parse(fs.readFileSync(path.join(dir, second), "utf8")).request.openai_api).to.equal(API[then]);
+          if (!streamed) expect(typeof live === "string").to.not.equal(typeof other === "string"); // one a string, the other content blocks
+
+          const sealed = new Vcr({ dir, mode: "replay_only" });
+          expect(await ask(sealed, first, streamed)).to.deep.equal(live);
+          expect(await ask(sealed, then, streamed)).to.deep.equal(other);
+          expect(sealed.stats()).to.deep.include({ replayed: 2, missed: 0 });
           expect(fake.count()).to.equal(requests + 1);
+          expect(await validateFixtures(dir)).to.deep.equal([]); // the second one's name is its request's hash, openai_api included
         });
       }
   });

@@ -42,7 +42,7 @@ describe("diff: fixtures re-recorded with no reviewed difference (record_always 
     const text = renderText(report, { dir: "cassettes", base: "HEAD" });
     expect(text).to.contain("0 changed, 0 added, 0 removed, 3 re-recorded");
     expect(text).to.contain(
-      "\nre-recorded with no difference a review shows (2): only what a review leaves out changed (the recording time, ids, provider metadata)\n" +
+      "\nre-recorded with no difference a review shows (2): only what a review leaves out changed (the recording time, ids, provider metadata, reasoning text, the contents of blocks that are not text)\n" +
         '  cassettes/1.json  chat m: "q1"\n  cassettes/3.json  chat m: "q3"\n',
     );
     expect(text).to.contain('\nre-recorded chat m: "q2"\n  cassettes/2.json\n  response generations[0].text: [-old-] {+new+}\n');

@@ -126,6 +126,7 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
       { type: "text", text: "Let me look " },
       { type: "text", text: "that order up." },
       { type: "tool_use", id: "call_1", name: "lookup_order", input: {} },
+      { type: "text", text: "" },
       { type: "image", mime_type: "image/png" },
       { type: "text", text: "Then more." },
     ];

@@ -15,7 +15,7 @@ import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
 import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { isSharedFixture } from "../../store/store";
-import { otherApiProblem } from "./openaiApi";
+import { ownApiRequest } from "./openaiApi";
 
 export class VcrCache extends BaseCache<Generation[]> {
   constructor(
@@ -43,7 +43,7 @@ export class VcrCache extends BaseCache<Generation[]> {
       secrets: () => clientSecrets(model),
       owner: call,
       borrow: true,
-      refuse: (fixture) => otherApiProblem(model, call.options(), fixture),
+      alternate: (fixture, request) => ownApiRequest(model, call.options(), fixture, request),
     });
     const lookup = found instanceof Promise ? await found : found; // a hit takes no extra microtask turn
     entry.lookup = lookup;

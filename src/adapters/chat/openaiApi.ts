@@ -5,7 +5,8 @@
  * gives a string `content` and `chatcmpl-` ids, the Responses API content blocks, `resp_` ids and
  * its own metadata. ChatOpenAI picks the API per call (`useResponsesApi`, built-in tools, models
  * LangChain sends there by default, a new `@langchain/openai`), so a fixture of the other API is
- * refused on replay rather than handed back in the shape the client no longer returns.
+ * not handed back in the shape the client no longer returns: the call is keyed by its request
+ * with the API added (`ownApiRequest`), and misses or records there.
  */
 import type { Fixture } from "../../store/fixture";
 import { isRec } from "../../kinds/text";
@@ -53,16 +54,22 @@ export function recordedOpenAiApi(response: unknown): OpenAiApi | undefined {
   return api ?? undefined;
 }
 
-/** Why a found fixture must not answer this call (its API is not the call's), or undefined. */
-export function otherApiProblem(model: object, callOptions: unknown, fixture: Fixture): string | undefined {
+/** The member a request of the other API gets (`openai_api`), and its values. */
+export const OPENAI_API_MEMBER = "openai_api";
+const MEMBER_VALUE: Record<OpenAiApi, string> = { "Responses API": "responses", "Chat Completions API": "chat_completions" };
+
+/**
+ * The request this call is keyed by when the fixture found for its request was recorded through
+ * the other OpenAI API: the same request with `openai_api` ("responses" or "chat_completions"),
+ * so each API's answer has a fixture of its own, and the first one recorded keeps its key (no
+ * fixture already written changes name). Undefined when the found fixture answers this call.
+ */
+export function ownApiRequest(model: object, callOptions: unknown, fixture: Fixture, request: () => unknown): unknown {
+  if (typeof (model as { _useResponsesApi?: unknown })._useResponsesApi !== "function") return undefined; // not ChatOpenAI: nothing more to read
   const recorded = recordedOpenAiApi(fixture.response);
   if (recorded === undefined) return undefined;
   const now = openAiApiOf(model, callOptions);
   if (now === undefined || now === recorded) return undefined;
-  return (
-    `it was recorded through OpenAI's ${recorded}, and this call goes through the ${now}: the request is the same, ` +
-    `the answer's shape is not (${recorded === "Responses API" ? "content blocks and resp_ ids" : "string content and chatcmpl- ids"}, where the client now returns ` +
-    `${now === "Responses API" ? "content blocks and resp_ ids" : "string content and chatcmpl- ids"}). ChatOpenAI chooses the API per call: useResponsesApi, ` +
-    `built-in tools, and some models go to the Responses API, and a new @langchain/openai may choose differently`
-  );
+  const base = request();
+  return isRec(base) ? { ...base, [OPENAI_API_MEMBER]: MEMBER_VALUE[now] } : undefined;
 }

@@ -25,7 +25,7 @@ import { watchNewTokens, type RunManagerLike } from "./tokens";
 import { currentTest } from "../../scope";
 import { log } from "../../log";
 import { processWide } from "../../processWide";
-import { otherApiProblem } from "../chat/openaiApi";
+import { ownApiRequest } from "../chat/openaiApi";
 
 export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
 
@@ -59,7 +59,7 @@ export async function* vcrStream(
   const lookup = await recorder.lookup("chat_stream", request, {
     describe: describe(model, request),
     secrets: () => clientSecrets(model),
-    refuse: (fixture) => otherApiProblem(model, options, fixture),
+    alternate: (fixture, req) => ownApiRequest(model, options, fixture, req),
   });
   const signal = (options as CallOptionsLike | undefined)?.signal;
   if (lookup.fixture) {
