@@ -434,6 +434,7 @@ export class Recorder {
           test: test?.title,
           runner: currentRunner(),
           filterTitle: test?.filterTitle,
+          specFile: test?.specFile,
         });
       if (!appendNote(error as PrintedError, note)) log.warn(note);
     } catch {
@@ -467,6 +468,7 @@ export class Recorder {
       test,
       runner: currentRunner(),
       filterTitle: scope?.filterTitle,
+      specFile: scope?.specFile,
       older: this.nearest.older,
       nearestUsedThisRun: nearest !== undefined && this.usedThisRun(nearest.file),
     });

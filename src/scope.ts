@@ -43,7 +43,7 @@ export class Scope {
   readonly live: Map<string, LiveCall>;
   /** The name the runner's name filter matches, when it is not `title` (node:test matches a test's own name). */
   filterTitle?: string;
-  /** The test's file, where its process runs more than one file's tests (mocha); else the usage says it (`runner/usage.ts`). */
+  /** The test's file, as its runner plugin names it: the usage ledger keeps each test under it (else its process's file, `runner/usage.ts`), and a miss's command names it (vitest, jest). */
   specFile?: string;
   /** The test has ended: a store of it that AsyncLocalStorage still carries into later code no longer counts. */
   ended = false;

@@ -192,7 +192,8 @@ export function secretError(
       (when === "after the call"
         ? `  Nothing was written; the call failed so the secret cannot reach the repository.\n`
         : `  Nothing was written, and ${when === "before the tool ran" ? "the tool's body did not run" : "the request was not sent to the provider"}: its fixture could never be written.\n`) +
-      `  Fix it: keep the secret out of the prompt, or add a redactor (options.redactors) that masks it` +
+      // in the answer, the provider (or a tool's result) wrote it: nothing in the test's prompt to take out
+      `  Fix it: ${hit.path.startsWith("$.response") ? "the answer holds it (the model, or a tool's result, wrote it): add" : "keep the secret out of the prompt, or add"} a redactor (options.redactors) that masks it` +
       (hit.pattern === "client_api_key"
         ? "."
         : `, or, if it is a harmless test value, allow the pattern: new Vcr({ allowSecretPatterns: ["${hit.pattern}"] }).`),

@@ -86,7 +86,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       "re-recorded",
       x.kind,
       cell(x.title),
-      x.request.length ? code(x.request.map((d) => d.path).join(", ")) : "—",
+      code([...x.request.map((d) => d.path), ...x.response.map((d) => `response ${d.path}`)].join(", ")), // one of the two differs: the row is not alike
       code(short(x.file)),
     ]),
     ...(alike.length ? [["re-recorded", "—", `${alike.length} fixture(s) with no difference a review shows: ${ALIKE}`, "—", "—"]] : []),

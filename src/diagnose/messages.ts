@@ -33,6 +33,8 @@ interface Unmatched {
   runner?: RunnerName;
   /** The name the runner's filter should match, when not the full title. */
   filterTitle?: string;
+  /** The test's file, when its runner plugin named it (the command names it for vitest and jest). */
+  specFile?: string;
 }
 
 export function missMessage(
@@ -56,7 +58,7 @@ export function missMessage(
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
   lines.push(
-    `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test)}` +
+    `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
       `, then review and commit the new fixture.`,
   );
   if (m.kind === "chat_stream" && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
@@ -77,7 +79,7 @@ export function failedLiveMessage(m: Unmatched & { /** whether a nearest fixture
     `no recorded fixture matched this ${m.kind} request from ${m.describe}, so mode ${m.mode} sent it to the provider to record it, and that call failed (the error above); nothing was recorded.`,
     ...facts(m, m.searched),
   ];
-  const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test);
+  const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile);
   lines.push(
     m.nearest && m.nearest.differences.length > 0
       ? `  If the request changed on purpose, record it with the real provider configured (its URL and key): ${fix}. If not, undo the change shown above.`
@@ -119,9 +121,11 @@ function shellQuote(s: string): string {
 
 /**
  * The command that records just this test again, in the running test runner's own words, with its
- * title filled in. Without a runner plugin nothing names the test: the suite's own command.
+ * title filled in, and for vitest and jest its file (`specFile`): a test of the same title in another
+ * file is left alone, as `record_always` must leave it. Without a runner plugin nothing names the
+ * test: the suite's own command.
  */
-export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined): string {
+export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined, specFile?: string): string {
   if (title === undefined) return suiteRerecordCommand();
   // the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model's import() needs) go with it
   const nodeOptions = portableNodeOptions(process.env.NODE_OPTIONS);
@@ -132,15 +136,26 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const exec = yarn ? "yarn" : "npx";
   switch (runner) {
     case "vitest":
-      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))} -t ${quoted}`;
+      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}${fileFilter(specFile, false)} -t ${quoted}`;
     case "jest":
-      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))} -t ${quoted}`;
+      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))}${fileFilter(specFile, true)} -t ${quoted}`;
     case "node-test":
       return `${env} ${yarn ? "yarn node" : "node"} --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(ownTestFile())}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
       return `${env} ${exec} mocha${words(mochaCommandArgs())} --grep ${quoted}`;
   }
+}
+
+/**
+ * A test file as vitest's and jest's file filter takes it, from the working directory, after a space:
+ * vitest matches it as text; jest as a regular expression, so the characters that would change
+ * what it matches are escaped (a "." matching itself and any other is left as it reads).
+ */
+function fileFilter(specFile: string | undefined, regex: boolean): string {
+  if (!specFile) return "";
+  const rel = pathFrom(process.cwd(), specFile);
+  return " " + shellWord(regex ? rel.replace(/[*+?^${}()|[\]\\]/g, "\\$&") : rel);
 }
 
 /**
@@ -187,7 +202,7 @@ export function testFileArg(file: string | undefined): string {
 /** The command that records the running test again (the suite's own outside a test). */
 export function currentTestCommand(): string {
   const scope = currentTest();
-  return rerecordCommand(currentRunner(), scope?.filterTitle ?? scope?.title);
+  return rerecordCommand(currentRunner(), scope?.filterTitle ?? scope?.title, scope?.specFile);
 }
 
 /** Arguments the runner's main process recorded, each after a space, quoted where the shell needs it. */

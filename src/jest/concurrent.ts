@@ -21,6 +21,8 @@ export interface ConcurrentState {
   currentConcurrentTestName?: () => string | undefined;
   /** The test whose context this is (jest 30): tells a concurrent one, and one test from another of the same name. */
   currentTestIdentity?: () => TestIdentity | undefined;
+  /** The running test file. */
+  testPath?: string;
 }
 
 export class ConcurrentTests {
@@ -62,6 +64,7 @@ export class ConcurrentTests {
 
   private make(name: string): Scope {
     const scope = testScope(name);
+    scope.specFile = this.state().testPath; // a miss's command names the file
     this.made.push(scope);
     return scope;
   }

@@ -58,7 +58,8 @@ const concurrent = new ConcurrentTests(() => expect.getState());
 setTestFinder(concurrent.find);
 
 beforeEach(() => {
-  enterTest(expect.getState().currentTestName ?? "(unknown test)");
+  const state = expect.getState();
+  enterTest(state.currentTestName ?? "(unknown test)", state.testPath); // a miss's command names the file
 });
 /** A test is over: a live call still in flight is named; jest tells the reporter, not us, whether the test failed. */
 function testOver(scope: Scope): void {

@@ -87,6 +87,7 @@ class LangchainVcrJestReporter {
     for (const entry of entries) {
       if (!titles.has(entry.title)) continue;
       const scope = scopeOf(entry);
+      scope.specFile = result.testFilePath; // the note names it: a test of the same title may fail in another file
       keepShared(
         scope,
         [...scope.created].filter((f) => passedWith.has(f)).map((file) => ({ file, passedWith: passedWith.get(file), handedTo: [] })),

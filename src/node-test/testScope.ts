@@ -47,6 +47,8 @@ export function installTestScopes(): void {
     if (!isTestBody) return original.call(this, fn, thisArg, ...args);
     const scope = testScope(fullTitle(this));
     scope.filterTitle = this.name;
+    // each test file runs in a process of its own (NODE_TEST_CONTEXT says so): a failed test's note names it
+    if (process.env.NODE_TEST_CONTEXT?.startsWith("child")) scope.specFile = process.argv[1];
     byContext.set(thisArg as object, scope);
     if ((this.parent?.concurrency ?? 1) <= 1) {
       // runs alone: the process-wide slot, no AsyncLocalStorage store (afterEach frees it)

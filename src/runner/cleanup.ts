@@ -2,6 +2,7 @@
 import type { Scope } from "../scope";
 import { restoreFixture } from "../store/atomic";
 import { log } from "../log";
+import { pathFrom } from "../pathFrom";
 
 /** `undone`: the recordings taken back (a file the test wrote twice counts twice), for the run's summary. */
 export function restoreFailedTest(scope: Scope): { removed: string[]; restored: string[]; undone: number } {
@@ -17,7 +18,7 @@ export function restoreFailedTest(scope: Scope): { removed: string[]; restored: 
   }
   if (removed.length || restored.length) {
     log.warn(
-      `test "${scope.title}" failed: removed ${removed.length} fixture(s) it recorded` +
+      `test "${scope.title}"${scope.specFile ? ` (${pathFrom(process.cwd(), scope.specFile)})` : ""} failed: removed ${removed.length} fixture(s) it recorded` +
         (restored.length ? ` and restored ${restored.length} it overwrote` : "") +
         `: nothing a failed test records is kept.\n`,
     );

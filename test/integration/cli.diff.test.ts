@@ -253,7 +253,7 @@ describe("cli: langchain-vcr diff", function () {
     expect(text.stdout).to.contain("0 changed, 0 added, 0 removed, 1 re-recorded");
     expect(text.stdout).to.contain(`  cassettes/${file}\n  request messages[0].content: Balance for [-CUST-XXXX?-] {+CUST-1001?+}\n  response `);
     const markdown = (await cli(["diff", "--format", "markdown"], dir)).stdout;
-    expect(markdown).to.contain("| re-recorded | chat |").and.contain("| `messages[0].content` |");
+    expect(markdown).to.contain("| re-recorded | chat |").and.contain("| `messages[0].content, response ");
     const report = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
     expect(report.rerecorded).to.have.length(1);
     expect(report.rerecorded[0].request).to.deep.equal([

@@ -106,7 +106,9 @@ describe("the ESM and CommonJS builds load only their own module system", functi
     expect(fake.count()).to.equal(3);
     // the plugin (dist/cjs) saw the ESM build's recordings as the failed test's: it removed them
     expect(readFixtures(dir).map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
-    expect(out.stderr).to.include('test "a user\'s ESM suite fails after recording" failed: removed 2 fixture(s) it recorded');
+    expect(out.stderr).to.include(
+      'test "a user\'s ESM suite fails after recording" (test/plugin-specs/recording.spec.mjs) failed: removed 2 fixture(s) it recorded',
+    );
     const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
     expect(summary).to.deep.equal([
       `langchain-vcr: 0 replayed, 1 recorded (2 more undone: their tests failed), 0 bypassed, 1 missed — mode record_or_replay + replay_only (set in code; the default is record_or_replay), fixtures: ${dir}`,

@@ -31,7 +31,9 @@ describe("the mocha plugin (run as a child process)", () => {
     expect(fake.count()).to.equal(3);
     const fixtures = readFixtures(dir);
     expect(fixtures.map((f) => f.request.messages[0].content)).to.deep.equal(["kept question"]);
-    expect(out.stderr).to.include('test "a user\'s suite fails after recording" failed: removed 2 fixture(s) it recorded');
+    expect(out.stderr).to.include(
+      'test "a user\'s suite fails after recording" (test/plugin-specs/recording.spec.js) failed: removed 2 fixture(s) it recorded',
+    );
     const summary = out.stdout.split("\n").filter((l) => l.startsWith("langchain-vcr: "));
     expect(summary).to.deep.equal([
       `langchain-vcr: 0 replayed, 1 recorded (2 more undone: their tests failed), 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: ${dir}`,
@@ -59,7 +61,7 @@ describe("the mocha plugin (run as a child process)", () => {
       expect(out.status).to.equal(1); // one failing test
       expect(fake.count()).to.equal(9);
       expect(out.stdout).to.include(`root each-hooks: ${eachHooks}`);
-      expect(out.stdout + out.stderr).to.include('test "the first suite fails" failed: removed 3 fixture(s) it recorded');
+      expect(out.stdout + out.stderr).to.include('test "the first suite fails" (test/plugin-specs/hooks.spec.js) failed: removed 3 fixture(s) it recorded');
       const kept = readFixtures(dir).map((f) => f.request.messages[0].content as string);
       expect(kept.sort()).to.deep.equal(
         ["beforeEach of passes", "body of passes", "afterEach of passes", "after of the first suite", "before of the next suite", "body of passes too"].sort(),

@@ -349,6 +349,7 @@ describe("secret safety", () => {
     expect(err).to.be.instanceOf(VcrSecretError);
     expect(err.message).to.include("a credential of the model client itself (its API key");
     expect(err.message).to.include("the request was not sent to the provider");
+    expect(err.message).to.include("Fix it: keep the secret out of the prompt, or add a redactor");
     const streamed = await (async () => {
       for await (const _ of await openai(fake, vcr.cache, { apiKey: key }).stream(`stream my key ${key}`)) void _;
     })().catch((e) => e);
@@ -382,6 +383,10 @@ describe("secret safety", () => {
     expect(err).to.be.instanceOf(VcrSecretError);
     expect(err.pattern).to.equal("openai_key");
     expect(err.path).to.match(/^\$\.response\.chunks\[\*\]\..*args, joined$/);
+    // the answer holds it: the fix is a redactor, not a prompt without it
+    expect(err.message)
+      .to.include("Fix it: the answer holds it (the model, or a tool's result, wrote it): add a redactor")
+      .and.not.include("out of the prompt");
     expect(fake.count()).to.equal(1);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
   });

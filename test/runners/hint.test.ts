@@ -8,6 +8,15 @@ import { SHARE_ENV } from "../../src/runner/shareEnv";
 const ENV = "LANGCHAIN_VCR_MODE=record_or_replay";
 
 describe("rerecordCommand", () => {
+  it("names the test's file for vitest (as text) and jest (a pattern: what would change its match escaped), so a test of the same title elsewhere is left alone", () => {
+    const at = (f: string) => path.join(process.cwd(), f);
+    expect(rerecordCommand("vitest", "summarize works", at("test/gemini.test.ts"))).to.equal(`${ENV} npx vitest run test/gemini.test.ts -t "summarize works"`);
+    expect(rerecordCommand("jest", "summarize works", at("test/gemini.test.ts"))).to.equal(`${ENV} npx jest test/gemini.test.ts -t "summarize works"`);
+    expect(rerecordCommand("vitest", "t", at("app/(auth)/[id].test.ts"))).to.equal(`${ENV} npx vitest run 'app/(auth)/[id].test.ts' -t "t"`);
+    expect(rerecordCommand("jest", "t", at("app/(auth)/[id].test.ts"))).to.equal(String.raw`${ENV} npx jest 'app/\(auth\)/\[id\].test.ts' -t "t"`);
+    expect(rerecordCommand("mocha", "t", at("test/a.spec.ts"))).to.equal(`${ENV} npx mocha --grep "t"`); // mocha's command carries the run's own spec files
+  });
+
   it("uses each runner's own command and flag and the real title", () => {
     expect(rerecordCommand("mocha", "refunds order 42")).to.equal(`${ENV} npx mocha --grep "refunds order 42"`);
     expect(rerecordCommand("vitest", "agent refunds")).to.equal(`${ENV} npx vitest run -t "agent refunds"`);

@@ -48,7 +48,7 @@ describeParity({
   // two workers, so the two test files run in two processes
   command: [JEST, "--ci", "--maxWorkers=2"],
   ...DASH_T,
-  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "chat asks"`,
+  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest test/a.test.cjs -t "chat asks"`,
   narrowing: { args: ["--testPathIgnorePatterns", "b\\.test"], option: "--testPathIgnorePatterns" },
   concurrent: false,
   changedOnly: {
@@ -100,10 +100,10 @@ describe("langchain-vcr/jest: a miss's command to record the test runs it with t
         { FAKE_URL: fake.openaiBaseURL },
         {
           miss: [JEST, "--ci", "-c", "jest.llm.config.cjs"],
-          hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -c jest.llm.config.cjs -t "asks the app"`,
+          hint: `LANGCHAIN_VCR_MODE=record_or_replay npx jest -c jest.llm.config.cjs llm/app.test.cjs -t "asks the app"`,
           // what the command used to be: the default config, no test of this name
           plain: [JEST, "--ci", "-t", "asks the app"],
-          printed: [JEST, "--ci", "-c", "jest.llm.config.cjs", "-t", "asks the app"],
+          printed: [JEST, "--ci", "-c", "jest.llm.config.cjs", "llm/app.test.cjs", "-t", "asks the app"],
         },
       );
     });
@@ -626,8 +626,12 @@ describe("langchain-vcr/jest: test.concurrent tests, which jest runs without bef
       expect(miss.status).to.equal(1);
       const out = miss.stdout + miss.stderr;
       expect(out).to.include("test:     cities weather in Athens").and.include("test:     cities weather in Sofia");
-      expect(out).to.include(`LANGCHAIN_VCR_MODE=record_or_replay npx jest -t "cities weather in Athens"`);
-      const printed = await p.run([JEST, "--ci", "-t", "cities weather in Athens"], { ...env, SUFFIX: " Be brief.", LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(out).to.include(`LANGCHAIN_VCR_MODE=record_or_replay npx jest test/cities.test.cjs -t "cities weather in Athens"`);
+      const printed = await p.run([JEST, "--ci", "test/cities.test.cjs", "-t", "cities weather in Athens"], {
+        ...env,
+        SUFFIX: " Be brief.",
+        LANGCHAIN_VCR_MODE: "record_or_replay",
+      });
       expect(printed.status, printed.stdout + printed.stderr).to.equal(0);
       expect(fake.count()).to.equal(3); // that test's question alone
       expect(chatQuestions(p)).to.include("What is the weather in Athens? Be brief.").and.not.include("What is the weather in Sofia? Be brief.");
@@ -695,7 +699,7 @@ describe("langchain-vcr/jest: a failed test's recording that a later test of the
       expect(fake.count(), "the later test replayed").to.equal(2);
       expect(text).to.include(`test "fails" failed, but 1 fixture(s) it recorded stay: tests beside it replayed them.`);
       expect(text).to.include(`(kept: test "passes" passed with it)`);
-      expect(text).to.include(`test "fails alone" failed: removed 1 fixture(s) it recorded`);
+      expect(text).to.include(`test "fails alone" (test/two.test.cjs) failed: removed 1 fixture(s) it recorded`);
       expect(p.fixtures(), text).to.have.length(1);
       const replay = await p.run([JEST, "--ci", "-t", "^passes$"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);

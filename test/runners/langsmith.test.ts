@@ -52,7 +52,7 @@ describe("LangSmith's test integration (ls.test) and its traces under the runner
         "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
         "test/ls.test.mjs": lsTests(true),
       },
-      { run: [VITEST, "run"], miss: ["--maxWorkers=1"], words: "vitest run" },
+      { run: [VITEST, "run"], miss: ["--maxWorkers=1"], words: "vitest run", file: "test/ls.test.mjs" },
       `${vitestMajor() >= 5 ? "ls suite > asks the app" : "ls suite asks the app"}, test_id=`,
     );
   });
@@ -64,7 +64,7 @@ describe("LangSmith's test integration (ls.test) and its traces under the runner
         "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
         "llm/ls.test.cjs": lsTests(false),
       },
-      { run: [JEST, "--ci"], miss: [], words: "jest" },
+      { run: [JEST, "--ci"], miss: [], words: "jest", file: "llm/ls.test.cjs" },
       "ls suite asks the app, test_id=",
     );
   });
@@ -103,13 +103,17 @@ function expectNoLangchainEnv(lines: string[]): void {
  * fixture; a complete run after it leaves a ledger naming the tests without their ids, and no test process had a LANGCHAIN_*
  * variable of langchain-vcr's.
  */
-async function expectLsMissRecords(files: Record<string, string>, runner: { run: string[]; miss: string[]; words: string }, title: string): Promise<void> {
+async function expectLsMissRecords(
+  files: Record<string, string>,
+  runner: { run: string[]; miss: string[]; words: string; file: string },
+  title: string,
+): Promise<void> {
   await withFakeProvider({}, async (fake) => {
     const p = makeProject(files);
     await expectPrintedCommandRecords(p, fake, ENV(fake.openaiBaseURL), {
       miss: [...runner.run, ...runner.miss],
-      hint: `LANGCHAIN_VCR_MODE=record_or_replay npx ${runner.words} -t "${title}"`,
-      printed: [...runner.run, "-t", title],
+      hint: `LANGCHAIN_VCR_MODE=record_or_replay npx ${runner.words} ${runner.file} -t "${title}"`,
+      printed: [...runner.run, runner.file, "-t", title],
     });
     const used = await p.run(runner.run, { ...ENV(fake.openaiBaseURL), LANGCHAIN_VCR_MODE: "record_or_replay" });
     expect(used.status, used.stdout + used.stderr).to.equal(0);

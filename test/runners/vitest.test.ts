@@ -72,7 +72,7 @@ describeParity({
   list: [VITEST, "list"],
   narrowing: { args: ["--exclude", "test/b.test.mjs"], option: "--exclude" },
   skippedFile: { name: "test/c.test.mjs", text: `import { test } from "vitest";\ntest.skip("skipped", () => {});\n` },
-  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -t "${CHAT}"`,
+  hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run test/a.test.mjs -t "${CHAT}"`,
   concurrent: true,
   changedOnly: { args: ["--changed"], file: "test/a.test.mjs", reason: "--changed ran only the test files related to changed files" },
   onlyFile: { name: "test/c.test.mjs", text: `import { test } from "vitest";\ntest("left out", () => {});\ntest.only("focused", () => {});\n` },
@@ -200,10 +200,10 @@ describe("langchain-vcr/vitest: a miss's command to record the test runs it with
         { FAKE_URL: fake.openaiBaseURL },
         {
           miss: [VITEST, "run", "-c", "vitest.llm.config.mjs", "--maxWorkers=1"],
-          hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -c vitest.llm.config.mjs -t "asks the app"`,
+          hint: `LANGCHAIN_VCR_MODE=record_or_replay npx vitest run -c vitest.llm.config.mjs llm/app.test.mjs -t "asks the app"`,
           // what the command used to be: the default config, no test of this name
           plain: [VITEST, "run", "-t", "asks the app"],
-          printed: [VITEST, "run", "-c", "vitest.llm.config.mjs", "-t", "asks the app"],
+          printed: [VITEST, "run", "-c", "vitest.llm.config.mjs", "llm/app.test.mjs", "-t", "asks the app"],
         },
       );
     });

@@ -52,6 +52,7 @@ describe("diff: fixtures re-recorded with no reviewed difference (record_always 
   it("markdown gives them one table row and no section; JSON lists each as before", () => {
     const md = renderMarkdown(report, { dir: "cassettes", base: "HEAD" });
     expect(md.match(/\| re-recorded \|/g)).to.have.length(2);
+    expect(md).to.contain('| re-recorded | chat | m: "q2" | `response generations[0].text` | `cassettes/2.json` |'); // what changed, in the row
     expect(md).to.contain("| re-recorded | — | 2 fixture(s) with no difference a review shows: only what a review leaves out changed");
     expect(md).to.contain('**chat** m: "q2" (re-recorded)');
     expect(md).to.not.contain('m: "q1" (re-recorded)');

@@ -307,7 +307,7 @@ export function describeParity(spec: RunnerSpec): void {
       const out = await run(spec.filter(spec.chatOnly), { LANGCHAIN_VCR_MODE: "record_always", FAIL: "1" });
       expect(out.status).to.equal(1);
       expect(out.stdout + out.stderr).to.include(
-        `langchain-vcr: test "${spec.chatTitle}" failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`,
+        `langchain-vcr: test "${spec.chatTitle}" (${Object.keys(spec.files).find((f) => /^test\/a\./.test(f))}) failed: removed 1 fixture(s) it recorded and restored 1 it overwrote`,
       );
       // the two recordings it took back are not counted as recorded
       const lines = summaryLines(out);
