@@ -24,34 +24,24 @@ export function openAiApiOf(model: object, callOptions: unknown): OpenAiApi | un
   }
 }
 
-/** A kept fixture's response is read once. */
-const recordedApis = new WeakMap<object, OpenAiApi | null>();
-
 /**
  * The API a chat or chat_stream response was recorded through, from what LangChain's OpenAI
  * converters leave in it: the Responses API's `object: "response"` (a stream's, in its last
  * chunk), Chat Completions' `finish_reason` (which the Responses API never sets). Undefined for
- * a response that says neither (another provider's).
+ * a response that says neither (another provider's). Read from the end, where a stream says it,
+ * with no cache: a replay reads it on every hit, and a plain read costs less than a lookup.
  */
 export function recordedOpenAiApi(response: unknown): OpenAiApi | undefined {
   if (!isRec(response)) return undefined;
-  const known = recordedApis.get(response);
-  if (known !== undefined) return known ?? undefined;
   const items = Array.isArray(response.generations) ? response.generations : Array.isArray(response.chunks) ? response.chunks : [];
-  let api: OpenAiApi | null = null;
-  for (const item of items) {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
     if (!isRec(item)) continue;
-    const message = isRec(item.message) ? item.message : {};
-    const meta = isRec(message.response_metadata) ? message.response_metadata : {};
-    const info = isRec(item.generationInfo) ? item.generationInfo : {};
-    if (meta.object === "response") {
-      api = "Responses API";
-      break;
-    }
-    if ("finish_reason" in meta || "finish_reason" in info) api = "Chat Completions API";
+    const meta = isRec(item.message) && isRec(item.message.response_metadata) ? item.message.response_metadata : undefined;
+    if (meta?.object === "response") return "Responses API";
+    if ((meta && "finish_reason" in meta) || (isRec(item.generationInfo) && "finish_reason" in item.generationInfo)) return "Chat Completions API";
   }
-  recordedApis.set(response, api);
-  return api ?? undefined;
+  return undefined;
 }
 
 /** The member a request of the other API gets (`openai_api`), and its values. */
