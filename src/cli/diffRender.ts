@@ -114,8 +114,10 @@ type Rerecorded = DiffReport["rerecorded"][number];
 
 /** The re-recorded fixtures whose request and answer a review sees as the same, and the others: the first are listed, not shown one by one. */
 function splitAlike(all: readonly Rerecorded[]): [Rerecorded[], Rerecorded[]] {
-  const alike = all.filter((x) => x.request.length === 0 && x.response.length === 0);
-  return [alike, all.filter((x) => !alike.includes(x))];
+  const alike: Rerecorded[] = [];
+  const differing: Rerecorded[] = [];
+  for (const x of all) (x.request.length === 0 && x.response.length === 0 ? alike : differing).push(x);
+  return [alike, differing];
 }
 
 /** How many differences a migrated fixture has beyond what the upgrade itself changes. */

@@ -1,5 +1,6 @@
 /** Field-by-field differences between a recorded request and a new one, as paths. */
 import type { VcrDifference } from "../errors";
+import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
 
 export function diffValues(recorded: unknown, requested: unknown, path = "", out: VcrDifference[] = []): VcrDifference[] {
   if (Object.is(recorded, requested)) return out;
@@ -29,7 +30,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
 export function hintFor(differences: readonly VcrDifference[]): string | undefined {
-  const api = differences.find((d) => d.path === "openai_api" && d.recorded === undefined);
+  const api = differences.find((d) => d.path === OPENAI_API_MEMBER && d.recorded === undefined);
   if (api) {
     return (
       `ChatOpenAI sends this call to OpenAI's ${api.requested === "responses" ? "Responses API" : "Chat Completions API"}, and the fixture of the same request holds the other API's answer ` +

@@ -136,26 +136,15 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const exec = yarn ? "yarn" : "npx";
   switch (runner) {
     case "vitest":
-      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}${fileFilter(specFile, false)} -t ${quoted}`;
+      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}${testFileArg(specFile)} -t ${quoted}`;
     case "jest":
-      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))}${fileFilter(specFile, true)} -t ${quoted}`;
+      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))}${testFileArg(specFile, true)} -t ${quoted}`;
     case "node-test":
       return `${env} ${yarn ? "yarn node" : "node"} --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(ownTestFile())}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
       return `${env} ${exec} mocha${words(mochaCommandArgs())} --grep ${quoted}`;
   }
-}
-
-/**
- * A test file as vitest's and jest's file filter takes it, from the working directory, after a space:
- * vitest matches it as text; jest as a regular expression, so the characters that would change
- * what it matches are escaped (a "." matching itself and any other is left as it reads).
- */
-function fileFilter(specFile: string | undefined, regex: boolean): string {
-  if (!specFile) return "";
-  const rel = pathFrom(process.cwd(), specFile);
-  return " " + shellWord(regex ? rel.replace(/[*+?^${}()|[\]\\]/g, "\\$&") : rel);
 }
 
 /**
@@ -191,12 +180,16 @@ function ownTestFile(): string | undefined {
 }
 
 /**
- * The test file a node:test process runs (each file runs in a process of its own), from the
- * working directory: `node --test` with no file finds no `.ts` test file on Node 20, and would
- * record nothing.
+ * A test file for a re-record command, from the working directory, after a space: node:test's
+ * own file (`node --test` with no file finds no `.ts` test file on Node 20, and would record
+ * nothing), and vitest's and jest's file filter (`pattern`: jest's), so a test of the same title
+ * in another file is left alone.
  */
-export function testFileArg(file: string | undefined): string {
-  return file ? " " + shellWord(pathFrom(process.cwd(), file)) : "";
+export function testFileArg(file: string | undefined, pattern = false): string {
+  if (!file) return "";
+  const rel = pathFrom(process.cwd(), file);
+  // jest reads it as a regular expression: what would change its match is escaped (a "." matching itself and any other is left as it reads)
+  return " " + shellWord(pattern ? rel.replace(/[*+?^${}()|[\]\\]/g, "\\$&") : rel);
 }
 
 /** The command that records the running test again (the suite's own outside a test). */

@@ -128,7 +128,7 @@ function question(req: Rec, shown: (text: string, max: number) => string): strin
 function requiredAnswer(req: Rec): string {
   const named = (name: unknown, field: string) => (typeof name === "string" && name !== "" ? ` (${field}: ${name})` : "");
   const tc = req.tool_choice;
-  if (isRec(tc) && (tc.type === "tool" || tc.type === "function")) return named(tc.name ?? (isRec(tc.function) ? tc.function.name : undefined), "tool_choice");
+  if (isRec(tc) && tc.type === "tool") return named(tc.name, "tool_choice"); // canonical/params.ts makes OpenAI's { type: "function" } this
   const config = isRec(req.toolConfig) ? req.toolConfig : {};
   const calling = isRec(config.functionCallingConfig) ? config.functionCallingConfig : {};
   const allowed = Array.isArray(calling.allowedFunctionNames) ? calling.allowedFunctionNames : [];

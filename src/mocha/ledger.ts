@@ -142,8 +142,9 @@ export class RunLedger {
   /** `use` for many: the files used, and (for `show`'s "used by") the tests that used each. */
   useAll(files: Iterable<string>, usedBy?: UsedBy): void {
     for (const file of files) if (!usedBy?.has(file)) this.used.add(this.rel.of(file)); // a file in usedBy is added below
-    for (const file of usedBy?.keys() ?? []) this.used.add(this.rel.of(file));
-    if (usedBy) addUses(this.usedBy, usedBy, this.rel.of.bind(this.rel), this.rel.of.bind(this.rel));
+    const rel = (f: string) => this.rel.of(f);
+    for (const file of usedBy?.keys() ?? []) this.used.add(rel(file));
+    if (usedBy) addUses(this.usedBy, usedBy, rel, rel);
     this.lists = undefined;
   }
 

@@ -14,7 +14,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles } from "./specDigests";
-import { addUses, fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
+import { fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 
 export const LEDGER_VERSION = 1;
 /** Overrides where ledgers are written and read. */
@@ -305,11 +305,7 @@ export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; p
   const used = new Set<string>();
   for (const l of records) for (const u of l.used) used.add(path.resolve(root, u));
   const usedBy: UsedBy = new Map();
-  for (const l of records)
-    addUses(
-      usedBy,
-      fromRecord(l.usedBy, (u) => path.resolve(root, u)),
-    );
+  for (const l of records) fromRecord(l.usedBy, (u) => path.resolve(root, u), undefined, usedBy);
   const main = records.find((l) => l.role === "main") ?? records[0];
   return {
     runId,

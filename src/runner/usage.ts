@@ -56,7 +56,8 @@ export class Usage {
     for (const d of other.dirs) this.dirs.add(d);
     for (const u of other.used ?? []) this.used.add(u);
     for (const m of other.modes ?? []) this.modes.add(m);
-    if (other.usedBy) addUses(this.usedBy, other.usedBy instanceof Map ? other.usedBy : fromRecord(other.usedBy));
+    if (other.usedBy instanceof Map) addUses(this.usedBy, other.usedBy);
+    else fromRecord(other.usedBy, undefined, undefined, this.usedBy);
   }
 
   /** `usedBy` as JSON, sorted; `path` maps the fixture and test file paths (relative to the root). */

@@ -32,10 +32,14 @@ export function addUses(usedBy: UsedBy, other: UsedBy, fixturePath: (p: string) 
 /**
  * Reads a record written by any version: a fixture's entry is test file → titles, or (the
  * first ledgers) a list of titles with no file. Anything else in it is skipped: a ledger is
- * advisory, and a damaged entry must not stop `show` or `stats`.
+ * advisory, and a damaged entry must not stop `show` or `stats`. Added to `out` when given.
  */
-export function fromRecord(record: unknown, fixturePath: (p: string) => string = same, specPath: (p: string) => string = same): UsedBy {
-  const out: UsedBy = new Map();
+export function fromRecord(
+  record: unknown,
+  fixturePath: (p: string) => string = same,
+  specPath: (p: string) => string = same,
+  out: UsedBy = new Map(),
+): UsedBy {
   if (!record || typeof record !== "object") return out;
   for (const [fixture, entry] of Object.entries(record as Record<string, unknown>)) {
     const f = fixturePath(fixture);
@@ -52,8 +56,8 @@ export function fromRecord(record: unknown, fixturePath: (p: string) => string =
 
 /** As JSON, every level sorted; `fixturePath` and `specPath` map the paths (made relative to the root). */
 export function toRecord(usedBy: UsedBy, fixturePath: (p: string) => string = same, specPath: (p: string) => string = same): UsedByRecord {
-  const merged: UsedBy = new Map();
-  addUses(merged, usedBy, fixturePath, specPath); // two paths may map to one
+  let merged = usedBy;
+  if (fixturePath !== same || specPath !== same) addUses((merged = new Map()), usedBy, fixturePath, specPath); // two paths may map to one
   const out: UsedByRecord = {};
   for (const fixture of [...merged.keys()].sort()) {
     const files: Record<string, string[]> = {};

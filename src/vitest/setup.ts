@@ -56,7 +56,8 @@ export function installVitestHooks(hooks: VitestHooks): void {
     unit ??= new Unit(joinRun(), ctx.task.file?.filepath ?? ctx.task.file?.name ?? "(unknown file)");
     const title = vitestTitle(ctx.task);
     const scope = testScope(title);
-    scope.specFile = ctx.task.file?.filepath; // a miss's command names it    // a concurrent test needs its own AsyncLocalStorage store; one that runs alone takes the slot
+    scope.specFile = ctx.task.file?.filepath; // a miss's command names it
+    // a concurrent test needs its own AsyncLocalStorage store; one that runs alone takes the slot
     const concurrent = ctx.task.concurrent === true;
     if (concurrent) enterTestContext(scope);
     else enterTestSlot(scope);
