@@ -51,25 +51,36 @@ export type KnownSecret = string | { value: string; variable: string };
  * a stream answers a few characters a chunk, so a key it spells out is in no single chunk.
  */
 export function findSecret(value: unknown, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path = "$"): SecretHit | undefined {
-  if (typeof value === "string") return secretIn(value, knownSecrets, allow, path);
-  if (Array.isArray(value)) {
+  return secretHits(value, knownSecrets, allow, path).next().value;
+}
+
+/**
+ * Each credential-shaped string in `value`, in `findSecret`'s order (it is the first of them): one
+ * hit per string, and an array's joined strings only when none of its elements held one (a key
+ * whole in one chunk is not reported twice).
+ */
+export function* secretHits(value: unknown, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path = "$"): Generator<SecretHit, undefined> {
+  if (typeof value === "string") {
+    const hit = secretIn(value, knownSecrets, allow, path);
+    if (hit) yield hit;
+  } else if (Array.isArray(value)) {
     if (value.length > 0 && value.every((v) => typeof v === "number")) return undefined; // a vector
+    let found = false;
     for (let i = 0; i < value.length; i++) {
-      const hit = findSecret(value[i], knownSecrets, allow, `${path}[${i}]`);
-      if (hit) return hit;
+      for (const hit of secretHits(value[i], knownSecrets, allow, `${path}[${i}]`)) {
+        found = true;
+        yield hit;
+      }
     }
+    if (found) return undefined;
     for (const joined of joinedStrings(value, path)) {
       const hit = secretIn(joined.text, knownSecrets, allow, joined.path);
-      if (hit) return hit;
+      if (hit) yield hit;
     }
-    return undefined;
-  }
-  if (value !== null && typeof value === "object") {
+  } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      const keyHit = findSecret(k, knownSecrets, allow, `${path}.<key>`);
-      if (keyHit) return keyHit;
-      const hit = findSecret(v, knownSecrets, allow, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`);
-      if (hit) return hit;
+      yield* secretHits(k, knownSecrets, allow, `${path}.<key>`);
+      yield* secretHits(v, knownSecrets, allow, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`);
     }
   }
   return undefined;

@@ -19,7 +19,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
 import { damagedProblem } from "./kinds/damaged";
-import { findSecret } from "./secrets";
+import { secretHits, type SecretHit } from "./secrets";
 import { envSecrets } from "./clientSecrets";
 import { CONFLICT_PROBLEM, conflictFix, FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
@@ -120,15 +120,22 @@ function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>
     }
   }
   if (fixture.schemaVersion < SCHEMA_VERSION) problems.push({ file, problem: olderProblem(file, fixture.schemaVersion, fixture.redacted === true) });
-  const secret = findSecret(fixture, envSecrets(), allow); // the values of this shell's credential variables too, as the recorder refuses them
-  if (secret) {
-    const what = secret.variable ? `the value of $${secret.variable}` : `a string that looks like a credential`;
-    problems.push({
-      file,
-      problem: `holds ${what} at ${secret.path} (pattern "${secret.pattern}"); remove it, add a redactor, and rotate the key if it is real`,
-    });
-  }
+  const secrets = [...secretHits(fixture, envSecrets(), allow)]; // the values of this shell's credential variables too, as the recorder refuses them
+  if (secrets.length > 0) problems.push({ file, problem: secretsProblem(secrets) });
   return problems;
+}
+
+/** How many credentials one problem names before it counts the rest. */
+const SECRETS_LISTED = 10;
+
+/** The problem of a fixture that holds credentials: each one's place (every one, so one clean-up finds them all), and the fix. */
+function secretsProblem(hits: readonly SecretHit[]): string {
+  const what = (hit: SecretHit) => (hit.variable ? `the value of $${hit.variable}` : `a string that looks like a credential`);
+  const where = (hit: SecretHit) => `${what(hit)} at ${hit.path} (pattern "${hit.pattern}")`;
+  if (hits.length === 1) return `holds ${where(hits[0])}; remove it, add a redactor, and rotate the key if it is real`;
+  const listed = hits.slice(0, SECRETS_LISTED).map(where);
+  if (hits.length > SECRETS_LISTED) listed.push(`and ${hits.length - SECRETS_LISTED} more`);
+  return `holds ${hits.length} credentials: ${listed.join("; ")}. Remove them, add redactors, and rotate every key that is real`;
 }
 
 async function hashInside(file: string): Promise<string | undefined> {

@@ -131,6 +131,45 @@ describe("validateFixtures", () => {
     }
   });
 
+  it("names every credential a file holds, so one clean-up finds them all; a key whole in one chunk is not named again as the chunks joined", async () => {
+    const key = "sk-abcdefghijklmnopqrstuvwxyz0123";
+    const many = writeFixture(
+      dir,
+      `call with ${key}`,
+      {},
+      {
+        generations: [{ text: "ok", message: { type: "ai", content: "ok", response_metadata: { auth: "Bearer abcdefghijklmnopqrstuvwx" } } }],
+      },
+    );
+    const request = { model: "m", messages: [{ role: "user", content: "spell" }] };
+    const chunks = [{ text: `whole ${key}` }, { text: "sk-abcdefghij" }, { text: "klmnopqrstuvwxyz0123" }];
+    const streamHash = requestHash("chat_stream", request);
+    const streamFile = path.join(dir, `${streamHash}.json`);
+    fs.writeFileSync(
+      streamFile,
+      formatFixture({
+        schemaVersion: SCHEMA_VERSION,
+        kind: "chat_stream",
+        hash: streamHash,
+        recordedAt: "2026-01-01T00:00:00.000Z",
+        request,
+        response: { chunks },
+      }),
+    );
+    const problems = await validateFixtures(dir);
+    expect(problemsOf(problems, many)).to.deep.equal([
+      'holds 2 credentials: a string that looks like a credential at $.request.messages[0].content (pattern "openai_key"); ' +
+        'a string that looks like a credential at $.response.generations[0].message.response_metadata.auth (pattern "bearer_token"). ' +
+        "Remove them, add redactors, and rotate every key that is real",
+    ]);
+    // the file as written gives each chunk its message too: two places, and no third for the chunks joined
+    expect(problemsOf(problems, streamFile)).to.deep.equal([
+      'holds 2 credentials: a string that looks like a credential at $.response.chunks[0].text (pattern "openai_key"); ' +
+        'a string that looks like a credential at $.response.chunks[0].message.content (pattern "openai_key"). ' +
+        "Remove them, add redactors, and rotate every key that is real",
+    ]);
+  });
+
   it("reports every bad file and keeps going: empty, invalid JSON, bad envelope, newer schema", async () => {
     const good = writeFixture(dir, "good");
     const empty = path.join(dir, "a".repeat(64) + ".json");
