@@ -16,7 +16,7 @@ import { computeDiff, type DiffReport } from "./diffCompute";
 import { blobsAt, DiffUsageError, readBlobs, resolveRef, sameBlob, workTreeOf } from "./diffGit";
 import { followLinks } from "./diffLinks";
 import { renderJson, renderMarkdown, renderText } from "./diffRender";
-import { dirArgOf, resolveDir } from "./fixtureDir";
+import { dirArgOf, resolveDir, workspaceHint } from "./fixtureDir";
 import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
@@ -51,8 +51,10 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
   const baseBlobs = new Map([...allBaseBlobs].filter(([n]) => FIXTURE_FILE_RE.test(n)));
   if (baseBlobs.size === 0 && !fs.existsSync(dir)) {
     // a mistyped directory would report "0 changed, 0 added, 0 removed", and a review would see nothing to review
+    const hint = workspaceHint(dir, "diff");
     throw new DiffUsageError(
-      `${dirArg} does not exist, and ${base} has no fixtures there either: pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr diff ${DEFAULTS.dir}`,
+      `${dirArg} does not exist, and ${base} has no fixtures there either` +
+        (hint ? `.\n${hint}` : `: pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr diff ${DEFAULTS.dir}`),
     );
   }
   const workNames = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => FIXTURE_FILE_RE.test(n)) : [];

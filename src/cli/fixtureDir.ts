@@ -6,7 +6,7 @@ import { DEFAULTS } from "../options";
 import { FIXTURE_FILE_RE } from "../store/fixture";
 import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
-import { defaultLedgerDir } from "../runner/ledgerFiles";
+import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
 import { workspaceDirs } from "../install/workspaces";
 import { pathFrom } from "../pathFrom";
 
@@ -51,19 +51,43 @@ export function listFixtures(dir: string, command: string): string[] {
     names = fs.readdirSync(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const found = code === "ENOENT" ? inWorkspacePackages(dir) : [];
+    const hint = code === "ENOENT" ? workspaceHint(dir, command) : undefined;
     throw new VcrConfigError(
       `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
-        (found.length
-          ? `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n` +
-            `  Run it in the package whose tests use them, where its test runner writes the ledger: cd ${found[0].pkg} && npx langchain-vcr ${command}${found[0].inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + found[0].inPkg}`
-          : `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`),
+        (hint ?? `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`),
     );
   }
   return names
     .filter((n) => FIXTURE_FILE_RE.test(n))
     .sort()
     .map((n) => path.join(dir, n));
+}
+
+/** The commands that judge fixtures by the ledger of the directory they run in (`projectRoot`). */
+const LEDGER_COMMANDS = new Set(["prune", "stats", "show"]);
+
+/**
+ * For a missing `dir` at a workspace's root whose packages hold directories of its name: those,
+ * and how to run `command` on them. A command that reads the ledger runs where the suite last ran
+ * (the newest ledger: here, with the package's directory, or else in the package); any other is
+ * passed the package's directory from here. Undefined when no package holds one.
+ */
+export function workspaceHint(dir: string, command: string): string | undefined {
+  const found = inWorkspacePackages(dir);
+  if (found.length === 0) return undefined;
+  const [first] = found;
+  const listed = `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n`;
+  const here = process.cwd();
+  const inPackage = LEDGER_COMMANDS.has(command.split(" ")[0]) && lastRunStart(path.resolve(here, first.pkg)) >= lastRunStart(here);
+  if (!inPackage) return listed + `  Pass it: npx langchain-vcr ${command} ${first.dir}`;
+  const arg = first.inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + first.inPkg;
+  return listed + `  Run it in the package, where its test runner last wrote the ledger: cd ${first.pkg} && npx langchain-vcr ${command}${arg}`;
+}
+
+/** When the last run whose ledger is kept in `root` started (ms), or -Infinity with none. */
+function lastRunStart(root: string): number {
+  const verdict = lastRunVerdict(defaultLedgerDir(root, {}), root);
+  return verdict ? Date.parse(verdict.startedAt) : -Infinity;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
+import { readFixtureFile } from "../store/reader";
 
 export const pruneSpec = { booleans: ["dry-run"], strings: ["ledger-dir"] } as const;
 
@@ -70,15 +71,19 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
+  // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere)
+  const recordedSince = unused.filter((f) => recordedAfter(f, verdict.startedAt));
+  const judged = unused.filter((f) => !recordedSince.includes(f));
   const git = committedTest(dir);
-  const notCommitted = git ? unused.filter((f) => !git.committed(f)) : [];
+  const notCommitted = git ? judged.filter((f) => !git.committed(f)) : [];
   const kept = new Set(notCommitted);
-  const removable = unused.filter((f) => !kept.has(f));
+  const removable = judged.filter((f) => !kept.has(f));
   const verb = args.flags["dry-run"] ? "would remove" : "removed";
   for (const f of removable) {
     if (!args.flags["dry-run"]) fs.rmSync(f, { force: true });
     io.out(`  ${verb} ${display(io, f)}\n`);
   }
+  for (const f of recordedSince) io.out(`  kept ${display(io, f)} (recorded after that run started)\n`);
   for (const f of notCommitted)
     io.out(`  kept ${display(io, f)} (unused, but ${git?.unknown ? "git cannot say whether it is committed" : "not committed to git, or changed since"})\n`);
   io.out(
@@ -89,6 +94,12 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   );
   for (const k of keptFor) {
     io.out(`langchain-vcr: also kept ${k.files.length} used by another suite sharing this directory: the last ${suiteName(k.suite)}.\n`);
+  }
+  if (recordedSince.length) {
+    io.out(
+      `langchain-vcr: kept ${recordedSince.length} fixture(s) recorded after the last ${run}: it cannot have used them. Its ledger in ${display(io, ledgerDir)} is older than\n` +
+        `  they are: a run from another directory (a workspace's root, a package) writes its ledger there. Run prune where the suite last ran, or run the whole suite here first.\n`,
+    );
   }
   if (notCommitted.length && git?.unknown) {
     io.out(
@@ -106,6 +117,13 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
 export function ledgerDirOf(args: ParsedArgs, io: Io): string {
   const flag = args.flags["ledger-dir"];
   return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(projectRoot(io.cwd), io.env);
+}
+
+/** Whether the fixture `file` says it was recorded after `startedAt` (a file it cannot be read from says nothing: judged as any other). */
+function recordedAfter(file: string, startedAt: string): boolean {
+  const at = readFixtureFile(file).fixture?.recordedAt;
+  const recorded = at === undefined ? NaN : Date.parse(at);
+  return recorded > Date.parse(startedAt);
 }
 
 /** Another suite's run, as prune names it: `node --test run <id> (started …; test files a, b, …)`. */

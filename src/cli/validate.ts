@@ -2,7 +2,8 @@
 import { validateFixtures } from "../validate";
 import type { ParsedArgs } from "./args";
 import { allowedSecretPatterns, SECRET_FLAG } from "./secretFlag";
-import { dirArgOf, resolveDir } from "./fixtureDir";
+import * as fs from "node:fs";
+import { dirArgOf, resolveDir, workspaceHint } from "./fixtureDir";
 import { display, type Io } from "./io";
 
 export const validateSpec = { booleans: ["json"], strings: [SECRET_FLAG] } as const;
@@ -17,9 +18,11 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
     io.out(`langchain-vcr: ${display(io, dir)}: all fixtures are valid.\n`);
   } else {
     const files = new Set(problems.map((p) => p.file)).size;
+    const hint = fs.existsSync(dir) ? undefined : workspaceHint(dir, "validate"); // a workspace's root, its fixtures in its packages
     io.err(
       `langchain-vcr: ${problems.length} problem(s) in ${files} file(s) in ${display(io, dir)}:\n` +
-        problems.map((p) => `  ${display(io, p.file)}: ${p.problem}\n`).join(""),
+        problems.map((p) => `  ${display(io, p.file)}: ${p.problem}\n`).join("") +
+        (hint ? hint + "\n" : ""),
     );
   }
   return problems.length === 0 ? 0 : 1;

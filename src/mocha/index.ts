@@ -103,14 +103,17 @@ export const mochaHooks = {
 export function mochaGlobalSetup(this: unknown): void {
   runner = asRunner(this);
   removeStaleRunDirs(); // what killed runs left in the temp dir
+  const main = RunLedger.start();
+  main.globalFixture("begun");
   // also `dry-run` set in .mocharc, which argv does not show: no test body or root hook runs
-  if (isDryRun(runner)) RunLedger.start().partialBecause(DRY_RUN_REASON);
+  if (isDryRun(runner)) main.partialBecause(DRY_RUN_REASON);
 }
 
 /** Runs once, in mocha's main process, after every test (and every worker) has finished. */
 export function mochaGlobalTeardown(): void {
   const { role, mainId } = runRole();
   if (role !== "main") return;
+  RunLedger.start().globalFixture("ended");
   ledgerTakesUsage(); // a spec file's root-level `after` runs after the plugin's root afterAll: its fixtures join the ledger written at exit
   collectWorkerTotals(mainId, usage);
   process.stdout.write("\n" + usageSummaryLine(usage) + "\n");

@@ -48,6 +48,10 @@ interface ProcessState {
   current?: RunLedger;
 }
 
+/** Why a run mocha never finished is partial (`RunLedger.globalFixture`). */
+export const INTERRUPTED_REASON =
+  "the run was stopped before mocha finished it (Ctrl-C or a signal; mocha --parallel exits 0 then): tests that were running or queued never finished";
+
 /** Starts (once per process) this process's share of the mocha run. */
 export function startMochaRun(): void {
   processState();
@@ -118,6 +122,7 @@ export class RunLedger {
   private readonly reasons: string[] = [];
   private failures: string[] = [];
   private exitCode: number | undefined;
+  private awaitingTeardown = false;
   private readonly rel: RootRelative;
   /** The lists sorted for the last write, until `used`, `usedBy` or `specFiles` change (the exit rewrite reuses them). */
   private lists: Lists | undefined;
@@ -170,9 +175,20 @@ export class RunLedger {
     if (this.s.run.role !== "main") this.write();
   }
 
+  /**
+   * mocha ran the plugin's global setup (`begun`) or teardown (`ended`). The teardown runs when
+   * the run has ended, before mocha sets its exit code; a run stopped by Ctrl-C or a signal never
+   * gets there, and under `--parallel` mocha then exits 0 (it drops the run once its workers
+   * are terminated), so an exit after the setup and without the teardown is an interrupted run.
+   */
+  globalFixture(stage: "begun" | "ended"): void {
+    this.awaitingTeardown = stage === "begun";
+  }
+
   /** The main process exits: record its exit code. */
   finish(code: number): void {
     this.exitCode = code;
+    if (this.awaitingTeardown) this.reason(INTERRUPTED_REASON);
     this.write();
   }
 

@@ -15,6 +15,7 @@ import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/atomic";
 import { builtBin, ROOT } from "../helpers/built";
+import { defaultLedgerDir, writeLedger } from "../../src/runner/ledgerFiles";
 import { cli } from "../helpers/cliRun";
 import { git } from "../helpers/git";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
@@ -346,6 +347,41 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(prune.stderr)
         .to.include(`Workspace packages hold fixture directories of that name: ${path.join("packages", "lib", "test", "cassettes")}.`)
         .and.include(`cd ${path.join("packages", "lib")} && npx langchain-vcr prune ${path.join("test", "cassettes")}`);
+
+      // a command that reads no ledger is passed the package's directory from here
+      const validate = await cli(["validate"], root);
+      expect(validate.code).to.equal(1);
+      expect(validate.stderr)
+        .to.include(`Workspace packages hold fixture directories of that name: ${path.join("packages", "app", "cassettes")}.`)
+        .and.include(`Pass it: npx langchain-vcr validate ${path.join("packages", "app", "cassettes")}`);
+      const passed = await cli(["validate", path.join("packages", "app", "cassettes")], root);
+      expect(passed.code, passed.stderr).to.equal(0);
+      git(root, "init", "-q");
+      git(root, "commit", "-q", "--allow-empty", "-m", "start");
+      const diff = await cli(["diff"], root);
+      expect(diff.code).to.equal(2);
+      expect(diff.stderr).to.include(`Pass it: npx langchain-vcr diff ${path.join("packages", "app", "cassettes")}`);
+
+      // the suite last ran from the root (its ledger is newer than the package's): the ledger commands run here, with the package's directory
+      const ledger = (at: string, minute: number) =>
+        writeLedger(defaultLedgerDir(at, {}), {
+          ledgerVersion: 1,
+          runId: `r${minute}`,
+          mainId: `${minute}-m`,
+          role: "main",
+          pid: minute,
+          startedAt: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
+          writtenAt: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
+          exitCode: 0,
+          partial: [],
+          specFiles: [],
+          used: [],
+        });
+      ledger(path.join(root, "packages", "app"), 1);
+      expect((await cli(["stats"], root)).stderr).to.include(`cd ${path.join("packages", "app")} && npx langchain-vcr stats`);
+      ledger(root, 2);
+      const fromRoot = await cli(["stats"], root);
+      expect(fromRoot.stderr).to.include(`Pass it: npx langchain-vcr stats ${path.join("packages", "app", "cassettes")}`);
     });
   });
 

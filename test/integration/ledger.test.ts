@@ -4,13 +4,14 @@
  * plugin, recording real ChatOpenAI calls against the loopback fake; then the CLI.
  */
 import { expect } from "chai";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "../../src/canonical/json";
 import { SCHEMA_VERSION } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
 import { builtBin } from "../helpers/built";
+import { git } from "../helpers/git";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { isVcrEnv } from "../../src/internalEnv";
@@ -86,7 +87,7 @@ function clone(project: string, withLedgers: boolean): string {
 }
 
 /** A fixture no test uses (a test that was deleted since it recorded). */
-function addDeadFixture(project: string, question = "a question from a deleted test"): string {
+function addDeadFixture(project: string, question = "a question from a deleted test", recordedAt = "2026-01-01T00:00:00.000Z"): string {
   const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: question }] };
   const hash = requestHash("chat", request);
   fs.writeFileSync(
@@ -95,7 +96,7 @@ function addDeadFixture(project: string, question = "a question from a deleted t
       schemaVersion: SCHEMA_VERSION,
       kind: "chat",
       hash,
-      recordedAt: "2026-01-01T00:00:00.000Z",
+      recordedAt,
       request,
       response: { generations: [{ text: "old" }] },
     }),
@@ -220,6 +221,24 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     await git("commit", "-q", "-m", "ignore");
     const ignored = await cli(["prune", "--dry-run"], project);
     expect(ignored.stdout, ignored.stdout).to.include("kept 2 unused fixture(s)").and.not.include("  would remove");
+  });
+
+  it("a fixture recorded after the ledger's run started is kept, committed or not: that run cannot have used it (a workspace re-recorded from its root, whose ledger is elsewhere)", async () => {
+    const project = clone(recorded, true);
+    git(project, "init", "-q");
+    fs.writeFileSync(path.join(project, ".gitignore"), "node_modules/\n");
+    const dead = addDeadFixture(project);
+    const [{ record }] = ledgerFiles(path.join(project, LEDGERS));
+    const after = new Date(Date.parse(record.startedAt) + 1000).toISOString();
+    const since = addDeadFixture(project, "a test re-recorded from the workspace's root", after);
+    git(project, "add", "-A");
+    git(project, "commit", "-q", "-m", "fixtures");
+    const pruned = await cli(["prune"], project);
+    expect(pruned.code, pruned.stderr).to.equal(0);
+    expect(pruned.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(pruned.stdout).to.include(`  kept ${path.join("cassettes", since)} (recorded after that run started)\n`);
+    expect(pruned.stdout).to.match(/kept 1 fixture\(s\) recorded after the last run \S+ \(started .+\): it cannot have used them/);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal([...fixtures, since].sort());
   });
 
   it("a test file changed since the run (another branch, an edit) makes prune refuse, naming it; nothing is deleted", async () => {
@@ -458,6 +477,33 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
       const r = await cli(args, project);
       expect(r.code, r.stdout).to.equal(1);
       expect(r.stderr).to.include("  - the run did not finish (mocha is still running, or was killed)\n");
+    }
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(all);
+  });
+
+  it("--parallel stopped by Ctrl-C (SIGINT to mocha's main process, which then exits without finishing the run) makes prune refuse: the interrupted file's fixtures are kept", async () => {
+    const project = clone(recorded, true); // the earlier complete run's ledger is there too
+    const started = path.join(project, "c-started");
+    fs.writeFileSync(
+      path.join(project, "test/c.spec.js"),
+      `describe("c", () => { it("c1", () => { require("node:fs").writeFileSync(${JSON.stringify(started)}, ""); return new Promise((r) => setTimeout(r, 60000)); }); });\n`,
+    );
+    builtBin();
+    const child = spawn(process.execPath, [MOCHA, "--require", PLUGIN, "--parallel", "--jobs", "2"], {
+      cwd: project,
+      env: childEnv({ FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" }),
+      stdio: "ignore",
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    for (let i = 0; i < 600 && !fs.existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(started), "c1 started").to.equal(true);
+    child.kill("SIGINT");
+    await exited;
+    const all = fixtureFiles(path.join(project, "cassettes"));
+    for (const args of [["prune"], ["prune", "--dry-run"]]) {
+      const r = await cli(args, project);
+      expect(r.code, r.stdout).to.equal(1);
+      expect(r.stderr, r.stderr).to.include(`  - the run was stopped before mocha finished it (Ctrl-C or a signal; mocha --parallel exits 0 then)`);
     }
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(all);
   });
