@@ -128,7 +128,7 @@ function shellQuote(s: string): string {
 export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined, specFile?: string): string {
   if (title === undefined) return suiteRerecordCommand();
   // the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model's import() needs) go with it
-  const nodeOptions = portableNodeOptions(process.env.NODE_OPTIONS);
+  const nodeOptions = runner === "jest" ? jestNodeOptions(process.env.NODE_OPTIONS, process.execArgv) : portableNodeOptions(process.env.NODE_OPTIONS);
   const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
   // every runner takes the title as a regular expression
   const quoted = shellQuote(filterTitleOf(title).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
@@ -173,6 +173,18 @@ export function portableNodeOptions(value: string | undefined): string | undefin
   }
   return kept.length ? kept.join(" ") : undefined;
 }
+
+/**
+ * The NODE_OPTIONS a jest command needs: the run's, and `--experimental-vm-modules` when jest was
+ * started with it as node's own flag (`node --experimental-vm-modules node_modules/jest/bin/jest.js`,
+ * jest's ESM setup), which jest's workers inherit: `npx jest` without it loads no ESM test file.
+ */
+export function jestNodeOptions(value: string | undefined, execArgv: readonly string[]): string | undefined {
+  const options = portableNodeOptions(value);
+  if (!execArgv.includes(VM_MODULES) || options?.split(" ").includes(VM_MODULES)) return options;
+  return options ? `${options} ${VM_MODULES}` : VM_MODULES;
+}
+const VM_MODULES = "--experimental-vm-modules";
 
 /** The test file of this process when node:test runs each file in a process of its own (NODE_TEST_CONTEXT says so), else none. */
 function ownTestFile(): string | undefined {

@@ -1,7 +1,7 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
 import * as path from "node:path";
-import { portableNodeOptions, preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
+import { jestNodeOptions, portableNodeOptions, preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
 import { CONTEXT_ENV } from "../../src/mocha/contextEnv";
 import { SHARE_ENV } from "../../src/runner/shareEnv";
 
@@ -81,6 +81,22 @@ describe("rerecordCommand", () => {
     } finally {
       if (saved === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = saved;
+    }
+  });
+  it("jest started with node's own --experimental-vm-modules (jest's ESM setup, which its workers inherit): the command passes it in NODE_OPTIONS (npx jest without it loads no ESM test file)", () => {
+    expect(jestNodeOptions(undefined, ["--experimental-vm-modules"])).to.equal("--experimental-vm-modules");
+    expect(jestNodeOptions("--no-warnings", ["--experimental-vm-modules"])).to.equal("--no-warnings --experimental-vm-modules");
+    expect(jestNodeOptions("--experimental-vm-modules", ["--experimental-vm-modules"])).to.equal("--experimental-vm-modules");
+    expect(jestNodeOptions(undefined, [])).to.equal(undefined);
+    const saved = process.env.NODE_OPTIONS;
+    delete process.env.NODE_OPTIONS;
+    process.execArgv.push("--experimental-vm-modules");
+    try {
+      expect(rerecordCommand("jest", "agent")).to.equal(`NODE_OPTIONS=--experimental-vm-modules ${ENV} npx jest -t "agent"`);
+      expect(rerecordCommand("vitest", "agent")).to.equal(`${ENV} npx vitest run -t "agent"`); // vitest loads ESM by itself
+    } finally {
+      process.execArgv.pop();
+      if (saved !== undefined) process.env.NODE_OPTIONS = saved;
     }
   });
   it("escapes the title's regular-expression characters (every runner reads a pattern)", () => {
