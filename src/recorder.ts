@@ -149,6 +149,11 @@ export interface LookupOptions {
    * as it is; the call is looked up, missed or recorded under the other request's own key.
    */
   alternate?: (fixture: Fixture, request: () => unknown) => unknown;
+  /**
+   * On a miss, the same request as a client spells it otherwise (canonical/spellings.ts), or
+   * undefined: a fixture found under that is replayed. The call records under its own request.
+   */
+  alike?: (request: () => unknown) => unknown;
 }
 
 /**
@@ -260,6 +265,12 @@ export class Recorder {
       const alternate = fixture && options.alternate?.(fixture, request);
       if (alternate !== undefined) return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
+      const other = options.alike?.(request);
+      const alike = other === undefined ? undefined : this.findRecorded(kind, other, { ...options, alike: undefined, alternate: undefined });
+      if (alike) {
+        log.debug(`${kind}: ${alike.file} replayed for ${file}: the same request as the client spells it otherwise`);
+        return alike;
+      }
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);

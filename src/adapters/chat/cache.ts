@@ -15,6 +15,7 @@ import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
 import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { isSharedFixture } from "../../store/store";
+import { otherSpelling } from "../../canonical/spellings";
 import { ownApiRequest } from "./openaiApi";
 
 export class VcrCache extends BaseCache<Generation[]> {
@@ -44,6 +45,7 @@ export class VcrCache extends BaseCache<Generation[]> {
       owner: call,
       borrow: true,
       alternate: (fixture, request) => ownApiRequest(model, call.options(), fixture, request),
+      alike: (request) => otherSpelling(model, request),
     });
     const lookup = found instanceof Promise ? await found : found; // a hit takes no extra microtask turn
     entry.lookup = lookup;
