@@ -31,7 +31,7 @@ other files (dotfiles such as .gitkeep are ignored). Exit 0 when clean, 1 on any
   --json                       print {"ok": boolean, "problems": [{"file", "problem"}]}
   --allow-secret-pattern a,b   do not report these secret patterns (comma-separated names)
 `,
-  prune: `Usage: langchain-vcr prune [dir] [--dry-run] [--ledger-dir path]
+  prune: `Usage: langchain-vcr prune [dir] [--dry-run | --check] [--ledger-dir path]
 
 Removes the fixtures in dir (default "${D}") that no test used in the last run, read from
 the usage ledgers your test runner's langchain-vcr plugin writes. Refuses (exit 1) when that run
@@ -39,6 +39,8 @@ was partial: a name filter (--grep, -t), .only, test files named or left out on 
 tests that did not run, a failed test, or an unfinished run. Run the whole suite first.
 
   --dry-run          list what would be removed; delete nothing
+  --check            as --dry-run, and exit 1 when anything would be removed (a CI check that
+                     a pull request left no fixture behind)
   --ledger-dir path  where the ledgers are (default: $${LEDGER_DIR_ENV}, else
                      node_modules/.cache/langchain-vcr/ledgers)
 `,

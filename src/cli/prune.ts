@@ -1,5 +1,5 @@
 /**
- * `langchain-vcr prune [dir] [--dry-run]`: removes the fixtures no test used in the last run,
+ * `langchain-vcr prune [dir] [--dry-run | --check]`: removes the fixtures no test used in the last run,
  * as the usage ledgers of all its processes and shards tell, nor the last run of another suite
  * sharing the directory (`runner/otherSuites.ts`). Refuses when one of those runs was partial
  * or there is no ledger, so a focused run never deletes the fixtures of tests it did not run.
@@ -14,7 +14,7 @@ import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
 import { readFixtureFile } from "../store/reader";
 
-export const pruneSpec = { booleans: ["dry-run"], strings: ["ledger-dir"] } as const;
+export const pruneSpec = { booleans: ["dry-run", "check"], strings: ["ledger-dir"] } as const;
 
 export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "prune"));
@@ -78,9 +78,11 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const notCommitted = git ? judged.filter((f) => !git.committed(f)) : [];
   const kept = new Set(notCommitted);
   const removable = judged.filter((f) => !kept.has(f));
-  const verb = args.flags["dry-run"] ? "would remove" : "removed";
+  const check = args.flags.check === true;
+  const dry = check || args.flags["dry-run"] === true;
+  const verb = dry ? "would remove" : "removed";
   for (const f of removable) {
-    if (!args.flags["dry-run"]) fs.rmSync(f, { force: true });
+    if (!dry) fs.rmSync(f, { force: true });
     io.out(`  ${verb} ${display(io, f)}\n`);
   }
   for (const f of recordedSince) io.out(`  kept ${display(io, f)} (recorded after that run started)\n`);
@@ -110,6 +112,13 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
       `langchain-vcr: kept ${notCommitted.length} unused fixture(s) that git does not hold as committed (new, changed or ignored): prune only removes what git can give back,\n` +
         `  since a run's ledger can be out of date (a test file stashed or on another branch during that run). Commit them, or delete them by hand if no test uses them.\n`,
     );
+  }
+  if (check && removable.length > 0) {
+    io.err(
+      `langchain-vcr: prune --check failed: ${removable.length} fixture(s) no test used in the last run are still in ${display(io, dir)}.\n` +
+        `  Fix: run npx langchain-vcr prune after a whole-suite run, and commit the removals.\n`,
+    );
+    return 1;
   }
   return 0;
 }

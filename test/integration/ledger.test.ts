@@ -155,6 +155,15 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
       /^langchain-vcr: would remove 1 of 4 fixture\(s\) in cassettes; kept 3 used by the last run \S+ \(started .+\), 1 process ledger\(s\)\.$/,
     );
     expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
+    // --check: the same list, exit 1 (a CI step that fails while a pull request leaves a fixture behind)
+    const check = await cli(["prune", "--check"], project);
+    expect(check.code).to.equal(1);
+    expect(check.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}`);
+    expect(check.stderr).to.equal(
+      "langchain-vcr: prune --check failed: 1 fixture(s) no test used in the last run are still in cassettes.\n" +
+        "  Fix: run npx langchain-vcr prune after a whole-suite run, and commit the removals.\n",
+    );
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.have.length(4);
 
     const stats = await cli(["stats", "--json"], project);
     expect(JSON.parse(stats.stdout).unused).to.include({ count: 1, complete: true });
@@ -178,6 +187,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(prune.code).to.equal(0);
     expect(prune.stdout).to.match(/^ {2}removed cassettes\/[0-9a-f]{64}\.json\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+    const clean = await cli(["prune", "--check"], project);
+    expect(clean.code, clean.stderr).to.equal(0);
+    expect(clean.stdout).to.match(/^langchain-vcr: would remove 0 of 3 fixture\(s\)/);
   });
 
   it("in a git work tree, prune removes only unused fixtures git holds as committed; a new, changed or ignored one is kept and listed", async () => {
