@@ -105,8 +105,9 @@ function reviewStream(response: unknown): unknown {
   if (!chunks) return response;
   const a = assemble(chunks);
   const out: Rec = { text: a.text, chunks: chunks.length };
-  if (a.calls.length) out.tool_calls = a.calls;
-  if (a.whole.length) out.whole_tool_calls = a.whole;
+  // each call's name and args, as a chat answer's are reviewed: an id is new on every recording
+  if (a.calls.length) out.tool_calls = a.calls.map((c) => ({ name: c.name, args: c.args }));
+  if (a.whole.length) out.whole_tool_calls = a.whole.map((c) => ({ name: c.name, args: c.args }));
   if (a.usage) out.usage_metadata = a.usage;
   return out;
 }

@@ -101,6 +101,25 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(shown.join("\n")).to.include("10 in, 6 out");
   });
 
+  it("a stream's tool calls are reviewed by name and args, as a chat answer's are: a new call id on a re-recording is no difference (it shows in show)", () => {
+    const streamCall = (id: string) => ({
+      chunks: [
+        { text: "", message: { content: "", tool_call_chunks: [{ index: 0, id, name: "get_weather", args: "" }] } },
+        { text: "", message: { content: "", tool_call_chunks: [{ index: 0, args: '{"city":"Paris"}' }] } },
+      ],
+    });
+    const wholeCall = (id: string) => ({
+      chunks: [{ text: "", message: { content: "", tool_calls: [{ id, name: "get_weather", args: { city: "Paris" } }] } }],
+    });
+    const review = (r: unknown) => KINDS.chat_stream.review?.(r);
+    expect(review(streamCall("toolu_6"))).to.deep.equal(review(streamCall("toolu_15")));
+    expect(review(streamCall("toolu_6"))).to.deep.include({ tool_calls: [{ name: "get_weather", args: '{"city":"Paris"}' }] });
+    expect(review(wholeCall("a"))).to.deep.equal(review(wholeCall("b")));
+    const shown: string[] = [];
+    KINDS.chat_stream.render({}, streamCall("toolu_6"), streamCall("toolu_6"), shown);
+    expect(shown.join("\n")).to.include('get_weather({"city":"Paris"}) [toolu_6]');
+  });
+
   it("show names the tools of a request in each provider's shape (Google functionDeclarations, Bedrock toolConfig.tools)", () => {
     const render = (req: object) => {
       const out: string[] = [];
