@@ -1,4 +1,5 @@
 /** The text of miss errors and near-miss notes (VcrMissError and the log sink add the "langchain-vcr: " prefix): what happened, the facts, the nearest, the fix. */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
@@ -10,6 +11,7 @@ import { filterTitleOf } from "./runIdTitle";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
+import { workspaceDirs } from "../install/workspaces";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -105,7 +107,29 @@ function facts(m: Unmatched, searched: boolean): string[] {
   } else if (searched) {
     lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
   }
+  const there = m.nearest ? undefined : fixtureInAPackage(m.file, process.cwd());
+  if (there) {
+    lines.push(
+      `  ${there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}),`,
+      `  and a workspace run from its root looks there. Anchor it to its setup file: dir: path.join(import.meta.dirname, "cassettes") (__dirname in CommonJS).`,
+    );
+  }
   return lines;
+}
+
+/**
+ * Where a workspace package holds the fixture `file` (the same path, below the package instead of
+ * `cwd`), from `cwd`: a relative `dir` that a run from the workspace's root resolved there. Undefined
+ * for a file not below `cwd`, or no package holding it.
+ */
+export function fixtureInAPackage(file: string, cwd: string): string | undefined {
+  const below = path.relative(cwd, file);
+  if (below.startsWith("..") || path.isAbsolute(below)) return undefined;
+  for (const pkg of workspaceDirs(cwd)) {
+    const there = path.join(pkg, below);
+    if (there !== file && fs.existsSync(there)) return pathFrom(cwd, there);
+  }
+  return undefined;
 }
 
 /** A word for a POSIX shell as it is when nothing in it is special, else quoted. */

@@ -1,0 +1,54 @@
+/**
+ * A workspace run from its root with a relative `dir`: the Vcr looks in the root's directory of
+ * that name, and the miss names the package's directory that holds this very fixture, and how
+ * to anchor `dir` (28a: `dir: "cassettes"` at the root missed, its fixture in packages/app/cassettes).
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Vcr } from "../../src/index";
+import { VcrMissError } from "../../src/errors";
+import { fixtureInAPackage } from "../../src/diagnose/messages";
+import { withFakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+describe("a miss at a workspace's root names the package's directory that holds the fixture", () => {
+  after(removeTmpDirs);
+
+  it('run from the root with dir: "cassettes", the miss names packages/app/cassettes/<hash>.json and the anchored dir (0 requests)', () =>
+    withFakeProvider({}, async (fake) => {
+      const root = tmpDir("vcr-ws-");
+      const app = path.join(root, "packages", "app");
+      fs.mkdirSync(app, { recursive: true });
+      fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
+      fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app" }));
+      const inPackage = path.join(app, "cassettes");
+      await openai(fake, new Vcr({ dir: inPackage, mode: "record_or_replay" }).cache).invoke("hello from the app");
+      const [recorded] = fixtureFiles(inPackage);
+      const saved = process.cwd();
+      process.chdir(root);
+      try {
+        const before = fake.count();
+        const err = await openai(fake, new Vcr({ dir: "cassettes", mode: "replay_only" }).cache)
+          .invoke("hello from the app")
+          .catch((e) => e);
+        expect(err).to.be.instanceOf(VcrMissError);
+        expect(fake.count()).to.equal(before);
+        expect(err.message).to.include(
+          `  ${path.join("packages", "app", "cassettes", recorded)} holds this very fixture: a relative dir is resolved against the working directory`,
+        );
+        expect(err.message).to.include(`dir: path.join(import.meta.dirname, "cassettes")`);
+        // another request, recorded nowhere: no package named
+        const other = await openai(fake, new Vcr({ dir: "cassettes", mode: "replay_only" }).cache)
+          .invoke("never recorded")
+          .catch((e) => e);
+        expect(other.message).to.not.include("holds this very fixture");
+      } finally {
+        process.chdir(saved);
+      }
+      expect(fixtureInAPackage(path.join(root, "cassettes", recorded), root)).to.equal(path.join("packages", "app", "cassettes", recorded));
+      expect(fixtureInAPackage(path.join(app, "cassettes", recorded), root), "the package's own file").to.equal(undefined);
+      expect(fixtureInAPackage(path.join(path.dirname(root), recorded), root), "a file not below the working directory").to.equal(undefined);
+    }));
+});
