@@ -29,7 +29,7 @@ function usersIn(file: string, run: RunVerdict, what: string): string {
   for (const t of testsUsing(run.usedBy, file)) bySpec.set(t.specFile, [...(bySpec.get(t.specFile) ?? []), JSON.stringify(t.title)]);
   if (bySpec.size === 0) return `${what} (${run.runId}); its ledger does not name tests`;
   const parts = [...bySpec].map(([spec, titles]) => (spec ? `${spec}: ` : "") + titles.join(", ")); // "": a test whose runner named no file
-  return parts.join("; ") + `  (run ${run.runId})`;
+  return parts.join("; ") + `  (run ${run.runId}${run.complete ? "" : ", partial"})`; // a partial run's tests are some of those that use it
 }
 
 /** Test file (relative to the root; "" for none named) → test title → the fixture files it used (absolute), each level sorted. */

@@ -307,6 +307,10 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(shown.stdout).to.match(
       /^ {2}used by: {2}no test in the last run \(\S+, partial\); the last complete run: test\/b\.spec\.js: "b b1" {2}\(run \S+\)$/m,
     );
+    // one the --grep run used: its tests, and the run is marked partial (they may be some of those that use it)
+    const a1 = fixtureFiles(path.join(project, "cassettes")).find((f) => fs.readFileSync(path.join(project, "cassettes", f), "utf8").includes("question a1"))!;
+    const shownA1 = await cli(["show", a1.slice(0, 12)], project);
+    expect(shownA1.stdout).to.match(/^ {2}used by: {2}test\/a\.spec\.js: "a a1" {2}\(run \S+, partial\)$/m);
   });
 
   it("two suites sharing the fixture directory (two mocha configs): prune keeps what the other suite's last run used, refuses while that run is partial, and forgets a suite whose test files are gone", async () => {
