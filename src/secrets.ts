@@ -55,28 +55,18 @@ export function findSecret(value: unknown, knownSecrets: readonly KnownSecret[],
 }
 
 /**
- * Each credential-shaped string in `value`, in `findSecret`'s order (it is the first of them): one
- * hit per string, and an array's joined strings only when none of its elements held one (a key
- * whole in one chunk is not reported twice).
+ * Each credential in `value`, in `findSecret`'s order (it is the first of them): in each string,
+ * each known value and each pattern once, a pattern's match inside a known value's not again; in
+ * an array's joined strings, those whose match runs from one piece into the next (one whole in a
+ * piece was named at that piece).
  */
 export function* secretHits(value: unknown, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path = "$"): Generator<SecretHit, undefined> {
   if (typeof value === "string") {
-    const hit = secretIn(value, knownSecrets, allow, path);
-    if (hit) yield hit;
+    yield* hitsIn(value, knownSecrets, allow, path);
   } else if (Array.isArray(value)) {
     if (value.length > 0 && value.every((v) => typeof v === "number")) return undefined; // a vector
-    let found = false;
-    for (let i = 0; i < value.length; i++) {
-      for (const hit of secretHits(value[i], knownSecrets, allow, `${path}[${i}]`)) {
-        found = true;
-        yield hit;
-      }
-    }
-    if (found) return undefined;
-    for (const joined of joinedStrings(value, path)) {
-      const hit = secretIn(joined.text, knownSecrets, allow, joined.path);
-      if (hit) yield hit;
-    }
+    for (let i = 0; i < value.length; i++) yield* secretHits(value[i], knownSecrets, allow, `${path}[${i}]`);
+    for (const joined of joinedStrings(value, path)) yield* hitsIn(joined.text, knownSecrets, allow, joined.path, joined.pieces);
   } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       yield* secretHits(k, knownSecrets, allow, `${path}.<key>`);
@@ -86,13 +76,51 @@ export function* secretHits(value: unknown, knownSecrets: readonly KnownSecret[]
   return undefined;
 }
 
-function secretIn(text: string, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path: string): SecretHit | undefined {
+/** A match's start and end in a text. */
+type Span = readonly [number, number];
+
+/**
+ * The credentials in `text` at `path` (see `secretHits`). `pieces`: the strings `text` joins;
+ * then only a match that starts where no piece's own match does counts (a key whole in one piece
+ * was named at that piece, even when the joined text runs it on into the next).
+ */
+function* hitsIn(text: string, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path: string, pieces?: readonly string[]): Generator<SecretHit> {
+  const counts = (spans: Span[], inPiece: (piece: string) => Span[]) => {
+    if (!pieces) return spans.length > 0;
+    const named = new Set<number>();
+    let at = 0;
+    for (const piece of pieces) {
+      for (const [a] of inPiece(piece)) named.add(at + a);
+      at += piece.length;
+    }
+    return spans.some(([a]) => !named.has(a));
+  };
+  const knownSpans: Span[] = [];
   for (const s of knownSecrets) {
     const known = literal(s, allow);
-    if (known && text.includes(known.value)) return { path, ...known.hit };
+    if (!known || !text.includes(known.value)) continue;
+    const spans = literalSpans(text, known.value);
+    knownSpans.push(...spans);
+    if (counts(spans, (piece) => literalSpans(piece, known.value))) yield { path, ...known.hit };
   }
-  for (const [name, re] of Object.entries(SECRET_PATTERNS)) if (!allow.has(name) && re.test(text)) return { path, pattern: name };
-  return undefined;
+  for (const [name, re] of Object.entries(SECRET_PATTERNS)) {
+    if (allow.has(name) || !re.test(text)) continue;
+    const spans = patternSpans(text, re).filter(([a, b]) => !knownSpans.some(([x, y]) => x <= a && b <= y)); // a known value's: named as that
+    if (counts(spans, (piece) => patternSpans(piece, re))) yield { path, pattern: name };
+  }
+}
+
+function literalSpans(text: string, value: string): Span[] {
+  const spans: Span[] = [];
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) spans.push([i, i + value.length]);
+  return spans;
+}
+
+const GLOBAL = new Map<RegExp, RegExp>();
+function patternSpans(text: string, re: RegExp): Span[] {
+  let g = GLOBAL.get(re);
+  if (!g) GLOBAL.set(re, (g = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g")));
+  return [...text.matchAll(g)].map((m) => [m.index, m.index + m[0].length] as const);
 }
 
 /** A known secret as the scan and the mask read it: its value, what a hit on it is, its marker; undefined when it is not looked for. */

@@ -131,43 +131,68 @@ describe("validateFixtures", () => {
     }
   });
 
-  it("names every credential a file holds, so one clean-up finds them all; a key whole in one chunk is not named again as the chunks joined", async () => {
+  it("names every credential a file holds, so one clean-up finds them all: each kind in one string, and a key spelled across stream chunks beside one whole in a chunk", async () => {
     const key = "sk-abcdefghijklmnopqrstuvwxyz0123";
-    const many = writeFixture(
-      dir,
-      `call with ${key}`,
-      {},
-      {
-        generations: [{ text: "ok", message: { type: "ai", content: "ok", response_metadata: { auth: "Bearer abcdefghijklmnopqrstuvwx" } } }],
-      },
-    );
-    const request = { model: "m", messages: [{ role: "user", content: "spell" }] };
-    const chunks = [{ text: `whole ${key}` }, { text: "sk-abcdefghij" }, { text: "klmnopqrstuvwxyz0123" }];
-    const streamHash = requestHash("chat_stream", request);
-    const streamFile = path.join(dir, `${streamHash}.json`);
-    fs.writeFileSync(
-      streamFile,
-      formatFixture({
+    const bearer = "Bearer abcdefghijklmnopqrstuvwx";
+    const found = (path: string, pattern: string) => `a string that looks like a credential at ${path} (pattern "${pattern}")`;
+    const many = (n: number, listed: string[]) => `holds ${n} credentials: ${listed.join("; ")}. Remove them, add redactors, and rotate every key that is real`;
+    const chat = writeFixture(dir, `call with ${key}`, {}, { generations: [{ text: `${key} and ${bearer}`, message: { type: "ai", content: "ok" } }] });
+    /** A stream fixture of `question` whose chunks are `chunks` (the file as written gives each its message too). */
+    const stream = (question: string, chunks: unknown[]) => {
+      const request = { model: "m", messages: [{ role: "user", content: question }] };
+      const hash = requestHash("chat_stream", request);
+      const file = path.join(dir, `${hash}.json`);
+      const fixture = {
         schemaVersion: SCHEMA_VERSION,
-        kind: "chat_stream",
-        hash: streamHash,
+        kind: "chat_stream" as const,
+        hash,
         recordedAt: "2026-01-01T00:00:00.000Z",
         request,
         response: { chunks },
-      }),
+      };
+      fs.writeFileSync(file, formatFixture(fixture));
+      return file;
+    };
+    // a key whole in one chunk: named at that chunk, not again for the chunks joined
+    const whole = stream("whole", [{ text: `whole ${key}` }, { text: "and more" }]);
+    // a bearer token whole in one chunk's metadata, and a key spelled across the next two chunks: both named
+    const spelled = stream("spelled", [
+      { text: "", message: { content: "", response_metadata: { auth: bearer } } },
+      { text: "sk-abcdefghij" },
+      { text: "klmnopqrstuvwxyz0123" },
+    ]);
+    // more than ten (one in the request, one in each of 11 answers): the first ten, then a count
+    const twelve = writeFixture(
+      dir,
+      `another call with ${key}`,
+      {},
+      {
+        generations: Array.from({ length: 11 }, () => ({ text: key, message: { type: "ai", content: "ok" } })),
+      },
     );
     const problems = await validateFixtures(dir);
-    expect(problemsOf(problems, many)).to.deep.equal([
-      'holds 2 credentials: a string that looks like a credential at $.request.messages[0].content (pattern "openai_key"); ' +
-        'a string that looks like a credential at $.response.generations[0].message.response_metadata.auth (pattern "bearer_token"). ' +
-        "Remove them, add redactors, and rotate every key that is real",
+    expect(problemsOf(problems, chat)).to.deep.equal([
+      many(3, [
+        found("$.request.messages[0].content", "openai_key"),
+        found("$.response.generations[0].text", "openai_key"),
+        found("$.response.generations[0].text", "bearer_token"),
+      ]),
     ]);
-    // the file as written gives each chunk its message too: two places, and no third for the chunks joined
-    expect(problemsOf(problems, streamFile)).to.deep.equal([
-      'holds 2 credentials: a string that looks like a credential at $.response.chunks[0].text (pattern "openai_key"); ' +
-        'a string that looks like a credential at $.response.chunks[0].message.content (pattern "openai_key"). ' +
-        "Remove them, add redactors, and rotate every key that is real",
+    expect(problemsOf(problems, whole)).to.deep.equal([
+      many(2, [found("$.response.chunks[0].text", "openai_key"), found("$.response.chunks[0].message.content", "openai_key")]),
     ]);
+    expect(problemsOf(problems, spelled)).to.deep.equal([
+      many(3, [
+        found("$.response.chunks[0].message.response_metadata.auth", "bearer_token"),
+        found("$.response.chunks[*].text, joined", "openai_key"),
+        found("$.response.chunks[*].message.content, joined", "openai_key"),
+      ]),
+    ]);
+    const [capped] = problemsOf(problems, twelve);
+    expect(capped)
+      .to.match(/^holds 12 credentials: /)
+      .and.match(/; and 2 more\. Remove them/);
+    expect(capped.split("; ").filter((part) => part.includes("(pattern"))).to.have.length(10);
   });
 
   it("reports every bad file and keeps going: empty, invalid JSON, bad envelope, newer schema", async () => {
