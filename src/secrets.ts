@@ -84,7 +84,13 @@ type Span = readonly [number, number];
  * then only a match that starts where no piece's own match does counts (a key whole in one piece
  * was named at that piece, even when the joined text runs it on into the next).
  */
-function* hitsIn(text: string, knownSecrets: readonly KnownSecret[], allow: ReadonlySet<string>, path: string, pieces?: readonly string[]): Generator<SecretHit> {
+function* hitsIn(
+  text: string,
+  knownSecrets: readonly KnownSecret[],
+  allow: ReadonlySet<string>,
+  path: string,
+  pieces?: readonly string[],
+): Generator<SecretHit> {
   const counts = (spans: Span[], inPiece: (piece: string) => Span[]) => {
     if (!pieces) return spans.length > 0;
     const named = new Set<number>();

@@ -104,7 +104,11 @@ export function mochaGlobalSetup(this: unknown): void {
   runner = asRunner(this);
   removeStaleRunDirs(); // what killed runs left in the temp dir
   const main = RunLedger.start();
-  main.globalFixture("begun");
+  if (runner) {
+    // mocha's runner says "end" when the run is over; stopped by Ctrl-C under --parallel, it never does and mocha exits 0
+    main.runFollowed("begun");
+    runner.on("end", () => main.runFollowed("ended"));
+  }
   // also `dry-run` set in .mocharc, which argv does not show: no test body or root hook runs
   if (isDryRun(runner)) main.partialBecause(DRY_RUN_REASON);
 }
@@ -113,7 +117,6 @@ export function mochaGlobalSetup(this: unknown): void {
 export function mochaGlobalTeardown(): void {
   const { role, mainId } = runRole();
   if (role !== "main") return;
-  RunLedger.start().globalFixture("ended");
   ledgerTakesUsage(); // a spec file's root-level `after` runs after the plugin's root afterAll: its fixtures join the ledger written at exit
   collectWorkerTotals(mainId, usage);
   process.stdout.write("\n" + usageSummaryLine(usage) + "\n");

@@ -48,7 +48,7 @@ interface ProcessState {
   current?: RunLedger;
 }
 
-/** Why a run mocha never finished is partial (`RunLedger.globalFixture`). */
+/** Why a run mocha never finished is partial (`RunLedger.runFollowed`). */
 export const INTERRUPTED_REASON =
   "the run was stopped before mocha finished it (Ctrl-C or a signal; mocha --parallel exits 0 then): tests that were running or queued never finished";
 
@@ -122,7 +122,7 @@ export class RunLedger {
   private readonly reasons: string[] = [];
   private failures: string[] = [];
   private exitCode: number | undefined;
-  private awaitingTeardown = false;
+  private awaitingEnd = false;
   private readonly rel: RootRelative;
   /** The lists sorted for the last write, until `used`, `usedBy` or `specFiles` change (the exit rewrite reuses them). */
   private lists: Lists | undefined;
@@ -176,19 +176,19 @@ export class RunLedger {
   }
 
   /**
-   * mocha ran the plugin's global setup (`begun`) or teardown (`ended`). The teardown runs when
-   * the run has ended, before mocha sets its exit code; a run stopped by Ctrl-C or a signal never
-   * gets there, and under `--parallel` mocha then exits 0 (it drops the run once its workers
-   * are terminated), so an exit after the setup and without the teardown is an interrupted run.
+   * The run's start and end as mocha's runner reports them to the main process (`mochaGlobalSetup`
+   * follows its "end" event). A run stopped by Ctrl-C or a signal never ends, and under
+   * `--parallel` mocha then exits 0 (it drops the run once its workers are terminated), so an exit
+   * after the start and without the end is an interrupted run.
    */
-  globalFixture(stage: "begun" | "ended"): void {
-    this.awaitingTeardown = stage === "begun";
+  runFollowed(stage: "begun" | "ended"): void {
+    this.awaitingEnd = stage === "begun";
   }
 
   /** The main process exits: record its exit code. */
   finish(code: number): void {
     this.exitCode = code;
-    if (this.awaitingTeardown) this.reason(INTERRUPTED_REASON);
+    if (this.awaitingEnd) this.reason(INTERRUPTED_REASON);
     this.write();
   }
 
