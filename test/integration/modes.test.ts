@@ -171,6 +171,38 @@ describe("modes", () => {
     }
   });
 
+  it("a call whose signal is already aborted fails with the client's AbortError, replayed as live: invoke, batch and stream, under record_or_replay and replay_only, 0 requests, nothing written or counted as a miss", async () => {
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke("cancelled by the user");
+    const files = fixtureFiles(dir);
+    const live = await openai(fake, undefined)
+      .invoke("cancelled by the user", { signal: AbortSignal.abort() })
+      .catch((e) => e);
+    expect(live.name).to.equal("AbortError"); // what the test of a cancel path expects, live
+    for (const mode of ["record_or_replay", "replay_only"] as const) {
+      const vcr = new Vcr({ dir, mode });
+      const before = fake.count();
+      const signal = AbortSignal.abort();
+      const model = openai(fake, vcr.cache);
+      for (const call of [
+        () => model.invoke("cancelled by the user", { signal }),
+        () => model.batch(["cancelled by the user"], { signal }),
+        () => model.invoke("never recorded, cancelled", { signal }),
+        async () => {
+          for await (const chunk of await model.stream("cancelled by the user", { signal })) void chunk;
+        },
+      ]) {
+        const err = await call().then(
+          () => undefined,
+          (e) => e,
+        );
+        expect(err?.name, mode).to.equal("AbortError");
+      }
+      expect(fake.count() - before, mode).to.equal(0);
+      expect(vcr.stats(), mode).to.deep.include({ replayed: 0, missed: 0, recorded: 0 });
+    }
+    expect(fixtureFiles(dir)).to.deep.equal(files);
+  });
+
   it("a live lookup (tool execute mode, bypass) still marks an existing fixture as used, so prune keeps it", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     await openai(fake, vcr.cache).invoke("kept by bypass");

@@ -32,6 +32,8 @@ export class VcrCache extends BaseCache<Generation[]> {
   async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
     const call = requireCall(llmKey);
     const entry = call.claimForLookup(prompt);
+    // a call whose signal is already aborted fails as the live one does (every client checks it first), replayed or not
+    (call.options() as { signal?: AbortSignal } | undefined)?.signal?.throwIfAborted();
     const model = call.model;
     const parts =
       call.kind === "chat"

@@ -56,6 +56,8 @@ export async function* vcrStream(
   runManager: RunManagerLike | undefined,
 ): AsyncGenerator<GenerationChunkLike> {
   const { recorder, normalize } = vcrCacheOf(model) as VcrParts;
+  // a stream whose signal is already aborted fails as the live one does, replayed or not, and is never sent to be recorded
+  (options as CallOptionsLike | undefined)?.signal?.throwIfAborted();
   const request = chatRequest(model, messages, options, normalize);
   const lookup = await recorder.lookup("chat_stream", request, {
     describe: describe(model, request),
