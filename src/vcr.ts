@@ -8,7 +8,7 @@ import { wrapTool } from "./adapters/tools/index";
 import { resolveOptions, type VcrOptions } from "./options";
 import { Recorder, type VcrStats } from "./recorder";
 import { resolveMode, resolveToolMode, type VcrMode, type VcrToolMode } from "./modes";
-import { installVcr, type Uninstall } from "./install/install";
+import { callSite, installVcr, type Uninstall } from "./install/install";
 import { moderate } from "./adapters/moderation/call";
 import { assertCoreUsable } from "./internals/state";
 
@@ -66,6 +66,7 @@ export class Vcr {
   install(): Uninstall {
     return installVcr({
       dir: this.dir,
+      from: callSite(Vcr.prototype.install),
       cache: this.cache,
       tool: (t) => this.tool(t as StructuredToolInterface),
       embeddings: (inner) => this.embeddings(inner as Embeddings),

@@ -6,7 +6,9 @@
  * names the Vcr they use, so models built before `install()` are included: what counts is
  * the call.
  */
+import * as path from "node:path";
 import { VcrConfigError } from "../errors";
+import { pathFrom } from "../pathFrom";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, testFilesBegun, type InstalledVcr } from "../internals/state";
 import { processWide } from "../processWide";
 import { patchLoadedCoreCopies, startRequireHook, stopRequireHook } from "./requireHook";
@@ -25,6 +27,8 @@ import { onTestStart } from "../scope";
 
 export interface Installable extends InstalledVcr {
   readonly dir: string;
+  /** Where install() was called (`callSite`), for the message of a second one. */
+  readonly from?: string;
 }
 
 /**
@@ -77,13 +81,39 @@ export function installVcr(vcr: Installable): Uninstall {
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {
-  const which = current.cache === vcr.cache ? "this Vcr is installed already" : `another Vcr is installed (dir ${current.dir})`;
+  const at = (v: Installable) => (v.from ? `, called at ${v.from}` : "");
+  const which = current.cache === vcr.cache ? "this Vcr is installed already" : `another Vcr is installed`;
+  const head =
+    `vcr.install() was called while ${which} (dir ${current.dir}${at(current)}).\n` +
+    `  This Vcr: dir ${vcr.dir}${at(vcr)}. One Vcr at a time can be the default for models, embeddings and tools that have none of their own.\n` +
+    `  Nearest: explicit wiring (\`cache: vcr.cache\`, \`vcr.embeddings()\`, \`vcr.tools()\`) works for any number of Vcrs at once.\n`;
+  if (testFilesBegun() > 0) {
+    // a runner plugin counts the test files: both calls are in one file's run (its setup files run in it, before it)
+    return new VcrConfigError(
+      head +
+        `  Both calls are in the run of one test file (its setup files run before it, in the same run).\n` +
+        `  Fix it: call install() once: in the setup file, which covers every test file (the plugin replaces its Vcr for the next file); remove the other call,\n` +
+        `  or call the function the first install() returned before installing again: const uninstall = vcr.install(); … uninstall();`,
+    );
+  }
   return new VcrConfigError(
-    `vcr.install() was called while ${which}.\n` +
-      `  This Vcr: dir ${vcr.dir}. One Vcr at a time can be the default for models, embeddings and tools that have none of their own.\n` +
-      `  Nearest: explicit wiring (\`cache: vcr.cache\`, \`vcr.embeddings()\`, \`vcr.tools()\`) works for any number of Vcrs at once.\n` +
+    head +
       `  Fix it: call the function the first install() returned before installing again:\n` +
       `    const uninstall = vcr.install(); … uninstall();\n` +
       `  In a vitest setup file (run before every test file, in a worker that may keep langchain-vcr loaded): add the plugin (plugins: [langchainVcr()] from "langchain-vcr/vitest"), and the next file's install() replaces the Vcr an earlier file installed.`,
   );
+}
+
+/**
+ * Where the code that called `fn` is (`test/a.test.ts:5:3`, from the working directory), read
+ * from V8's stack; undefined when the stack does not say.
+ */
+export function callSite(fn: (...args: never[]) => unknown): string | undefined {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, fn);
+  const frame = holder.stack?.split("\n")[1]?.trim();
+  if (!frame) return undefined;
+  const where = /\((.+)\)$/.exec(frame)?.[1] ?? frame.replace(/^at /, ""); // "at fn (file:1:2)", or "at file:1:2"
+  const file = where.startsWith("file://") ? where.slice("file://".length) : where;
+  return path.isAbsolute(file) ? pathFrom(process.cwd(), file) : file;
 }

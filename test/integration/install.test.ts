@@ -68,7 +68,10 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     const b = new Vcr({ dir: dir + "-b" });
     const uninstall = a.install();
     undo.push(uninstall);
-    expect(() => b.install()).to.throw(VcrConfigError, /vcr\.install\(\) was called while another Vcr is installed \(dir .*\)[\s\S]*This Vcr: dir .*-b/);
+    expect(() => b.install()).to.throw(
+      VcrConfigError,
+      /vcr\.install\(\) was called while another Vcr is installed \(dir .*, called at test\/integration\/install\.test\.ts:\d+:\d+\)[\s\S]*This Vcr: dir .*-b, called at test\/integration\/install\.test\.ts:\d+:\d+\./,
+    );
     expect(() => a.install()).to.throw(
       VcrConfigError,
       /while this Vcr is installed already[\s\S]*In a vitest setup file .*: add the plugin \(plugins: \[langchainVcr\(\)\] from "langchain-vcr\/vitest"\), and the next file's install\(\) replaces the Vcr an earlier file installed\.$/,

@@ -222,3 +222,23 @@ describe("langchain-vcr/vitest: LangChain packages that vitest inlines or bundle
     });
   });
 });
+
+describe("langchain-vcr/vitest: install() called again in a test file, the setup file's still in place", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("the file fails with a VcrConfigError naming where each install() was called, and saying both are in one test file's run (not 'add the plugin', which is there)", async () => {
+    const p = makeProject({
+      "vitest.config.mjs": `import langchainVcr from "langchain-vcr/vitest";\nexport default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
+      "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\n\nnew Vcr({ dir: "cassettes" }).install();\n`,
+      "test/a.test.mjs": `import { it } from "vitest";\nimport { Vcr } from "langchain-vcr";\n\n\nnew Vcr({ dir: "other" }).install();\nit("runs", () => {});\n`,
+    });
+    const r = await p.run([VITEST, "run"], { LANGCHAIN_VCR_MODE: "replay_only" });
+    const out = r.stdout + r.stderr;
+    expect(r.status, out).to.equal(1);
+    expect(out).to.match(/vcr\.install\(\) was called while another Vcr is installed \(dir \S+cassettes, called at vcr-setup\.mjs:3:\d+\)/);
+    expect(out).to.match(/This Vcr: dir \S+other, called at test\/a\.test\.mjs:5:\d+\./);
+    expect(out).to.include("Both calls are in the run of one test file");
+    expect(out).to.not.include("add the plugin");
+  });
+});
