@@ -47,6 +47,7 @@ export function installVcr(vcr: Installable): Uninstall {
   if (installed && current.uninstall && current.file !== testFilesBegun()) current.uninstall();
   else if (installed) throw alreadyInstalledError(vcr, installed);
   checkInlined(log.warn); // vitest's own copies of LangChain (inlined, bundled), which nothing here reaches
+  warnWithoutVitestPlugin();
   const esmProcess = esmCoreLoadedByEntry(); // before patchEsmCore(), which loads the ESM copy in any process
   const unloaded = patchEsmCore();
   if (unloaded) reachEsmCoreLater(unloaded); // string models, through import()
@@ -78,6 +79,23 @@ export function installVcr(vcr: Installable): Uninstall {
   current.uninstall = uninstall;
   current.file = testFilesBegun();
   return Object.assign(uninstall, { ready: installSettled() ?? Promise.resolve() });
+}
+
+const warned = processWide("installWithoutPlugin.v1", () => ({ vitest: false }));
+
+/**
+ * install() in a vitest worker where the plugin's setup file has not run (it counts each test file
+ * before the project's setup files run): everything replays, but nothing says the run is unscoped
+ * until `prune` refuses, later (29a). Said once per process.
+ */
+function warnWithoutVitestPlugin(): void {
+  if (!process.env.VITEST || testFilesBegun() > 0 || warned.vitest) return;
+  warned.vitest = true;
+  log.warn(
+    `vcr.install() runs under vitest without the langchain-vcr plugin: tests are not scoped (a miss does not name its test, a failed test's recordings are kept),\n` +
+      `  and the run prints no langchain-vcr summary and writes no usage ledger (langchain-vcr prune refuses after it).\n` +
+      `  Fix it: add the plugin to vitest.config: import langchainVcr from "langchain-vcr/vitest"; … plugins: [langchainVcr()] (keep the setup file that calls install()).`,
+  );
 }
 
 function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfigError {

@@ -242,3 +242,33 @@ describe("langchain-vcr/vitest: install() called again in a test file, the setup
     expect(out).to.not.include("add the plugin");
   });
 });
+
+describe("langchain-vcr/vitest: install() in a setup file, the plugin left out of vitest.config", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("replays as before, and says the run is unscoped and unledgered, with the config line to add (before: nothing, until prune refused later)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vitest.config.mjs": `export default { test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
+        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "test/b.test.mjs": asking("b"),
+      });
+      const env = { FAKE_URL: fake.openaiBaseURL };
+      const rec = await p.run([VITEST, "run"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const out = rec.stdout + rec.stderr;
+      expect(rec.status, out).to.equal(0);
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([2, 2]);
+      expect(out).to.include("vcr.install() runs under vitest without the langchain-vcr plugin");
+      expect(out).to.include('Fix it: add the plugin to vitest.config: import langchainVcr from "langchain-vcr/vitest"');
+      const withPlugin = makeProject({
+        "vitest.config.mjs": `import langchainVcr from "langchain-vcr/vitest";\nexport default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
+        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "test/b.test.mjs": asking("b"),
+      });
+      const ok = await withPlugin.run([VITEST, "run"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(ok.status, ok.stdout + ok.stderr).to.equal(0);
+      expect(ok.stdout + ok.stderr).to.not.include("without the langchain-vcr plugin");
+    });
+  });
+});
