@@ -2,6 +2,8 @@
  * A tiny argv parser for the CLI: positionals, `--flag`, `--name value`, `--name=value`,
  * `-h`, and `--` (everything after it is positional). Unknown options are usage errors.
  */
+import { shellWord } from "../diagnose/messages";
+
 export interface ArgSpec {
   /** Options that take no value. */
   booleans?: readonly string[];
@@ -48,6 +50,19 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
     } else {
       throw new UsageError(`unknown option --${name}`);
     }
+  }
+  return out;
+}
+
+/**
+ * The flags of `args` as they were given, each after a space (` --check --ledger-dir x`), but
+ * those named in `except`: a command printed for the user to run again keeps them.
+ */
+export function flagWords(args: ParsedArgs, except: readonly string[] = []): string {
+  let out = "";
+  for (const [name, value] of Object.entries(args.flags)) {
+    if (value === undefined || value === false || name === "help" || except.includes(name)) continue;
+    out += value === true ? ` --${name}` : ` --${name} ${shellWord(value)}`;
   }
   return out;
 }

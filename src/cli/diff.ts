@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { FIXTURE_FILE_RE } from "../store/fixture";
 import { parseFixtureFile, readFixtureFile, type FixtureFile } from "../store/reader";
-import { UsageError, type ParsedArgs } from "./args";
+import { flagWords, UsageError, type ParsedArgs } from "./args";
 import { masked, SECRET_FLAG } from "./secretFlag";
 import { computeDiff, type DiffReport } from "./diffCompute";
 import { blobsAt, DiffUsageError, readBlobs, resolveRef, sameBlob, workTreeOf } from "./diffGit";
@@ -31,7 +31,8 @@ export interface DiffResult {
   base: string;
 }
 
-export function diffFixtures(dirArg: string, base: string): DiffResult {
+/** `command`: the command line that asked, for a missing directory's hint. */
+export function diffFixtures(dirArg: string, base: string, command = "diff"): DiffResult {
   if (fs.existsSync(dirArg) && !fs.statSync(dirArg).isDirectory()) throw new DiffUsageError(`${dirArg} is not a directory (pass the fixture directory)`);
   const top = workTreeOf(dirArg);
   const dir = realPathOf(dirArg);
@@ -51,7 +52,7 @@ export function diffFixtures(dirArg: string, base: string): DiffResult {
   const baseBlobs = new Map([...allBaseBlobs].filter(([n]) => FIXTURE_FILE_RE.test(n)));
   if (baseBlobs.size === 0 && !fs.existsSync(dir)) {
     // a mistyped directory would report "0 changed, 0 added, 0 removed", and a review would see nothing to review
-    const hint = workspaceHint(dir, "diff");
+    const hint = workspaceHint(dir, command);
     throw new DiffUsageError(
       `${dirArg} does not exist, and ${base} has no fixtures there either` +
         (hint ? `.\n${hint}` : `: pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr diff ${DEFAULTS.dir}`),
@@ -128,7 +129,7 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
     // run from a subdirectory of the project: the default directory is the one at the work tree's top level
     dir = path.join(workTreeOf(dir), path.basename(dir));
   }
-  const r = diffFixtures(dir, base);
+  const r = diffFixtures(dir, base, `diff${flagWords(args)}`);
   const header = { dir: r.dir, base: r.base };
   // a credential a fixture holds by mistake (validate reports it) stays out of the report, which a pull-request comment shows
   const report = masked(r.report, args);

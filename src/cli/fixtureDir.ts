@@ -78,10 +78,12 @@ export function workspaceHint(dir: string, command: string): string | undefined 
   const [first] = found;
   const listed = `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n`;
   const here = process.cwd();
-  const inPackage = LEDGER_COMMANDS.has(command.split(" ")[0]) && lastRunStart(path.resolve(here, first.pkg)) >= lastRunStart(here);
-  if (!inPackage) return listed + `  Pass it: npx langchain-vcr ${command} ${first.dir}`;
+  if (!LEDGER_COMMANDS.has(command.split(" ")[0])) return listed + `  Pass it: npx langchain-vcr ${command} ${first.dir}`;
+  const [inPkg, atRoot] = [lastRunStart(path.resolve(here, first.pkg)), lastRunStart(here)];
+  if (atRoot > inPkg) return listed + `  Pass it (the suite last ran here): npx langchain-vcr ${command} ${first.dir}`;
   const arg = first.inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + first.inPkg;
-  return listed + `  Run it in the package, where its test runner last wrote the ledger: cd ${first.pkg} && npx langchain-vcr ${command}${arg}`;
+  const where = inPkg === -Infinity ? "where its test runner writes the ledger" : "where its test runner last wrote the ledger";
+  return listed + `  Run it in the package, ${where}: cd ${first.pkg} && npx langchain-vcr ${command}${arg}`;
 }
 
 /** When the last run whose ledger is kept in `root` started (ms), or -Infinity with none. */

@@ -40,7 +40,7 @@ tests that did not run, a failed test, or an unfinished run. Run the whole suite
 
   --dry-run          list what would be removed; delete nothing
   --check            as --dry-run, and exit 1 when anything would be removed (a CI check that
-                     a pull request left no fixture behind)
+                     a pull request left no fixture behind; a refusal exits 1 too)
   --ledger-dir path  where the ledgers are (default: $${LEDGER_DIR_ENV}, else
                      node_modules/.cache/langchain-vcr/ledgers)
 `,

@@ -8,7 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultLedgerDir, type RunVerdict } from "../runner/ledgerFiles";
 import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
-import type { ParsedArgs } from "./args";
+import { flagWords, type ParsedArgs } from "./args";
+import { shellWord } from "../diagnose/messages";
 import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
@@ -19,7 +20,7 @@ export const pruneSpec = { booleans: ["dry-run", "check"], strings: ["ledger-dir
 export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "prune"));
   const ledgerDir = ledgerDirOf(args, io);
-  const fixtures = listFixtures(dir, "prune");
+  const fixtures = listFixtures(dir, `prune${flagWords(args)}`);
   const verdicts = ledgerVerdicts(ledgerDir, projectRoot(io.cwd));
   const verdict = verdicts?.last;
   const fix =
@@ -49,10 +50,13 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const keptFor = sharing.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
   const keptForOthers = new Set(keptFor.flatMap((k) => k.files));
   const unused = lastUnused.filter((f) => !keptForOthers.has(f));
-  if (fixtures.length > 0 && unused.length === fixtures.length) {
+  // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere)
+  const recordedSince = unused.filter((f) => recordedAfter(f, verdict.startedAt));
+  const judged = unused.filter((f) => !recordedSince.includes(f));
+  if (judged.length > 0 && judged.length === fixtures.length - recordedSince.length) {
     const elsewhere = [...new Set([...verdict.used].map((f) => path.dirname(f)))].slice(0, 3).map((d) => display(io, d));
     io.err(
-      `langchain-vcr: prune refused: the last ${run} used none of the ${fixtures.length} fixtures in ${display(io, dir)}.\n` +
+      `langchain-vcr: prune refused: the last ${run} used none of the ${judged.length} fixtures in ${display(io, dir)}${recordedSince.length ? ` recorded before it started` : ""}.\n` +
         `  Is ${display(io, dir)} the directory your tests use? The run used fixtures in: ${elsewhere.join(", ") || "(none)"}.\n` +
         `  Pass the right directory (langchain-vcr prune <dir>), or delete the fixtures by hand if every test that used them is gone.\n`,
     );
@@ -71,9 +75,6 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
-  // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere)
-  const recordedSince = unused.filter((f) => recordedAfter(f, verdict.startedAt));
-  const judged = unused.filter((f) => !recordedSince.includes(f));
   const git = committedTest(dir);
   const notCommitted = git ? judged.filter((f) => !git.committed(f)) : [];
   const kept = new Set(notCommitted);
@@ -116,7 +117,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (check && removable.length > 0) {
     io.err(
       `langchain-vcr: prune --check failed: ${removable.length} fixture(s) no test used in the last run are still in ${display(io, dir)}.\n` +
-        `  Fix: run npx langchain-vcr prune after a whole-suite run, and commit the removals.\n`,
+        `  Fix: run npx langchain-vcr prune${args.positionals[0] ? ` ${shellWord(args.positionals[0])}` : ""}${flagWords(args, ["check", "dry-run"])} after a whole-suite run, and commit the removals.\n`,
     );
     return 1;
   }

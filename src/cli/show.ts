@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { VcrFixtureError } from "../errors";
 import { parseFixtureFile } from "../store/reader";
 import { fixtureFileError } from "../store/store";
-import { UsageError, type ParsedArgs } from "./args";
+import { flagWords, UsageError, type ParsedArgs } from "./args";
 import { listFixtures, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
@@ -20,7 +20,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   const target = args.positionals[0];
   if (!target || args.positionals.length > 1) throw new UsageError("show takes exactly one <hash|file>");
   const dir = resolveDir(io, typeof args.flags.dir === "string" ? args.flags.dir : undefined);
-  const file = locate(io, target, dir, typeof args.flags.dir === "string");
+  const file = locate(io, target, dir, typeof args.flags.dir === "string", `show ${target}${flagWords(args, ["dir"])} --dir`);
   const text = fs.readFileSync(file, "utf8");
   if (args.flags.json) {
     io.out(text.endsWith("\n") ? text : text + "\n");
@@ -48,7 +48,8 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
 }
 
 /** A file path as given, else a full hash or a unique hash prefix in `dir`. */
-function locate(io: Io, target: string, dir: string, dirGiven: boolean): string {
+/** `command`: this show's command line with its --dir last, for a missing directory's hint. */
+function locate(io: Io, target: string, dir: string, dirGiven: boolean, command: string): string {
   const asPath = path.resolve(io.cwd, target);
   const looksLikePath = target.includes("/") || target.includes(path.sep) || target.endsWith(".json");
   if (looksLikePath && isFile(asPath)) return asPath;
@@ -72,7 +73,7 @@ function locate(io: Io, target: string, dir: string, dirGiven: boolean): string 
   }
   const exact = path.join(dir, hash + ".json");
   if (hash.length === 64 && isFile(exact)) return exact;
-  const matches = listFixtures(dir, "show <hash> --dir").filter((f) => path.basename(f).startsWith(hash));
+  const matches = listFixtures(dir, command).filter((f) => path.basename(f).startsWith(hash));
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     throw new VcrFixtureError(

@@ -3,7 +3,7 @@
  * fixtures, and how many fixtures the last run did not use. One read and one parse per
  * file (the shared reader, src/store/reader.ts) (10,000 small fixtures take well under a second).
  */
-import type { ParsedArgs } from "./args";
+import { flagWords, type ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf } from "./prune";
@@ -50,8 +50,9 @@ export interface FixtureStats {
   byTest?: Record<string, Record<string, string[]>> | null;
 }
 
-export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false): FixtureStats {
-  const files = listFixtures(dir, "stats");
+/** `command`: the command line that asked, for a missing directory's hint. */
+export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false, command = "stats"): FixtureStats {
+  const files = listFixtures(dir, command);
   // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
   const s: FixtureStats = {
     dir,
@@ -123,7 +124,7 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "stats"));
-  const s = collectStats(dir, ledgerDirOf(args, io), projectRoot(io.cwd), args.flags["by-test"] === true);
+  const s = collectStats(dir, ledgerDirOf(args, io), projectRoot(io.cwd), args.flags["by-test"] === true, `stats${flagWords(args)}`);
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
     return 0;

@@ -1,6 +1,6 @@
 /** `langchain-vcr validate [dir] [--json]`: exit 1 on any problem. */
 import { validateFixtures } from "../validate";
-import type { ParsedArgs } from "./args";
+import { flagWords, type ParsedArgs } from "./args";
 import { allowedSecretPatterns, SECRET_FLAG } from "./secretFlag";
 import * as fs from "node:fs";
 import { dirArgOf, resolveDir, workspaceHint } from "./fixtureDir";
@@ -18,7 +18,7 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
     io.out(`langchain-vcr: ${display(io, dir)}: all fixtures are valid.\n`);
   } else {
     const files = new Set(problems.map((p) => p.file)).size;
-    const hint = fs.existsSync(dir) ? undefined : workspaceHint(dir, "validate"); // a workspace's root, its fixtures in its packages
+    const hint = fs.existsSync(dir) ? undefined : workspaceHint(dir, `validate${flagWords(args)}`); // a workspace's root, its fixtures in its packages
     io.err(
       `langchain-vcr: ${problems.length} problem(s) in ${files} file(s) in ${display(io, dir)}:\n` +
         problems.map((p) => `  ${display(io, p.file)}: ${p.problem}\n`).join("") +

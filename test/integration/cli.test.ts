@@ -381,7 +381,12 @@ describe("langchain-vcr CLI (child process)", function () {
       expect((await cli(["stats"], root)).stderr).to.include(`cd ${path.join("packages", "app")} && npx langchain-vcr stats`);
       ledger(root, 2);
       const fromRoot = await cli(["stats"], root);
-      expect(fromRoot.stderr).to.include(`Pass it: npx langchain-vcr stats ${path.join("packages", "app", "cassettes")}`);
+      expect(fromRoot.stderr).to.include(`Pass it (the suite last ran here): npx langchain-vcr stats ${path.join("packages", "app", "cassettes")}`);
+      // the command as given, its flags kept: a --check or --dry-run never turns into a prune that deletes
+      const check = await cli(["prune", "--check"], root);
+      expect(check.stderr).to.include(`npx langchain-vcr prune --check ${path.join("packages", "app", "cassettes")}`);
+      const shown = await cli(["show", "abcd", "--json"], root);
+      expect(shown.stderr).to.include(`npx langchain-vcr show abcd --json --dir ${path.join("packages", "app", "cassettes")}`);
     });
   });
 

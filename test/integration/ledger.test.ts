@@ -251,6 +251,22 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(pruned.stdout).to.include(`  kept ${path.join("cassettes", since)} (recorded after that run started)\n`);
     expect(pruned.stdout).to.match(/kept 1 fixture\(s\) recorded after the last run \S+ \(started .+\): it cannot have used them/);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal([...fixtures, since].sort());
+
+    // another directory the run used nothing of: refused as the wrong one; one holding only a fixture recorded since: kept, not refused
+    const other = path.join(project, "other");
+    fs.mkdirSync(other);
+    fs.copyFileSync(path.join(project, "cassettes", since), path.join(other, since));
+    const recent = await cli(["prune", "other"], project);
+    expect(recent.code, recent.stderr).to.equal(0);
+    expect(recent.stdout).to.include(`  kept ${path.join("other", since)} (recorded after that run started)\n`);
+    const oldOne = addDeadFixture(project, "an old question of another suite");
+    fs.renameSync(path.join(project, "cassettes", oldOne), path.join(other, oldOne));
+    const wrong = await cli(["prune", "other"], project);
+    expect(wrong.code).to.equal(1);
+    expect(wrong.stderr).to.match(
+      /prune refused: the last run \S+ \(started .+\) used none of the 1 fixtures in other recorded before it started\.\n {2}Is other the directory your tests use\? The run used fixtures in: cassettes\./,
+    );
+    expect(fixtureFiles(other)).to.deep.equal([oldOne, since].sort());
   });
 
   it("a test file changed since the run (another branch, an edit) makes prune refuse, naming it; nothing is deleted", async () => {
