@@ -7,7 +7,7 @@ import { FIXTURE_FILE_RE } from "../store/fixture";
 import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
 import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
-import { workspaceDirs } from "../install/workspaces";
+import { packagesHolding } from "../install/workspaces";
 import { pathFrom } from "../pathFrom";
 
 /** `dir` from the working directory; with none given, the default there, else the project root's (a command run from a subdirectory). */
@@ -102,10 +102,9 @@ function inWorkspacePackages(dir: string): { dir: string; pkg: string; inPkg: st
   const below = pathFrom(cwd, dir);
   const exact = below !== dir ? below : undefined; // a path inside the working directory
   const hits = (name: string) =>
-    workspaceDirs(cwd)
-      .map((ws) => ({ ws, hit: path.join(ws, name) }))
-      .filter(({ hit }) => hit !== dir && fs.existsSync(hit))
-      .map(({ ws, hit }) => ({ dir: path.relative(cwd, hit), pkg: path.relative(cwd, ws) || ".", inPkg: path.relative(ws, hit) }));
+    packagesHolding(cwd, name)
+      .filter(({ at }) => at !== dir)
+      .map(({ pkg, at }) => ({ dir: path.relative(cwd, at), pkg: path.relative(cwd, pkg) || ".", inPkg: path.relative(pkg, at) }));
   const found = exact ? hits(exact) : [];
   return (found.length ? found : hits(path.basename(dir))).slice(0, 5);
 }

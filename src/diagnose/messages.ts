@@ -1,5 +1,4 @@
 /** The text of miss errors and near-miss notes (VcrMissError and the log sink add the "langchain-vcr: " prefix): what happened, the facts, the nearest, the fix. */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
@@ -11,7 +10,7 @@ import { filterTitleOf } from "./runIdTitle";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
-import { workspaceDirs } from "../install/workspaces";
+import { packagesHolding } from "../install/workspaces";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -59,9 +58,12 @@ export function missMessage(
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
+  const there = m.nearest ? undefined : fixtureInAPackage(m.file, process.cwd());
   lines.push(
-    `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
-      `, then review and commit the new fixture.`,
+    there
+      ? anchorFix(there, m.file)
+      : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
+          `, then review and commit the new fixture.`,
   );
   if (m.kind === "chat_stream" && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
@@ -109,12 +111,23 @@ function facts(m: Unmatched, searched: boolean): string[] {
   }
   const there = m.nearest ? undefined : fixtureInAPackage(m.file, process.cwd());
   if (there) {
-    lines.push(
-      `  ${there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}),`,
-      `  and a workspace run from its root looks there. Anchor it to its setup file: dir: path.join(import.meta.dirname, "cassettes") (__dirname in CommonJS).`,
-    );
+    lines.push(`  ${there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), here a workspace's root.`);
   }
   return lines;
+}
+
+/**
+ * The fix for a miss whose fixture a workspace package holds (`there`, from the working
+ * directory; `file` is where the Vcr looked): anchor `dir` to the file that makes the Vcr. Recording
+ * again would write a second copy where it looked.
+ */
+function anchorFix(there: string, file: string): string {
+  const inPackage = path.dirname(path.relative(process.cwd(), file)); // the dir as given, relative: "cassettes", "test/cassettes"
+  const pkg = path.dirname(there).slice(0, -inPackage.length - 1) || ".";
+  return (
+    `  Fix it: anchor dir to the file that makes the Vcr, so it names ${path.dirname(there)} from wherever the tests run, e.g. in a setup file in ${pkg}:\n` +
+    `    new Vcr({ dir: path.join(import.meta.dirname, ${JSON.stringify(inPackage.split(path.sep).join("/"))}) }) (__dirname in CommonJS). Recording again here would write a second copy in ${path.dirname(file)}.`
+  );
 }
 
 /**
@@ -125,11 +138,8 @@ function facts(m: Unmatched, searched: boolean): string[] {
 export function fixtureInAPackage(file: string, cwd: string): string | undefined {
   const below = path.relative(cwd, file);
   if (below.startsWith("..") || path.isAbsolute(below)) return undefined;
-  for (const pkg of workspaceDirs(cwd)) {
-    const there = path.join(pkg, below);
-    if (there !== file && fs.existsSync(there)) return pathFrom(cwd, there);
-  }
-  return undefined;
+  const there = packagesHolding(cwd, below).find(({ at }) => at !== file)?.at;
+  return there && pathFrom(cwd, there);
 }
 
 /** A word for a POSIX shell as it is when nothing in it is special, else quoted. */

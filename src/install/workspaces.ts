@@ -32,6 +32,13 @@ export function workspaceDirs(cwd: string): string[] {
   return dirs;
 }
 
+/** The packages of the workspace at or above `cwd` that hold `below` (a path inside a package): each package's directory, and the path there. */
+export function packagesHolding(cwd: string, below: string): { pkg: string; at: string }[] {
+  return workspaceDirs(cwd)
+    .map((pkg) => ({ pkg, at: path.join(pkg, below) }))
+    .filter(({ at }) => fs.existsSync(at));
+}
+
 function workspaceRoot(cwd: string): { dir: string; patterns: string[] } | undefined {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const patterns = workspacePatterns(path.join(dir, "package.json")) ?? pnpmWorkspacePatterns(path.join(dir, "pnpm-workspace.yaml"));

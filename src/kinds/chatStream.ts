@@ -2,7 +2,7 @@
 import { streamResponseProblem, type StreamResponse } from "../adapters/stream/chunks";
 import { compactStream, expandStream } from "../adapters/stream/compact";
 import { mergeProblem, messageProblem } from "./messageShape";
-import { MODEL_UPGRADES, modelRender, modelTitle } from "./model";
+import { MODEL_UPGRADES, modelRender, modelTitle, reviewedCall } from "./model";
 import { contentText, isRec, joinText, messageText, reasoningLine, reasoningText, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
 
@@ -105,9 +105,8 @@ function reviewStream(response: unknown): unknown {
   if (!chunks) return response;
   const a = assemble(chunks);
   const out: Rec = { text: a.text, chunks: chunks.length };
-  // each call's name and args, as a chat answer's are reviewed: an id is new on every recording
-  if (a.calls.length) out.tool_calls = a.calls.map((c) => ({ name: c.name, args: c.args }));
-  if (a.whole.length) out.whole_tool_calls = a.whole.map((c) => ({ name: c.name, args: c.args }));
+  if (a.calls.length) out.tool_calls = a.calls.map(reviewedCall);
+  if (a.whole.length) out.whole_tool_calls = a.whole.map(reviewedCall);
   if (a.usage) out.usage_metadata = a.usage;
   return out;
 }

@@ -17,6 +17,9 @@ import {
 } from "./text";
 import type { KindSpec, Rec } from "./types";
 
+/** A tool call as a review compares it: its name and args (an id is new on every recording). */
+export const reviewedCall = (c: unknown): unknown => (isRec(c) ? { name: c.name, args: c.args } : c);
+
 /** The schema steps of a model request (chat, chat_stream, llm): version 2 drops the inert schema values (canonical/inert.ts). */
 export const MODEL_UPGRADES: KindSpec["upgrades"] = {
   1: ({ request, response }) => ({ request: dropInertMembers({ ...(request as Rec) }), response }),
@@ -182,7 +185,7 @@ export function reviewGenerations(response: unknown): unknown {
       const out: Rec = { text: isRec(g.message) ? messageText(m.content) : g.text };
       const blocks = otherBlockTypes(m.content); // a thinking or tool-use block that comes or goes shows, though it is not the text
       if (blocks.length) out.other_blocks = blocks;
-      if (Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls.map((c) => (isRec(c) ? { name: c.name, args: c.args } : c));
+      if (Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls.map(reviewedCall);
       const finish = finishReason(info, meta);
       if (finish !== undefined) out.finish_reason = finish;
       if (isRec(m.usage_metadata)) out.usage_metadata = m.usage_metadata;

@@ -38,12 +38,17 @@ describe("a miss at a workspace's root names the package's directory that holds 
         expect(err.message).to.include(
           `  ${path.join("packages", "app", "cassettes", recorded)} holds this very fixture: a relative dir is resolved against the working directory`,
         );
-        expect(err.message).to.include(`dir: path.join(import.meta.dirname, "cassettes")`);
+        expect(err.message).to.include(
+          `  Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join("packages", "app", "cassettes")} from wherever the tests run, e.g. in a setup file in ${path.join("packages", "app")}:\n` +
+            `    new Vcr({ dir: path.join(import.meta.dirname, "cassettes") })`,
+        );
+        expect(err.message).to.not.include("To record it"); // it would write a second copy at the root
         // another request, recorded nowhere: no package named
         const other = await openai(fake, new Vcr({ dir: "cassettes", mode: "replay_only" }).cache)
           .invoke("never recorded")
           .catch((e) => e);
         expect(other.message).to.not.include("holds this very fixture");
+        expect(other.message).to.include("To record it");
       } finally {
         process.chdir(saved);
       }

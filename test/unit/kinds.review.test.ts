@@ -115,6 +115,8 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(review(streamCall("toolu_6"))).to.deep.equal(review(streamCall("toolu_15")));
     expect(review(streamCall("toolu_6"))).to.deep.include({ tool_calls: [{ name: "get_weather", args: '{"city":"Paris"}' }] });
     expect(review(wholeCall("a"))).to.deep.equal(review(wholeCall("b")));
+    // a damaged list (a null among the calls) is shown as it is, not a TypeError
+    expect(review({ chunks: [{ text: "", message: { content: "", tool_calls: [null] } }] })).to.deep.include({ whole_tool_calls: [null] });
     const shown: string[] = [];
     KINDS.chat_stream.render({}, streamCall("toolu_6"), streamCall("toolu_6"), shown);
     expect(shown.join("\n")).to.include('get_weather({"city":"Paris"}) [toolu_6]');
