@@ -184,10 +184,15 @@ interface InFlight {
   owner?: object;
 }
 
+/** How many requests' other spellings a recorder keeps (`findAlike`) before it starts again. */
+const MAX_ALIKE = 1000;
+
 export class Recorder {
   readonly store: FixtureStore;
   readonly stats: VcrStats = { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
   private readonly inflight = new Map<string, InFlight>();
+  /** A request's hash → the other spelling a fixture was found under (`findAlike`). */
+  private readonly alikeOf = new Map<string, { hash: string; request: unknown }>();
   private readonly warnedSize = new Set<string>();
   private readonly nearest: NearestIndex;
   /** @internal hashes found again for requests asked before (read by tests). */
@@ -246,12 +251,38 @@ export class Recorder {
    * been recorded under (a LangGraph resumed tool call, adapters/tools/interrupts.ts).
    */
   findRecorded(kind: FixtureKind, request: unknown, options: LookupOptions): Lookup | undefined {
+    return this.findAt(kind, requestHash(kind, request), request, options);
+  }
+
+  /** `findRecorded` of a request whose hash is at hand. */
+  private findAt(kind: FixtureKind, hash: string, request: unknown, options: LookupOptions): Lookup | undefined {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
     if (!policy.readsFixtures || options.live) return undefined;
-    const hash = requestHash(kind, request);
     const fixture = this.store.read(hash, { kind, request }, options);
     return fixture && this.replayed(new Replay(kind, hash, this.store.fileFor(hash), mode, policy, fixture, () => request));
+  }
+
+  /**
+   * The fixture of the same request as a client spells it otherwise (`options.alike`), for a
+   * lookup that found none under its own `hash`. A spelling found is kept by that hash (bounded),
+   * so the next replay of the call neither builds nor hashes it again.
+   */
+  private findAlike(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions): Lookup | undefined {
+    if (!options.alike) return undefined;
+    let other = this.alikeOf.get(hash);
+    if (!other) {
+      const spelled = options.alike(request);
+      if (spelled === undefined) return undefined;
+      other = { hash: requestHash(kind, spelled), request: spelled };
+    }
+    const found = this.findAt(kind, other.hash, other.request, options);
+    if (found && !this.alikeOf.has(hash)) {
+      if (this.alikeOf.size >= MAX_ALIKE) this.alikeOf.clear();
+      this.alikeOf.set(hash, other);
+    }
+    if (found) log.debug(`${kind}: ${found.file} replayed for ${this.store.fileFor(hash)}: the same request as the client spells it otherwise`);
+    return found;
   }
 
   /** `hashed`: the request `hash` was just computed from, when at hand (a read of the file compares it instead of hashing the file's). */
@@ -265,12 +296,8 @@ export class Recorder {
       const alternate = fixture && options.alternate?.(fixture, request);
       if (alternate !== undefined) return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
-      const other = options.alike?.(request);
-      const alike = other === undefined ? undefined : this.findRecorded(kind, other, { ...options, alike: undefined, alternate: undefined });
-      if (alike) {
-        log.debug(`${kind}: ${alike.file} replayed for ${file}: the same request as the client spells it otherwise`);
-        return alike;
-      }
+      const alike = this.findAlike(kind, hash, request, options);
+      if (alike) return alike;
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
