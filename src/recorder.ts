@@ -301,7 +301,10 @@ export class Recorder {
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
-    if (policy.writes !== "never") this.refuseSecretBeforeCall(base, options);
+    if (policy.writes !== "never") {
+      this.refuseSecretBeforeCall(base, options);
+      this.store.assertWritable(); // a call whose answer could not be written is not paid for (or a tool body run) first
+    }
     if (!policy.readsFixtures || options.live) {
       // the run still relies on a recorded file it did not read (prune must keep it)
       if (fs.existsSync(file)) emit({ type: "used", hash, file });

@@ -32,6 +32,7 @@ export type WriteResult = { file: string; bytes: number; created: boolean; previ
 
 export class FixtureStore {
   private dirReady = false;
+  private writable = false;
   private readonly prefix: string;
   /**
    * File names by hash, each made once: a replay names its file twice (the lookup and the read),
@@ -176,15 +177,44 @@ export class FixtureStore {
     }
   }
 
+  /**
+   * Before a call whose answer would be written: the directory, or the nearest part of its path
+   * that exists (it is made only when a fixture is written), is a writable directory, so a call
+   * whose fixture could not be written is not paid for (or a tool's body run) first. Once per store.
+   */
+  assertWritable(): void {
+    if (this.writable) return;
+    let at = this.dir;
+    while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+    try {
+      if (!fs.statSync(at).isDirectory()) throw Object.assign(new Error(`${at} is a file`), { code: "ENOTDIR" });
+      fs.accessSync(at, fs.constants.W_OK);
+    } catch (e) {
+      throw unwritableError(this.dir, e as Error, at === this.dir ? "is not writable" : "cannot be created", true);
+    }
+    this.writable = true;
+  }
+
   private ensureDir(): void {
     if (this.dirReady) return;
     try {
       makeDirs(this.dir);
     } catch (e) {
-      throw new VcrRecordError(`cannot create the fixture directory ${this.dir}: ${(e as Error).message}`, { cause: e });
+      throw unwritableError(this.dir, e as Error, "cannot be created", false);
     }
     this.dirReady = true;
   }
+}
+
+/** `before`: the call was not made yet (`assertWritable`), else its answer is what could not be written. */
+function unwritableError(dir: string, e: Error, what: string, before: boolean): VcrRecordError {
+  const why = (e as NodeJS.ErrnoException).code === "ENOTDIR" ? " (a part of its path is a file)" : "";
+  return new VcrRecordError(
+    `the fixture directory ${dir} ${what}: ${e.message}${why}.\n` +
+      (before ? `  Nothing was sent or run: its answer could not have been recorded.\n` : `  The answer was not recorded.\n`) +
+      `  Fix it: make the directory writable, or give the Vcr one that is (new Vcr({ dir })); to replay only, run with LANGCHAIN_VCR_MODE=replay_only.`,
+    { cause: e },
+  );
 }
 
 /**

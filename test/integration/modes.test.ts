@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Vcr, VcrConfigError, VcrMissError, isVcrError, withVcr } from "../../src/index";
+import { Vcr, VcrConfigError, VcrMissError, VcrRecordError, isVcrError, withVcr } from "../../src/index";
 import { onScopeEvent } from "../../src/scope";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
@@ -201,6 +201,30 @@ describe("modes", () => {
       expect(vcr.stats(), mode).to.deep.include({ replayed: 0, missed: 0, recorded: 0 });
     }
     expect(fixtureFiles(dir)).to.deep.equal(files);
+  });
+
+  it("a fixture directory that cannot be written (a part of its path is a file) fails a recording call before it is sent: VcrRecordError with the fix, 0 requests; replay_only and bypass are not refused", async () => {
+    const file = path.join(dir, "not-a-dir");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, "");
+    const cassettes = path.join(file, "cassettes");
+    const before = fake.count();
+    for (const mode of ["record_or_replay", "record_always"] as const) {
+      const err = await openai(fake, new Vcr({ dir: cassettes, mode }).cache)
+        .invoke("never paid for")
+        .catch((e) => e);
+      expect(err, mode).to.be.instanceOf(VcrRecordError);
+      expect(err.message, mode).to.include(`the fixture directory ${cassettes} cannot be created: ${file} is a file (a part of its path is a file).`);
+      expect(err.message, mode).to.include("Nothing was sent or run").and.include("Fix it: make the directory writable");
+    }
+    expect(fake.count()).to.equal(before);
+    expect(
+      await openai(fake, new Vcr({ dir: cassettes, mode: "replay_only" }).cache)
+        .invoke("never paid for")
+        .catch((e) => e),
+    ).to.be.instanceOf(VcrMissError);
+    expect((await openai(fake, new Vcr({ dir: cassettes, mode: "bypass" }).cache).invoke("live")).content).to.equal("echo: live");
+    expect(fake.count()).to.equal(before + 1);
   });
 
   it("a live lookup (tool execute mode, bypass) still marks an existing fixture as used, so prune keeps it", async () => {
