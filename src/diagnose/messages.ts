@@ -1,6 +1,6 @@
 /** The text of miss errors and near-miss notes (VcrMissError and the log sink add the "langchain-vcr: " prefix): what happened, the facts, the nearest, the fix. */
 import * as path from "node:path";
-import type { VcrNearest } from "../errors";
+import type { VcrDifference, VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
 import { formatChange, hintFor, isEdit } from "./diff";
@@ -104,7 +104,7 @@ function facts(m: Unmatched, searched: boolean): string[] {
   } else if (m.nearest) {
     lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
     lines.push(...formatDifferences(m.nearest));
-    const hint = hintFor(m.nearest.differences);
+    const hint = hintFor(m.nearest.differences) ?? modelHint(m.nearest.differences);
     if (hint) lines.push(`  hint: ${hint}`);
   } else if (searched) {
     lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
@@ -114,6 +114,12 @@ function facts(m: Unmatched, searched: boolean): string[] {
     lines.push(`  ${there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), here a workspace's root.`);
   }
   return lines;
+}
+
+/** A miss whose nearest fixture differs by its model alone: every call to the new model misses alike, one test after another. */
+function modelHint(differences: readonly VcrDifference[]): string | undefined {
+  if (differences.length !== 1 || differences[0].path !== "model") return undefined;
+  return `only the model changed: every fixture of the old model misses the same way, so record them all in one run (${suiteRerecordCommand()}), then remove the old ones (npx langchain-vcr prune)`;
 }
 
 /**

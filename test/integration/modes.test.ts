@@ -227,6 +227,22 @@ describe("modes", () => {
     expect(fake.count()).to.equal(before + 1);
   });
 
+  it("a miss whose nearest fixture differs by its model alone hints to record the suite in one run and prune; one that differs more does not", async () => {
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke("which model?");
+    const vcr = new Vcr({ dir, mode: "replay_only" });
+    const err = await openai(fake, vcr.cache, { model: "gpt-4.1-mini" })
+      .invoke("which model?")
+      .catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    expect(err.message).to.match(
+      / {4}model: "gpt-4o-mini" → "gpt-4\.1-mini"\n {2}hint: only the model changed: every fixture of the old model misses the same way, so record them all in one run \(LANGCHAIN_VCR_MODE=record_or_replay .+\), then remove the old ones \(npx langchain-vcr prune\)/,
+    );
+    const other = await openai(fake, vcr.cache, { model: "gpt-4.1-mini" })
+      .invoke("which model now?")
+      .catch((e) => e);
+    expect(other.message).to.not.include("only the model changed");
+  });
+
   it("a live lookup (tool execute mode, bypass) still marks an existing fixture as used, so prune keeps it", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     await openai(fake, vcr.cache).invoke("kept by bypass");
