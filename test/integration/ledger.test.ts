@@ -530,7 +530,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     for (let i = 0; i < 600 && !fs.existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
     expect(fs.existsSync(started), "c1 started").to.equal(true);
     child.kill("SIGINT");
-    await exited;
+    expect(await exited, "the premise: mocha --parallel exits 0 after SIGINT, without finishing the run").to.equal(0);
     const all = fixtureFiles(path.join(project, "cassettes"));
     for (const args of [["prune"], ["prune", "--dry-run"]]) {
       const r = await cli(args, project);
