@@ -20,6 +20,7 @@ import { dirArgOf, resolveDir, workspaceHint } from "./fixtureDir";
 import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
+import { VcrConfigError } from "../errors";
 
 export const diffSpec = { strings: ["base", "format", SECRET_FLAG] } as const;
 const FORMATS = ["text", "markdown", "json"] as const;
@@ -53,9 +54,10 @@ export function diffFixtures(dirArg: string, base: string, command = "diff"): Di
   if (baseBlobs.size === 0 && !fs.existsSync(dir)) {
     // a mistyped directory would report "0 changed, 0 added, 0 removed", and a review would see nothing to review
     const hint = workspaceHint(dir, command);
+    // at a workspace's root, the packages' directories, as the other commands name them (exit 1, no usage text)
+    if (hint) throw new VcrConfigError(`the fixture directory ${dirArg} does not exist, and ${base} has no fixtures there either.\n${hint}`);
     throw new DiffUsageError(
-      `${dirArg} does not exist, and ${base} has no fixtures there either` +
-        (hint ? `.\n${hint}` : `: pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr diff ${DEFAULTS.dir}`),
+      `${dirArg} does not exist, and ${base} has no fixtures there either: pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr diff ${DEFAULTS.dir}`,
     );
   }
   const workNames = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => FIXTURE_FILE_RE.test(n)) : [];

@@ -75,15 +75,19 @@ const LEDGER_COMMANDS = new Set(["prune", "stats", "show"]);
 export function workspaceHint(dir: string, command: string): string | undefined {
   const found = inWorkspacePackages(dir);
   if (found.length === 0) return undefined;
-  const [first] = found;
   const listed = `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n`;
   const here = process.cwd();
-  if (!LEDGER_COMMANDS.has(command.split(" ")[0])) return listed + `  Pass it: npx langchain-vcr ${command} ${first.dir}`;
-  const [inPkg, atRoot] = [lastRunStart(path.resolve(here, first.pkg)), lastRunStart(here)];
-  if (atRoot > inPkg) return listed + `  Pass it (the suite last ran here): npx langchain-vcr ${command} ${first.dir}`;
-  const arg = first.inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + first.inPkg;
-  const where = inPkg === -Infinity ? "where its test runner writes the ledger" : "where its test runner last wrote the ledger";
-  return listed + `  Run it in the package, ${where}: cd ${first.pkg} && npx langchain-vcr ${command}${arg}`;
+  const commands = (lines: string[]) => (lines.length === 1 ? lines[0] : `\n${lines.map((l) => `    ${l}`).join("\n")}`);
+  if (!LEDGER_COMMANDS.has(command.split(" ")[0])) return listed + `  Pass it: ${commands(found.map((f) => `npx langchain-vcr ${command} ${f.dir}`))}`;
+  const atRoot = lastRunStart(here);
+  const lines = found.map((f) => {
+    const inPkg = lastRunStart(path.resolve(here, f.pkg));
+    if (atRoot > inPkg) return `npx langchain-vcr ${command} ${f.dir}`; // the suite last ran here
+    const arg = f.inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + f.inPkg;
+    return `(cd ${f.pkg} && npx langchain-vcr ${command}${arg})`;
+  });
+  // each package's runs write their ledger in the package (pnpm -r, npm -w, a runner started there); a run from here, here
+  return listed + `  Run it where each package's tests last ran (their ledger is kept there): ${commands(lines)}`;
 }
 
 /** When the last run whose ledger is kept in `root` started (ms), or -Infinity with none. */

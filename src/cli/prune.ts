@@ -21,7 +21,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "prune"));
   const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir, `prune${flagWords(args)}`);
-  const verdicts = ledgerVerdicts(ledgerDir, projectRoot(io.cwd));
+  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io));
   const verdict = verdicts?.last;
   const fix =
     `  Fix: run the whole suite with the langchain-vcr plugin of your test runner (mocha, vitest, jest or node:test: no name filter such as --grep/-t/--test-name-pattern, ` +
@@ -127,6 +127,20 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
 export function ledgerDirOf(args: ParsedArgs, io: Io): string {
   const flag = args.flags["ledger-dir"];
   return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(projectRoot(io.cwd), io.env);
+}
+
+/** The parts of the path of a ledger directory where a runner keeps it by default, below the directory it ran in. */
+const DEFAULT_LEDGER_TAIL = path.join("node_modules", ".cache", "langchain-vcr", "ledgers");
+
+/**
+ * The directory the runs in `ledgerDir` ran in, which their ledgers' paths are relative to: the one
+ * above its `node_modules` when it is a runner's default ledger directory (`--ledger-dir
+ * packages/api/node_modules/.cache/langchain-vcr/ledgers` from a workspace's root: the package's),
+ * else the project root of the working directory (ledgers copied from CI shards).
+ */
+export function ledgerRootOf(ledgerDir: string, io: Io): string {
+  const resolved = path.resolve(ledgerDir);
+  return resolved.endsWith(path.sep + DEFAULT_LEDGER_TAIL) ? resolved.slice(0, -DEFAULT_LEDGER_TAIL.length - 1) : projectRoot(io.cwd);
 }
 
 /** Whether the fixture `file` says it was recorded after `startedAt` (a file it cannot be read from says nothing: judged as any other). */

@@ -7,7 +7,7 @@ import { fixtureFileError } from "../store/store";
 import { flagWords, UsageError, type ParsedArgs } from "./args";
 import { listFixtures, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
-import { ledgerDirOf } from "./prune";
+import { ledgerDirOf, ledgerRootOf } from "./prune";
 import { renderFixture } from "./render";
 import { usedByLine } from "./usedBy";
 import { ledgerVerdicts } from "../runner/otherSuites";
@@ -28,7 +28,8 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
-  const verdicts = ledgerVerdicts(ledgerDirOf(args, io), projectRoot(io.cwd));
+  const ledgerDir = ledgerDirOf(args, io);
+  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io));
   // a credential a fixture holds by mistake (validate reports it) is not printed, in a value or
   // in what the render joins (a stream's chunks); --json prints the file as it is
   io.out(

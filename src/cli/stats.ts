@@ -6,7 +6,7 @@
 import { flagWords, type ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
-import { ledgerDirOf } from "./prune";
+import { ledgerDirOf, ledgerRootOf } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { fixturesByTest, NO_LEDGER } from "./usedBy";
@@ -124,7 +124,8 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "stats"));
-  const s = collectStats(dir, ledgerDirOf(args, io), projectRoot(io.cwd), args.flags["by-test"] === true, `stats${flagWords(args)}`);
+  const ledgerDir = ledgerDirOf(args, io);
+  const s = collectStats(dir, ledgerDir, ledgerRootOf(ledgerDir, io), args.flags["by-test"] === true, `stats${flagWords(args)}`);
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
     return 0;

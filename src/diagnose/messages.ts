@@ -10,6 +10,7 @@ import { filterTitleOf } from "./runIdTitle";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
+import { isDirectory } from "../fsProbe";
 import { packagesHolding } from "../install/workspaces";
 
 const MAX_DIFFS = 8;
@@ -65,7 +66,7 @@ export function missMessage(
       : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
           `, then review and commit the new fixture.`,
   );
-  if (m.kind === "chat_stream" && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
+  if (m.kind === "chat_stream" && !there && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
     lines.push(
       `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
@@ -104,10 +105,10 @@ function facts(m: Unmatched, searched: boolean): string[] {
   } else if (m.nearest) {
     lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
     lines.push(...formatDifferences(m.nearest));
-    const hint = hintFor(m.nearest.differences) ?? modelHint(m.nearest.differences);
+    const hint = hintFor(m.nearest.differences) ?? modelHint(m.nearest.differences, m.runner);
     if (hint) lines.push(`  hint: ${hint}`);
   } else if (searched) {
-    lines.push(`  no ${m.kind} fixture is recorded in this directory yet.`);
+    lines.push(`  no ${m.kind} fixture is recorded in this directory yet${isDirectory(path.dirname(m.file)) ? "" : " (it does not exist)"}.`);
   }
   const there = m.nearest ? undefined : fixtureInAPackage(m.file, process.cwd());
   if (there) {
@@ -117,9 +118,20 @@ function facts(m: Unmatched, searched: boolean): string[] {
 }
 
 /** A miss whose nearest fixture differs by its model alone: every call to the new model misses alike, one test after another. */
-function modelHint(differences: readonly VcrDifference[]): string | undefined {
+function modelHint(differences: readonly VcrDifference[], runner: RunnerName | undefined): string | undefined {
   if (differences.length !== 1 || differences[0].path !== "model") return undefined;
-  return `only the model changed: every fixture of the old model misses the same way, so record them all in one run (${suiteRerecordCommand()}), then remove the old ones (npx langchain-vcr prune)`;
+  return `only the model changed: every fixture of the old model misses the same way, so record them all in one run (${wholeSuiteCommand(runner)}), then remove the old ones (npx langchain-vcr prune)`;
+}
+
+/** The command that records the whole suite again: the project's test script, else the running runner's own command with its config options. */
+function wholeSuiteCommand(runner: RunnerName | undefined): string {
+  const suite = suiteRerecordCommand();
+  if (!suite.includes("<your test command>")) return suite;
+  const env = `${MODE_ENV}=record_or_replay`;
+  if (runner === "vitest") return `${env} npx vitest run${words(sharedCommandArgs("vitest"))}`;
+  if (runner === "jest") return `${env} npx jest${words(sharedCommandArgs("jest"))}`;
+  if (runner === "mocha") return `${env} npx mocha${words(mochaCommandArgs())}`;
+  return suite;
 }
 
 /**
@@ -174,6 +186,24 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const quoted = shellQuote(filterTitleOf(title).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const yarn = packageManager() === "yarn";
   const exec = yarn ? "yarn" : "npx";
+  const cd = packageDirFromInvocation();
+  if (cd) return `cd ${shellWord(cd)} && ${commandFor(runner, env, quoted, exec, yarn, specFile)}`;
+  return commandFor(runner, env, quoted, exec, yarn, specFile);
+}
+
+/**
+ * The test process's directory from where the package manager was invoked (`INIT_CWD`, which npm,
+ * pnpm and yarn set), when it is below it: `pnpm -r test` or `npm test -w packages/api` run each
+ * package's tests in the package, and a command printed there runs only there. Undefined otherwise.
+ */
+function packageDirFromInvocation(): string | undefined {
+  const from = process.env.INIT_CWD;
+  if (!from) return undefined;
+  const rel = path.relative(from, process.cwd());
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : undefined;
+}
+
+function commandFor(runner: RunnerName | undefined, env: string, quoted: string, exec: string, yarn: boolean, specFile: string | undefined): string {
   switch (runner) {
     case "vitest":
       return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}${testFileArg(specFile)} -t ${quoted}`;

@@ -6,6 +6,8 @@
  * names the Vcr they use, so models built before `install()` are included: what counts is
  * the call.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { VcrConfigError } from "../errors";
 import { pathFrom } from "../pathFrom";
@@ -81,16 +83,36 @@ export function installVcr(vcr: Installable): Uninstall {
   return Object.assign(uninstall, { ready: installSettled() ?? Promise.resolve() });
 }
 
-const warned = processWide("installWithoutPlugin.v1", () => ({ vitest: false }));
+/** How long the note that a vitest run was warned counts: its test files run in processes of their own, one after another. */
+const WARNED_FOR_MS = 10 * 60_000;
+
+/**
+ * Whether this vitest run (the parent process of its workers) was warned already, and if not, note
+ * that it is now: a file in the temp dir named by the parent's pid, which counts for
+ * `WARNED_FOR_MS` (a later run that reuses the pid is warned again).
+ */
+function firstWarningOfRun(): boolean {
+  const marker = path.join(os.tmpdir(), `langchain-vcr-noplugin-${process.ppid}`);
+  try {
+    if (Date.now() - fs.statSync(marker).mtimeMs < WARNED_FOR_MS) return false;
+  } catch {
+    // no note yet
+  }
+  try {
+    fs.writeFileSync(marker, "");
+  } catch {
+    // no temp dir to write in: warn each time rather than never
+  }
+  return true;
+}
 
 /**
  * install() in a vitest worker where the plugin's setup file has not run (it counts each test file
  * before the project's setup files run): everything replays, but nothing says the run is unscoped
- * until `prune` refuses, later (29a). Said once per process.
+ * until `prune` refuses, later (29a). Said once per run (`firstWarningOfRun`).
  */
 function warnWithoutVitestPlugin(): void {
-  if (!process.env.VITEST || testFilesBegun() > 0 || warned.vitest) return;
-  warned.vitest = true;
+  if (!process.env.VITEST || testFilesBegun() > 0 || !firstWarningOfRun()) return;
   log.warn(
     `vcr.install() runs under vitest without the langchain-vcr plugin: tests are not scoped (a miss does not name its test, a failed test's recordings are kept),\n` +
       `  and the run prints no langchain-vcr summary and writes no usage ledger (langchain-vcr prune refuses after it).\n` +

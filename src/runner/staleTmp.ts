@@ -1,6 +1,7 @@
 /**
  * A run's exchange directories in the OS temp dir (`langchain-vcr-run-*` for vitest, jest and
- * node:test, `langchain-vcr-summary-*` for mocha --parallel) are removed when the run ends. A run
+ * node:test, `langchain-vcr-summary-*` for mocha --parallel) are removed when the run ends (and
+ * `langchain-vcr-noplugin-*`, the note that a vitest run without the plugin was warned, never). A run
  * killed first leaves its directory behind; the next run's main process removes those a day old
  * or older (a run in progress rewrites its own at least as each test file ends), best effort.
  * The sweep runs at most once an hour per temp dir (a stamp file says when it last ran): a run's
@@ -10,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-const PREFIXES = ["langchain-vcr-run-", "langchain-vcr-summary-"];
+const PREFIXES = ["langchain-vcr-run-", "langchain-vcr-summary-", "langchain-vcr-noplugin-"];
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 export const SWEEP_EVERY_MS = 60 * 60 * 1000;
 const STAMP = "langchain-vcr-sweep.stamp";

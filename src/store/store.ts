@@ -212,7 +212,9 @@ function unwritableError(dir: string, e: Error, what: string, before: boolean): 
   return new VcrRecordError(
     `the fixture directory ${dir} ${what}: ${e.message}${why}.\n` +
       (before ? `  Nothing was sent or run: its answer could not have been recorded.\n` : `  The answer was not recorded.\n`) +
-      `  Fix it: make the directory writable, or give the Vcr one that is (new Vcr({ dir })); to replay only, run with LANGCHAIN_VCR_MODE=replay_only.`,
+      (why
+        ? `  Fix it: give the Vcr a directory whose path is directories all the way (new Vcr({ dir })), or move the file out of the way.`
+        : `  Fix it: make the directory writable, or give the Vcr one that is (new Vcr({ dir })); to replay only, run with LANGCHAIN_VCR_MODE=replay_only.`),
     { cause: e },
   );
 }

@@ -40,6 +40,25 @@ const weather = {
   },
 };
 
+/** A chat fixture of `question` in `dir`, written as the recorder writes one; its file name. */
+function writeChat(dir: string, question: string): string {
+  const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: question }] };
+  const hash = requestHash("chat", request);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, `${hash}.json`),
+    formatFixture({
+      schemaVersion: SCHEMA_VERSION,
+      kind: "chat",
+      hash,
+      recordedAt: "2026-01-01T00:00:00.000Z",
+      request,
+      response: { generations: [{ text: "ok", message: { type: "ai", content: "ok" } }] },
+    }),
+  );
+  return `${hash}.json`;
+}
+
 describe("langchain-vcr CLI (child process)", function () {
   this.timeout(60000);
   let fake: FakeProvider;
@@ -330,40 +349,47 @@ describe("langchain-vcr CLI (child process)", function () {
       }
     });
 
-    it("run at a workspace's root, where the tests ran in its packages: the missing directory's error names the packages' fixture directories of that name (one level or more below each) and the command to run in the first package", async () => {
+    it("run at a workspace's root, where the tests ran in its packages: the missing directory's error names the packages' fixture directories of that name (one level or more below each) and a command for each, its flags kept", async () => {
       const root = path.join(dir, "mono");
       fs.mkdirSync(path.join(root, "packages/app/cassettes"), { recursive: true });
+      fs.mkdirSync(path.join(root, "packages/worker/cassettes"), { recursive: true });
       fs.mkdirSync(path.join(root, "packages/lib/test/cassettes"), { recursive: true });
       fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
-      for (const p of ["app", "lib"]) fs.writeFileSync(path.join(root, "packages", p, "package.json"), JSON.stringify({ name: p }));
+      for (const p of ["app", "lib", "worker"]) fs.writeFileSync(path.join(root, "packages", p, "package.json"), JSON.stringify({ name: p }));
+      const [app, worker] = [path.join("packages", "app"), path.join("packages", "worker")];
       const stats = await cli(["stats"], root);
       expect(stats.code, stats.stderr).to.equal(1);
       expect(stats.stderr)
         .to.include(`the fixture directory ${path.join(root, "cassettes")} does not exist.`)
-        .and.include(`Workspace packages hold fixture directories of that name: ${path.join("packages", "app", "cassettes")}.`)
-        .and.include(`cd ${path.join("packages", "app")} && npx langchain-vcr stats`);
+        .and.include(`Workspace packages hold fixture directories of that name: ${path.join(app, "cassettes")}, ${path.join(worker, "cassettes")}.`)
+        .and.include(
+          `Run it where each package's tests last ran (their ledger is kept there): \n    (cd ${app} && npx langchain-vcr stats)\n    (cd ${worker} && npx langchain-vcr stats)`,
+        );
       const prune = await cli(["prune", path.join("test", "cassettes")], root);
       expect(prune.code).to.equal(1);
       expect(prune.stderr)
         .to.include(`Workspace packages hold fixture directories of that name: ${path.join("packages", "lib", "test", "cassettes")}.`)
-        .and.include(`cd ${path.join("packages", "lib")} && npx langchain-vcr prune ${path.join("test", "cassettes")}`);
+        .and.include(`: (cd ${path.join("packages", "lib")} && npx langchain-vcr prune ${path.join("test", "cassettes")})`);
 
-      // a command that reads no ledger is passed the package's directory from here
+      // a command that reads no ledger is passed each package's directory from here
       const validate = await cli(["validate"], root);
       expect(validate.code).to.equal(1);
-      expect(validate.stderr)
-        .to.include(`Workspace packages hold fixture directories of that name: ${path.join("packages", "app", "cassettes")}.`)
-        .and.include(`Pass it: npx langchain-vcr validate ${path.join("packages", "app", "cassettes")}`);
-      const passed = await cli(["validate", path.join("packages", "app", "cassettes")], root);
+      expect(validate.stderr).to.include(
+        `Pass it: \n    npx langchain-vcr validate ${path.join(app, "cassettes")}\n    npx langchain-vcr validate ${path.join(worker, "cassettes")}`,
+      );
+      const passed = await cli(["validate", path.join(app, "cassettes")], root);
       expect(passed.code, passed.stderr).to.equal(0);
       git(root, "init", "-q");
       git(root, "commit", "-q", "--allow-empty", "-m", "start");
-      const diff = await cli(["diff"], root);
-      expect(diff.code).to.equal(2);
-      expect(diff.stderr).to.include(`Pass it: npx langchain-vcr diff ${path.join("packages", "app", "cassettes")}`);
+      const diff = await cli(["diff", "--base", "HEAD"], root);
+      expect(diff.code).to.equal(1);
+      expect(diff.stderr).to.not.include("Usage:");
+      expect(diff.stderr).to.include(
+        `npx langchain-vcr diff --base HEAD ${path.join(app, "cassettes")}\n    npx langchain-vcr diff --base HEAD ${path.join(worker, "cassettes")}`,
+      );
 
-      // the suite last ran from the root (its ledger is newer than the package's): the ledger commands run here, with the package's directory
-      const ledger = (at: string, minute: number) =>
+      // each package where its tests last ran: app's from the root (its ledger there is newer), worker's in the package
+      const ledger = (at: string, minute: number, used: string[] = []) =>
         writeLedger(defaultLedgerDir(at, {}), {
           ledgerVersion: 1,
           runId: `r${minute}`,
@@ -375,18 +401,31 @@ describe("langchain-vcr CLI (child process)", function () {
           exitCode: 0,
           partial: [],
           specFiles: [],
-          used: [],
+          used,
         });
-      ledger(path.join(root, "packages", "app"), 1);
-      expect((await cli(["stats"], root)).stderr).to.include(`cd ${path.join("packages", "app")} && npx langchain-vcr stats`);
+      ledger(path.join(root, app), 1);
       ledger(root, 2);
-      const fromRoot = await cli(["stats"], root);
-      expect(fromRoot.stderr).to.include(`Pass it (the suite last ran here): npx langchain-vcr stats ${path.join("packages", "app", "cassettes")}`);
-      // the command as given, its flags kept: a --check or --dry-run never turns into a prune that deletes
-      const check = await cli(["prune", "--check"], root);
-      expect(check.stderr).to.include(`npx langchain-vcr prune --check ${path.join("packages", "app", "cassettes")}`);
+      ledger(path.join(root, worker), 3);
+      const mixed = await cli(["prune", "--check"], root);
+      expect(mixed.stderr).to.include(
+        `\n    npx langchain-vcr prune --check ${path.join(app, "cassettes")}\n    (cd ${worker} && npx langchain-vcr prune --check)`,
+      );
       const shown = await cli(["show", "abcd", "--json"], root);
-      expect(shown.stderr).to.include(`npx langchain-vcr show abcd --json --dir ${path.join("packages", "app", "cassettes")}`);
+      expect(shown.stderr).to.include(`npx langchain-vcr show abcd --json --dir ${path.join(app, "cassettes")}`);
+
+      // --ledger-dir naming a package's own ledgers, from the root: their paths are read from that package
+      const used = writeChat(path.join(root, worker, "cassettes"), "used by the worker's run");
+      const unused = writeChat(path.join(root, worker, "cassettes"), "used by no run");
+      ledger(path.join(root, worker), 4, [`cassettes/${used}`]);
+      git(root, "add", "-A");
+      git(root, "commit", "-q", "-m", "fixtures"); // prune removes only what git can give back
+      const pruned = await cli(
+        ["prune", "--ledger-dir", path.join(worker, "node_modules", ".cache", "langchain-vcr", "ledgers"), path.join(worker, "cassettes")],
+        root,
+      );
+      expect(pruned.code, pruned.stderr).to.equal(0);
+      expect(pruned.stdout).to.include(`removed ${path.join(worker, "cassettes", unused)}`);
+      expect(fixtureFiles(path.join(root, worker, "cassettes"))).to.deep.equal([used]);
     });
   });
 

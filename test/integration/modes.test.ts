@@ -215,14 +215,16 @@ describe("modes", () => {
         .catch((e) => e);
       expect(err, mode).to.be.instanceOf(VcrRecordError);
       expect(err.message, mode).to.include(`the fixture directory ${cassettes} cannot be created: ${file} is a file (a part of its path is a file).`);
-      expect(err.message, mode).to.include("Nothing was sent or run").and.include("Fix it: make the directory writable");
+      expect(err.message, mode)
+        .to.include("Nothing was sent or run")
+        .and.include("Fix it: give the Vcr a directory whose path is directories all the way (new Vcr({ dir })), or move the file out of the way.");
     }
     expect(fake.count()).to.equal(before);
-    expect(
-      await openai(fake, new Vcr({ dir: cassettes, mode: "replay_only" }).cache)
-        .invoke("never paid for")
-        .catch((e) => e),
-    ).to.be.instanceOf(VcrMissError);
+    const miss = await openai(fake, new Vcr({ dir: cassettes, mode: "replay_only" }).cache)
+      .invoke("never paid for")
+      .catch((e) => e);
+    expect(miss).to.be.instanceOf(VcrMissError);
+    expect(miss.message).to.include("no chat fixture is recorded in this directory yet (it does not exist).");
     expect((await openai(fake, new Vcr({ dir: cassettes, mode: "bypass" }).cache).invoke("live")).content).to.equal("echo: live");
     expect(fake.count()).to.equal(before + 1);
   });

@@ -253,13 +253,15 @@ describe("langchain-vcr/vitest: install() in a setup file, the plugin left out o
         "vitest.config.mjs": `export default { test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
         "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
         "test/b.test.mjs": asking("b"),
+        "test/c.test.mjs": asking("c"),
+        "test/d.test.mjs": asking("d"),
       });
       const env = { FAKE_URL: fake.openaiBaseURL };
-      const rec = await p.run([VITEST, "run"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const rec = await p.run([VITEST, "run", "--maxWorkers=1"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
       const out = rec.stdout + rec.stderr;
       expect(rec.status, out).to.equal(0);
-      expect([fake.count(), p.fixtures().length]).to.deep.equal([2, 2]);
-      expect(out).to.include("vcr.install() runs under vitest without the langchain-vcr plugin");
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([6, 6]);
+      expect(out.split("vcr.install() runs under vitest without the langchain-vcr plugin").length - 1, "once per run, not per test file").to.equal(1);
       expect(out).to.include('Fix it: add the plugin to vitest.config: import langchainVcr from "langchain-vcr/vitest"');
       const withPlugin = makeProject({
         "vitest.config.mjs": `import langchainVcr from "langchain-vcr/vitest";\nexport default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
