@@ -5,7 +5,7 @@ import { VcrFixtureError } from "../errors";
 import { parseFixtureFile } from "../store/reader";
 import { fixtureFileError } from "../store/store";
 import { flagWords, UsageError, type ParsedArgs } from "./args";
-import { listFixtures, projectRoot, resolveDir } from "./fixtureDir";
+import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { ledgerDirOf, ledgerRootOf } from "./prune";
 import { renderFixture } from "./render";

@@ -4,7 +4,7 @@
  * file (the shared reader, src/store/reader.ts) (10,000 small fixtures take well under a second).
  */
 import { flagWords, type ParsedArgs } from "./args";
-import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
+import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
 import { ledgerDirOf, ledgerRootOf } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
