@@ -99,6 +99,20 @@ describe("rerecordCommand", () => {
       if (saved !== undefined) process.env.NODE_OPTIONS = saved;
     }
   });
+  it("run by a package manager from a directory above the package (pnpm -r test, npm test -w): the command starts with cd into the package, from there", () => {
+    const saved = process.env.INIT_CWD;
+    try {
+      process.env.INIT_CWD = path.dirname(process.cwd());
+      expect(rerecordCommand("vitest", "agent")).to.equal(`cd ${path.basename(process.cwd())} && ${ENV} npx vitest run -t "agent"`);
+      process.env.INIT_CWD = process.cwd(); // run from the package itself
+      expect(rerecordCommand("vitest", "agent")).to.equal(`${ENV} npx vitest run -t "agent"`);
+      process.env.INIT_CWD = path.join(process.cwd(), "elsewhere"); // not above it: nothing to say
+      expect(rerecordCommand("vitest", "agent")).to.equal(`${ENV} npx vitest run -t "agent"`);
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
+  });
   it("escapes the title's regular-expression characters (every runner reads a pattern)", () => {
     // single quotes: the shell passes the backslashes and the $ through as they are
     expect(rerecordCommand("vitest", "costs $10 (net) + tax?")).to.equal(String.raw`${ENV} npx vitest run -t 'costs \$10 \(net\) \+ tax\?'`);
