@@ -12,13 +12,14 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   const dir = resolveDir(io, dirArgOf(args, "validate"));
   const allow = allowedSecretPatterns(args);
   const problems = await validateFixtures(dir, { allowSecretPatterns: allow });
+  const hint = problems.length && !fs.existsSync(dir) ? workspaceHint(dir, `validate${flagWords(args)}`) : undefined; // a workspace's root, its fixtures in its packages
   if (args.flags.json) {
     io.out(JSON.stringify({ ok: problems.length === 0, problems }, null, 2) + "\n");
+    if (hint) io.err(`langchain-vcr: ${display(io, dir)} does not exist.\n${hint}\n`); // stdout stays the JSON alone
   } else if (problems.length === 0) {
     io.out(`langchain-vcr: ${display(io, dir)}: all fixtures are valid.\n`);
   } else {
     const files = new Set(problems.map((p) => p.file)).size;
-    const hint = fs.existsSync(dir) ? undefined : workspaceHint(dir, `validate${flagWords(args)}`); // a workspace's root, its fixtures in its packages
     io.err(
       `langchain-vcr: ${problems.length} problem(s) in ${files} file(s) in ${display(io, dir)}:\n` +
         problems.map((p) => `  ${display(io, p.file)}: ${p.problem}\n`).join("") +

@@ -377,6 +377,9 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(validate.stderr).to.include(
         `Pass it: \n    npx langchain-vcr validate ${path.join(app, "cassettes")}\n    npx langchain-vcr validate ${path.join(worker, "cassettes")}`,
       );
+      const json = await cli(["validate", "--json"], root);
+      expect(JSON.parse(json.stdout).ok).to.equal(false);
+      expect(json.stderr).to.include(`npx langchain-vcr validate --json ${path.join(worker, "cassettes")}`);
       const passed = await cli(["validate", path.join(app, "cassettes")], root);
       expect(passed.code, passed.stderr).to.equal(0);
       git(root, "init", "-q");
