@@ -11,3 +11,6 @@ export const INTERNAL_ENV_PREFIX = "_LANGCHAIN_VCR_";
 export function isVcrEnv(name: string): boolean {
   return name.startsWith("LANGCHAIN_VCR_") || name.startsWith(INTERNAL_ENV_PREFIX);
 }
+
+/** Set by the vitest plugin in vitest's main process, which its workers inherit: the run's config names the plugin. */
+export const VITEST_PLUGIN_ENV = `${INTERNAL_ENV_PREFIX}VITEST_PLUGIN`;

@@ -9,6 +9,7 @@ import type { Io } from "./io";
 import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
 import { packagesHolding } from "../install/workspaces";
 import { pathFrom } from "../pathFrom";
+import { shellWord } from "../diagnose/messages";
 
 /** `dir` from the working directory; with none given, the default there, else the project root's (a command run from a subdirectory). */
 export function resolveDir(io: Io, dir: string | undefined): string {
@@ -78,13 +79,15 @@ export function workspaceHint(dir: string, command: string): string | undefined 
   const listed = `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n`;
   const here = process.cwd();
   const commands = (lines: string[]) => (lines.length === 1 ? lines[0] : `\n${lines.map((l) => `    ${l}`).join("\n")}`);
-  if (!LEDGER_COMMANDS.has(command.split(" ")[0])) return listed + `  Pass it: ${commands(found.map((f) => `npx langchain-vcr ${command} ${f.dir}`))}`;
+  // a command that reads no ledger, or is told where the ledgers are (--ledger-dir, relative to here), runs here
+  if (!LEDGER_COMMANDS.has(command.split(" ")[0]) || command.includes(" --ledger-dir "))
+    return listed + `  Pass it: ${commands(found.map((f) => `npx langchain-vcr ${command} ${shellWord(f.dir)}`))}`;
   const atRoot = lastRunStart(here);
   const lines = found.map((f) => {
     const inPkg = lastRunStart(path.resolve(here, f.pkg));
-    if (atRoot > inPkg) return `npx langchain-vcr ${command} ${f.dir}`; // the suite last ran here
+    if (atRoot > inPkg) return `npx langchain-vcr ${command} ${shellWord(f.dir)}`; // the suite last ran here
     const arg = f.inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + f.inPkg;
-    return `(cd ${f.pkg} && npx langchain-vcr ${command}${arg})`;
+    return `(cd ${shellWord(f.pkg)} && npx langchain-vcr ${command}${arg && " " + shellWord(arg.slice(1))})`;
   });
   // each package's runs write their ledger in the package (pnpm -r, npm -w, a runner started there); a run from here, here
   return listed + `  Run it where each package's tests last ran (their ledger is kept there): ${commands(lines)}`;

@@ -59,10 +59,11 @@ export function missMessage(
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
-  const there = m.nearest ? undefined : fixtureInAPackage(m.file, process.cwd());
+  const held = m.nearest ? undefined : packageHolding(m.file, process.cwd());
+  const there = held?.there;
   lines.push(
-    there
-      ? anchorFix(there, m.file)
+    held
+      ? anchorFix(held, m.file)
       : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
           `, then review and commit the new fixture.`,
   );
@@ -126,25 +127,24 @@ function modelHint(differences: readonly VcrDifference[], runner: RunnerName | u
 /** The command that records the whole suite again: the project's test script, else the running runner's own command with its config options. */
 function wholeSuiteCommand(runner: RunnerName | undefined): string {
   const suite = suiteRerecordCommand();
-  if (!suite.includes("<your test command>")) return suite;
-  const env = `${MODE_ENV}=record_or_replay`;
-  if (runner === "vitest") return `${env} npx vitest run${words(sharedCommandArgs("vitest"))}`;
-  if (runner === "jest") return `${env} npx jest${words(sharedCommandArgs("jest"))}`;
-  if (runner === "mocha") return `${env} npx mocha${words(mochaCommandArgs())}`;
+  if (!suite.includes("<your test command>")) return inPackage(suite);
+  const { env, exec } = commandParts(runner);
+  if (runner === "vitest") return inPackage(`${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}`);
+  if (runner === "jest") return inPackage(`${env} ${exec} jest${words(sharedCommandArgs("jest"))}`);
+  if (runner === "mocha") return inPackage(`${env} ${exec} mocha${words(mochaCommandArgs())}`);
   return suite;
 }
 
 /**
- * The fix for a miss whose fixture a workspace package holds (`there`, from the working
+ * The fix for a miss whose fixture a workspace package holds (`there` in `pkg`, from the working
  * directory; `file` is where the Vcr looked): anchor `dir` to the file that makes the Vcr. Recording
  * again would write a second copy where it looked.
  */
-function anchorFix(there: string, file: string): string {
-  const inPackage = path.dirname(path.relative(process.cwd(), file)); // the dir as given, relative: "cassettes", "test/cassettes"
-  const pkg = path.dirname(there).slice(0, -inPackage.length - 1) || ".";
+function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string): string {
+  const given = path.dirname(path.relative(process.cwd(), file)) || "."; // the dir as given, relative: "cassettes", "test/cassettes"
   return (
     `  Fix it: anchor dir to the file that makes the Vcr, so it names ${path.dirname(there)} from wherever the tests run, e.g. in a setup file in ${pkg}:\n` +
-    `    new Vcr({ dir: path.join(import.meta.dirname, ${JSON.stringify(inPackage.split(path.sep).join("/"))}) }) (__dirname in CommonJS). Recording again here would write a second copy in ${path.dirname(file)}.`
+    `    new Vcr({ dir: path.join(import.meta.dirname, ${JSON.stringify(given.split(path.sep).join("/"))}) }) (__dirname in CommonJS). Recording again here would write a second copy in ${path.dirname(file)}.`
   );
 }
 
@@ -154,10 +154,15 @@ function anchorFix(there: string, file: string): string {
  * for a file not below `cwd`, or no package holding it.
  */
 export function fixtureInAPackage(file: string, cwd: string): string | undefined {
+  return packageHolding(file, cwd)?.there;
+}
+
+/** `fixtureInAPackage`, with the package's directory (both from `cwd`). */
+function packageHolding(file: string, cwd: string): { there: string; pkg: string } | undefined {
   const below = path.relative(cwd, file);
   if (below.startsWith("..") || path.isAbsolute(below)) return undefined;
-  const there = packagesHolding(cwd, below).find(({ at }) => at !== file)?.at;
-  return there && pathFrom(cwd, there);
+  const hit = packagesHolding(cwd, below).find(({ at }) => at !== file);
+  return hit && { there: pathFrom(cwd, hit.at), pkg: pathFrom(cwd, hit.pkg) || "." };
 }
 
 /** A word for a POSIX shell as it is when nothing in it is special, else quoted. */
@@ -178,17 +183,26 @@ function shellQuote(s: string): string {
  * test: the suite's own command.
  */
 export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined, specFile?: string): string {
-  if (title === undefined) return suiteRerecordCommand();
+  if (title === undefined) return inPackage(suiteRerecordCommand());
+  // every runner takes the title as a regular expression
+  const quoted = shellQuote(filterTitleOf(title).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const { env, exec, yarn } = commandParts(runner);
+  return inPackage(commandFor(runner, env, quoted, exec, yarn, specFile));
+}
+
+/** What a printed command of `runner` starts with: the environment (the run's NODE_OPTIONS, jest's --experimental-vm-modules, the mode) and how it runs a package's binary. */
+function commandParts(runner: RunnerName | undefined): { env: string; exec: string; yarn: boolean } {
   // the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model's import() needs) go with it
   const nodeOptions = runner === "jest" ? jestNodeOptions(process.env.NODE_OPTIONS, process.execArgv) : portableNodeOptions(process.env.NODE_OPTIONS);
   const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
-  // every runner takes the title as a regular expression
-  const quoted = shellQuote(filterTitleOf(title).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const yarn = packageManager() === "yarn";
-  const exec = yarn ? "yarn" : "npx";
+  return { env, exec: yarn ? "yarn" : "npx", yarn };
+}
+
+/** `command`, run from the package when the package manager was invoked above it (`packageDirFromInvocation`). */
+function inPackage(command: string): string {
   const cd = packageDirFromInvocation();
-  if (cd) return `cd ${shellWord(cd)} && ${commandFor(runner, env, quoted, exec, yarn, specFile)}`;
-  return commandFor(runner, env, quoted, exec, yarn, specFile);
+  return cd ? `cd ${shellWord(cd)} && ${command}` : command;
 }
 
 /**

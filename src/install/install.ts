@@ -9,6 +9,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { isMainThread } from "node:worker_threads";
+import { VITEST_PLUGIN_ENV } from "../internalEnv";
 import { VcrConfigError } from "../errors";
 import { pathFrom } from "../pathFrom";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, testFilesBegun, type InstalledVcr } from "../internals/state";
@@ -92,7 +95,8 @@ const WARNED_FOR_MS = 10 * 60_000;
  * `WARNED_FOR_MS` (a later run that reuses the pid is warned again).
  */
 function firstWarningOfRun(): boolean {
-  const marker = path.join(os.tmpdir(), `langchain-vcr-noplugin-${process.ppid}`);
+  // the run's vitest process: a forked worker's parent; a worker thread's own process
+  const marker = path.join(os.tmpdir(), `langchain-vcr-noplugin-${isMainThread ? process.ppid : process.pid}`);
   try {
     if (Date.now() - fs.statSync(marker).mtimeMs < WARNED_FOR_MS) return false;
   } catch {
@@ -112,7 +116,8 @@ function firstWarningOfRun(): boolean {
  * until `prune` refuses, later (29a). Said once per run (`firstWarningOfRun`).
  */
 function warnWithoutVitestPlugin(): void {
-  if (!process.env.VITEST || testFilesBegun() > 0 || !firstWarningOfRun()) return;
+  // the plugin in the run's config (a project not extending it is warned of by the plugin itself, setupFileMissing)
+  if (!process.env.VITEST || testFilesBegun() > 0 || process.env[VITEST_PLUGIN_ENV] || !firstWarningOfRun()) return;
   log.warn(
     `vcr.install() runs under vitest without the langchain-vcr plugin: tests are not scoped (a miss does not name its test, a failed test's recordings are kept),\n` +
       `  and the run prints no langchain-vcr summary and writes no usage ledger (langchain-vcr prune refuses after it).\n` +
@@ -154,6 +159,12 @@ export function callSite(fn: (...args: never[]) => unknown): string | undefined 
   const frame = holder.stack?.split("\n")[1]?.trim();
   if (!frame) return undefined;
   const where = /\((.+)\)$/.exec(frame)?.[1] ?? frame.replace(/^at /, ""); // "at fn (file:1:2)", or "at file:1:2"
-  const file = where.startsWith("file://") ? where.slice("file://".length) : where;
-  return path.isAbsolute(file) ? pathFrom(process.cwd(), file) : file;
+  const [, at, line = ""] = /^(.*?)((?::\d+){1,2})$/.exec(where) ?? [where, where];
+  let file = at;
+  try {
+    if (at.startsWith("file:")) file = fileURLToPath(at); // an ES module's: percent-escapes and a drive letter decoded
+  } catch {
+    // not a file URL after all
+  }
+  return (path.isAbsolute(file) ? pathFrom(process.cwd(), file) : file) + line;
 }

@@ -185,12 +185,12 @@ export class FixtureStore {
   assertWritable(): void {
     if (this.writable) return;
     let at = this.dir;
-    while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+    while (!lexists(at) && path.dirname(at) !== at) at = path.dirname(at); // a dangling link is there, and fails below
     try {
       if (!fs.statSync(at).isDirectory()) throw Object.assign(new Error(`${at} is a file`), { code: "ENOTDIR" });
       fs.accessSync(at, fs.constants.W_OK);
     } catch (e) {
-      throw unwritableError(this.dir, e as Error, at === this.dir ? "is not writable" : "cannot be created", true);
+      throw unwritableError(this.dir, e as Error, at === this.dir ? "is not a writable directory" : "cannot be created", true);
     }
     this.writable = true;
   }
@@ -203,6 +203,16 @@ export class FixtureStore {
       throw unwritableError(this.dir, e as Error, "cannot be created", false);
     }
     this.dirReady = true;
+  }
+}
+
+/** Whether there is an entry at `p` (a symbolic link counts, whatever it points to). */
+function lexists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
   }
 }
 

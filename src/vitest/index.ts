@@ -5,6 +5,7 @@
  * scope, failed-test cleanup, the live call in flight) and its reporter (one summary line,
  * the ledger) to the config, keeping vitest's default reporter when the config names none.
  */
+import { VITEST_PLUGIN_ENV } from "../internalEnv";
 import * as path from "node:path";
 import { VcrConfigError } from "../errors";
 import { exitOnConfigError } from "../runner/configCheck";
@@ -43,6 +44,7 @@ export function langchainVcr(options: LangchainVcrVitestOptions = {}) {
     name: "langchain-vcr",
     config(user: UserConfig) {
       exitOnConfigError();
+      process.env[VITEST_PLUGIN_ENV] = "1"; // its workers' install() knows the plugin is in the run (install.ts)
       reporter ??= new LangchainVcrVitestReporter(startRun("vitest"), inspectProjects);
       // vite merges arrays by concatenation: with no reporters configured, keep vitest's default one
       const reporters = user.test?.reporters === undefined ? ["default", reporter] : [reporter];

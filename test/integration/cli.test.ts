@@ -413,6 +413,11 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(mixed.stderr).to.include(
         `\n    npx langchain-vcr prune --check ${path.join(app, "cassettes")}\n    (cd ${worker} && npx langchain-vcr prune --check)`,
       );
+      // told where the ledgers are (relative to here): every command runs here, none after a cd
+      const told = await cli(["prune", "--check", "--ledger-dir", "ci-ledgers"], root);
+      expect(told.stderr)
+        .to.include(`npx langchain-vcr prune --check --ledger-dir ci-ledgers ${path.join(worker, "cassettes")}`)
+        .and.not.include("(cd ");
       const shown = await cli(["show", "abcd", "--json"], root);
       expect(shown.stderr).to.include(`npx langchain-vcr show abcd --json --dir ${path.join(app, "cassettes")}`);
 

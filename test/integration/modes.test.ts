@@ -225,6 +225,14 @@ describe("modes", () => {
       .catch((e) => e);
     expect(miss).to.be.instanceOf(VcrMissError);
     expect(miss.message).to.include("no chat fixture is recorded in this directory yet (it does not exist).");
+    // a dangling symbolic link where the directory should be: refused before the call too, not after it
+    const dangling = path.join(dir, "dangling");
+    fs.symlinkSync(path.join(dir, "gone"), dangling);
+    const linked = await openai(fake, new Vcr({ dir: dangling, mode: "record_or_replay" }).cache)
+      .invoke("never paid for")
+      .catch((e) => e);
+    expect(linked).to.be.instanceOf(VcrRecordError);
+    expect(linked.message).to.include(`the fixture directory ${dangling} is not a writable directory`);
     expect((await openai(fake, new Vcr({ dir: cassettes, mode: "bypass" }).cache).invoke("live")).content).to.equal("echo: live");
     expect(fake.count()).to.equal(before + 1);
   });

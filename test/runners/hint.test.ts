@@ -8,6 +8,16 @@ import { SHARE_ENV } from "../../src/runner/shareEnv";
 const ENV = "LANGCHAIN_VCR_MODE=record_or_replay";
 
 describe("rerecordCommand", () => {
+  // the commands below are printed as from the directory the tests run in: a package manager invoked above it would add a cd (its own test below)
+  let initCwd: string | undefined;
+  before(() => {
+    initCwd = process.env.INIT_CWD;
+    delete process.env.INIT_CWD;
+  });
+  after(() => {
+    if (initCwd !== undefined) process.env.INIT_CWD = initCwd;
+  });
+
   it("names the test's file for vitest (as text) and jest (a pattern: what would change its match escaped), so a test of the same title elsewhere is left alone", () => {
     const at = (f: string) => path.join(process.cwd(), f);
     expect(rerecordCommand("vitest", "summarize works", at("test/gemini.test.ts"))).to.equal(`${ENV} npx vitest run test/gemini.test.ts -t "summarize works"`);

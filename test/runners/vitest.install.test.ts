@@ -196,7 +196,7 @@ describe("langchain-vcr/vitest: LangChain packages that vitest inlines or bundle
           `export default { plugins: [langchainVcr()], test: { testTimeout: 20000, projects: [`,
           `  { extends: true, test: { name: "llm", include: ["llm/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } },`,
           `  { extends: true, test: { name: "web", include: ["web/*.test.mjs"], server: { deps: { inline: [/@langchain/] } } } },`,
-          `  { test: { name: "bare", include: ["bare/*.test.mjs"] } },`,
+          `  { test: { name: "bare", include: ["bare/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } },`,
           `] } };`,
           ``,
         ].join("\n"),
@@ -211,6 +211,8 @@ describe("langchain-vcr/vitest: LangChain packages that vitest inlines or bundle
       expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
       expect(out.match(/vitest project "bare" runs without langchain-vcr's setup file/g), out).to.have.length(1);
       expect(out).to.not.match(/project "(llm|web)" runs without/);
+      // bare's install(), with the plugin in the run's config: the plugin's warning above, not the one for a config without it
+      expect(out).to.not.include("runs under vitest without the langchain-vcr plugin");
       const replay = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
       expect(fake.count(), "requests on replay").to.equal(1);
