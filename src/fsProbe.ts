@@ -9,6 +9,16 @@ export function isDirectory(p: string): boolean {
   }
 }
 
+/** Whether there is an entry at `p` (a symbolic link counts, whatever it points to). */
+export function entryExists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The file's bytes, or undefined when it cannot be read (there is none). */
 export function readBytesIfAny(file: string): Buffer | undefined {
   try {

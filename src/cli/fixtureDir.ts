@@ -86,8 +86,8 @@ export function workspaceHint(dir: string, command: string): string | undefined 
   const lines = found.map((f) => {
     const inPkg = lastRunStart(path.resolve(here, f.pkg));
     if (atRoot > inPkg) return `npx langchain-vcr ${command} ${shellWord(f.dir)}`; // the suite last ran here
-    const arg = f.inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : " " + f.inPkg;
-    return `(cd ${shellWord(f.pkg)} && npx langchain-vcr ${command}${arg && " " + shellWord(arg.slice(1))})`;
+    const arg = f.inPkg === DEFAULTS.dir && !command.endsWith(" --dir") ? "" : ` ${shellWord(f.inPkg)}`; // the default there needs no naming
+    return `(cd ${shellWord(f.pkg)} && npx langchain-vcr ${command}${arg})`;
   });
   // each package's runs write their ledger in the package (pnpm -r, npm -w, a runner started there); a run from here, here
   return listed + `  Run it where each package's tests last ran (their ledger is kept there): ${commands(lines)}`;

@@ -52,7 +52,8 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const unused = lastUnused.filter((f) => !keptForOthers.has(f));
   // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere)
   const recordedSince = unused.filter((f) => recordedAfter(f, verdict.startedAt));
-  const judged = unused.filter((f) => !recordedSince.includes(f));
+  const since = new Set(recordedSince);
+  const judged = unused.filter((f) => !since.has(f));
   if (judged.length > 0 && judged.length === fixtures.length - recordedSince.length) {
     const elsewhere = [...new Set([...verdict.used].map((f) => path.dirname(f)))].slice(0, 3).map((d) => display(io, d));
     io.err(

@@ -48,7 +48,8 @@ export function missMessage(
   },
 ): string {
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
-  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, true)];
+  const held = m.nearest ? undefined : packageHolding(m.file, process.cwd());
+  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, true, held)];
   if (m.older) {
     const same = m.nearest && m.nearest.differences.length === 0 ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
     lines.push(
@@ -59,15 +60,13 @@ export function missMessage(
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
-  const held = m.nearest ? undefined : packageHolding(m.file, process.cwd());
-  const there = held?.there;
   lines.push(
     held
       ? anchorFix(held, m.file)
       : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
           `, then review and commit the new fixture.`,
   );
-  if (m.kind === "chat_stream" && !there && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
+  if (m.kind === "chat_stream" && !held && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
     lines.push(
       `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
@@ -83,7 +82,7 @@ export function missMessage(
 export function failedLiveMessage(m: Unmatched & { /** whether a nearest fixture was looked for (chat; not embeddings) */ searched: boolean }): string {
   const lines = [
     `no recorded fixture matched this ${m.kind} request from ${m.describe}, so mode ${m.mode} sent it to the provider to record it, and that call failed (the error above); nothing was recorded.`,
-    ...facts(m, m.searched),
+    ...facts(m, m.searched, m.nearest ? undefined : packageHolding(m.file, process.cwd())),
   ];
   const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile);
   lines.push(
@@ -95,8 +94,11 @@ export function failedLiveMessage(m: Unmatched & { /** whether a nearest fixture
   return lines.join("\n");
 }
 
-/** The test, the hash, the file expected, and the nearest recorded fixture with its differences (`searched`: or that there is none). */
-function facts(m: Unmatched, searched: boolean): string[] {
+/**
+ * The test, the hash, the file expected, and the nearest recorded fixture with its differences
+ * (`searched`: or that there is none); `held`: a workspace package's copy of the file (`packageHolding`).
+ */
+function facts(m: Unmatched, searched: boolean, held: { there: string } | undefined): string[] {
   const lines: string[] = [];
   if (m.test) lines.push(`  test:     ${m.test}`);
   lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
@@ -111,9 +113,10 @@ function facts(m: Unmatched, searched: boolean): string[] {
   } else if (searched) {
     lines.push(`  no ${m.kind} fixture is recorded in this directory yet${isDirectory(path.dirname(m.file)) ? "" : " (it does not exist)"}.`);
   }
-  const there = m.nearest ? undefined : fixtureInAPackage(m.file, process.cwd());
-  if (there) {
-    lines.push(`  ${there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), here a workspace's root.`);
+  if (held) {
+    lines.push(
+      `  ${held.there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), here a workspace's root.`,
+    );
   }
   return lines;
 }
@@ -128,11 +131,9 @@ function modelHint(differences: readonly VcrDifference[], runner: RunnerName | u
 function wholeSuiteCommand(runner: RunnerName | undefined): string {
   const suite = suiteRerecordCommand();
   if (!suite.includes("<your test command>")) return inPackage(suite);
-  const { env, exec } = commandParts(runner);
-  if (runner === "vitest") return inPackage(`${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}`);
-  if (runner === "jest") return inPackage(`${env} ${exec} jest${words(sharedCommandArgs("jest"))}`);
-  if (runner === "mocha") return inPackage(`${env} ${exec} mocha${words(mochaCommandArgs())}`);
-  return suite;
+  if (runner !== "vitest" && runner !== "jest" && runner !== "mocha") return suite;
+  const { env, exec, yarn } = commandParts(runner);
+  return inPackage(commandFor(runner, env, undefined, exec, yarn, undefined));
 }
 
 /**
@@ -217,17 +218,26 @@ function packageDirFromInvocation(): string | undefined {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : undefined;
 }
 
-function commandFor(runner: RunnerName | undefined, env: string, quoted: string, exec: string, yarn: boolean, specFile: string | undefined): string {
+/** The runner's command with its run's options; `quoted`, the title its name filter selects (none: the whole suite). */
+function commandFor(
+  runner: RunnerName | undefined,
+  env: string,
+  quoted: string | undefined,
+  exec: string,
+  yarn: boolean,
+  specFile: string | undefined,
+): string {
+  const filter = (flag: string) => (quoted === undefined ? "" : ` ${flag} ${quoted}`);
   switch (runner) {
     case "vitest":
-      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}${testFileArg(specFile)} -t ${quoted}`;
+      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}${testFileArg(specFile)}${filter("-t")}`;
     case "jest":
-      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))}${testFileArg(specFile, true)} -t ${quoted}`;
+      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))}${testFileArg(specFile, true)}${filter("-t")}`;
     case "node-test":
-      return `${env} ${yarn ? "yarn node" : "node"} --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test --test-name-pattern ${quoted}${testFileArg(ownTestFile())}`;
+      return `${env} ${yarn ? "yarn node" : "node"} --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test${filter("--test-name-pattern")}${testFileArg(ownTestFile())}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
-      return `${env} ${exec} mocha${words(mochaCommandArgs())} --grep ${quoted}`;
+      return `${env} ${exec} mocha${words(mochaCommandArgs())}${filter("--grep")}`;
   }
 }
 

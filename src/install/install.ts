@@ -6,12 +6,12 @@
  * names the Vcr they use, so models built before `install()` are included: what counts is
  * the call.
  */
-import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread } from "node:worker_threads";
 import { VITEST_PLUGIN_ENV } from "../internalEnv";
+import { stampUnlessFresh } from "../runner/staleTmp";
 import { VcrConfigError } from "../errors";
 import { pathFrom } from "../pathFrom";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, testFilesBegun, type InstalledVcr } from "../internals/state";
@@ -97,17 +97,7 @@ const WARNED_FOR_MS = 10 * 60_000;
 function firstWarningOfRun(): boolean {
   // the run's vitest process: a forked worker's parent; a worker thread's own process
   const marker = path.join(os.tmpdir(), `langchain-vcr-noplugin-${isMainThread ? process.ppid : process.pid}`);
-  try {
-    if (Date.now() - fs.statSync(marker).mtimeMs < WARNED_FOR_MS) return false;
-  } catch {
-    // no note yet
-  }
-  try {
-    fs.writeFileSync(marker, "");
-  } catch {
-    // no temp dir to write in: warn each time rather than never
-  }
-  return true;
+  return stampUnlessFresh(marker, WARNED_FOR_MS) !== false; // no temp dir to write in: warn each time rather than never
 }
 
 /**

@@ -18,19 +18,8 @@ const STAMP = "langchain-vcr-sweep.stamp";
 
 export function removeStaleRunDirs(now: number = Date.now(), tmp: string = os.tmpdir()): string[] {
   const removed: string[] = [];
-  const stamp = path.join(tmp, STAMP);
-  try {
-    if (now - fs.statSync(stamp).mtimeMs < SWEEP_EVERY_MS) return removed;
-  } catch {
-    // no sweep yet
-  }
-  try {
-    fs.writeFileSync(stamp, "");
-    const t = now / 1000;
-    fs.utimesSync(stamp, t, t);
-  } catch {
-    return removed; // a temp dir we cannot write to has nothing of ours to remove
-  }
+  // a temp dir we cannot write to has nothing of ours to remove
+  if (stampUnlessFresh(path.join(tmp, STAMP), SWEEP_EVERY_MS, now) !== true) return removed;
   let names: string[];
   try {
     names = fs.readdirSync(tmp);
@@ -49,4 +38,25 @@ export function removeStaleRunDirs(now: number = Date.now(), tmp: string = os.tm
     }
   }
   return removed;
+}
+
+/**
+ * Something done at most once per `periodMs`, noted by a stamp file: false when `stamp` was written
+ * less than `periodMs` before `now`, else it is written (dated `now`) and true; undefined when it
+ * cannot be written.
+ */
+export function stampUnlessFresh(stamp: string, periodMs: number, now: number = Date.now()): boolean | undefined {
+  try {
+    if (now - fs.statSync(stamp).mtimeMs < periodMs) return false;
+  } catch {
+    // not stamped yet
+  }
+  try {
+    fs.writeFileSync(stamp, "");
+    const t = now / 1000;
+    fs.utimesSync(stamp, t, t);
+    return true;
+  } catch {
+    return undefined;
+  }
 }

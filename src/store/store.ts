@@ -13,7 +13,7 @@ import { kindSpec } from "../kinds";
 import { tempFile } from "./atomic";
 import { copyJson, deepFreeze } from "../canonical/copy";
 import { isKept, markKept, ParsedFileCache, type FileStat } from "./parsedCache";
-import { isDirectory, readBytesIfAny } from "../fsProbe";
+import { entryExists, isDirectory, readBytesIfAny } from "../fsProbe";
 import { sameUnordered } from "../canonical/sameJson";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 import { currentTestCommand } from "../diagnose/messages";
@@ -185,7 +185,7 @@ export class FixtureStore {
   assertWritable(): void {
     if (this.writable) return;
     let at = this.dir;
-    while (!lexists(at) && path.dirname(at) !== at) at = path.dirname(at); // a dangling link is there, and fails below
+    while (!entryExists(at) && path.dirname(at) !== at) at = path.dirname(at); // a dangling link is there, and fails below
     try {
       if (!fs.statSync(at).isDirectory()) throw Object.assign(new Error(`${at} is a file`), { code: "ENOTDIR" });
       fs.accessSync(at, fs.constants.W_OK);
@@ -203,16 +203,6 @@ export class FixtureStore {
       throw unwritableError(this.dir, e as Error, "cannot be created", false);
     }
     this.dirReady = true;
-  }
-}
-
-/** Whether there is an entry at `p` (a symbolic link counts, whatever it points to). */
-function lexists(p: string): boolean {
-  try {
-    fs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }
 
