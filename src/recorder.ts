@@ -23,6 +23,7 @@ import { FixtureStore } from "./store/store";
 import { MODEL_KINDS } from "./store/format";
 import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
+import { unlessAborted } from "./abort";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
 const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
@@ -154,6 +155,11 @@ export interface LookupOptions {
    * undefined: a fixture found under that is replayed. The call records under its own request.
    */
   alike?: (request: () => unknown) => unknown;
+  /**
+   * The caller's signal: a call waiting on the same request in flight fails with its reason on
+   * an abort, as its own live call would, rather than answering when that call does.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -340,7 +346,7 @@ export class Recorder {
       const pending = this.inflight.get(hash);
       if (!pending) break;
       if (options.owner !== undefined && pending.owner === options.owner) return base;
-      const shared = await pending.promise;
+      const shared = await unlessAborted(pending.promise, options.signal);
       // each waiter gets its own copy: adapters hand the parsed objects to the caller as they are
       if (shared) return this.hit(base, structuredClone(shared));
       // that live call failed: another process may have recorded the request meanwhile

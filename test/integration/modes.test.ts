@@ -131,6 +131,36 @@ describe("modes", () => {
     }
   });
 
+  it("a call waiting on the same request in flight fails on its own abort, and the recording call is unaffected", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const fakeSlow = await startFakeProvider({ latencyMs: 600 });
+    try {
+      const model = openai(fakeSlow, vcr.cache);
+      const first = model.invoke("same");
+      await new Promise((r) => setTimeout(r, 50)); // the first call is in flight
+      const controller = new AbortController();
+      const waiting = model.invoke("same", { signal: controller.signal }).then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      );
+      let settled = false;
+      void waiting.then(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 50)); // the second call waits on the first
+      expect(settled).to.equal(false);
+      controller.abort();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(settled).to.equal(true); // before the first call's answer, 600 ms after it was sent
+      const outcome = (await waiting) as { error?: Error };
+      expect(outcome.error?.name).to.equal("AbortError");
+      expect((await first).content).to.equal("echo: same");
+      expect(fakeSlow.count()).to.equal(1);
+      expect(fixtureFiles(dir)).to.have.length(1);
+      expect(vcr.stats()).to.deep.equal({ replayed: 0, recorded: 1, bypassed: 0, missed: 0 });
+    } finally {
+      await fakeSlow.close();
+    }
+  });
+
   it("a failing live call writes nothing, reaches the caller unchanged, and releases waiters", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     fake.enqueue({ status: 500 });

@@ -32,8 +32,9 @@ export class VcrCache extends BaseCache<Generation[]> {
   async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
     const call = requireCall(llmKey);
     const entry = call.claimForLookup(prompt);
+    const signal = (call.options() as { signal?: AbortSignal } | undefined)?.signal;
     // a call whose signal is already aborted fails as the live one does (every client checks it first), replayed or not
-    (call.options() as { signal?: AbortSignal } | undefined)?.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     const model = call.model;
     const parts =
       call.kind === "chat"
@@ -48,6 +49,7 @@ export class VcrCache extends BaseCache<Generation[]> {
       borrow: true,
       alternate: (fixture, request) => ownApiRequest(model, call.options(), fixture, request),
       alike: (request) => otherSpelling(model, request),
+      signal,
     });
     const lookup = found instanceof Promise ? await found : found; // a hit takes no extra microtask turn
     entry.lookup = lookup;
