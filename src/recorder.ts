@@ -518,8 +518,20 @@ export class Recorder {
       specFile: scope?.specFile,
       older: this.nearest.older,
       nearestUsedThisRun: nearest !== undefined && this.usedThisRun(nearest.file),
+      otherForm: this.otherForm(base),
     });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest });
+  }
+
+  /**
+   * The fixture of this very request made the other way, when one is recorded: a stream's plain
+   * call, a plain call's stream (both are keyed by the same canonical request, each under its kind).
+   */
+  private otherForm(base: Pick<Lookup, "kind" | "request">): { kind: FixtureKind; file: string } | undefined {
+    const other: FixtureKind | undefined = base.kind === "chat" ? "chat_stream" : base.kind === "chat_stream" ? "chat" : undefined;
+    if (other === undefined) return undefined;
+    const file = this.store.fileFor(requestHash(other, base.request));
+    return fs.existsSync(file) ? { kind: other, file } : undefined;
   }
 
   /**

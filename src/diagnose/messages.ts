@@ -45,11 +45,15 @@ export function missMessage(
     older?: number;
     /** Another request of this run replayed or recorded the nearest fixture: a sibling's, not an old form of this one. */
     nearestUsedThisRun?: boolean;
+    /** The fixture of this very request made the other way (streamed, or not), when one is recorded. */
+    otherForm?: { kind: string; file: string };
   },
 ): string {
+  // this very request made the other way says more than the nearest of this kind, another request
+  if (m.otherForm) m = { ...m, nearest: undefined, nearestUsedThisRun: undefined };
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
-  const held = m.nearest ? undefined : packageHolding(m.file, process.cwd());
-  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, true, held)];
+  const held = m.nearest || m.otherForm ? undefined : packageHolding(m.file, process.cwd());
+  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, !m.otherForm, held)];
   if (m.older) {
     const same = m.nearest && m.nearest.differences.length === 0 ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
     lines.push(
@@ -57,6 +61,7 @@ export function missMessage(
       `  Upgrade them offline (no model call): npx langchain-vcr migrate ${JSON.stringify(path.dirname(m.file))}`,
     );
   }
+  if (m.otherForm) lines.push(otherFormLine(m.otherForm));
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
@@ -66,13 +71,25 @@ export function missMessage(
       : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
           `, then review and commit the new fixture.`,
   );
-  if (m.kind === "chat_stream" && !held && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
+  if (m.kind === "chat_stream" && !held && !m.otherForm && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
     lines.push(
       `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
     );
   }
   return lines.join("\n");
+}
+
+/** A miss whose request is recorded as the other kind of call: the test switched between a plain call and a stream. */
+function otherFormLine(other: { kind: string; file: string }): string {
+  const was =
+    other.kind === "chat_stream"
+      ? 'a stream of it (.stream(), streamEvents, an agent\'s streamMode "messages"), and this call is not streamed (invoke, batch)'
+      : 'a plain call of it (invoke, batch), and this call streams (.stream(), streamEvents, an agent\'s streamMode "messages")';
+  return (
+    `  this very request is recorded as a ${other.kind} fixture, ${other.file}: it answers ${was}. ` +
+    `A stream and a plain call are fixtures of their own and never replay each other: record this one as below.`
+  );
 }
 
 /**

@@ -148,6 +148,35 @@ describe("stream: recording and replay in one process", () => {
     expect(fixtures[0].request).to.deep.equal(fixtures[1].request);
   });
 
+  it("replay_only: a stream of a request recorded only as a plain call (and the reverse) misses naming that fixture", async () => {
+    const model = openai(fake, vcr.cache);
+    await model.invoke("asked plainly");
+    await collect(await model.stream("asked streamed"));
+    const [plainFile] = readFixtures(dir)
+      .filter((f) => f.kind === "chat")
+      .map((f) => path.join(dir, `${f.hash}.json`));
+    const [streamFile] = readFixtures(dir)
+      .filter((f) => f.kind === "chat_stream")
+      .map((f) => path.join(dir, `${f.hash}.json`));
+    const streamed = await withVcr({ mode: "replay_only" }, async () => collect(await model.stream("asked plainly"))).catch((e: Error) => e);
+    const plain = await withVcr({ mode: "replay_only" }, () => model.invoke("asked streamed")).catch((e: Error) => e);
+    const other = await withVcr({ mode: "replay_only" }, async () => collect(await model.stream("asked otherwise"))).catch((e: Error) => e);
+    expect(streamed).to.be.instanceOf(VcrMissError);
+    expect((streamed as Error).message).to.contain(
+      `this very request is recorded as a chat fixture, ${plainFile}: it answers a plain call of it (invoke, batch), and this call streams`,
+    );
+    expect(plain).to.be.instanceOf(VcrMissError);
+    expect((plain as Error).message).to.contain(`this very request is recorded as a chat_stream fixture, ${streamFile}: it answers a stream of it`);
+    for (const e of [streamed, plain]) {
+      expect((e as Error).message).not.to.contain("nearest recorded"); // another prompt's fixture: beside the point
+      expect((e as Error).message).not.to.contain("is recorded in this directory yet");
+      expect((e as Error).message).not.to.contain("A stream is written only once");
+    }
+    expect(other).to.be.instanceOf(VcrMissError);
+    expect((other as Error).message).not.to.contain("this very request is recorded");
+    expect(fake.count()).to.equal(2);
+  });
+
   it("a stream recorded without callbacks still replays the provider's token callbacks (ChatOllama: one per chunk but the last)", async () => {
     const live = await collect(await ollama(fake, vcr.cache).stream("no callbacks here"));
     const log: TokenLog = { tokens: [], ends: [] };
