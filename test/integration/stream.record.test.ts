@@ -486,6 +486,24 @@ describe("stream: recording and replay in one process", () => {
       expect(replayLog.tokens).to.deep.equal(liveLog.tokens);
     });
 
+    it("invoke() of a streaming: true model (and ChatOllama's) with a per-call token handler marked lc_prefer_streaming replays the live tokens (docs/streaming.md)", async () => {
+      for (const make of [() => openai(fake, vcr.cache, { streaming: true }), () => ollama(fake, vcr.cache)]) {
+        const run = async () => {
+          const log: TokenLog = { tokens: [], ends: [] };
+          const answer = await make().invoke("tokens of a plain invoke", { callbacks: [{ lc_prefer_streaming: true, ...tokenHandler(log) }] });
+          return { log, content: answer.content };
+        };
+        fake.reset();
+        const live = await run();
+        const replayed = await run();
+        expect(fake.count()).to.equal(1);
+        expect(replayed.content).to.equal(live.content);
+        expect(live.log.tokens.length).to.be.greaterThan(2);
+        expect(replayed.log.tokens).to.deep.equal(live.log.tokens);
+      }
+      expect(readFixtures(dir).map((f) => f.kind)).to.deep.equal(["chat_stream", "chat_stream"]);
+    });
+
     it("a subclass whose _streamResponseChunks calls super records once and replays", async () => {
       let bodyRuns = 0;
       class MyChat extends ChatOpenAI {
