@@ -24,6 +24,7 @@ import { MODEL_KINDS } from "./store/format";
 import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
 import { unlessAborted } from "./abort";
+import { noteUnanswered } from "./runner/caughtMisses";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
 const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
@@ -465,6 +466,7 @@ export class Recorder {
     lookup.missedLive = undefined;
     if (!missed || isVcrError(error)) return;
     emit({ type: "failedLive", kind: lookup.kind, mode: lookup.mode });
+    noteUnanswered(missed.test, { kind: lookup.kind, describe: missed.describe(), file: lookup.file, mode: lookup.mode, how: "failedLive" });
     if (!withNote || notedAlready(error, lookup.hash)) return;
     try {
       const searched = KINDS[lookup.kind].noteNearMiss;
@@ -502,6 +504,7 @@ export class Recorder {
 
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
     this.count("missed", base.kind, base.mode);
+    noteUnanswered(currentTest(), { kind: base.kind, describe, file: base.file, mode: base.mode, how: "missed" });
     const shown = this.shown(base);
     const request = shown ? shown.request : NOT_SHOWN;
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;

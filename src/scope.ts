@@ -10,6 +10,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { VcrMode, VcrToolMode } from "./modes";
 import { processWide } from "./processWide";
+import type { Unanswered } from "./runner/caughtMisses";
 
 export interface VcrOverride {
   mode?: VcrMode;
@@ -60,6 +61,8 @@ export class Scope {
    * misses because it carries one throws it instead (recorder.ts).
    */
   toolErrors?: Error[];
+  /** Requests of the test no fixture answered whose error it may have caught (`runner/caughtMisses.ts`). */
+  unanswered?: Unanswered[];
   /**
    * `shares`: a scope whose bookkeeping this one uses (a `withVcr` scope inside a test keeps
    * the test's call numbering and fixture list; only the override is its own).

@@ -5,6 +5,7 @@
  * created and the bytes of the ones it overwrote — and the reporter undoes a failed test's.
  */
 import { type Scope, testScope } from "../scope";
+import { caughtNote } from "../runner/caughtMisses";
 
 export interface JournalEntry {
   title: string;
@@ -15,14 +16,17 @@ export interface JournalEntry {
   recorded?: number;
   /** Fixtures another test of the file had just recorded, running beside this one, that this one replayed (`test.concurrent`). */
   usedFromOthers?: string[];
+  /** The note for requests no fixture answered whose errors were caught: printed if the test passed (`runner/caughtMisses.ts`). */
+  caught?: string;
 }
 
 export function journalEntry(scope: Scope): JournalEntry | undefined {
   const fromOthers = scope.usedFromOthers?.size ? { usedFromOthers: [...scope.usedFromOthers] } : {};
-  if (scope.created.size === 0 && scope.overwritten.size === 0 && !fromOthers.usedFromOthers) return undefined;
+  const caught = caughtNote(scope);
+  if (scope.created.size === 0 && scope.overwritten.size === 0 && !fromOthers.usedFromOthers && !caught) return undefined;
   const overwritten: Record<string, string> = {};
   for (const [file, bytes] of scope.overwritten) overwritten[file] = bytes.toString("base64");
-  return { title: scope.title ?? "", created: [...scope.created], overwritten, recorded: scope.tally.recorded, ...fromOthers };
+  return { title: scope.title ?? "", created: [...scope.created], overwritten, recorded: scope.tally.recorded, ...fromOthers, ...(caught ? { caught } : {}) };
 }
 
 /** The scope a journal entry describes, for `restoreFailedTest`. */

@@ -47,7 +47,8 @@ function startMochaTest(test: MochaTest | undefined): void {
 function endMochaTest(test: MochaTest | undefined): void {
   const failed = test?.state === "failed";
   // mocha prints failures at the end of the run: a live-call note joins the test's own error there
-  endTest(leaveTest(), failed, test?.err);
+  // a failed attempt that mocha's retries() runs again has no state: neither failed nor passed
+  endTest(leaveTest(), failed, test?.err, { passed: test?.state === "passed" });
   if (failed) ledger?.markFailed(test?.fullTitle());
 }
 

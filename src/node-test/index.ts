@@ -62,7 +62,7 @@ function testProcess(): void {
     if (!scope) return;
     const failed = t.passed === false;
     leaveTestSlot(scope);
-    endTest(scope, failed);
+    endTest(scope, failed, undefined, { passed: t.passed === true });
     if (failed) unit.markFailed(scope.title ?? t.name ?? "(unknown test)");
   });
   process.on("exit", () => {

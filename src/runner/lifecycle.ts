@@ -9,14 +9,16 @@ import { restoreFailedTest } from "./cleanup";
 import { settleShared, type Shared } from "./sharedRecordings";
 import { log } from "../log";
 import { appendNote, type PrintedError } from "../diagnose/appendNote";
+import { caughtNote } from "./caughtMisses";
 
 export type { PrintedError };
 
 /**
  * `error`: the test's error, where the runner hands it over (a note naming a live call in flight is
  * appended). `failed` undefined: the runner does not say here (jest: its reporter undoes a failed test's recordings).
+ * `passed`: the runner says the test passed (a test that caught its misses is named: `caughtMisses.ts`).
  */
-export function endTest(scope: Scope | undefined, failed: boolean | undefined, error?: PrintedError): void {
+export function endTest(scope: Scope | undefined, failed: boolean | undefined, error?: PrintedError, { passed = false }: { passed?: boolean } = {}): void {
   if (!scope) return;
   scope.ended = true;
   if (failed !== undefined) scope.outcome = failed ? "failed" : "passed";
@@ -27,6 +29,9 @@ export function endTest(scope: Scope | undefined, failed: boolean | undefined, e
     log.warn(liveNote + "\n");
     appendNote(error, liveNote);
   }
+  // `passed`: the runner says the test passed (not an attempt a retry follows, not skipped from inside)
+  const caught = passed ? caughtNote(scope) : undefined;
+  if (caught) log.warn(caught + "\n");
   if (failed) {
     keepShared(scope, shared);
     emitUndone(restoreFailedTest(scope));

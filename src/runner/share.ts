@@ -95,6 +95,8 @@ const followingSlot = processWide("unit.following.v1", () => ({ unit: undefined 
 export class Unit {
   readonly usage: Usage;
   readonly failed: string[] = [];
+  /** Tests that failed an attempt and may pass a later one, by the runner's id of the test. */
+  private readonly failedAttempts = new Map<string, string>();
   readonly extra: unknown[] = [];
   private readonly file: string;
   /** Set by `finish({ followLateUse: true })`: the report is final but still takes in later use. */
@@ -126,8 +128,18 @@ export class Unit {
     this.write({ unit: this.name, pid: process.pid, done: false });
   }
 
-  markFailed(title: string): void {
-    this.failed.push(title);
+  /**
+   * `attempt`: the runner's id of the test, given by a runner that may run it again (vitest's
+   * `retry`): a later attempt that passes takes the failure back (`markPassed`).
+   */
+  markFailed(title: string, attempt?: string): void {
+    if (attempt === undefined) this.failed.push(title);
+    else this.failedAttempts.set(attempt, title);
+  }
+
+  /** The test `attempt` names passed: an earlier attempt's failure no longer counts. */
+  markPassed(attempt: string): void {
+    this.failedAttempts.delete(attempt);
   }
 
   /**
@@ -168,7 +180,7 @@ export class Unit {
       used: [...u.used],
       usedBy: u.usedByRecord(),
       modes: [...u.modes],
-      failed: this.failed,
+      failed: [...this.failed, ...this.failedAttempts.values()],
       extra: this.extra,
     });
   }

@@ -37,6 +37,10 @@ export interface VitestLike {
   globTestSpecifications?(): Promise<{ moduleId: string }[]>;
 }
 
+/** What a `--merge-reports` run prints instead of a summary: it made no call, and leaves the shards' ledgers the last. */
+export const MERGE_LINE =
+  "langchain-vcr: a --merge-reports run calls no model: each shard's run printed its own summary and wrote the ledger prune reads (it writes none).";
+
 export class LangchainVcrVitestReporter {
   private vitest: VitestLike | undefined;
   /** The projects that run without the plugin's setup file: their fixture use is not counted. */
@@ -55,7 +59,13 @@ export class LangchainVcrVitestReporter {
 
   /** Tests are about to run (never called by `vitest list`): the run is on record from here. */
   onTestRunStart(): void {
+    if (this.merging()) return;
     recordRunStart(this.share, this.shard());
+  }
+
+  /** `--merge-reports` replays the shards' blob reports and runs no test: the shards' own runs are on record, and stay the last. */
+  private merging(): boolean {
+    return !!this.vitest?.config.mergeReports;
   }
 
   private shard(): Shard | undefined {
@@ -64,14 +74,18 @@ export class LangchainVcrVitestReporter {
   }
 
   async onTestRunEnd(modules: readonly TestModuleLike[], errors: readonly unknown[], reason: string): Promise<void> {
+    if (this.merging()) {
+      process.stdout.write(`\n${MERGE_LINE}\n`);
+      return;
+    }
     const config = this.vitest?.config ?? {};
     const reasons: string[] = [];
     const pattern = config.testNamePattern;
     if (pattern) reasons.push(`-t ${JSON.stringify(pattern instanceof RegExp ? pattern.source : String(pattern))} selected only some tests`);
     if (config.watch) reasons.push("watch mode runs only what changed, never the whole suite");
-    if (config.mergeReports) reasons.push("--merge-reports replays other runs' blob reports, which hold no fixture use (prune reads each shard's own ledger)");
     if (config.changed) reasons.push("--changed ran only the test files related to changed files");
-    if (config.related && (!Array.isArray(config.related) || config.related.length))
+    // --changed fills `related` with the changed files: one reason, not two
+    if (!config.changed && config.related && (!Array.isArray(config.related) || config.related.length))
       reasons.push("related ran only the test files related to the given sources");
     const focused = filesUsingOnly(modules.map((m) => m.moduleId));
     if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);

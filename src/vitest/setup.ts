@@ -17,6 +17,8 @@ import { HOOK_TIMEOUT_MS, installSettled } from "../install/pending";
 import { takeInlined } from "../install/vitestInlined";
 
 interface VitestTask extends NamedTask {
+  /** The test's id, the same for each attempt `retry` makes. */
+  id?: string;
   concurrent?: boolean;
   file?: { filepath?: string; name?: string };
   result?: { state?: string; errors?: { message?: string }[] };
@@ -65,8 +67,11 @@ export function installVitestHooks(hooks: VitestHooks): void {
     ctx.onTestFinished?.((done) => {
       leaveTestSlot(scope);
       const failed = done.task.result?.state === "fail";
-      endTest(scope, failed, done.task.result?.errors?.[0]);
-      if (failed) current.markFailed(title);
+      endTest(scope, failed, done.task.result?.errors?.[0], { passed: done.task.result?.state === "pass" });
+      // vitest's `retry` runs a failed test again, with this hook again: the last attempt's outcome is the test's
+      const attempt = ctx.task.id ?? title;
+      if (failed) current.markFailed(title, attempt);
+      else current.markPassed(attempt);
     });
   });
   // under sequence.hooks "list" or "parallel", the test file's own top-level afterAll runs after this one: follow its use

@@ -490,7 +490,7 @@ describe("stream: recording and replay in one process", () => {
       for (const make of [() => openai(fake, vcr.cache, { streaming: true }), () => ollama(fake, vcr.cache)]) {
         const run = async () => {
           const log: TokenLog = { tokens: [], ends: [] };
-          const answer = await make().invoke("tokens of a plain invoke", { callbacks: [{ lc_prefer_streaming: true, ...tokenHandler(log) }] });
+          const answer = await make().invoke("tokens of a plain invoke", { callbacks: [{ lc_prefer_streaming: true, ...tokenHandler(log) } as never] });
           return { log, content: answer.content };
         };
         fake.reset();

@@ -20,6 +20,8 @@ import {
   vitestMajor,
 } from "./helpers/project";
 
+import { MERGE_LINE } from "../../src/vitest/reporter";
+
 const VITEST = path.join(VITEST_DIR, "vitest.mjs");
 const MAJOR = vitestMajor();
 /** A test's name as vitest's -t matches it: "suite > test" from vitest 5, "suite test" before. */
@@ -83,7 +85,7 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
   this.timeout(120000);
   after(removeTmpDirs);
 
-  it("shards with the blob reporter in the config write their ledgers (prune merges them); a --merge-reports run is partial", async () => {
+  it("shards with the blob reporter in the config write their ledgers (prune merges them); a --merge-reports run writes none and leaves the shards' run the last", async () => {
     await withFakeProvider({ answers: REFUND_ANSWERS }, async (fake) => {
       // as docs/runners.md shows: --merge-reports refuses a config naming the blob reporter, so only shard runs name it
       const p = makeProject({
@@ -102,9 +104,12 @@ describe("langchain-vcr/vitest and vitest's reporters (--reporter, blob reports 
       expect(shards.stdout).to.include("2 shard(s)");
       const merged = await p.run([VITEST, "run", "--merge-reports"], { FAKE_URL: fake.openaiBaseURL });
       expect(merged.status, merged.stdout + merged.stderr).to.equal(0);
+      // a merge runs no test: it says so instead of a summary of 0 calls, and leaves the shards' run the last on record
+      expect(merged.stdout).to.include(MERGE_LINE);
+      expect(summaryLines(merged)).to.deep.equal([]);
       const after = await p.cli(["prune", "--dry-run", FIXTURES]);
-      expect(after.status, after.stdout + after.stderr).to.equal(1);
-      expect(after.stderr).to.include("  - --merge-reports replays other runs' blob reports, which hold no fixture use");
+      expect(after.status, after.stdout + after.stderr).to.equal(0);
+      expect(after.stdout).to.equal(shards.stdout);
     });
   });
 
@@ -257,4 +262,44 @@ describe("langchain-vcr/vitest: test.concurrent tests asking the same thing, one
       });
     });
   }
+});
+
+describe("langchain-vcr/vitest: a test vitest's retry runs again", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  // fails its first attempt after recording; FAIL_ALL: every attempt
+  const FLAKY = [
+    `import { test } from "vitest";`,
+    `import * as fs from "node:fs";`,
+    `import { ChatOpenAI } from "@langchain/openai";`,
+    `import { Vcr } from "langchain-vcr";`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q);`,
+    `let attempts = 0;`,
+    `test("flaky", { retry: 2 }, async () => {`,
+    `  attempts++;`,
+    `  await ask("asked by a flaky test");`,
+    `  if (attempts === 1 || process.env.FAIL_ALL) throw new Error("attempt " + attempts + " fails");`,
+    `});`,
+    `test("steady", () => ask("asked by a steady test"));`,
+    ``,
+  ].join("\n");
+
+  it("passing on a later attempt is passing: the run is complete and prune --check judges it; failing every attempt is still a failure", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({ "vitest.config.mjs": CONFIG(), "test/flaky.test.mjs": FLAKY });
+      const out = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      expect(fake.count(), "the first attempt's recording was undone, the second records again").to.equal(3);
+      expect(p.fixtures()).to.have.length(2);
+      const check = await p.cli(["prune", "--check", FIXTURES]);
+      expect(check.status, check.stdout + check.stderr).to.equal(0);
+      expect(check.stderr).to.not.include("refused");
+      const failing = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true", FAIL_ALL: "1" });
+      expect(failing.status).to.equal(1);
+      const refused = await p.cli(["prune", "--check", FIXTURES]);
+      expect(refused.status).to.equal(1);
+      expect(refused.stderr).to.include(`1 test(s) failed (first: "flaky")`);
+    });
+  });
 });

@@ -208,6 +208,7 @@ export function describeParity(spec: RunnerSpec): void {
         const prune = await p.cli(["prune", FIXTURES]);
         expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
         expect(prune.stderr).to.include("prune refused").and.include(changed.reason);
+        expect(prune.stderr).to.not.include("related ran only"); // vitest's --changed fills `related`: one reason
         expect(p.fixtures()).to.deep.equal(all);
       });
     }
@@ -364,6 +365,33 @@ export function describeParity(spec: RunnerSpec): void {
       } finally {
         await hanging.close();
       }
+    });
+
+    it("a test that passes although it caught its miss is named once, with the request and its command; a test its miss fails is not", async () => {
+      const dead = "http://127.0.0.1:9/v1";
+      const passedBut = `langchain-vcr: test "${spec.chatTitle}" passed, but 1 request(s) in it had no fixture, and the error was caught`;
+      const count = (text: string) => text.split(passedBut).length - 1;
+      fs.writeFileSync(p.side, "");
+      const caught = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead });
+      const text = caught.stdout + caught.stderr;
+      expect(caught.status, text).to.equal(0);
+      expect(p.sideLines()).to.include("caught VCR_MISS");
+      expect(count(text), text).to.equal(1);
+      expect(text).to.include(`  - chat request from ChatOpenAI (model "gpt-4o-mini"): a VcrMissError (mode replay_only never calls the provider)`);
+      expect(text).to.include(`  Fix: if the test means the request to be answered, record it: ${spec.hint}`);
+      // record_or_replay: the miss goes live to be recorded, the provider is down, the app catches the provider's error
+      fs.writeFileSync(p.side, "");
+      const live = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const liveText = live.stdout + live.stderr;
+      expect(live.status, liveText).to.equal(0);
+      expect(p.sideLines().filter((l) => l.startsWith("caught "))).to.have.length(1);
+      expect(p.sideLines()).to.not.include("caught VCR_MISS");
+      expect(count(liveText), liveText).to.equal(1);
+      expect(liveText).to.include("sent to the provider to be recorded (mode record_or_replay), and that call failed: nothing was recorded");
+      // the miss the test lets through fails it: its own error says it all
+      const failing = await run(spec.filter(spec.chatOnly), { MISS: "1", FAKE_URL: dead });
+      expect(failing.status).to.not.equal(0);
+      expect(failing.stdout + failing.stderr).to.not.include("passed, but");
     });
 
     it("a bad LANGCHAIN_VCR_MODE fails the run before any test body runs: the valid modes, no stack trace", async () => {

@@ -94,6 +94,13 @@ async function askChat(title) {
   const a = await model().invoke(q);
   if (a.content !== "echo: " + q) throw new Error("unexpected answer " + a.content);
   if (process.env.MISS) await model().invoke("a question nobody recorded");
+  if (process.env.CAUGHT) {
+    try {
+      await model().invoke("a question nobody recorded");
+    } catch (e) {
+      side("caught " + (e.code || e.constructor.name));
+    }
+  }
   if (process.env.FAIL) {
     await model().invoke("asked only by a failing test");
     throw new Error("the test fails after recording");

@@ -1,0 +1,52 @@
+/**
+ * A test that passed although a request of it had no fixture: the error it threw (a
+ * `VcrMissError`, or the provider's error when a miss went live to be recorded and failed) was
+ * caught — by `withFallbacks`, a retry, a try/catch of the app, an agent's error handling, or the
+ * test itself. The code then went on without the answer it gets live, and nothing else says so
+ * but a count in the summary: each runner plugin prints this note when such a test passes.
+ */
+import { PREFIX } from "../errors";
+import { currentRunner, type Scope } from "../scope";
+import { rerecordCommand } from "../diagnose/messages";
+
+/** A request of the test that got no answer from a fixture: how it ended. */
+export interface Unanswered {
+  kind: string;
+  describe: string;
+  file: string;
+  mode: string;
+  how: "missed" | "failedLive";
+}
+
+/** Keeps `u` on the test it was made in (once per file and outcome: a retried call is one line). */
+export function noteUnanswered(test: Scope | undefined, u: Unanswered): void {
+  if (!test || test.ended) return;
+  const list = (test.unanswered ??= []);
+  if (!list.some((x) => x.file === u.file && x.how === u.how)) list.push(u);
+}
+
+/** The note for a test that passed with `scope.unanswered` requests, or undefined. */
+export function caughtNote(scope: Scope): string | undefined {
+  const list = scope.unanswered;
+  if (!list?.length) return undefined;
+  const lines = [
+    `${PREFIX}test "${scope.title ?? "(unknown test)"}" passed, but ${list.length} request(s) in it had no fixture, and the error was caught ` +
+      `(by a withFallbacks, a retry, a try/catch, an agent's error handling, or the test itself): the code went on without the answer it gets live.`,
+  ];
+  for (const u of list) {
+    lines.push(
+      `  - ${u.kind} request from ${u.describe}: ${
+        u.how === "missed"
+          ? `a VcrMissError (mode ${u.mode} never calls the provider)`
+          : `sent to the provider to be recorded (mode ${u.mode}), and that call failed: nothing was recorded, so it goes live again next run`
+      }`,
+      `    expected: ${u.file}`,
+    );
+  }
+  lines.push(
+    `  Fix: if the test means the request to be answered, record it: ${rerecordCommand(currentRunner(), scope.filterTitle ?? scope.title, scope.specFile)}. ` +
+      `A failing call is never recorded, so a test of a failure path (a 500, a 429) runs offline only with a model that fails without a provider ` +
+      `(a FakeListChatModel, a RunnableLambda that throws). If the test expects the miss, nothing is wrong.`,
+  );
+  return lines.join("\n");
+}
