@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { defaultLedgerDir, type RunVerdict } from "../runner/ledgerFiles";
+import { defaultLedgerDir, MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
 import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
 import { flagWords, type ParsedArgs } from "./args";
 import { shellWord } from "../diagnose/messages";
@@ -39,7 +39,10 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     io.err(
       `langchain-vcr: prune refused: the last ${run} ${verdict.outdated ? "no longer matches the test files on disk" : "was partial"}, so fixtures it did not use may belong to tests it did not run:\n` +
         verdict.reasons.map((r) => `  - ${r}\n`).join("") +
-        fix,
+        // only shards' ledgers missing: the suite ran whole, in shards; the reason says what to do
+        (verdict.reasons.every((r) => r.startsWith(MISSING_SHARD))
+          ? `  Fix: as said above (run each missing shard with the run's ${RUN_ID_ENV}, or copy its ledger files in), then run langchain-vcr prune again.\n`
+          : fix),
     );
     return 1;
   }

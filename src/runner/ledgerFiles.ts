@@ -16,6 +16,9 @@ import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles } from "./specDigests";
 import { fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 
+/** How the reason a run is partial because a shard's ledger is missing starts (prune then gives that fix alone). */
+export const MISSING_SHARD = "no ledger from shard";
+
 export const LEDGER_VERSION = 1;
 /** Overrides where ledgers are written and read. */
 export const LEDGER_DIR_ENV = "LANGCHAIN_VCR_LEDGER_DIR";
@@ -297,7 +300,7 @@ export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; p
     for (let i = 1; i <= shards; i++) if (!present.has(i)) missing.push(`${i}/${shards}`);
     if (missing.length) {
       add(
-        `no ledger from shard ${missing.join(", ")} of run ${runId}: give every shard of a run the same ${RUN_ID_ENV}, and copy every shard's ledger files into ${ledgerDir} before pruning`,
+        `${MISSING_SHARD} ${missing.join(", ")} of run ${runId}: give every shard of a run the same ${RUN_ID_ENV}, and copy every shard's ledger files into ${ledgerDir} before pruning`,
       );
     }
   }

@@ -600,8 +600,10 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const partial = await cli(["prune", "--ledger-dir", "merged-ledgers"], project);
     expect(partial.code).to.equal(1);
     expect(partial.stderr).to.include(
-      `  - no ledger from shard 2/2 of run ci-run-42: give every shard of a run the same LANGCHAIN_VCR_RUN_ID, and copy every shard's ledger files into ${merged} before pruning\n`,
+      `  - no ledger from shard 2/2 of run ci-run-42: give every shard of a run the same LANGCHAIN_VCR_RUN_ID, and copy every shard's ledger files into ${merged} before pruning\n` +
+        `  Fix: as said above (run each missing shard with the run's LANGCHAIN_VCR_RUN_ID, or copy its ledger files in), then run langchain-vcr prune again.\n`,
     );
+    expect(partial.stderr).to.not.include("run the whole suite"); // the suite ran whole, in shards
     fs.cpSync(path.join(project, "shard-2-ledgers"), merged, { recursive: true });
     const prune = await cli(["prune", "--ledger-dir", "merged-ledgers"], project);
     expect(prune.code, prune.stderr).to.equal(0);
