@@ -27,3 +27,14 @@ export function readBytesIfAny(file: string): Buffer | undefined {
     return undefined;
   }
 }
+
+/** Why `dir` cannot take new files (not a directory, not writable), or undefined when it can. */
+export function unwritableDirectory(dir: string): string | undefined {
+  try {
+    if (!fs.statSync(dir).isDirectory()) return "it is not a directory";
+    fs.accessSync(dir, fs.constants.W_OK);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}

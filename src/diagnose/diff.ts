@@ -133,6 +133,22 @@ export function isEdit(differences: readonly { recorded?: unknown; requested?: u
 export function looksEdited(d: { recorded?: unknown; requested?: unknown }): boolean {
   const a = d.recorded;
   const b = d.requested;
-  if (typeof a !== "string" || typeof b !== "string") return true;
-  return changedShare(a, b) <= 0.5;
+  // a text beside content blocks (a question that gained an image, or another question than an image's) compares by the blocks' text
+  if (typeof a !== "string" && typeof b !== "string") return true;
+  const ta = textOf(a);
+  const tb = textOf(b);
+  if (ta === undefined || tb === undefined) return true;
+  return changedShare(ta, tb) <= 0.5;
+}
+
+/** A content's text: a string, or the text blocks of a content-block list joined; undefined for anything else. */
+export function textOf(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (!Array.isArray(v)) return undefined;
+  let text = "";
+  for (const block of v) {
+    const t = typeof block === "string" ? block : (block as { text?: unknown } | null)?.text;
+    if (typeof t === "string") text += t;
+  }
+  return text;
 }

@@ -10,7 +10,7 @@ import type { VcrDifference, VcrNearest } from "../errors";
 import { FIXTURE_FILE_RE, SCHEMA_VERSION, type Fixture } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
-import { changedShare, diffValues } from "./diff";
+import { changedShare, diffValues, textOf } from "./diff";
 
 interface Indexed {
   kind: unknown;
@@ -135,8 +135,12 @@ function weight(d: VcrDifference): number {
   if (d.path === "model") return MODEL;
   if (d.recorded === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.requested));
   if (d.requested === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.recorded));
-  if (!TEXT_PATH.test(d.path) || typeof d.recorded !== "string" || typeof d.requested !== "string") return 1;
-  const changed = changedShare(d.recorded, d.requested);
+  if (!TEXT_PATH.test(d.path)) return 1;
+  // a message's content as text or as content blocks (an image beside its question): compared by the text it holds
+  const recorded = textOf(d.recorded);
+  const requested = textOf(d.requested);
+  if (recorded === undefined || requested === undefined) return 1;
+  const changed = changedShare(recorded, requested);
   return changed > 0.5 ? REPLACED_TEXT : 1 + changed;
 }
 

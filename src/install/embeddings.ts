@@ -25,6 +25,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { installedVcr } from "../internals/state";
 import { processWide } from "../processWide";
 import { warnIfUninstalledInThisFile } from "./afterUninstall";
+import { isTestDouble } from "./testDouble";
 import type { ModuleFacts } from "./ownCode";
 
 type EmbedName = "embedQuery" | "embedDocuments";
@@ -155,7 +156,8 @@ function wrapPrototype(proto: object): void {
     const original = own.value as Embed;
     const wrapped: Embed = function (this: object, arg: unknown) {
       const vcr = installedVcr();
-      const passThrough = insideLiveCall.getStore() === this || isWrapper(this); // recorded by the wrapper making the call
+      // recorded by the wrapper making the call; a test double calls no provider (install/testDouble.ts)
+      const passThrough = insideLiveCall.getStore() === this || isWrapper(this) || isTestDouble(this);
       if (!vcr && !passThrough) warnIfUninstalledInThisFile("embeddings", this.constructor.name);
       if (!vcr || passThrough) return original.call(this, arg);
       const record = () => recorded(vcr, this)[name](arg as never);

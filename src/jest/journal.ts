@@ -16,13 +16,14 @@ export interface JournalEntry {
   recorded?: number;
   /** Fixtures another test of the file had just recorded, running beside this one, that this one replayed (`test.concurrent`). */
   usedFromOthers?: string[];
-  /** The note for requests no fixture answered whose errors were caught: printed if the test passed (`runner/caughtMisses.ts`). */
-  caught?: string;
+  /** The notes for requests no fixture answered whose errors were caught, as the test passed or failed (`runner/caughtMisses.ts`). */
+  caught?: { passed: string; failed: string };
 }
 
 export function journalEntry(scope: Scope): JournalEntry | undefined {
   const fromOthers = scope.usedFromOthers?.size ? { usedFromOthers: [...scope.usedFromOthers] } : {};
-  const caught = caughtNote(scope);
+  const passed = caughtNote(scope, "passed");
+  const caught = passed ? { passed, failed: caughtNote(scope, "failed")! } : undefined;
   if (scope.created.size === 0 && scope.overwritten.size === 0 && !fromOthers.usedFromOthers && !caught) return undefined;
   const overwritten: Record<string, string> = {};
   for (const [file, bytes] of scope.overwritten) overwritten[file] = bytes.toString("base64");

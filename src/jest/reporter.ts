@@ -11,6 +11,7 @@
 import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
 import { keepShared } from "../runner/lifecycle";
+import { failedOnMiss } from "../runner/caughtMisses";
 import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, reportCount, startRun, unitReport, type RunShare } from "../runner/share";
@@ -34,6 +35,7 @@ interface JestGlobalConfig {
 interface AssertionLike {
   fullName: string;
   status: string;
+  failureMessages?: string[];
 }
 interface TestFileResult {
   testFilePath: string;
@@ -79,8 +81,12 @@ class LangchainVcrJestReporter {
     const report = unitReport(this.share, result.testFilePath);
     const entries = (report?.extra ?? []) as JournalEntry[];
     const passed = new Set(result.testResults.filter((t) => t.status === "passed").map((t) => t.fullName));
-    // a test that passed although a request of it had no fixture: the worker made the note, jest tells here that it passed
-    for (const e of entries) if (e.caught && passed.has(e.title)) log.warn(e.caught + "\n");
+    // a test that passed although a request of it had no fixture, or failed on another error: the worker made the notes, jest tells here how it ended
+    const failedOnOther = new Set(failed.filter((t) => !failedOnMiss({ message: (t.failureMessages ?? []).join("\n") })).map((t) => t.fullName));
+    for (const e of entries) {
+      if (e.caught && passed.has(e.title)) log.warn(e.caught.passed + "\n");
+      else if (e.caught && failedOnOther.has(e.title)) log.warn(e.caught.failed + "\n");
+    }
     if (failed.length === 0) return;
     const titles = new Set(failed.map((t) => t.fullName));
     // a failed test's recording that a test beside it replayed, and passed with, stays (runner/sharedRecordings.ts)

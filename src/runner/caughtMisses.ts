@@ -3,8 +3,17 @@
  * `VcrMissError`, or the provider's error when a miss went live to be recorded and failed) was
  * caught — by `withFallbacks`, a retry, a try/catch of the app, an agent's error handling, or the
  * test itself. The code then went on without the answer it gets live, and nothing else says so
- * but a count in the summary: each runner plugin prints this note when such a test passes.
+ * but a count in the summary: each runner plugin prints this note when such a test passes, or
+ * fails on another error than the miss (its assertion on what the code did without the answer).
  */
+
+/** What a miss's error says (a VcrMissError, or a provider's error a failed-live note was joined to): a test that failed on it needs no note. */
+const MISS_TEXT = "no recorded fixture";
+
+/** Whether a test's error is (or carries the note of) a miss: the miss failed it, and says so itself. */
+export function failedOnMiss(error: { message?: unknown } | undefined): boolean {
+  return String(error?.message ?? "").includes(MISS_TEXT);
+}
 import { PREFIX } from "../errors";
 import { currentRunner, type Scope } from "../scope";
 import { rerecordCommand } from "../diagnose/messages";
@@ -25,13 +34,19 @@ export function noteUnanswered(test: Scope | undefined, u: Unanswered): void {
   if (!list.some((x) => x.file === u.file && x.how === u.how)) list.push(u);
 }
 
-/** The note for a test that passed with `scope.unanswered` requests, or undefined. */
-export function caughtNote(scope: Scope): string | undefined {
+/**
+ * The note for a test that ended with `scope.unanswered` requests, or undefined. `failed`: the test
+ * failed on another error (an assertion on what the code did without the answer: "Sorry").
+ */
+export function caughtNote(scope: Scope, outcome: "passed" | "failed"): string | undefined {
   const list = scope.unanswered;
   if (!list?.length) return undefined;
+  const title = `test "${scope.title ?? "(unknown test)"}"`;
+  const caught = `(by a withFallbacks, a retry, a try/catch, an agent's error handling, or the test itself)`;
   const lines = [
-    `${PREFIX}test "${scope.title ?? "(unknown test)"}" passed, but ${list.length} request(s) in it had no fixture, and the error was caught ` +
-      `(by a withFallbacks, a retry, a try/catch, an agent's error handling, or the test itself): the code went on without the answer it gets live.`,
+    outcome === "passed"
+      ? `${PREFIX}${title} passed, but ${list.length} request(s) in it had no fixture, and the error was caught ${caught}: the code went on without the answer it gets live.`
+      : `${PREFIX}${title} failed, and ${list.length} request(s) in it had no fixture whose error was caught ${caught}: the code went on without the answer it gets live, which may be why.`,
   ];
   for (const u of list) {
     lines.push(
@@ -46,7 +61,7 @@ export function caughtNote(scope: Scope): string | undefined {
   lines.push(
     `  Fix: if the test means the request to be answered, record it: ${rerecordCommand(currentRunner(), scope.filterTitle ?? scope.title, scope.specFile)}. ` +
       `A failing call is never recorded, so a test of a failure path (a 500, a 429) runs offline only with a model that fails without a provider ` +
-      `(a FakeListChatModel, a RunnableLambda that throws). If the test expects the miss, nothing is wrong.`,
+      `(a FakeListChatModel with thrownErrorString, which vcr.install() leaves alone; a RunnableLambda that throws). If the test expects the miss, nothing is wrong.`,
   );
   return lines.join("\n");
 }

@@ -9,7 +9,7 @@ import { restoreFailedTest } from "./cleanup";
 import { settleShared, type Shared } from "./sharedRecordings";
 import { log } from "../log";
 import { appendNote, type PrintedError } from "../diagnose/appendNote";
-import { caughtNote } from "./caughtMisses";
+import { caughtNote, failedOnMiss } from "./caughtMisses";
 
 export type { PrintedError };
 
@@ -29,9 +29,13 @@ export function endTest(scope: Scope | undefined, failed: boolean | undefined, e
     log.warn(liveNote + "\n");
     appendNote(error, liveNote);
   }
-  // `passed`: the runner says the test passed (not an attempt a retry follows, not skipped from inside)
-  const caught = passed ? caughtNote(scope) : undefined;
-  if (caught) log.warn(caught + "\n");
+  // `passed`: the runner says the test passed (not an attempt a retry follows, not skipped from inside);
+  // a test that failed on another error than a miss may have failed for what the code did without the answer
+  const caught = passed ? caughtNote(scope, "passed") : failed && error && !failedOnMiss(error) ? caughtNote(scope, "failed") : undefined;
+  if (caught) {
+    log.warn(caught + "\n");
+    if (!passed) appendNote(error, caught);
+  }
   if (failed) {
     keepShared(scope, shared);
     emitUndone(restoreFailedTest(scope));

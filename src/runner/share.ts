@@ -24,6 +24,7 @@ import { log } from "../log";
 import { processWide } from "../processWide";
 import { SHARE_ENV } from "./shareEnv";
 import { COMMAND_OPTIONS, commandArgsOf } from "./commandArgs";
+import { unwritableDirectory } from "../fsProbe";
 
 export { SHARE_ENV };
 
@@ -37,6 +38,8 @@ export interface RunShare {
   root: string;
   /** vitest's and jest's options that chose the config (`commandArgs.ts`): a miss's command to record a test again carries them. */
   command?: string[];
+  /** Why the temp directory the test processes report to cannot be written (TMPDIR), when it cannot: the run is partial. */
+  tmpProblem?: string;
 }
 
 export interface UnitReport {
@@ -70,6 +73,11 @@ export function startRun(runner: string, env: NodeJS.ProcessEnv = process.env): 
   };
   const command = runner in COMMAND_OPTIONS ? commandArgsOf(runner as keyof typeof COMMAND_OPTIONS) : [];
   if (command.length) share.command = command;
+  const tmpProblem = unwritableDirectory(os.tmpdir());
+  if (tmpProblem) {
+    share.tmpProblem = `the temp directory ${os.tmpdir()} (TMPDIR) cannot be written (${tmpProblem}), so the test processes could not report which fixtures they used`;
+    log.warn(`${share.tmpProblem}: the run is partial, and its summary counts nothing.\n  Fix: set TMPDIR to a writable directory.\n`);
+  }
   // the directory is made by the first report written to it: a command that runs no test
   // (`vitest list`) leaves nothing behind in the temp dir
   env[SHARE_ENV] = JSON.stringify(share);
@@ -221,6 +229,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const failed = [...(end.failed ?? [])];
   const unfinished: string[] = [];
   const reasons = [...end.reasons];
+  if (share.tmpProblem) reasons.push(share.tmpProblem);
   const rel = new RootRelative(share.root);
   const specFiles = new Set<string>();
   for (const r of readReports(share.dir, reasons)) {
@@ -250,7 +259,11 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     usedBy: total.usedByRecord((f) => rel.of(path.resolve(share.root, f))), // node:test names its test file relative to the root
   });
   writeRunLedger(share, record, { removeOld: true });
-  fs.rmSync(share.dir, { recursive: true, force: true });
+  try {
+    fs.rmSync(share.dir, { recursive: true, force: true });
+  } catch {
+    // TMPDIR not a directory (ENOTDIR): no report was written there, and the run says so (`tmpProblem`)
+  }
   const line = usageSummaryLine(total);
   (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
   return { record, line };

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_SOURCES, modeSource, resolveMode } from "../modes";
+import { log } from "../log";
 
 export interface Totals {
   replayed: number;
@@ -33,9 +34,20 @@ function workerDir(mainId: string): string {
 /** A worker's running counts (rewritten after every spec file it runs). */
 export function saveWorkerTotals(mainId: string, totals: Totals, dirs: ReadonlySet<string>, modes: ReadonlySet<string> = new Set()): void {
   const dir = workerDir(mainId);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ totals, dirs: [...dirs], modes: [...modes] }));
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ totals, dirs: [...dirs], modes: [...modes] }));
+  } catch (e) {
+    // the counts are for the summary line only (the usage ledger is written elsewhere): never a failed hook
+    if (warnedUnsaved.size === 0)
+      log.warn(
+        `could not write this test process's counts for the run's summary in ${dir}: ${(e as Error).message}; the summary line leaves them out.\n` +
+          `  Fix: set TMPDIR to a writable directory.\n`,
+      );
+    warnedUnsaved.add(dir);
+  }
 }
+const warnedUnsaved = new Set<string>();
 
 /** Adds every worker's counts, directories and modes to `into`, then removes them. */
 export function collectWorkerTotals(mainId: string, into: { add(w: { totals: Totals; dirs: string[]; modes?: string[] }): void }): void {

@@ -13,6 +13,7 @@ import { InMemoryCache } from "@langchain/core/caches";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
+import { FakeChatModel, FakeEmbeddings, FakeListChatModel, FakeLLM } from "@langchain/core/utils/testing";
 import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { createAgent } from "langchain";
 import { z } from "zod";
@@ -167,6 +168,28 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect((await model.invoke("mine")).text).to.equal("echo: mine");
     expect(fake.count()).to.equal(1);
     expect(fixtureFiles(dir)).to.deep.equal([]);
+  });
+
+  it("test doubles (FakeListChatModel, FakeChatModel, FakeLLM, FakeEmbeddings, a Fake… class of the test's own) are left alone: their own answers and errors, under replay_only too, nothing written; cache: vcr.cache still records one", async () => {
+    const vcr = new Vcr({ dir, mode: "replay_only" });
+    install(vcr);
+    class FakeFlakyChat extends FakeListChatModel {}
+    expect((await new FakeListChatModel({ responses: ["A"] }).invoke("hi")).content).to.equal("A");
+    expect((await new FakeListChatModel({ responses: ["B"] }).invoke("hi")).content).to.equal("B"); // not a replay of "A"
+    expect((await new FakeFlakyChat({ responses: ["C"] }).invoke("hi")).content).to.equal("C");
+    expect((await new FakeChatModel({}).invoke("echo me")).content).to.equal("echo me");
+    expect(await new FakeLLM({}).invoke("llm echo")).to.equal("llm echo");
+    const thrown = await new FakeListChatModel({ responses: ["x"] }).invoke("hi", { thrownErrorString: "simulated 500" } as never).catch((e: Error) => e);
+    expect((thrown as Error).message).to.equal("simulated 500"); // the failure path a test builds it for, not a VcrMissError
+    const primary = new FakeListChatModel({ responses: ["x"] }).withConfig({ thrownErrorString: "down" } as never);
+    expect((await primary.withFallbacks([new FakeListChatModel({ responses: ["fallback"] })]).invoke("hi")).content).to.equal("fallback");
+    expect(await new FakeEmbeddings().embedQuery("some text")).to.have.length(4);
+    expect(fixtureFiles(dir)).to.deep.equal([]);
+    expect(vcr.stats()).to.deep.equal({ replayed: 0, recorded: 0, bypassed: 0, missed: 0 });
+    // asked for explicitly: recorded as any model
+    const explicit = new Vcr({ dir, mode: "record_or_replay" });
+    await new FakeListChatModel({ responses: ["D"], cache: explicit.cache }).invoke("hi");
+    expect(kinds()).to.deep.equal(["chat"]);
   });
 
   it("a model built with cache: true (core's InMemoryCache.global()) is recorded and replayed like one with no cache; its global cache is left as it was", async () => {

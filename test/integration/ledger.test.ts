@@ -584,6 +584,23 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
 
+  it("--parallel with TMPDIR not a directory: the run passes (the summary's counts are left out, said once per process), the ledgers are written and prune judges them", async () => {
+    const project = clone(recorded, false);
+    const dead = addDeadFixture(project);
+    const notADir = path.join(project, "tmp-is-a-file");
+    fs.writeFileSync(notADir, "");
+    const par = await mocha(project, fake, ["--parallel", "--jobs", "2"], { TMPDIR: notADir, CI: "true" });
+    expect(par.code, par.stdout + par.stderr).to.equal(0);
+    expect(par.stdout).to.not.include("failing");
+    const warned = par.stderr.split("could not write this test process's counts for the run's summary").length - 1;
+    expect(warned, par.stderr).to.be.within(1, 2); // one per worker
+    expect(par.stderr).to.include("Fix: set TMPDIR to a writable directory.");
+    const prune = await cli(["prune"], project);
+    expect(prune.code, prune.stderr).to.equal(0);
+    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
+  });
+
   it("CI shards sharing LANGCHAIN_VCR_RUN_ID: prune refuses until every shard's ledger is copied in, then merges them", async () => {
     const project = clone(recorded, false);
     const dead = addDeadFixture(project);

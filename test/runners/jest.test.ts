@@ -44,6 +44,7 @@ async function recordThenReplay(p: Project, fake: FakeProvider, env: NodeJS.Proc
 }
 
 describeParity({
+  runnerNeedsTmpdir: true,
   name: "langchain-vcr/jest (jest 30)",
   // two workers, so the two test files run in two processes
   command: [JEST, "--ci", "--maxWorkers=2"],

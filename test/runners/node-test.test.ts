@@ -34,6 +34,7 @@ const FILES: Record<string, string> = {
 
 describeParity({
   name: "langchain-vcr/node-test (node --test)",
+  failureUnseen: true,
   // two test files at once whatever the core count
   command: ["--require", "langchain-vcr/node-test", "--test", "--test-concurrency=2"],
   filter: (pattern) => [`--test-name-pattern=${pattern}`],

@@ -64,6 +64,7 @@ const FILES: Record<string, string> = {
 };
 
 describeParity({
+  runnerNeedsTmpdir: true,
   name: `langchain-vcr/vitest (vitest ${MAJOR})`,
   // two workers, so the two test files run in two processes at once whatever the core count
   command: [VITEST, "run", "--maxWorkers=2"],

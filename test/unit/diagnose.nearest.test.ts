@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { nearestOf, nearness, type NearestCandidate } from "../../src/diagnose/nearest";
-import { diffValues } from "../../src/diagnose/diff";
+import { diffValues, isEdit } from "../../src/diagnose/diff";
 
 const tool = (extra: Record<string, unknown> = {}) => ({
   description: "Increment the counter.",
@@ -79,6 +79,24 @@ describe("the nearest recorded request to one that missed", () => {
     const replaced = diffValues(chat("Say hello"), chat("What is the capital of Spain?"));
     expect([nearness(edit), nearness(replaced)]).to.deep.equal([1 + 6 / 30, 10]);
     expect(nearness(diffValues({ model: "a" }, { model: "b" }))).to.equal(5);
+  });
+
+  it("a text question against content blocks (an image and its question) compares by the blocks' text: another question is replaced, not an edit; the same question gaining an image is an edit", () => {
+    const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
+    const withImage = (q: string) => ({ messages: [{ content: [{ type: "text", text: q }, image], role: "user" }], model: "gpt-4o-mini" });
+    const other = diffValues(withImage("What is in this image?"), chat("Write a haiku about zebra crossings"));
+    const gained = diffValues(chat("What is in this image?"), withImage("What is in this image?"));
+    expect(other.map((d) => d.path)).to.deep.equal(["messages[0].content"]);
+    expect(nearness(other)).to.equal(10);
+    expect(isEdit(other)).to.equal(false); // no near-miss note for an unrelated new prompt
+    expect(nearness(gained)).to.equal(1);
+    expect(isEdit(gained)).to.equal(true);
+    // the image fixture is no longer the nearest of an unrelated text prompt
+    const near = nearestOf("chat", chat("Write a haiku about zebra crossings"), [
+      candidate("a-image.json", withImage("What is in this image?")),
+      candidate("b-text.json", chat("Write a limerick about crossings")),
+    ]);
+    expect(near?.file).to.equal("b-text.json");
   });
 
   it("a part on one side only counts each value it holds, up to 3: a whole message 2, a tool list 3", () => {

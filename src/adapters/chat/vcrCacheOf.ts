@@ -3,10 +3,11 @@
  * while `vcr.install()` is in force, the installed Vcr's — for a model with no cache at all
  * (core stores `cache: false` as unset), or with `cache: true`, which core stores as its
  * process-wide `InMemoryCache.global()` (app code asking for caching, not a cache a test set
- * up). A model with any other `BaseCache` is left alone.
+ * up). A model with any other `BaseCache` is left alone, as is a test double (`install/testDouble.ts`).
  */
 import { installedVcr } from "../../internals/state";
 import { warnIfUninstalledInThisFile } from "../../install/afterUninstall";
+import { isTestDouble } from "../../install/testDouble";
 
 const VCR_CACHE = Symbol.for("langchain-vcr.cache");
 
@@ -25,10 +26,10 @@ export function vcrCacheOf(model: { cache?: unknown }): object | undefined {
   const installed = installedVcr();
   if (own !== undefined && own !== null && own !== false) {
     // a cache of the model's own: only cache: true counts as none, and only while a Vcr is installed (no lookup otherwise)
-    return installed && isCoreGlobalCache(own) ? installed.cache : undefined;
+    return installed && isCoreGlobalCache(own) && !isTestDouble(model) ? installed.cache : undefined;
   }
   if (!installed) warnIfUninstalledInThisFile("model", model.constructor.name);
-  return installed?.cache;
+  return installed && !isTestDouble(model) ? installed.cache : undefined;
 }
 
 /** True when `cache` (a VcrCache) runs in `bypass` mode now: live on purpose, so no guard stops its calls. */

@@ -51,6 +51,10 @@ export interface RunnerSpec {
   narrowing?: { args: string[]; option: string };
   /** node arguments that list the suite's tests without running any (runners that have such a command) */
   list?: string[];
+  /** the plugin is not handed a failed test's error (node:test): it cannot tell a test its caught miss failed */
+  failureUnseen?: true;
+  /** the runner itself writes to TMPDIR (vitest's transforms, jest's cache): it cannot run without a writable one */
+  runnerNeedsTmpdir?: true;
 }
 
 /** The name filter, shards and titles of vitest and jest, which spell them the same way. */
@@ -367,7 +371,7 @@ export function describeParity(spec: RunnerSpec): void {
       }
     });
 
-    it("a test that passes although it caught its miss is named once, with the request and its command; a test its miss fails is not", async () => {
+    it("a test that passes although it caught its miss is named once, with the request and its command; a test its miss fails is not; one that fails on another error is told the miss may be why", async () => {
       const dead = "http://127.0.0.1:9/v1";
       const passedBut = `langchain-vcr: test "${spec.chatTitle}" passed, but 1 request(s) in it had no fixture, and the error was caught`;
       const count = (text: string) => text.split(passedBut).length - 1;
@@ -391,8 +395,42 @@ export function describeParity(spec: RunnerSpec): void {
       // the miss the test lets through fails it: its own error says it all
       const failing = await run(spec.filter(spec.chatOnly), { MISS: "1", FAKE_URL: dead });
       expect(failing.status).to.not.equal(0);
-      expect(failing.stdout + failing.stderr).to.not.include("passed, but");
+      expect(failing.stdout + failing.stderr)
+        .to.not.include("passed, but")
+        .and.not.include("whose error was caught");
+      // a test that fails on what the code did without the answer (an assertion on "Sorry") is told why it may have failed
+      const sorry = await run(spec.filter(spec.chatOnly), { CAUGHT: "then-fail", FAKE_URL: dead });
+      const sorryText = sorry.stdout + sorry.stderr;
+      expect(sorry.status).to.not.equal(0);
+      expect(sorryText).to.include("expected an answer, got Sorry");
+      const failedNote = `langchain-vcr: test "${spec.chatTitle}" failed, and 1 request(s) in it had no fixture whose error was caught`;
+      if (spec.failureUnseen) expect(sorryText).to.not.include(failedNote);
+      else expect(sorryText, sorryText).to.include(failedNote);
     });
+
+    (spec.runnerNeedsTmpdir ? it.skip : it)(
+      "TMPDIR not a directory: the run replays and passes; where test processes report through it (node:test) the run is partial, said at its start and by prune",
+      async () => {
+        const notADir = path.join(p.dir, "tmp-is-a-file");
+        fs.writeFileSync(notADir, "");
+        try {
+          const out = await run([], { TMPDIR: notADir });
+          const text = out.stdout + out.stderr;
+          expect(out.status, text).to.equal(0);
+          const prune = await p.cli(["prune", "--dry-run", FIXTURES]);
+          if (spec.mocha) {
+            expect(prune.status, prune.stdout + prune.stderr).to.equal(0); // mocha's ledgers are not in TMPDIR
+          } else {
+            const reason = `the temp directory ${notADir} (TMPDIR) cannot be written (it is not a directory), so the test processes could not report which fixtures they used`;
+            expect(text).to.include(`${reason}: the run is partial`).and.include("Fix: set TMPDIR to a writable directory.");
+            expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
+            expect(prune.stderr).to.include(`  - ${reason}\n`);
+          }
+        } finally {
+          fs.rmSync(notADir);
+        }
+      },
+    );
 
     it("a bad LANGCHAIN_VCR_MODE fails the run before any test body runs: the valid modes, no stack trace", async () => {
       fs.writeFileSync(p.side, "");

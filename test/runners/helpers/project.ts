@@ -100,6 +100,7 @@ async function askChat(title) {
     } catch (e) {
       side("caught " + (e.code || e.constructor.name));
     }
+    if (process.env.CAUGHT === "then-fail") throw new Error("expected an answer, got Sorry");
   }
   if (process.env.FAIL) {
     await model().invoke("asked only by a failing test");
