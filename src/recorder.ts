@@ -8,7 +8,7 @@ import { requestHash } from "./canonical/json";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
-import { failedLiveMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
+import { failedLiveMessage, misnamedRecordedMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
@@ -522,6 +522,7 @@ export class Recorder {
       older: this.nearest.older,
       nearestUsedThisRun: nearest !== undefined && this.usedThisRun(nearest.file),
       otherForm: this.otherForm(base),
+      misnamed: shown ? this.nearest.misnamed : undefined,
     });
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest });
   }
@@ -552,6 +553,8 @@ export class Recorder {
     // a note, not an error: skip it where scanning the directory would cost more than it helps
     const shown = this.shown(lookup);
     const nearest = shown && this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
+    const misnamed = shown ? this.nearest.misnamed : undefined;
+    if (misnamed) log.warn(misnamedRecordedMessage(lookup, misnamed) + "\n");
     // one this process replayed or recorded is another request of this run (a sibling of a test.each, a
     // template's other filling), not the old form of an edited one: an edit leaves its old fixture unused.
     // Unlike a miss, the note does not look past it for an unused one: a new filling of a template would

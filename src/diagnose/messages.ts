@@ -47,13 +47,16 @@ export function missMessage(
     nearestUsedThisRun?: boolean;
     /** The fixture of this very request made the other way (streamed, or not), when one is recorded. */
     otherForm?: { kind: string; file: string };
+    /** A file holding this very request under another name (renamed or copied by hand): never read. */
+    misnamed?: string;
   },
 ): string {
-  // this very request made the other way says more than the nearest of this kind, another request
-  if (m.otherForm) m = { ...m, nearest: undefined, nearestUsedThisRun: undefined };
+  // this very request made the other way, or under another name, says more than the nearest of this kind, another request
+  const exact = m.otherForm !== undefined || m.misnamed !== undefined; // this very request, in a file a lookup does not read
+  if (exact) m = { ...m, nearest: undefined, nearestUsedThisRun: undefined };
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
-  const held = m.nearest || m.otherForm ? undefined : packageHolding(m.file, process.cwd());
-  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, !m.otherForm, held)];
+  const held = m.nearest || exact ? undefined : packageHolding(m.file, process.cwd());
+  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, !exact, held)];
   if (m.older) {
     const same = m.nearest && m.nearest.differences.length === 0 ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
     lines.push(
@@ -62,16 +65,20 @@ export function missMessage(
     );
   }
   if (m.otherForm) lines.push(otherFormLine(m.otherForm));
+  if (m.misnamed)
+    lines.push(`  ${m.misnamed} holds this very request under another name (its "hash" is this one): a fixture is read only from its hash's file name.`);
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
   lines.push(
-    held
-      ? anchorFix(held, m.file)
-      : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
+    m.misnamed
+      ? `  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`
+      : held
+        ? anchorFix(held, m.file)
+        : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
           `, then review and commit the new fixture.`,
   );
-  if (m.kind === "chat_stream" && !held && !m.otherForm && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
+  if (m.kind === "chat_stream" && !held && !exact && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
     lines.push(
       `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
@@ -357,6 +364,14 @@ export function preloadArgs(execArgv: readonly string[]): string {
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
+/** A recording whose request a file under another name already held (renamed or copied by hand), which no lookup reads. */
+export function misnamedRecordedMessage(rec: { kind: string; file: string }, misnamed: string): string {
+  return (
+    `recorded a new ${rec.kind} fixture ${rec.file}; ${misnamed} held this very request under another name (renamed or copied by hand?), and is never read.\n` +
+    `  Fix: delete ${misnamed} once the new fixture is reviewed (npx langchain-vcr validate lists every such file).`
+  );
+}
+
 export function recordedNearMessage(rec: { kind: string; file: string }, nearest: VcrNearest): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {

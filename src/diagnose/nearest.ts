@@ -27,6 +27,12 @@ export class NearestIndex {
   /** Fixtures of an older schema version seen by the last `find` (never read by a lookup: `migrate` upgrades them). */
   older = 0;
 
+  /**
+   * A file the last `find` saw holding the request it was asked about (its `"hash"`) under another
+   * name: renamed or copied by hand. A lookup reads only `<hash>.json`, so it is never read.
+   */
+  misnamed: string | undefined;
+
   constructor(private readonly dir: string) {}
 
   /**
@@ -42,9 +48,10 @@ export class NearestIndex {
     if (names.length > maxEntries) return undefined;
     const candidates: NearestCandidate[] = [];
     this.older = 0;
+    this.misnamed = undefined;
     for (const name of names) {
       if (!FIXTURE_FILE_RE.test(name) || name.startsWith(skipHash ?? "\0")) continue;
-      const entry = this.entry(name);
+      const entry = this.entry(name, skipHash);
       if (!entry) continue;
       if (entry.schemaVersion < SCHEMA_VERSION) this.older++;
       const file = path.join(this.dir, name);
@@ -53,15 +60,30 @@ export class NearestIndex {
     return nearestOf(kind, request, candidates);
   }
 
-  private entry(name: string): Indexed | undefined {
+  private entry(name: string, skipHash: string | undefined): Indexed | undefined {
     let e = this.seen.get(name);
     if (e === undefined) {
-      const f = readFixtureFile(path.join(this.dir, name)).fixture;
-      if (!f) return undefined; // damaged files are validate's business, not the nearest-match's
+      const read = readFixtureFile(path.join(this.dir, name));
+      const f = read.fixture;
+      if (!f) {
+        // damaged files are validate's business, not the nearest-match's; but one holding the very request asked about is named
+        if (skipHash && read.text && declaredHash(read.text) === skipHash) this.misnamed = path.join(this.dir, name);
+        return undefined;
+      }
       e = { kind: f.kind, hash: f.hash, request: f.schemaVersion < SCHEMA_VERSION ? upgradedRequest(f) : f.request, schemaVersion: f.schemaVersion };
       this.seen.set(name, e);
     }
     return e;
+  }
+}
+
+/** The `"hash"` a fixture's text declares at its top level, read without trusting the rest of it. */
+function declaredHash(text: string): string | undefined {
+  try {
+    const hash = (JSON.parse(text) as { hash?: unknown } | null)?.hash;
+    return typeof hash === "string" ? hash : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -8,9 +8,9 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Vcr } from "../../src/index";
+import { Vcr, VcrMissError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
-import { tmpDir } from "../helpers/tmp";
+import { readFixtures, tmpDir } from "../helpers/tmp";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { interceptNotes } from "../helpers/notes";
@@ -118,6 +118,24 @@ describe("the near-miss note on recording", () => {
     const edited = await notesDuring(() => model().invoke("Write one line about bees!"));
     expect(edited).to.have.length(1);
     expect(edited[0]).to.include("bees.").and.include("bees!");
+  });
+
+  it("a fixture renamed by hand: a replay_only miss names the file holding the request and gives it its name back; recording it again says the old file is never read", async () => {
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Where is my fixture?"));
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Another question entirely, recorded beside it."));
+    const [own] = fs.readdirSync(dir).filter((f) => readFixtures(dir).find((x) => x.hash === f.slice(0, 64) && JSON.stringify(x.request).includes("Where is")));
+    const renamed = path.join(dir, `${"0".repeat(64)}.json`);
+    fs.renameSync(path.join(dir, own), renamed);
+    const miss = await withVcr({ mode: "replay_only" }, () => model().invoke("Where is my fixture?")).catch((e: Error) => e);
+    expect(miss).to.be.instanceOf(VcrMissError);
+    const text = (miss as Error).message;
+    expect(text).to.include(`  ${renamed} holds this very request under another name (its "hash" is this one)`);
+    expect(text).to.include(`  Fix: give it its name back (git mv ${renamed} ${path.join(dir, own)}), or restore both from git.`);
+    expect(text).to.not.include("nearest recorded").and.not.include("To record it");
+    const notes = await notesDuring(() => model().invoke("Where is my fixture?"));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.include(`; ${renamed} held this very request under another name (renamed or copied by hand?), and is never read.`);
+    expect(fake.count()).to.equal(3);
   });
 
   it("LANGCHAIN_VCR_QUIET silences it", async () => {
