@@ -296,6 +296,23 @@ describe("cli: langchain-vcr diff", function () {
       "damaged  cassettes/refund.json (working tree): is not named <sha256>.json, so no lookup reads it (langchain-vcr validate says the name it needs)",
     );
     fs.renameSync(path.join(cassettes, "refund.json"), path.join(cassettes, original));
+    // a request or a response edited by hand can never replay: damaged, as validate says, not a re-recording
+    const text = fs.readFileSync(path.join(cassettes, original), "utf8");
+    for (const [edit, says] of [
+      [(f: { request: Record<string, unknown> }) => (f.request.temperature = 0.5), `has a "request" that no longer hashes to its "hash"`],
+      [
+        (f: { response: { generations?: { message?: { content?: unknown } }[] } }) => (f.response.generations![0].message!.content = 42),
+        "has a response replay cannot use",
+      ],
+    ] as const) {
+      const fixture = JSON.parse(text);
+      (edit as (f: unknown) => void)(fixture);
+      fs.writeFileSync(path.join(cassettes, original), JSON.stringify(fixture, null, 2) + "\n");
+      const edited = await cli(["diff", "--base", `${main}...`], dir);
+      expect(edited.stdout, edited.stdout).to.match(/0 re-recorded, 1 damaged\n/);
+      expect(edited.stdout).to.contain(`damaged  cassettes/${original} (working tree): ${says}`);
+    }
+    fs.writeFileSync(path.join(cassettes, original), text);
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('--base "nope...": "nope" is not a commit');
