@@ -12,11 +12,10 @@
  * as unfinished), and on exit, with everything. Each worker writes its own ledger after every
  * spec file it runs. Importing this module does nothing.
  */
-import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
+import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwritableLedger, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
 import { configuredFiles } from "./configSpec";
 import { specFacts } from "../runner/specDigests";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
-import { log } from "../log";
 import { addUse, addUses, toRecord, type UsedBy } from "../runner/usedBy";
 import { processWide } from "../processWide";
 
@@ -226,7 +225,7 @@ export class RunLedger {
     try {
       writeLedger(this.s.ledgerDir, this.record());
     } catch (e) {
-      log.warn(`could not write the usage ledger in ${this.s.ledgerDir}: ${(e as Error).message}`);
+      warnUnwritableLedger(this.s.ledgerDir, e);
     }
   }
 

@@ -15,6 +15,20 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles } from "./specDigests";
 import { fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
+import { log } from "../log";
+
+/** Ledger directories this process could not write to, already said (once each, not at every write). */
+const unwritableLedgerDirs = new Set<string>();
+
+/** Says, once per directory and process, that a usage ledger could not be written there, and how to put it elsewhere. */
+export function warnUnwritableLedger(ledgerDir: string, error: unknown): void {
+  if (unwritableLedgerDirs.has(ledgerDir)) return;
+  unwritableLedgerDirs.add(ledgerDir);
+  log.warn(
+    `could not write the usage ledger in ${ledgerDir}: ${(error as Error).message}; prune will not count this run.\n` +
+      `  Fix: set ${LEDGER_DIR_ENV} to a writable directory (and give prune the same --ledger-dir).\n`,
+  );
+}
 
 /** How the reason a run is partial because a shard's ledger is missing starts (prune then gives that fix alone). */
 export const MISSING_SHARD = "no ledger from shard";

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { newRunIds, parseEnvJson } from "./runIds";
-import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
+import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwritableLedger, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import type { UsedByRecord } from "./usedBy";
@@ -308,17 +308,13 @@ function runRecord(
   };
 }
 
-/** Ledger dirs already warned about: a run that cannot write its start record says so once, not again at its end. */
-const unwritable = new Set<string>();
-
 function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld?: boolean } = {}): void {
   const ledgerDir = defaultLedgerDir(share.root);
   try {
     if (opts.removeOld) removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);
   } catch (e) {
-    if (!unwritable.has(ledgerDir)) log.warn(`could not write the usage ledger in ${ledgerDir}: ${(e as Error).message}`);
-    unwritable.add(ledgerDir);
+    warnUnwritableLedger(ledgerDir, e);
   }
 }
 

@@ -584,6 +584,19 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
 
+  it("a ledger directory that cannot be written: the run passes and says so once, with the fix (serial and --parallel)", async () => {
+    const project = clone(recorded, false);
+    const notADir = path.join(project, "ledgers-is-a-file");
+    fs.writeFileSync(notADir, "");
+    for (const args of [[], ["--parallel", "--jobs", "2"]]) {
+      const r = await mocha(project, fake, args, { LANGCHAIN_VCR_LEDGER_DIR: notADir, CI: "true" });
+      expect(r.code, r.stdout + r.stderr).to.equal(0);
+      const said = r.stderr.split(`could not write the usage ledger in ${notADir}`).length - 1;
+      expect(said, r.stderr).to.be.within(1, args.length ? 3 : 1); // once per process: the main one, and each --parallel worker
+      expect(r.stderr).to.include("Fix: set LANGCHAIN_VCR_LEDGER_DIR to a writable directory (and give prune the same --ledger-dir).");
+    }
+  });
+
   it("--parallel with TMPDIR not a directory: the run passes (the summary's counts are left out, said once per process), the ledgers are written and prune judges them", async () => {
     const project = clone(recorded, false);
     const dead = addDeadFixture(project);
