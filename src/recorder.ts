@@ -24,7 +24,7 @@ import { MODEL_KINDS } from "./store/format";
 import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
 import { unlessAborted } from "./abort";
-import { noteUnanswered } from "./runner/caughtMisses";
+import { answered, noteUnanswered } from "./runner/caughtMisses";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
 const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
@@ -423,6 +423,7 @@ export class Recorder {
         this.count("bypassed", lookup.kind, lookup.mode);
         emit({ type: "used", hash: lookup.hash, file: lookup.file });
         usedIn(lookup.file, currentTest);
+        answered(lookup.madeIn ?? currentTest(), lookup.file);
         log.debug("%s fixture %s was written by someone else first; kept theirs", lookup.kind, result.file);
         return fixture;
       }
@@ -438,6 +439,7 @@ export class Recorder {
       this.warnSize(result.file, result.bytes);
       this.count("recorded", lookup.kind, lookup.mode);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
+      answered(lookup.madeIn ?? test, lookup.file); // a retry of a call that failed live: its miss was answered after all
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
       // a changed prompt is worth a note (record_always: a new file, not one recorded again); a new embedding text or tool argument is routine
       const fresh = lookup.mode === "record_or_replay" || (lookup.mode === "record_always" && result.created);
@@ -499,6 +501,7 @@ export class Recorder {
     this.count("replayed", lookup.kind, lookup.mode);
     emit({ type: "used", hash: lookup.hash, file: lookup.file });
     usedIn(lookup.file, currentTest);
+    answered(currentTest(), lookup.file);
     return lookup;
   }
 
@@ -508,6 +511,8 @@ export class Recorder {
     const shown = this.shown(base);
     const request = shown ? shown.request : NOT_SHOWN;
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;
+    const otherForm = this.otherForm(base);
+    const misnamed = shown ? this.nearest.misnamed : undefined;
     const scope = currentTest();
     const test = scope?.title;
     const message = missMessage({
@@ -521,10 +526,11 @@ export class Recorder {
       specFile: scope?.specFile,
       older: this.nearest.older,
       nearestUsedThisRun: nearest !== undefined && this.usedThisRun(nearest.file),
-      otherForm: this.otherForm(base),
-      misnamed: shown ? this.nearest.misnamed : undefined,
+      otherForm,
+      misnamed,
     });
-    return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest });
+    // this very request in a file a lookup does not read: the message shows that, not the nearest other request
+    return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest: otherForm || misnamed ? undefined : nearest });
   }
 
   /**

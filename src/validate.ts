@@ -21,7 +21,7 @@ import { requestHash } from "./canonical/json";
 import { damagedProblem } from "./kinds/damaged";
 import { secretHits, type SecretHit } from "./secrets";
 import { envSecrets } from "./clientSecrets";
-import { CONFLICT_PROBLEM, conflictFix, FIXTURE_FILE_RE, SCHEMA_VERSION } from "./store/fixture";
+import { CONFLICT_PROBLEM, conflictFix, FIXTURE_FILE_RE, SCHEMA_VERSION, type Fixture } from "./store/fixture";
 import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
 import { TEMP_PREFIX } from "./store/atomic";
 import { suiteRerecordCommand } from "./diagnose/suiteCommand";
@@ -98,27 +98,32 @@ export function checkFixture(file: string, raw: string, allow: ReadonlySet<strin
   return checkParsed(file, parseFixtureFile(file, raw), allow);
 }
 
+/**
+ * Why a parsed fixture can never replay: a response replay cannot use, or a request that no longer
+ * hashes to its name (edited by hand, merged badly). `validate` and `diff` say it alike.
+ */
+export function unusableProblems(file: string, fixture: Fixture): string[] {
+  const problems: string[] = [];
+  const bad = responseProblem(fixture);
+  if (bad) problems.push(damagedProblem(fixture.kind, file, bad));
+  if (fixture.redacted !== true) {
+    const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
+    if (actual !== fixture.hash) {
+      problems.push(
+        `has a "request" that no longer hashes to its "hash" (it hashes to ${actual}): the request was edited by hand ` +
+          `or merged badly, so it can never match. Restore it from git, or delete it and re-record ` +
+          `(${suiteRerecordCommand()})`,
+      );
+    }
+  }
+  return problems;
+}
+
 /** The problems of one fixture file as the reader parsed it (read once: the file is not parsed again here). */
 function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>): FixtureProblem[] {
   if (read.problem !== undefined) return [{ file, problem: read.problem === CONFLICT_PROBLEM ? `${read.problem}: ${conflictFix(file)}` : read.problem }];
   const fixture = read.fixture;
-  const problems: FixtureProblem[] = [];
-  const bad = responseProblem(fixture);
-  if (bad) {
-    problems.push({ file, problem: damagedProblem(fixture.kind, file, bad) });
-  }
-  if (fixture.redacted !== true) {
-    const actual = requestHash(fixture.kind, fixture.request, fixture.schemaVersion);
-    if (actual !== fixture.hash) {
-      problems.push({
-        file,
-        problem:
-          `has a "request" that no longer hashes to its "hash" (it hashes to ${actual}): the request was edited by hand ` +
-          `or merged badly, so it can never match. Restore it from git, or delete it and re-record ` +
-          `(${suiteRerecordCommand()})`,
-      });
-    }
-  }
+  const problems: FixtureProblem[] = unusableProblems(file, fixture).map((problem) => ({ file, problem }));
   if (fixture.schemaVersion < SCHEMA_VERSION) problems.push({ file, problem: olderProblem(file, fixture.schemaVersion, fixture.redacted === true) });
   const secrets = [...secretHits(fixture, envSecrets(), allow)]; // the values of this shell's credential variables too, as the recorder refuses them
   if (secrets.length > 0) problems.push({ file, problem: secretsProblem(secrets) });

@@ -5,7 +5,7 @@
  * fixture migrated from an older schema version is paired the same way (its request, upgraded,
  * is equal); the rest are added, removed, or re-recorded in place (same name, other content).
  */
-import { canonicalJson, requestHash } from "../canonical/json";
+import { canonicalJson } from "../canonical/json";
 import { diffValues, isEdit, MAX_EDIT_DIFFERENCES } from "../diagnose/diff";
 import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
@@ -14,7 +14,8 @@ import { isRec } from "../kinds/text";
 import { modelQuestion } from "../kinds/model";
 import { MODEL_KINDS } from "../store/format";
 import type { Fixture } from "../store/fixture";
-import { responseProblem, type FixtureFile } from "../store/reader";
+import type { FixtureFile } from "../store/reader";
+import { unusableProblems } from "../validate";
 import { upgradedParts } from "../store/upgrade";
 
 export interface DiffChange {
@@ -50,16 +51,6 @@ export interface DiffReport {
   damaged: { file: string; side: "base" | "working tree"; problem: string }[];
 }
 
-/** Why a parsed fixture can never replay (the checks `validate` and a lookup make), or undefined. */
-function unusable(fixture: Fixture): string | undefined {
-  const bad = responseProblem(fixture);
-  if (bad) return `has a response replay cannot use: ${bad}`;
-  if (fixture.redacted !== true && requestHash(fixture.kind, fixture.request, fixture.schemaVersion) !== fixture.hash) {
-    return `has a "request" that no longer hashes to its "hash": edited by hand or merged badly, it can never match (langchain-vcr validate)`;
-  }
-  return undefined;
-}
-
 /** Past this many comparisons, the remaining new and removed fixtures are listed unpaired. */
 const MAX_COMPARISONS = 4_000_000;
 
@@ -74,8 +65,15 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
   const report: DiffReport = { changed: [], added: [], removed: [], rerecorded: [], damaged: [] };
   const good = (side: Side, which: "base" | "working tree", name: string): Fixture | undefined => {
     const f = side.files.get(name);
-    // parsed, but no lookup could use it (a request edited by hand, a response of the wrong shape): damaged, as validate says, not a re-recording
-    const problem = f && (f.fixture ? unusable(f.fixture) : (f.problem ?? "cannot be read"));
+    // parsed, but no lookup could use it (a request edited by hand, a response of the wrong shape): damaged, as validate says, not a
+    // re-recording; judged in the working tree only, so a change that repairs or removes such a base fixture still shows as one
+    const problem =
+      f &&
+      (f.fixture
+        ? which === "working tree"
+          ? unusableProblems(side.label(name), f.fixture).join("; ") || undefined
+          : undefined
+        : (f.problem ?? "cannot be read"));
     if (f && !problem) return f.fixture;
     if (f) report.damaged.push({ file: side.label(name), side: which, problem: problem! });
     return undefined;

@@ -1,6 +1,7 @@
 /** Field-by-field differences between a recorded request and a new one, as paths. */
 import type { VcrDifference } from "../errors";
 import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
+import { messageText } from "../kinds/text";
 
 export function diffValues(recorded: unknown, requested: unknown, path = "", out: VcrDifference[] = []): VcrDifference[] {
   if (Object.is(recorded, requested)) return out;
@@ -125,16 +126,20 @@ export function isEdit(differences: readonly { recorded?: unknown; requested?: u
   return differences.length > 0 && differences.length <= MAX_EDIT_DIFFERENCES && differences.every(looksEdited);
 }
 
+/** The last step of a path to a prompt's text: `messages[0].content`, `messages[1].content[0].text`, a text completion's `prompt`. */
+export const TEXT_PATH = /(^|\.)(content|text|prompt)(\[\d+\])?$/;
+
 /**
  * Whether a changed text looks like an edit of the recorded one (a date, a word, a typo) rather
  * than another text: the unchanged start and end together cover at least half of the longer.
  * Non-text differences (a parameter, a tool) always count.
  */
-export function looksEdited(d: { recorded?: unknown; requested?: unknown }): boolean {
+export function looksEdited(d: { path?: string; recorded?: unknown; requested?: unknown }): boolean {
   const a = d.recorded;
   const b = d.requested;
   // a text beside content blocks (a question that gained an image, or another question than an image's) compares by the blocks' text
   if (typeof a !== "string" && typeof b !== "string") return true;
+  if ((typeof a !== "string" || typeof b !== "string") && d.path !== undefined && !TEXT_PATH.test(d.path)) return true; // stop: "END" → ["END", "STOP"]
   const ta = textOf(a);
   const tb = textOf(b);
   if (ta === undefined || tb === undefined) return true;
@@ -143,12 +148,5 @@ export function looksEdited(d: { recorded?: unknown; requested?: unknown }): boo
 
 /** A content's text: a string, or the text blocks of a content-block list joined; undefined for anything else. */
 export function textOf(v: unknown): string | undefined {
-  if (typeof v === "string") return v;
-  if (!Array.isArray(v)) return undefined;
-  let text = "";
-  for (const block of v) {
-    const t = typeof block === "string" ? block : (block as { text?: unknown } | null)?.text;
-    if (typeof t === "string") text += t;
-  }
-  return text;
+  return typeof v === "string" || Array.isArray(v) ? messageText(v) : undefined;
 }

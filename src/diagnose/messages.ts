@@ -363,7 +363,6 @@ export function preloadArgs(execArgv: readonly string[]): string {
   return [...out].join("");
 }
 
-/** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
 /** A recording whose request a file under another name already held (renamed or copied by hand), which no lookup reads. */
 export function misnamedRecordedMessage(rec: { kind: string; file: string }, misnamed: string): string {
   return (
@@ -372,6 +371,7 @@ export function misnamedRecordedMessage(rec: { kind: string; file: string }, mis
   );
 }
 
+/** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
 export function recordedNearMessage(rec: { kind: string; file: string }, nearest: VcrNearest): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {

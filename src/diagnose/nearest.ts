@@ -7,10 +7,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
-import { FIXTURE_FILE_RE, SCHEMA_VERSION, type Fixture } from "../store/fixture";
+import { FIXTURE_FILE_RE, SCHEMA_VERSION, readFixtureText, type Fixture } from "../store/fixture";
+import { requestHash } from "../canonical/json";
+import { TEMP_PREFIX } from "../store/atomic";
 import { readFixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
-import { changedShare, diffValues, textOf } from "./diff";
+import { changedShare, diffValues, TEXT_PATH, textOf } from "./diff";
 
 interface Indexed {
   kind: unknown;
@@ -39,6 +41,8 @@ export class NearestIndex {
    * `usedThisRun`: whether another request of this run replayed or recorded the file (see `nearestOf`).
    */
   find(kind: string, request: unknown, skipHash?: string, maxEntries = Infinity, usedThisRun?: (file: string) => boolean): VcrNearest | undefined {
+    this.older = 0;
+    this.misnamed = undefined;
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -47,10 +51,14 @@ export class NearestIndex {
     }
     if (names.length > maxEntries) return undefined;
     const candidates: NearestCandidate[] = [];
-    this.older = 0;
-    this.misnamed = undefined;
     for (const name of names) {
-      if (!FIXTURE_FILE_RE.test(name) || name.startsWith(skipHash ?? "\0")) continue;
+      if (!FIXTURE_FILE_RE.test(name)) {
+        // a fixture renamed to a name of its own (refund.json): never read, but it may hold this very request
+        if (skipHash && name.endsWith(".json") && !name.startsWith(TEMP_PREFIX))
+          this.noteMisnamed(name, readFixtureFile(path.join(this.dir, name)).text, skipHash);
+        continue;
+      }
+      if (name.startsWith(skipHash ?? "\0")) continue;
       const entry = this.entry(name, skipHash);
       if (!entry) continue;
       if (entry.schemaVersion < SCHEMA_VERSION) this.older++;
@@ -60,6 +68,10 @@ export class NearestIndex {
     return nearestOf(kind, request, candidates);
   }
 
+  private noteMisnamed(name: string, text: string | undefined, hash: string): void {
+    if (text !== undefined && holdsRequest(text, hash)) this.misnamed = path.join(this.dir, name);
+  }
+
   private entry(name: string, skipHash: string | undefined): Indexed | undefined {
     let e = this.seen.get(name);
     if (e === undefined) {
@@ -67,7 +79,7 @@ export class NearestIndex {
       const f = read.fixture;
       if (!f) {
         // damaged files are validate's business, not the nearest-match's; but one holding the very request asked about is named
-        if (skipHash && read.text && declaredHash(read.text) === skipHash) this.misnamed = path.join(this.dir, name);
+        if (skipHash) this.noteMisnamed(name, read.text, skipHash);
         return undefined;
       }
       e = { kind: f.kind, hash: f.hash, request: f.schemaVersion < SCHEMA_VERSION ? upgradedRequest(f) : f.request, schemaVersion: f.schemaVersion };
@@ -77,14 +89,16 @@ export class NearestIndex {
   }
 }
 
-/** The `"hash"` a fixture's text declares at its top level, read without trusting the rest of it. */
-function declaredHash(text: string): string | undefined {
-  try {
-    const hash = (JSON.parse(text) as { hash?: unknown } | null)?.hash;
-    return typeof hash === "string" ? hash : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * Whether a fixture's text, read without the name it should have, holds the request of `hash`: its
+ * request hashes to it (a redacted fixture's cannot be rehashed: its `"hash"` is taken at its word).
+ * A file copied and then edited keeps the `"hash"` of the request it was copied from, not its own.
+ */
+function holdsRequest(text: string, hash: string): boolean {
+  const read = readFixtureText(text);
+  if (!("fixture" in read) || read.fixture.hash !== hash) return false;
+  const f = read.fixture;
+  return f.redacted === true || requestHash(f.kind, f.request, f.schemaVersion) === hash;
 }
 
 export interface NearestCandidate {
@@ -150,8 +164,6 @@ const REPLACED_TEXT = 10;
 const ONE_SIDED_AT_MOST = 3;
 /** More than an edited text with up to three other differences (at most 1.5 + 3), less than a replaced text. */
 const USED_THIS_RUN = 5;
-/** The last step of a path to a prompt's text: `messages[0].content`, `messages[1].content[0].text`, a text completion's `prompt`. */
-const TEXT_PATH = /(^|\.)(content|text|prompt)(\[\d+\])?$/;
 
 function weight(d: VcrDifference): number {
   if (d.path === "model") return MODEL;

@@ -8,6 +8,8 @@
  * the usage ledger `prune` relies on, and prints one summary line for the run (under
  * --parallel too).
  */
+import * as os from "node:os";
+import { unwritableDirectory } from "../fsProbe";
 import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
@@ -120,5 +122,11 @@ export function mochaGlobalTeardown(): void {
   if (role !== "main") return;
   ledgerTakesUsage(); // a spec file's root-level `after` runs after the plugin's root afterAll: its fixtures join the ledger written at exit
   collectWorkerTotals(mainId, usage);
-  process.stdout.write("\n" + usageSummaryLine(usage) + "\n");
+  // --parallel: the workers hand their counts over through TMPDIR; none came, and this process ran no test
+  const tmpProblem = unwritableDirectory(os.tmpdir());
+  const line =
+    tmpProblem && Object.values(usage.totals).every((n) => n === 0)
+      ? `langchain-vcr: the test processes' counts are unknown: the temp directory ${os.tmpdir()} (TMPDIR), where mocha --parallel's workers leave them, cannot be written (${tmpProblem}); their usage ledgers are written. Fix: set TMPDIR to a writable directory.`
+      : usageSummaryLine(usage);
+  process.stdout.write("\n" + line + "\n");
 }

@@ -27,6 +27,11 @@ export interface Unanswered {
   how: "missed" | "failedLive";
 }
 
+/** The test went on to replay or record `file` (a retry that worked): its earlier miss of it was answered after all. */
+export function answered(test: Scope | undefined, file: string): void {
+  if (test?.unanswered?.length) test.unanswered = test.unanswered.filter((u) => u.file !== file);
+}
+
 /** Keeps `u` on the test it was made in (once per file and outcome: a retried call is one line). */
 export function noteUnanswered(test: Scope | undefined, u: Unanswered): void {
   if (!test || test.ended) return;

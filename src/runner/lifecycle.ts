@@ -32,9 +32,11 @@ export function endTest(scope: Scope | undefined, failed: boolean | undefined, e
   // `passed`: the runner says the test passed (not an attempt a retry follows, not skipped from inside);
   // a test that failed on another error than a miss may have failed for what the code did without the answer
   const caught = passed ? caughtNote(scope, "passed") : failed && error && !failedOnMiss(error) ? caughtNote(scope, "failed") : undefined;
-  if (caught) {
+  if (caught && passed)
+    log.note(caught + "\n"); // LANGCHAIN_VCR_QUIET silences it: a test may expect its miss
+  else if (caught) {
     log.warn(caught + "\n");
-    if (!passed) appendNote(error, caught);
+    appendNote(error, caught);
   }
   if (failed) {
     keepShared(scope, shared);

@@ -201,7 +201,8 @@ export class Unit {
       fs.writeFileSync(tmp, JSON.stringify(report));
       fs.renameSync(tmp, this.file);
     } catch (e) {
-      log.warn(`could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}`);
+      // the main process said it once for the run (`tmpProblem`): not again at every write of every file
+      if (!this.share.tmpProblem) log.warn(`could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}`);
     }
   }
 }
@@ -261,8 +262,9 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   writeRunLedger(share, record, { removeOld: true });
   try {
     fs.rmSync(share.dir, { recursive: true, force: true });
-  } catch {
-    // TMPDIR not a directory (ENOTDIR): no report was written there, and the run says so (`tmpProblem`)
+  } catch (e) {
+    // TMPDIR not a directory (ENOTDIR): no report was written there, and the run said so (`tmpProblem`)
+    if (!share.tmpProblem) log.warn(`could not remove the run's usage reports in ${share.dir}: ${(e as Error).message}`);
   }
   const line = usageSummaryLine(total);
   (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
@@ -323,10 +325,35 @@ export function reportCount(share: RunShare): number {
   return readReports(share.dir, []).length;
 }
 
-/** The finished report of one unit (a test file), for a main process that acts on it before the run ends. */
+/**
+ * The finished report of one unit (a test file), for a main process that acts on it before the run
+ * ends (jest's reporter, after each file). A finished report read once is not parsed again: asked
+ * after every test file, the run would parse every report once per file.
+ */
 export function unitReport(share: RunShare, unit: string): UnitReport | undefined {
-  return readReports(share.dir, []).find((r) => r.unit === unit && r.done);
+  let names: string[];
+  try {
+    names = fs.readdirSync(share.dir).filter((n) => n.endsWith(".json"));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const file = path.join(share.dir, name);
+    let report = finishedReports.get(file);
+    if (!report) {
+      try {
+        report = JSON.parse(fs.readFileSync(file, "utf8")) as UnitReport;
+      } catch {
+        continue; // being written, or damaged: finishRun says so
+      }
+      if (report.done) finishedReports.set(file, report);
+    }
+    if (report.unit === unit && report.done) return report;
+  }
+  return undefined;
 }
+/** Finished reports `unitReport` has parsed, by file (what it reads of them, `extra` and `failed`, no longer changes). */
+const finishedReports = new Map<string, UnitReport>();
 
 function readReports(dir: string, reasons: string[]): UnitReport[] {
   let names: string[];

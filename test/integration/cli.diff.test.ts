@@ -302,7 +302,7 @@ describe("cli: langchain-vcr diff", function () {
       [(f: { request: Record<string, unknown> }) => (f.request.temperature = 0.5), `has a "request" that no longer hashes to its "hash"`],
       [
         (f: { response: { generations?: { message?: { content?: unknown } }[] } }) => (f.response.generations![0].message!.content = 42),
-        "has a response replay cannot use",
+        "so replay refuses it",
       ],
     ] as const) {
       const fixture = JSON.parse(text);
@@ -310,9 +310,16 @@ describe("cli: langchain-vcr diff", function () {
       fs.writeFileSync(path.join(cassettes, original), JSON.stringify(fixture, null, 2) + "\n");
       const edited = await cli(["diff", "--base", `${main}...`], dir);
       expect(edited.stdout, edited.stdout).to.match(/0 re-recorded, 1 damaged\n/);
-      expect(edited.stdout).to.contain(`damaged  cassettes/${original} (working tree): ${says}`);
+      expect(edited.stdout).to.contain(`damaged  cassettes/${original} (working tree): `).and.contain(says);
     }
+    // the same edit committed, then repaired in the working tree: the repair shows as a re-recording, not as base damage
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "a hand edit");
     fs.writeFileSync(path.join(cassettes, original), text);
+    const repaired = await cli(["diff"], dir);
+    expect(repaired.stdout, repaired.stdout).to.match(/1 re-recorded\n/);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "repaired");
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('--base "nope...": "nope" is not a commit');

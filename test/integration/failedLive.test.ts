@@ -8,7 +8,8 @@ import { expect } from "chai";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, type VcrMode } from "../../src/index";
-import { onScopeEvent } from "../../src/scope";
+import { onScopeEvent, runAsTest, Scope } from "../../src/scope";
+import { caughtNote } from "../../src/runner/caughtMisses";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { CLOSED_PORT_URL, offlineOpenAI, openai } from "../helpers/models";
@@ -104,5 +105,28 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
     const miss = await failure(() => offlineOpenAI(vcr("replay_only").cache).invoke("Where is order 44?"));
     expect(miss.message).to.include("no recorded fixture for this chat request").and.not.include(NOTE);
     expect(miss.failedLive).to.equal(0);
+  });
+
+  it("the caught-miss note of a test (runner/caughtMisses.ts): a miss whose live call failed and that a retry then recorded leaves no note; one the code gave up on does, once", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const retried = new Scope("retried");
+    fake.enqueue({ status: 500 });
+    const answer = await runAsTest(retried, () => openai(fake, vcr.cache).withRetry({ stopAfterAttempt: 2 }).invoke("asked twice"));
+    expect(answer.content).to.equal("echo: asked twice");
+    expect(fake.count()).to.equal(2);
+    expect(caughtNote(retried, "passed")).to.equal(undefined);
+    const gaveUp = new Scope("gave up");
+    fake.enqueue({ status: 500 });
+    fake.enqueue({ status: 500 });
+    const sorry = await runAsTest(gaveUp, () =>
+      openai(fake, vcr.cache)
+        .withRetry({ stopAfterAttempt: 2 })
+        .invoke("never answered")
+        .catch(() => "Sorry"),
+    );
+    expect(sorry).to.equal("Sorry");
+    const note = caughtNote(gaveUp, "passed")!;
+    expect(note).to.include('test "gave up" passed, but 1 request(s) in it had no fixture');
+    expect(count(note, "  - chat request from")).to.equal(1); // two failed attempts, one request
   });
 });

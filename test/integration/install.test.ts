@@ -186,6 +186,19 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(await new FakeEmbeddings().embedQuery("some text")).to.have.length(4);
     expect(fixtureFiles(dir)).to.deep.equal([]);
     expect(vcr.stats()).to.deep.equal({ replayed: 0, recorded: 0, bypassed: 0, missed: 0 });
+    // a provider's subclass is no double, whatever its name: left alone, it would call the provider unrecorded
+    class FakeClockChatOpenAI extends ChatOpenAI {}
+    class SyntheticDataEmbeddings extends OpenAIEmbeddings {}
+    const realModel = new FakeClockChatOpenAI({ model: "gpt-4o-mini", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } });
+    const realEmbeddings = new SyntheticDataEmbeddings({
+      model: "text-embedding-3-small",
+      apiKey: TEST_KEY,
+      maxRetries: 0,
+      configuration: { baseURL: fake.openaiBaseURL },
+    });
+    expect(await realModel.invoke("hi").catch((e: Error) => e)).to.be.instanceOf(VcrMissError);
+    expect(await realEmbeddings.embedQuery("hi").catch((e: Error) => e)).to.be.instanceOf(VcrMissError);
+    expect(fake.count()).to.equal(0);
     // asked for explicitly: recorded as any model
     const explicit = new Vcr({ dir, mode: "record_or_replay" });
     await new FakeListChatModel({ responses: ["D"], cache: explicit.cache }).invoke("hi");

@@ -608,6 +608,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const warned = par.stderr.split("could not write this test process's counts for the run's summary").length - 1;
     expect(warned, par.stderr).to.be.within(1, 2); // one per worker
     expect(par.stderr).to.include("Fix: set TMPDIR to a writable directory.");
+    // not a summary of zeros: the counts are unknown, and it says why
+    expect(par.stdout).to.not.match(/langchain-vcr: \d+ replayed/);
+    expect(par.stdout).to.include(`langchain-vcr: the test processes' counts are unknown: the temp directory ${notADir} (TMPDIR)`);
     const prune = await cli(["prune"], project);
     expect(prune.code, prune.stderr).to.equal(0);
     expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);

@@ -132,6 +132,23 @@ describe("the near-miss note on recording", () => {
     expect(text).to.include(`  ${renamed} holds this very request under another name (its "hash" is this one)`);
     expect(text).to.include(`  Fix: give it its name back (git mv ${renamed} ${path.join(dir, own)}), or restore both from git.`);
     expect(text).to.not.include("nearest recorded").and.not.include("To record it");
+    // renamed to a name of its own: found too
+    const named = path.join(dir, "where.json");
+    fs.renameSync(renamed, named);
+    const namedMiss = await withVcr({ mode: "replay_only" }, () => model().invoke("Where is my fixture?")).catch((e: Error) => e);
+    expect((namedMiss as VcrMissError).message).to.include(`  ${named} holds this very request under another name`);
+    expect((namedMiss as VcrMissError).nearest).to.equal(undefined); // as the message: no other request's fixture
+    // copied and then edited: its "hash" is this request's, its request no longer is: not named
+    const copy = JSON.parse(fs.readFileSync(named, "utf8"));
+    copy.request.messages[0].content = "Where is my other fixture?";
+    fs.writeFileSync(named, JSON.stringify(copy, null, 2));
+    const editedMiss = await withVcr({ mode: "replay_only" }, () => model().invoke("Where is my fixture?")).catch((e: Error) => e);
+    expect((editedMiss as VcrMissError).message).to.not.include("holds this very request");
+    fs.renameSync(named, renamed);
+    fs.writeFileSync(
+      renamed,
+      JSON.stringify({ ...copy, request: { ...copy.request, messages: [{ ...copy.request.messages[0], content: "Where is my fixture?" }] } }, null, 2),
+    );
     const notes = await notesDuring(() => model().invoke("Where is my fixture?"));
     expect(notes).to.have.length(1);
     expect(notes[0]).to.include(`; ${renamed} held this very request under another name (renamed or copied by hand?), and is never read.`);

@@ -97,6 +97,8 @@ describe("the nearest recorded request to one that missed", () => {
       candidate("b-text.json", chat("Write a limerick about crossings")),
     ]);
     expect(near?.file).to.equal("b-text.json");
+    // off a text path a string against a list is a setting changed, an edit as before: stop "END" → ["END", "STOP"]
+    expect(isEdit(diffValues({ stop: "END" }, { stop: ["END", "STOP"] }))).to.equal(true);
   });
 
   it("a part on one side only counts each value it holds, up to 3: a whole message 2, a tool list 3", () => {
