@@ -376,7 +376,10 @@ export function describeParity(spec: RunnerSpec): void {
       const passedBut = `langchain-vcr: test "${spec.chatTitle}" passed, but 1 request(s) in it had no fixture, and the error was caught`;
       const count = (text: string) => text.split(passedBut).length - 1;
       fs.writeFileSync(p.side, "");
-      const caught = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead });
+      const quiet = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead, LANGCHAIN_VCR_QUIET: "1" });
+      expect(quiet.status, quiet.stdout + quiet.stderr).to.equal(0);
+      expect(count(quiet.stdout + quiet.stderr)).to.equal(0); // a note: a test may expect its miss
+      const caught = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead, LANGCHAIN_VCR_QUIET: "" });
       const text = caught.stdout + caught.stderr;
       expect(caught.status, text).to.equal(0);
       expect(p.sideLines()).to.include("caught VCR_MISS");
@@ -385,7 +388,7 @@ export function describeParity(spec: RunnerSpec): void {
       expect(text).to.include(`  Fix: if the test means the request to be answered, record it: ${spec.hint}`);
       // record_or_replay: the miss goes live to be recorded, the provider is down, the app catches the provider's error
       fs.writeFileSync(p.side, "");
-      const live = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const live = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead, LANGCHAIN_VCR_MODE: "record_or_replay", LANGCHAIN_VCR_QUIET: "" });
       const liveText = live.stdout + live.stderr;
       expect(live.status, liveText).to.equal(0);
       expect(p.sideLines().filter((l) => l.startsWith("caught "))).to.have.length(1);
