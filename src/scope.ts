@@ -61,6 +61,8 @@ export class Scope {
    * misses because it carries one throws it instead (recorder.ts).
    */
   toolErrors?: Error[];
+  /** The runner runs the test again after this failed attempt (vitest's `retry`): the clean-up says so. */
+  retried?: boolean;
   /** Requests of the test no fixture answered whose error it may have caught (`runner/caughtMisses.ts`). */
   unanswered?: Unanswered[];
   /**

@@ -18,9 +18,10 @@ export function restoreFailedTest(scope: Scope): { removed: string[]; restored: 
   }
   if (removed.length || restored.length) {
     log.warn(
-      `test "${scope.title}"${scope.specFile ? ` (${pathFrom(process.cwd(), scope.specFile)})` : ""} failed: removed ${removed.length} fixture(s) it recorded` +
+      `test "${scope.title}"${scope.specFile ? ` (${pathFrom(process.cwd(), scope.specFile)})` : ""} ${scope.retried ? "failed an attempt, which its runner's retry runs again" : "failed"}: ` +
+        `removed ${removed.length} fixture(s) it recorded` +
         (restored.length ? ` and restored ${restored.length} it overwrote` : "") +
-        `: nothing a failed test records is kept.\n`,
+        `: nothing a failed ${scope.retried ? "attempt" : "test"} records is kept.\n`,
     );
   }
   return { removed, restored, undone: Math.max(scope.tally.recorded, removed.length + restored.length) };

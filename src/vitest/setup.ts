@@ -21,7 +21,9 @@ interface VitestTask extends NamedTask {
   id?: string;
   concurrent?: boolean;
   file?: { filepath?: string; name?: string };
-  result?: { state?: string; errors?: { message?: string }[] };
+  result?: { state?: string; errors?: { message?: string }[]; retryCount?: number };
+  /** How many times vitest's `retry` runs a failed test again. */
+  retry?: number;
 }
 interface VitestContext {
   task: VitestTask;
@@ -67,6 +69,7 @@ export function installVitestHooks(hooks: VitestHooks): void {
     ctx.onTestFinished?.((done) => {
       leaveTestSlot(scope);
       const failed = done.task.result?.state === "fail";
+      scope.retried = failed && (done.task.result?.retryCount ?? 0) < (done.task.retry ?? 0);
       endTest(scope, failed, done.task.result?.errors?.[0], { passed: done.task.result?.state === "pass" });
       // vitest's `retry` runs a failed test again, with this hook again: the last attempt's outcome is the test's
       const attempt = ctx.task.id ?? title;

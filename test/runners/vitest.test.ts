@@ -292,6 +292,11 @@ describe("langchain-vcr/vitest: a test vitest's retry runs again", function () {
       const out = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(out.status, out.stdout + out.stderr).to.equal(0);
       expect(fake.count(), "the first attempt's recording was undone, the second records again").to.equal(3);
+      const cleanup = (out.stdout + out.stderr).split("\n").filter((l) => l.includes('test "flaky"'));
+      expect(cleanup, out.stdout + out.stderr).to.have.length(1);
+      expect(cleanup[0]).to.include(
+        "failed an attempt, which its runner's retry runs again: removed 1 fixture(s) it recorded: nothing a failed attempt records is kept.",
+      );
       expect(p.fixtures()).to.have.length(2);
       const check = await p.cli(["prune", "--check", FIXTURES]);
       expect(check.status, check.stdout + check.stderr).to.equal(0);
