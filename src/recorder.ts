@@ -560,7 +560,10 @@ export class Recorder {
     const shown = this.shown(lookup);
     const nearest = shown && this.nearest.find(lookup.kind, shown.request, lookup.hash, NEAR_MISS_SCAN_LIMIT);
     const misnamed = shown ? this.nearest.misnamed : undefined;
-    if (misnamed) log.warn(misnamedRecordedMessage(lookup, misnamed) + "\n");
+    if (misnamed) {
+      log.warn(misnamedRecordedMessage(lookup, misnamed) + "\n");
+      return; // this very request was recorded before: no other fixture is its old form
+    }
     // one this process replayed or recorded is another request of this run (a sibling of a test.each, a
     // template's other filling), not the old form of an edited one: an edit leaves its old fixture unused.
     // Unlike a miss, the note does not look past it for an unused one: a new filling of a template would

@@ -85,12 +85,13 @@ export class LangchainVcrVitestReporter {
     if (config.watch) reasons.push("watch mode runs only what changed, never the whole suite");
     if (config.changed) reasons.push("--changed ran only the test files related to changed files");
     // --changed fills `related` with the changed files: one reason, not two
-    if (!config.changed && config.related && (!Array.isArray(config.related) || config.related.length))
-      reasons.push("related ran only the test files related to the given sources");
+    const related = !config.changed && !!config.related && (!Array.isArray(config.related) || config.related.length > 0);
+    if (related) reasons.push("related ran only the test files related to the given sources");
     const focused = filesUsingOnly(modules.map((m) => m.moduleId));
     if (focused.length) reasons.push(`.only selected exclusive tests in ${focused.join(", ")}`);
     const shard = this.shard();
-    if (!shard) reasons.push(...(await this.filesLeftOut(modules)));
+    // the files --changed or related left out are that reason's, not files named on the command line
+    if (!shard && !config.changed && !related) reasons.push(...(await this.filesLeftOut(modules)));
     // the config vitest resolved already leaves these files out: the command line says so
     const narrowed = argvNarrowingReason(NARROWING_OPTIONS.vitest);
     if (narrowed) reasons.push(narrowed);

@@ -122,8 +122,11 @@ describe("the near-miss note on recording", () => {
 
   it("a fixture renamed by hand: a replay_only miss names the file holding the request and gives it its name back; recording it again says the old file is never read", async () => {
     await recordedEarlier((earlier) => earlierModel(earlier).invoke("Where is my fixture?"));
-    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Another question entirely, recorded beside it."));
-    const [own] = fs.readdirSync(dir).filter((f) => readFixtures(dir).find((x) => x.hash === f.slice(0, 64) && JSON.stringify(x.request).includes("Where is")));
+    // an edit of it beside it: recording the request again says the renamed file holds it, and no near-miss note on top
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Where is my fixture, please?"));
+    const [own] = fs
+      .readdirSync(dir)
+      .filter((f) => readFixtures(dir).find((x) => x.hash === f.slice(0, 64) && JSON.stringify(x.request).includes('"Where is my fixture?"')));
     const renamed = path.join(dir, `${"0".repeat(64)}.json`);
     fs.renameSync(path.join(dir, own), renamed);
     const miss = await withVcr({ mode: "replay_only" }, () => model().invoke("Where is my fixture?")).catch((e: Error) => e);

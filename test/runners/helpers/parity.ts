@@ -213,6 +213,7 @@ export function describeParity(spec: RunnerSpec): void {
         expect(prune.status, prune.stdout + prune.stderr).to.equal(1);
         expect(prune.stderr).to.include("prune refused").and.include(changed.reason);
         expect(prune.stderr).to.not.include("related ran only"); // vitest's --changed fills `related`: one reason
+        expect(prune.stderr).to.not.include("test files named on the command line?"); // --changed chose them
         expect(p.fixtures()).to.deep.equal(all);
       });
     }
