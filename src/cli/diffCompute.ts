@@ -46,7 +46,15 @@ export interface DiffReport {
    * same unredacted request, so it differs only where a redaction was added, dropped or changed
    * (which can put a secret a redactor removed on disk).
    */
-  rerecorded: { file: string; kind: string; title: string; request: VcrDifference[]; response: VcrDifference[] }[];
+  rerecorded: {
+    file: string;
+    kind: string;
+    title: string;
+    request: VcrDifference[];
+    response: VcrDifference[];
+    /** Its `recordedAt` is the base's: the file was edited, not recorded again (a recording stamps its time). */
+    editedByHand?: true;
+  }[];
   /** Fixtures that could not be read on either side: reported, never fatal. */
   damaged: { file: string; side: "base" | "working tree"; problem: string }[];
 }
@@ -89,6 +97,7 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
       title: titleOf(b),
       request: diffValues(before.request, b.request),
       response: responseDiffs(b.kind, before.response, b.response),
+      ...(a.recordedAt === b.recordedAt ? { editedByHand: true as const } : {}),
     });
   }
   const removed = namesOnly(base.files, work.files).flatMap((n) => entry(n, good(base, "base", n), true));

@@ -33,6 +33,7 @@ export function renderJson(r: DiffReport): string {
       kind: x.kind,
       ...(x.request.length ? { request: diffs(x.request) } : {}),
       response: diffs(x.response),
+      ...(x.editedByHand ? { editedByHand: true } : {}),
     })),
     damaged: r.damaged,
   };
@@ -57,7 +58,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
   }
   const [alike, differing] = splitAlike(r.rerecorded);
   for (const x of differing) {
-    lines.push("", `re-recorded ${x.kind} ${x.title}`, `  ${x.file}`);
+    lines.push("", `${rerecordedLabel(x)} ${x.kind} ${x.title}`, `  ${x.file}`);
     lines.push(...(x.request.length ? section("request", x.request, false) : []), ...section("response", x.response, false));
   }
   if (alike.length) {
@@ -83,7 +84,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       `${code(short(c.before))} → ${code(short(c.after))}`,
     ]),
     ...differing.map((x) => [
-      "re-recorded",
+      rerecordedLabel(x),
       x.kind,
       cell(x.title),
       code([...x.request.map((d) => d.path), ...x.response.map((d) => `response ${d.path}`)].join(", ")), // one of the two differs: the row is not alike
@@ -102,7 +103,13 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
     lines.push("", `**${c.kind}** ${cell(c.title)}${note}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
   }
   for (const x of differing) {
-    lines.push("", `**${x.kind}** ${cell(x.title)} (re-recorded)`, "", ...section("request", x.request, true), ...section("response", x.response, true));
+    lines.push(
+      "",
+      `**${x.kind}** ${cell(x.title)} (${rerecordedLabel(x)})`,
+      "",
+      ...section("request", x.request, true),
+      ...section("response", x.response, true),
+    );
   }
   return lines.join("\n") + "\n";
 }
@@ -111,6 +118,11 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
 const ALIKE = "only what a review leaves out changed (the recording time, ids, provider metadata, reasoning text, the contents of blocks that are not text)";
 
 type Rerecorded = DiffReport["rerecorded"][number];
+
+/** A fixture rewritten under its own name: recorded again, or edited by hand (its recording time unchanged). */
+function rerecordedLabel(x: Rerecorded): string {
+  return x.editedByHand ? "edited by hand (recordedAt unchanged)" : "re-recorded";
+}
 
 /** The re-recorded fixtures whose request and answer a review sees as the same, and the others: the first are listed, not shown one by one. */
 function splitAlike(all: readonly Rerecorded[]): [Rerecorded[], Rerecorded[]] {
