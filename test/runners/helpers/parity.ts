@@ -387,7 +387,7 @@ export function describeParity(spec: RunnerSpec): void {
       expect(count(text), text).to.equal(1);
       expect(text).to.include(`  - chat request from ChatOpenAI (model "gpt-4o-mini"): a VcrMissError (mode replay_only never calls the provider)`);
       // the command carries the run's NODE_OPTIONS first, when it has some (vitest-latest's polyfill)
-      expect(text).to.include(`  Fix: if the test means the request to be answered, record it: `).and.include(`${spec.hint}. A failing call`);
+      expect(text).to.include(`  Fix: if the test means the request to be answered, record it: `).and.include(spec.hint);
       // record_or_replay: the miss goes live to be recorded, the provider is down, the app catches the provider's error
       fs.writeFileSync(p.side, "");
       const live = await run(spec.filter(spec.chatOnly), { CAUGHT: "1", FAKE_URL: dead, LANGCHAIN_VCR_MODE: "record_or_replay", LANGCHAIN_VCR_QUIET: "" });
