@@ -423,7 +423,7 @@ export class Recorder {
         this.count("bypassed", lookup.kind, lookup.mode);
         emit({ type: "used", hash: lookup.hash, file: lookup.file });
         usedIn(lookup.file, currentTest);
-        answered(lookup.madeIn ?? currentTest(), lookup.file);
+        answered(() => lookup.madeIn ?? currentTest(), lookup.file);
         log.debug("%s fixture %s was written by someone else first; kept theirs", lookup.kind, result.file);
         return fixture;
       }
@@ -439,7 +439,7 @@ export class Recorder {
       this.warnSize(result.file, result.bytes);
       this.count("recorded", lookup.kind, lookup.mode);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
-      answered(lookup.madeIn ?? test, lookup.file); // a retry of a call that failed live: its miss was answered after all
+      answered(() => lookup.madeIn ?? test, lookup.file); // a retry of a call that failed live: its miss was answered after all
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);
       // a changed prompt is worth a note (record_always: a new file, not one recorded again); a new embedding text or tool argument is routine
       const fresh = lookup.mode === "record_or_replay" || (lookup.mode === "record_always" && result.created);
@@ -501,7 +501,7 @@ export class Recorder {
     this.count("replayed", lookup.kind, lookup.mode);
     emit({ type: "used", hash: lookup.hash, file: lookup.file });
     usedIn(lookup.file, currentTest);
-    answered(currentTest(), lookup.file);
+    answered(currentTest, lookup.file);
     return lookup;
   }
 

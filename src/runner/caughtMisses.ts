@@ -17,6 +17,7 @@ export function failedOnMiss(error: { message?: unknown } | undefined): boolean 
 import { PREFIX } from "../errors";
 import { currentRunner, type Scope } from "../scope";
 import { rerecordCommand } from "../diagnose/messages";
+import { processWide } from "../processWide";
 
 /** A request of the test that got no answer from a fixture: how it ended. */
 export interface Unanswered {
@@ -27,14 +28,23 @@ export interface Unanswered {
   how: "missed" | "failedLive";
 }
 
-/** The test went on to replay or record `file` (a retry that worked): its earlier miss of it was answered after all. */
-export function answered(test: Scope | undefined, file: string): void {
-  if (test?.unanswered?.length) test.unanswered = test.unanswered.filter((u) => u.file !== file);
+/** Whether any test of the process has noted an unanswered request (every copy of langchain-vcr shares the test scopes). */
+const noted = processWide("caughtMisses.noted.v1", () => ({ any: false }));
+
+/**
+ * The test went on to replay or record `file` (a retry that worked): its earlier miss of it was
+ * answered after all. Asked on every replay: until some test has missed, it asks nothing more.
+ */
+export function answered(test: () => Scope | undefined, file: string): void {
+  if (!noted.any) return;
+  const t = test();
+  if (t?.unanswered?.length) t.unanswered = t.unanswered.filter((u) => u.file !== file);
 }
 
 /** Keeps `u` on the test it was made in (once per file and outcome: a retried call is one line). */
 export function noteUnanswered(test: Scope | undefined, u: Unanswered): void {
   if (!test || test.ended) return;
+  noted.any = true;
   const list = (test.unanswered ??= []);
   if (!list.some((x) => x.file === u.file && x.how === u.how)) list.push(u);
 }
