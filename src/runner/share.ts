@@ -112,6 +112,9 @@ export class Unit {
 
   private announced = false;
 
+  /** Use or a failure since the report was last written (`testEnded`). */
+  private changed = false;
+
   /**
    * `announce: false` (jest): the unfinished report is written by `announce()`, once the file's
    * tests start, not now. jest runs no hook of a file whose tests are all skipped (or that fails
@@ -143,11 +146,24 @@ export class Unit {
   markFailed(title: string, attempt?: string): void {
     if (attempt === undefined) this.failed.push(title);
     else this.failedAttempts.set(attempt, title);
+    this.changed = true;
   }
 
   /** The test `attempt` names passed: an earlier attempt's failure no longer counts. */
   markPassed(attempt: string): void {
-    this.failedAttempts.delete(attempt);
+    if (this.failedAttempts.delete(attempt)) this.changed = true;
+  }
+
+  /**
+   * A test of the file is over (vitest): the report, still unfinished, is rewritten with the use
+   * so far when there is any since the last write. vitest skips the file's remaining `afterAll`
+   * hooks, the setup file's `finish` among them, once one throws or times out: the run is then
+   * partial, but its summary still counts what the file's tests used.
+   */
+  testEnded(): void {
+    if (!this.changed || this.following) return;
+    this.changed = false;
+    this.write(this.report(false));
   }
 
   /**
@@ -174,15 +190,20 @@ export class Unit {
   private used(): void {
     // used before its tests start (a model called while jest loads the file): on record now, or a file whose tests are all skipped would lose it
     if (!this.announced) this.announce();
+    this.changed = true;
     if (this.following) this.writeFinal();
   }
 
   private writeFinal(): void {
+    this.write(this.report(true));
+  }
+
+  private report(done: boolean): UnitReport {
     const u = this.usage;
-    this.write({
+    return {
       unit: this.name,
       pid: process.pid,
-      done: true,
+      done,
       totals: u.totals,
       dirs: [...u.dirs],
       used: [...u.used],
@@ -190,7 +211,7 @@ export class Unit {
       modes: [...u.modes],
       failed: [...this.failed, ...this.failedAttempts.values()],
       extra: this.extra,
-    });
+    };
   }
 
   private write(report: UnitReport): void {
@@ -234,18 +255,17 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const rel = new RootRelative(share.root);
   const specFiles = new Set<string>();
   for (const r of readReports(share.dir, reasons)) {
-    if (!r.done) {
-      unfinished.push(r.unit);
-      continue;
-    }
-    if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, r.unit))); // "(unknown test file)" names none
+    if (!r.done) unfinished.push(r.unit);
+    // an unfinished report counts the use it holds (vitest writes it after each test): the run is partial all the same
+    else if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, r.unit))); // "(unknown test file)" names none
+    if (!r.done && !r.totals) continue; // put on record as its file began, and nothing since
     total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
   }
   total.totals.undone += end.undone ?? 0;
   if (unfinished.length) {
     reasons.push(
-      `${unfinished.length} test file(s) stopped before they finished (a worker was killed or crashed), so their fixture use is unknown: ${unfinished.slice(0, 3).join(", ")}`,
+      `${unfinished.length} test file(s) stopped before they finished (${unfinishedCauses(share.runner)}), so their fixture use is not fully known: ${unfinished.slice(0, 3).join(", ")}`,
     );
   }
   if (failed.length) reasons.push(`${failed.length} test(s) failed (first: ${JSON.stringify(failed[0])})`);
@@ -269,6 +289,11 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const line = usageSummaryLine(total);
   (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
   return { record, line };
+}
+
+/** Why a test file's report can stay unfinished: vitest skips the setup file's `afterAll` (which finishes it) once one of the file's own throws or times out. */
+function unfinishedCauses(runner: string): string {
+  return runner === "vitest" ? "an afterAll hook of the file failed or timed out, or a worker was killed or crashed" : "a worker was killed or crashed";
 }
 
 /**

@@ -75,6 +75,7 @@ export function installVitestHooks(hooks: VitestHooks): void {
       const attempt = ctx.task.id ?? title;
       if (failed) current.markFailed(title, attempt);
       else current.markPassed(attempt);
+      current.testEnded(); // a throwing afterAll of the file's own skips the setup file's, which finishes the report
     });
   });
   // under sequence.hooks "list" or "parallel", the test file's own top-level afterAll runs after this one: follow its use

@@ -59,6 +59,35 @@ describe("the run share: test files' reports added up by the main process", () =
     expect(verdict?.complete).to.equal(false);
   });
 
+  it("an unfinished report rewritten after a test (vitest) counts the use it holds; the run is still partial", () => {
+    const hooked = new Unit(share, "test/hooked.test.mjs"); // its afterAll threw: never finished
+    emit({ type: "used", hash: "h4", file: path.join(process.cwd(), "cassettes/h4.json") });
+    emit({ type: "replayed", kind: "chat", mode: "replay_only" });
+    hooked.testEnded();
+    emit({ type: "replayed", kind: "chat", mode: "replay_only" }); // after the last test ended: not in the report
+    hooked.usage.stop();
+    const { record } = finish();
+    expect(lines[0]).to.match(/^langchain-vcr: 1 replayed, 0 recorded/);
+    expect(record.used).to.deep.equal(["cassettes/h4.json"]);
+    expect(record.partial).to.have.length(1);
+    expect(record.partial[0]).to.include(
+      "1 test file(s) stopped before they finished (an afterAll hook of the file failed or timed out, or a worker was killed or crashed)",
+    );
+    expect(record.specFiles).to.deep.equal([]);
+  });
+
+  it("a test that ends with nothing used or failed since the last write writes no report", () => {
+    const unit = new Unit(share, "test/quiet.test.mjs");
+    const written = () => fs.readFileSync(path.join(share.dir, fs.readdirSync(share.dir)[0]), "utf8");
+    const before = written();
+    unit.testEnded();
+    expect(written()).to.equal(before);
+    unit.markFailed("fails");
+    unit.testEnded();
+    expect(JSON.parse(written()).failed).to.deep.equal(["fails"]);
+    unit.finish();
+  });
+
   it("a half-written report makes the run partial, naming the file", () => {
     new Unit(share, "test/a.test.mjs").finish();
     fs.writeFileSync(path.join(share.dir, "999-1-abcd.json"), '{"unit": "test/b.test.mjs", "done": tr');

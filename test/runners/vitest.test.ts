@@ -309,3 +309,43 @@ describe("langchain-vcr/vitest: a test vitest's retry runs again", function () {
     });
   });
 });
+
+describe("langchain-vcr/vitest: a test file's own afterAll that throws or times out", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  // vitest skips the setup file's afterAll (which finishes the file's report) once the file's own throws or times out
+  const HOOKED = [
+    `import { afterAll, test } from "vitest";`,
+    `import { ChatOpenAI } from "@langchain/openai";`,
+    `import { Vcr } from "langchain-vcr";`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q);`,
+    `test("first", () => ask("asked first"));`,
+    `test("second", () => ask("asked second"));`,
+    `afterAll(async () => {`,
+    `  if (process.env.HOOK === "throw") throw new Error("teardown failed");`,
+    `  if (process.env.HOOK === "hang") await new Promise(() => {});`,
+    `});`,
+    ``,
+  ].join("\n");
+
+  it("the summary still counts what its tests used, and prune refuses naming the hook, not only a crashed worker", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({ "vitest.config.mjs": CONFIG(`, hookTimeout: 1000`), "test/hooked.test.mjs": HOOKED });
+      const env = { FAKE_URL: fake.openaiBaseURL };
+      const rec = await p.run([VITEST, "run"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect(p.fixtures()).to.have.length(2);
+      for (const hook of ["throw", "hang"]) {
+        const out = await p.run([VITEST, "run"], { ...env, CI: "true", HOOK: hook });
+        expect(out.status, out.stdout + out.stderr).to.equal(1);
+        expect(summaryLines(out), hook).to.have.length(1);
+        expect(summaryLines(out)[0], hook).to.match(/^langchain-vcr: 2 replayed, 0 recorded, 0 bypassed, 0 missed/);
+        const check = await p.cli(["prune", "--check", FIXTURES]);
+        expect(check.status, hook).to.equal(1);
+        expect(check.stderr, hook).to.include("1 test file(s) stopped before they finished (an afterAll hook of the file failed or timed out");
+      }
+      expect(fake.count(), "replays call no model").to.equal(2);
+    });
+  });
+});
