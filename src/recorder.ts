@@ -25,6 +25,7 @@ import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
 import { unlessAborted } from "./abort";
 import { answered, noteUnanswered } from "./runner/caughtMisses";
+import { realNowIso } from "./clock";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
 const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
@@ -404,7 +405,7 @@ export class Recorder {
         schemaVersion: SCHEMA_VERSION,
         kind: lookup.kind,
         hash: lookup.hash,
-        recordedAt: new Date().toISOString(),
+        recordedAt: realNowIso(), // not a test's fake clock
         request: lookup.request,
         response,
       };

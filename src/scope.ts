@@ -11,6 +11,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { VcrMode, VcrToolMode } from "./modes";
 import { processWide } from "./processWide";
 import type { Unanswered } from "./runner/caughtMisses";
+import type { ToolFromOther } from "./runner/toolsFromOthers";
 
 export interface VcrOverride {
   mode?: VcrMode;
@@ -63,6 +64,8 @@ export class Scope {
   toolErrors?: Error[];
   /** The runner runs the test again after this failed attempt (vitest's `retry`): the clean-up says so. */
   retried?: boolean;
+  /** Tool calls of the test answered by fixtures other tests of this process recorded (`runner/toolsFromOthers.ts`). */
+  toolsFromOthers?: ToolFromOther[];
   /** Requests of the test no fixture answered whose error it may have caught (`runner/caughtMisses.ts`). */
   unanswered?: Unanswered[];
   /**

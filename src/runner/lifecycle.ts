@@ -10,6 +10,7 @@ import { settleShared, type Shared } from "./sharedRecordings";
 import { log } from "../log";
 import { appendNote, type PrintedError } from "../diagnose/appendNote";
 import { caughtNote, failedOnMiss } from "./caughtMisses";
+import { toolsFromOthersNote } from "./toolsFromOthers";
 
 export type { PrintedError };
 
@@ -37,6 +38,11 @@ export function endTest(scope: Scope | undefined, failed: boolean | undefined, e
   else if (caught) {
     log.warn(caught + "\n");
     appendNote(error, caught);
+  }
+  const fromOthers = failed ? toolsFromOthersNote(scope) : undefined;
+  if (fromOthers) {
+    log.warn(fromOthers + "\n");
+    appendNote(error, fromOthers);
   }
   if (failed) {
     keepShared(scope, shared);
@@ -73,8 +79,8 @@ export function liveCallNote(scope: Scope): string | undefined {
     lines.push(`  - ${c.kind} request from ${c.describe}`, `    hash:     ${c.hash}`, `    expected: ${c.file}`);
   }
   lines.push(
-    `  Nothing was recorded for it. The provider did not answer within the test's timeout: check its URL and key,` +
-      ` and construct the model with maxRetries: 0 while recording (the client otherwise retries for minutes), or raise the test timeout.`,
+    `  Nothing was recorded for it. The provider did not answer within the test's timeout: check its URL and key (and an HTTP interceptor the test set up,` +
+      ` msw or nock, that may be refusing it), and construct the model with maxRetries: 0 while recording (the client otherwise retries for minutes), or raise the test timeout.`,
   );
   scope.live.clear();
   return lines.join("\n");

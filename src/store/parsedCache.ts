@@ -19,6 +19,7 @@
  * `MAX_ENTRIES` files (kept, or only read once, a miss included) the entry first made goes.
  */
 import * as fs from "node:fs";
+import { realNow } from "../clock";
 
 const STAT = { throwIfNoEntry: false } as const;
 const RACY_MS = 1000;
@@ -77,7 +78,7 @@ export class ParsedFileCache<T> {
 
   /** Keeps what `make` gives, parsed from `file` as it was at `stat` (taken before the read). */
   keep(file: string, stat: FileStat, make: () => T): void {
-    if (stat.mtimeMs > Date.now() - RACY_MS) return;
+    if (stat.mtimeMs > realNow() - RACY_MS) return; // a test's fake clock set ahead would keep a file just written
     this.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value: make() });
   }
 

@@ -55,6 +55,11 @@ const buildWithout: [string, () => unknown][] = [
 ];
 
 describe("building a client with no API key in the environment (what CI without secrets needs)", () => {
+  it('ChatOpenAI builds its SDK client for moderation (moderateContent(), openAIModerationMiddleware) only with a key: "Missing credentials" without OPENAI_API_KEY, and any placeholder in it builds', () => {
+    const client = () => new ChatOpenAI({ model: "gpt-4o-mini" })._getClientOptions(undefined);
+    withEnv(noKeys, () => expect(client).to.throw("Missing credentials"));
+    withEnv({ ...noKeys, OPENAI_API_KEY: "replay-placeholder" }, () => expect(client()).to.be.an("object"));
+  });
   for (const [name, variable, words, build] of needKey) {
     it(`${name} throws "${words}" without ${variable}, and builds with any placeholder in it`, () => {
       withEnv(noKeys, () => expect(build).to.throw(words));

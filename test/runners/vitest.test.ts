@@ -349,3 +349,47 @@ describe("langchain-vcr/vitest: a test file's own afterAll that throws or times 
     });
   });
 });
+
+describe("langchain-vcr/vitest: a test whose tool call another test of the file recorded", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  // the msw pattern: the second test sets up its own answer for the same call (server.use), which the shared fixture hides
+  const SHARED_TOOL = [
+    `import { test, expect } from "vitest";`,
+    `import { tool } from "@langchain/core/tools";`,
+    `import { z } from "zod";`,
+    `import { Vcr } from "langchain-vcr";`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `let status = "pending";`,
+    `let ran = 0;`,
+    `const [orderStatus] = vcr.tools([tool(async ({ orderId }) => (ran++, orderId + " is " + status), { name: "order_status", description: "status", schema: z.object({ orderId: z.string() }) })]);`,
+    `test("pending order", async () => expect(await orderStatus.invoke({ orderId: "42" })).toBe("42 is pending"));`,
+    `test("shipped order", async () => {`,
+    `  status = "shipped"; // the test's own answer for the call, as msw's server.use would set it`,
+    `  expect(await orderStatus.invoke({ orderId: "42" })).toBe("42 is shipped");`,
+    `});`,
+    `test("ran once", () => expect(ran).toBe(1));`,
+    ``,
+  ].join("\n");
+
+  it("fails with a note naming the call, its fixture and the fix; the test that recorded it gets none, nor does a later run", async () => {
+    const p = makeProject({ "vitest.config.mjs": CONFIG(), "test/orders.test.mjs": SHARED_TOOL });
+    const out = await p.run([VITEST, "run"], { LANGCHAIN_VCR_MODE: "record_or_replay" });
+    const text = out.stdout + out.stderr;
+    expect(out.status, text).to.equal(1);
+    const notes = text.split("\n").filter((l) => l.includes("of its tool call(s) were answered by fixtures other tests recorded"));
+    expect(notes.length, text).to.be.at.least(1);
+    expect(
+      notes.every((l) => l.includes('test "shipped order" failed, and 1 of its tool call(s)')),
+      text,
+    ).to.equal(true);
+    expect(text).to.include(`order_status {"orderId":"42"}: `);
+    expect(text).to.include(`Fix: give the call distinct arguments in this test, or run its body here with withVcr({ toolMode: "execute" }, …).`);
+    expect(p.fixtures()).to.have.length(1);
+    const again = await p.run([VITEST, "run"], { CI: "true" });
+    expect(again.status).to.equal(1);
+    expect(again.stdout + again.stderr, "a fixture committed before the process started is the same answer every run").to.not.include(
+      "answered by fixtures other tests recorded",
+    );
+  });
+});
