@@ -26,6 +26,7 @@ import { countModelCall } from "./adapters/tools/innerCalls";
 import { unlessAborted } from "./abort";
 import { answered, noteUnanswered } from "./runner/caughtMisses";
 import { realNowIso } from "./clock";
+import { runStartedAt } from "./runner/runStart";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
 const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
@@ -84,6 +85,12 @@ const NOT_SHOWN = "(not shown: a redactor (options.redactors) threw on this requ
 
 function describeOf(options: LookupOptions, request: unknown): string {
   return typeof options.describe === "function" ? options.describe(request) : options.describe;
+}
+
+/** Whether `file` was written after this process's run started (its mtime): by this run, not an older fixture. */
+function writtenThisRun(file: string): boolean {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.mtimeMs >= runStartedAt();
 }
 
 /** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */
@@ -569,7 +576,9 @@ export class Recorder {
     // template's other filling), not the old form of an edited one: an edit leaves its old fixture unused.
     // Unlike a miss, the note does not look past it for an unused one: a new filling of a template would
     // then be noted as an edit of whichever sibling this run did not use.
-    if (!nearest || this.store.metInProcess(nearest.file)) return;
+    // nor one written since this run started, by another test process of it (vitest and jest run each test file in its own):
+    // in a first recording of a suite, every new test's nearest is a sibling recorded moments before
+    if (!nearest || this.store.metInProcess(nearest.file) || writtenThisRun(nearest.file)) return;
     const line = recordedNearMessage(lookup, nearest);
     if (line) log.note(line);
   }

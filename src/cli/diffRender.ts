@@ -5,6 +5,7 @@
  */
 import type { VcrDifference } from "../errors";
 import { formatValue } from "../diagnose/diff";
+import { shellWord } from "../diagnose/messages";
 import type { DiffReport } from "./diffCompute";
 
 const MAX_DIFFS = 8;
@@ -95,24 +96,65 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
     ...r.removed.map((f) => ["removed", f.kind, cell(f.title), "—", code(short(f.file))]),
     ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
   ];
-  if (rows.length) {
-    lines.push("", "| | kind | request | changed fields | fixture |", "|---|---|---|---|---|", ...rows.map((row) => `| ${row.join(" | ")} |`));
-  }
+  const blocks: string[][] = [];
   for (const c of r.changed.filter((x) => !x.migrated || beyondUpgrade(x))) {
     const note = c.migrated ? " (migrated, and changed beyond the upgrade)" : "";
-    lines.push("", `**${c.kind}** ${cell(c.title)}${note}`, "", ...section("request", c.request, true), ...section("response", c.response, true));
+    blocks.push(["", `**${c.kind}** ${cell(c.title)}${note}`, "", ...section("request", c.request, true), ...section("response", c.response, true)]);
   }
   for (const x of differing) {
-    lines.push(
+    blocks.push([
       "",
       `**${x.kind}** ${cell(x.title)} (${rerecordedLabel(x)})`,
       "",
       ...section("request", x.request, true),
       ...section("response", x.response, true),
-    );
+    ]);
   }
-  return lines.join("\n") + "\n";
+  return fitComment(
+    lines,
+    rows.map((row) => `| ${row.join(" | ")} |`),
+    blocks,
+    h,
+  );
 }
+
+/**
+ * What a pull-request comment holds: GitHub refuses a comment body over 65,536 characters, and a
+ * model upgrade re-records every fixture. The table comes first, then the changed texts, as many
+ * as fit; a report cut short says how much was left out and where to read all of it.
+ */
+export const COMMENT_LIMIT = 60_000;
+
+function fitComment(head: string[], rows: string[], blocks: string[][], h: DiffHeader): string {
+  const full = [...head, ...(rows.length ? ["", TABLE_HEAD, TABLE_RULE, ...rows] : []), ...blocks.flat()].join("\n") + "\n";
+  if (full.length <= COMMENT_LIMIT) return full;
+  const budget = COMMENT_LIMIT - 1_000; // the closing lines
+  const out = [...head];
+  let size = out.join("\n").length;
+  const take = (more: string[]) => {
+    const add = more.reduce((n, l) => n + l.length + 1, 0);
+    if (size + add > budget) return false;
+    out.push(...more);
+    size += add;
+    return true;
+  };
+  let shownRows = 0;
+  if (rows.length && take(["", TABLE_HEAD, TABLE_RULE])) while (shownRows < rows.length && take([rows[shownRows]])) shownRows++;
+  let shownBlocks = 0;
+  if (shownRows === rows.length) while (shownBlocks < blocks.length && take(blocks[shownBlocks])) shownBlocks++;
+  const left: string[] = [];
+  if (shownRows < rows.length) left.push(`${rows.length - shownRows} of the table's ${rows.length} rows`);
+  if (shownBlocks < blocks.length) left.push(`${blocks.length - shownBlocks} of ${blocks.length} changed fixtures' details`);
+  out.push(
+    "",
+    `_Cut to fit a pull-request comment: ${left.join(" and ")} left out (the whole report is ${full.length} characters). ` +
+      `All of it: \`npx langchain-vcr diff ${shellWord(h.dir)} --base ${shellWord(h.base)}\` (or \`--format json\`)._`,
+  );
+  return out.join("\n") + "\n";
+}
+
+const TABLE_HEAD = "| | kind | request | changed fields | fixture |";
+const TABLE_RULE = "|---|---|---|---|---|";
 
 /** What a re-recorded fixture with no reviewed difference changed (`record_always` over answers that came back the same). */
 const ALIKE = "only what a review leaves out changed (the recording time, ids, provider metadata, reasoning text, the contents of blocks that are not text)";

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { interceptNotes } from "../helpers/notes";
+export { datedBack } from "../helpers/tmp";
 
 /** The untouched platform fetch; this module must load before nock. */
 export const realFetch: typeof fetch = globalThis.fetch;
@@ -28,15 +29,6 @@ export function tmpDir(prefix: string): string {
 
 export function removeTmpDirs(): void {
   for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-}
-
-/**
- * Dates `files` of `dir` (all of them by default) an hour back, as a suite's committed fixtures
- * are: a fixture written within the last second is never kept, and is re-read on every replay.
- */
-export function datedBack(dir: string, files: readonly string[] = fs.readdirSync(dir)): void {
-  const past = Date.now() / 1000 - 3600;
-  for (const f of files) fs.utimesSync(path.join(dir, f), past, past);
 }
 
 export function chatModel(fake: FakeProvider, cache: unknown, fields: Record<string, unknown> = {}, fetchImpl: typeof fetch = realFetch): ChatOpenAI {

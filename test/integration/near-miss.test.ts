@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr, VcrMissError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
-import { readFixtures, tmpDir } from "../helpers/tmp";
+import { datedBack, readFixtures, tmpDir } from "../helpers/tmp";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { interceptNotes } from "../helpers/notes";
@@ -41,7 +41,9 @@ describe("the near-miss note on recording", () => {
   async function recordedEarlier(ask: (earlier: string) => Promise<unknown>): Promise<void> {
     const earlier = tmpDir();
     await ask(earlier);
-    for (const f of fs.readdirSync(earlier)) fs.copyFileSync(path.join(earlier, f), path.join(dir, f));
+    const files = fs.readdirSync(earlier);
+    for (const f of files) fs.copyFileSync(path.join(earlier, f), path.join(dir, f));
+    datedBack(dir, files); // written before this run started
   }
   const earlierModel = (earlier: string, fields?: Record<string, unknown>) => openai(fake, new Vcr({ dir: earlier, mode: "record_or_replay" }).cache, fields);
 
@@ -53,6 +55,14 @@ describe("the near-miss note on recording", () => {
     expect(notes[0]).to.include("messages[0].content");
     expect(notes[0]).to.include("2026-11-28").and.include("2026-11-29");
     expect(notes[0]).to.include("hint: a date changed between runs: add normalizers.isoDate");
+    expect(fake.count()).to.equal(2);
+  });
+
+  it("a nearest fixture written since the run started (another test process of the run recorded it: vitest, jest) is not noted", async () => {
+    const earlier = tmpDir();
+    await earlierModel(earlier).invoke("Today is 2026-11-28. Summarize my calendar.");
+    for (const f of fs.readdirSync(earlier)) fs.copyFileSync(path.join(earlier, f), path.join(dir, f)); // written now: this run's
+    expect(await notesDuring(() => model().invoke("Today is 2026-11-29. Summarize my calendar."))).to.deep.equal([]);
     expect(fake.count()).to.equal(2);
   });
 

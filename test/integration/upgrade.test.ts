@@ -17,13 +17,16 @@ import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { interceptNotes } from "../helpers/notes";
-import { fixtureFiles } from "../helpers/tmp";
+import { datedBack, fixtureFiles } from "../helpers/tmp";
 import { runCalls } from "../fixtures-0.1.0/calls";
 
 const SET = path.join(__dirname, "../fixtures-0.1.0");
 
+/** The 0.1.0 fixtures, as committed before this run started. */
 function copySet(dir: string): void {
-  for (const f of fs.readdirSync(path.join(SET, "cassettes"))) fs.copyFileSync(path.join(SET, "cassettes", f), path.join(dir, f));
+  const files = fs.readdirSync(path.join(SET, "cassettes"));
+  for (const f of files) fs.copyFileSync(path.join(SET, "cassettes", f), path.join(dir, f));
+  datedBack(dir, files);
 }
 
 function snapshot(dir: string): Record<string, string> {

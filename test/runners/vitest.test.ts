@@ -393,3 +393,29 @@ describe("langchain-vcr/vitest: a test whose tool call another test of the file 
     );
   });
 });
+
+describe("langchain-vcr/vitest: the first recording of a suite of templated tests, one file each", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  const file = (city: string) =>
+    [
+      `import { test, expect } from "vitest";`,
+      `import { FakeListChatModel } from "@langchain/core/utils/testing";`,
+      `import { Vcr } from "langchain-vcr";`,
+      `const vcr = new Vcr({ dir: "cassettes" });`,
+      `test(${JSON.stringify(city)}, async () => {`,
+      `  const m = new FakeListChatModel({ responses: [${JSON.stringify(city)}], cache: vcr.cache });`,
+      `  expect((await m.invoke("What is the capital of the country whose capital is ${city}? Answer in one word.")).content).toBe(${JSON.stringify(city)});`,
+      `});`,
+      ``,
+    ].join("\n");
+
+  it("prints no near-miss note: each test's nearest is a sibling another test process of the run recorded moments before", async () => {
+    const cities = ["Paris", "Rome", "Madrid", "Berlin"];
+    const p = makeProject({ "vitest.config.mjs": CONFIG(), ...Object.fromEntries(cities.map((c) => [`test/${c}.test.mjs`, file(c)])) });
+    const out = await p.run([VITEST, "run", "--maxWorkers=1"], { LANGCHAIN_VCR_MODE: "record_or_replay", LANGCHAIN_VCR_QUIET: "" });
+    expect(out.status, out.stdout + out.stderr).to.equal(0);
+    expect(p.fixtures()).to.have.length(4);
+    expect(out.stdout + out.stderr).to.not.include("the nearest recorded one");
+  });
+});

@@ -1,6 +1,6 @@
 /** How `diff` shows a changed text (the changed words with a few words of context, never the whole prompt), and fixtures re-recorded unchanged. */
 import { expect } from "chai";
-import { renderJson, renderMarkdown, renderText, wordChange } from "../../src/cli/diffRender";
+import { COMMENT_LIMIT, renderJson, renderMarkdown, renderText, wordChange } from "../../src/cli/diffRender";
 import type { DiffReport } from "../../src/cli/diffCompute";
 import type { VcrDifference } from "../../src/errors";
 
@@ -61,5 +61,46 @@ describe("diff: fixtures re-recorded with no reviewed difference (record_always 
       "cassettes/2.json",
       "cassettes/3.json",
     ]);
+  });
+});
+
+describe("diff --format markdown: a report too long for a pull-request comment", () => {
+  const answer = (n: number) => [
+    { path: "generations[0].text", recorded: `The old answer number ${n} `.repeat(6), requested: `The new answer number ${n} `.repeat(6) },
+  ];
+  const rerecorded = (count: number) =>
+    Array.from({ length: count }, (_, n) => ({
+      file: `cassettes/${String(n).padStart(64, "0")}.json`,
+      kind: "chat",
+      title: `gpt-4o-mini: "question ${n}"`,
+      request: [],
+      response: answer(n),
+    }));
+  const report = (count: number): DiffReport => ({ changed: [], added: [], removed: [], rerecorded: rerecorded(count), damaged: [] });
+  const header = { dir: "cassettes", base: "origin/main..." };
+
+  it("is cut to fit (GitHub refuses a comment over 65,536 characters): the whole table first, then the details that fit, and says what was left out", () => {
+    const out = renderMarkdown(report(150), header);
+    expect(out.length).to.be.at.most(COMMENT_LIMIT);
+    expect(out.match(/^\| re-recorded \|/gm)).to.have.length(150); // every row of the table
+    const details = out.match(/^\*\*chat\*\* /gm)?.length ?? 0;
+    expect(details).to.be.above(0).and.below(150);
+    expect(out).to.match(
+      new RegExp(
+        `_Cut to fit a pull-request comment: ${150 - details} of 150 changed fixtures' details left out \\(the whole report is \\d+ characters\\)\\. `,
+      ),
+    );
+    expect(out.trimEnd()).to.match(/All of it: `npx langchain-vcr diff cassettes --base origin\/main\.\.\.` \(or `--format json`\)\._$/);
+  });
+
+  it("a table too long itself keeps the rows that fit and counts the rest; a report that fits is not cut", () => {
+    const out = renderMarkdown(report(1500), header);
+    expect(out.length).to.be.at.most(COMMENT_LIMIT);
+    const rows = out.match(/^\| re-recorded \|/gm)?.length ?? 0;
+    expect(rows).to.be.above(100).and.below(1500);
+    expect(out).to.include(`_Cut to fit a pull-request comment: ${1500 - rows} of the table's 1500 rows and 1500 of 1500 changed fixtures' details left out`);
+    const small = renderMarkdown(report(20), header);
+    expect(small).to.not.include("Cut to fit");
+    expect(small.match(/^\*\*chat\*\* /gm)).to.have.length(20);
   });
 });
