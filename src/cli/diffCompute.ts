@@ -9,7 +9,7 @@ import { canonicalJson } from "../canonical/json";
 import { diffValues, isEdit, MAX_EDIT_DIFFERENCES } from "../diagnose/diff";
 import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
-import { kindSpec } from "../kinds";
+import { fixtureTitle, kindSpec } from "../kinds";
 import { isRec } from "../kinds/text";
 import { modelQuestion } from "../kinds/model";
 import { MODEL_KINDS } from "../store/format";
@@ -94,7 +94,7 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
     report.rerecorded.push({
       file: work.label(name),
       kind: b.kind,
-      title: titleOf(b),
+      title: fixtureTitle(b),
       request: diffValues(before.request, b.request),
       response: responseDiffs(b.kind, before.response, b.response),
       ...(a.recordedAt === b.recordedAt ? { editedByHand: true as const } : {}),
@@ -108,7 +108,7 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
       before: base.label(r.name),
       after: work.label(a.name),
       kind: a.fixture.kind,
-      title: titleOf(a.fixture),
+      title: fixtureTitle(a.fixture),
       request: diffValues(r.request, a.request),
       response: responseDiffs(a.fixture.kind, r.response, a.fixture.response),
     };
@@ -117,7 +117,7 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
   }
   const pairedA = new Set(pairs.map(([a]) => a.name));
   const pairedR = new Set(pairs.map(([, r]) => r.name));
-  const listed = (side: Side, e: Entry): DiffListed => ({ file: side.label(e.name), kind: e.fixture.kind, title: titleOf(e.fixture) });
+  const listed = (side: Side, e: Entry): DiffListed => ({ file: side.label(e.name), kind: e.fixture.kind, title: fixtureTitle(e.fixture) });
   report.added = added.filter((a) => !pairedA.has(a.name)).map((a) => listed(work, a));
   report.removed = removed.filter((r) => !pairedR.has(r.name)).map((r) => listed(base, r));
   report.changed.sort((x, y) => (x.after < y.after ? -1 : 1));
@@ -212,9 +212,4 @@ function responseDiffs(kind: string, before: unknown, after: unknown): VcrDiffer
 function sameQuestion(a: Fixture, b: Fixture): boolean {
   if (!MODEL_KINDS.has(a.kind) || !isRec(a.request) || !isRec(b.request)) return false;
   return modelQuestion(a.request) === modelQuestion(b.request);
-}
-
-function titleOf(f: Fixture): string {
-  const spec = kindSpec(f.kind);
-  return spec ? spec.title(isRec(f.request) ? f.request : {}) : f.kind;
 }

@@ -8,7 +8,9 @@ export const USAGE = `Usage: langchain-vcr <command> [options]
 
 Commands:
   validate [dir] [--json]       check every fixture file; exit 1 on any problem
-  prune [dir] [--dry-run]       remove fixtures no test used in the last complete run
+  prune [dir] [--dry-run | --check]
+                                remove fixtures no test used in the last complete run
+                                (--check: exit 1 when any would go; the CI gate)
   stats [dir] [--json] [--by-test]
                                 counts and bytes by kind and model, largest fixtures, unused count
   show <hash|file> [--dir dir]  print one recorded exchange readably

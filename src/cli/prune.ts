@@ -14,6 +14,7 @@ import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
 import { readFixtureFile } from "../store/reader";
+import { fixtureTitle } from "../kinds";
 
 export const pruneSpec = { booleans: ["dry-run", "check"], strings: ["ledger-dir"] } as const;
 
@@ -87,8 +88,9 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dry = check || args.flags["dry-run"] === true;
   const verb = dry ? "would remove" : "removed";
   for (const f of removable) {
+    const what = requestTitle(f); // read before it goes: the list says what each fixture asked, as diff does
     if (!dry) fs.rmSync(f, { force: true });
-    io.out(`  ${verb} ${display(io, f)}\n`);
+    io.out(`  ${verb} ${display(io, f)}${what}\n`);
   }
   for (const f of recordedSince) io.out(`  kept ${display(io, f)} (recorded after that run started)\n`);
   for (const f of notCommitted)
@@ -158,4 +160,10 @@ function recordedAfter(file: string, startedAt: string): boolean {
 function suiteName(v: RunVerdict): string {
   const files = v.specFiles.slice(0, 3).join(", ") + (v.specFiles.length > 3 ? `, … (${v.specFiles.length})` : "");
   return `${v.runner} run ${v.runId} (started ${v.startedAt}; test files ${files})`;
+}
+
+/** "  chat gpt-4o-mini: \"…\"" for a fixture's line in the list, or "" for a file that cannot be read as one. */
+function requestTitle(file: string): string {
+  const f = readFixtureFile(file).fixture;
+  return f ? `  ${f.kind} ${fixtureTitle(f)}` : "";
 }

@@ -1,4 +1,5 @@
 /** The `embedding` kind: one text's vector through `vcr.embeddings(...)`. */
+import { createHash } from "node:crypto";
 import { embeddingResponseProblem } from "../adapters/embeddings/vectors";
 import { indent, json } from "./text";
 import type { KindSpec } from "./types";
@@ -15,12 +16,14 @@ export const embedding: KindSpec = {
     if (typeof req.text === "string") out.push("text:", indent(req.text, "  "));
     out.push("answer:");
     const v = res.vector;
-    if (Array.isArray(v)) {
-      const nums = v.filter((x): x is number => typeof x === "number");
-      const norm = Math.sqrt(nums.reduce((s, x) => s + x * x, 0));
-      out.push(`  vector of ${v.length} numbers [${v.slice(0, 4).join(", ")}${v.length > 4 ? ", …" : ""}], norm ${norm.toFixed(4)}`);
-    } else if (typeof v === "string") out.push(`  vector as a base64 string of ${v.length} characters`);
+    if (Array.isArray(v)) out.push(`  vector of ${vectorSummary(v)}`);
+    else if (typeof v === "string") out.push(`  vector as a base64 string of ${v.length} characters`);
     else out.push(indent(json(raw), "  "));
+  },
+  // a re-embedded text changes most of its numbers: diff shows the vector's size, norm and digest, not its numbers one by one
+  review(response) {
+    const v = (response as { vector?: unknown } | null)?.vector;
+    return Array.isArray(v) ? { ...(response as object), vector: { numbers: v.length, norm: norm(v).toFixed(4), sha256: digest(v) } } : response;
   },
   noteNearMiss: false,
   title(req) {
@@ -28,3 +31,17 @@ export const embedding: KindSpec = {
     return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(text.length > 60 ? text.slice(0, 57) + "..." : text)}`;
   },
 };
+
+/** "1536 numbers [0.01, -0.2, 0.3, 0.04, …], norm 1.0000" */
+function vectorSummary(v: readonly unknown[]): string {
+  return `${v.length} numbers [${v.slice(0, 4).join(", ")}${v.length > 4 ? ", …" : ""}], norm ${norm(v).toFixed(4)}`;
+}
+
+function norm(v: readonly unknown[]): number {
+  return Math.sqrt(v.reduce((s: number, x) => s + (typeof x === "number" ? x * x : 0), 0));
+}
+
+/** The first 12 hex digits of the vector's sha256: a change anywhere in it shows. */
+function digest(v: readonly unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 12);
+}

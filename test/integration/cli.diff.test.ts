@@ -15,7 +15,8 @@ import { cli } from "../helpers/cliRun";
 import { git } from "../helpers/git";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
-import { openai } from "../helpers/models";
+import { openai, TEST_KEY } from "../helpers/models";
+import { OpenAIEmbeddings } from "@langchain/openai";
 import { fixtureFiles, tmpDir } from "../helpers/tmp";
 
 const MOCHA = path.join(ROOT, "node_modules/mocha/bin/mocha.js");
@@ -172,6 +173,31 @@ describe("cli: langchain-vcr diff", function () {
     expect(report.rerecorded.every((x: { request?: unknown }) => x.request === undefined)).to.equal(true); // the same request: no request key
     const oceanEntry = report.rerecorded.find((x: { file: string }) => x.file === `cassettes/${ocean}`);
     expect(oceanEntry.response).to.deep.include({ path: "generations[0].text", recorded: "echo: Which ocean is the largest?", requested: "The Pacific." });
+  });
+
+  it("a re-embedded text shows its vector by its size, norm and digest, not number by number", async () => {
+    const dir = repo();
+    const cassettes = path.join(dir, "cassettes");
+    const embeddings = new Vcr({ dir: cassettes, mode: "record_or_replay" }).embeddings(
+      new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }),
+    );
+    await embeddings.embedQuery("vector me");
+    const [file] = fixtureFiles(cassettes);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "fixtures");
+    const fixture = JSON.parse(fs.readFileSync(path.join(cassettes, file), "utf8")) as Fixture & { response: { vector: number[] } };
+    const before = fixture.response.vector;
+    expect(before.length).to.be.above(4);
+    fixture.response.vector = before.map((x, i) => (i === before.length - 1 ? x + 0.5 : x)); // only the last number: the first ones and a rounded norm may not show it
+    fixture.recordedAt = new Date().toISOString();
+    fs.writeFileSync(path.join(cassettes, file), JSON.stringify(fixture, null, 2) + "\n");
+    const text = await cli(["diff"], dir);
+    expect(text.code, text.stderr).to.equal(0);
+    const lines = text.stdout.split("\n").filter((l) => l.startsWith("  response "));
+    // the last number alone changed: its norm and digest show it; its size is the same
+    expect(lines, text.stdout).to.have.length(2);
+    expect(lines[0]).to.match(/^  response vector\.norm: \[-\d\.\d{4}-\] \{\+\d\.\d{4}\+\}$/);
+    expect(lines[1]).to.match(/^  response vector\.sha256: \[-[0-9a-f]{12}-\] \{\+[0-9a-f]{12}\+\}$/);
   });
 
   it("a rewritten system prompt pairs each fixture with the one that asked the same question (same title), not as added and removed", async () => {

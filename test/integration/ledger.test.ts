@@ -150,7 +150,8 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const dry = await cli(["prune", "--dry-run"], project);
     expect(dry.stderr).to.equal("");
     expect(dry.code).to.equal(0);
-    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}`);
+    // each with what it asked, as diff lists a fixture
+    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
     expect(dry.stdout.split("\n")[1]).to.match(
       /^langchain-vcr: would remove 1 of 4 fixture\(s\) in cassettes; kept 3 used by the last run \S+ \(started .+\), 1 process ledger\(s\)\.$/,
     );
@@ -158,7 +159,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     // --check: the same list, exit 1 (a CI step that fails while a pull request leaves a fixture behind)
     const check = await cli(["prune", "--check"], project);
     expect(check.code).to.equal(1);
-    expect(check.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}`);
+    expect(check.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
     expect(check.stderr).to.equal(
       "langchain-vcr: prune --check failed: 1 fixture(s) no test used in the last run are still in cassettes.\n" +
         "  Fix: run npx langchain-vcr prune after a whole-suite run, and commit the removals.\n",
@@ -185,7 +186,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
 
     const prune = await cli(["prune", "cassettes"], project);
     expect(prune.code).to.equal(0);
-    expect(prune.stdout).to.match(/^ {2}removed cassettes\/[0-9a-f]{64}\.json\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/);
+    expect(prune.stdout).to.match(
+      /^ {2}removed cassettes\/[0-9a-f]{64}\.json  chat gpt-4o-mini: "a question from a deleted test"\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/,
+    );
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
     const clean = await cli(["prune", "--check"], project);
     expect(clean.code, clean.stderr).to.equal(0);
@@ -210,7 +213,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const kept = [changed, untracked].map((f) => [f, fs.readFileSync(path.join(project, "cassettes", f))] as const);
     const dry = await cli(["prune", "--dry-run"], project);
     expect(dry.code, dry.stderr).to.equal(0);
-    expect(dry.stdout).to.include(`  would remove ${path.join("cassettes", removable)}\n`);
+    expect(dry.stdout).to.include(`  would remove ${path.join("cassettes", removable)}  chat gpt-4o-mini: "a question from a deleted test"\n`);
     for (const [f] of kept) expect(dry.stdout).to.include(`  kept ${path.join("cassettes", f)} (unused, but not committed to git, or changed since)\n`);
     expect(dry.stdout).to.include("kept 2 unused fixture(s) that git does not hold as committed");
     // a file git is told not to look at (assume-unchanged) is no evidence that it is as committed
@@ -247,7 +250,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     git(project, "commit", "-q", "-m", "fixtures");
     const pruned = await cli(["prune"], project);
     expect(pruned.code, pruned.stderr).to.equal(0);
-    expect(pruned.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(pruned.stdout).to.include(`  removed ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"\n`);
     expect(pruned.stdout).to.include(`  kept ${path.join("cassettes", since)} (recorded after that run started)\n`);
     expect(pruned.stdout).to.match(/kept 1 fixture\(s\) recorded after the last run \S+ \(started .+\): it cannot have used them/);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal([...fixtures, since].sort());
@@ -344,7 +347,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
 
     const dry = await cli(["prune", "--dry-run"], project);
     expect(dry.code, dry.stderr).to.equal(0);
-    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}`);
+    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
     expect(dry.stdout.split("\n")[1]).to.match(
       /^langchain-vcr: would remove 1 of 6 fixture\(s\) in cassettes; kept 3 used by the last run \S+ \(started .+\), 1 process ledger\(s\)\.$/,
     );
@@ -580,7 +583,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(workers.flatMap((w) => w.specFiles).sort()).to.deep.equal(["test/a.spec.js", "test/b.spec.js"]);
     const prune = await cli(["prune"], project);
     expect(prune.code, prune.stderr).to.equal(0);
-    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"\n`);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
 
@@ -613,7 +616,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(par.stdout).to.include(`langchain-vcr: the test processes' counts are unknown: the temp directory ${notADir} (TMPDIR)`);
     const prune = await cli(["prune"], project);
     expect(prune.code, prune.stderr).to.equal(0);
-    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"\n`);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
 
@@ -640,7 +643,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     fs.cpSync(path.join(project, "shard-2-ledgers"), merged, { recursive: true });
     const prune = await cli(["prune", "--ledger-dir", "merged-ledgers"], project);
     expect(prune.code, prune.stderr).to.equal(0);
-    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}\n`);
+    expect(prune.stdout).to.include(`  removed ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"\n`);
     expect(prune.stdout).to.match(/kept 3 used by the last run ci-run-42 .*, 2 process ledger\(s\), 2 shard\(s\)\.\n$/);
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
