@@ -196,8 +196,8 @@ describe("cli: langchain-vcr diff", function () {
     const lines = text.stdout.split("\n").filter((l) => l.startsWith("  response "));
     // the last number alone changed: its norm and digest show it; its size is the same
     expect(lines, text.stdout).to.have.length(2);
-    expect(lines[0]).to.match(/^  response vector\.norm: \[-\d\.\d{4}-\] \{\+\d\.\d{4}\+\}$/);
-    expect(lines[1]).to.match(/^  response vector\.sha256: \[-[0-9a-f]{12}-\] \{\+[0-9a-f]{12}\+\}$/);
+    expect(lines[0]).to.match(/^ {2}response vector\.norm: \[-\d\.\d{4}-\] \{\+\d\.\d{4}\+\}$/);
+    expect(lines[1]).to.match(/^ {2}response vector\.sha256: \[-[0-9a-f]{12}-\] \{\+[0-9a-f]{12}\+\}$/);
   });
 
   it("a rewritten system prompt pairs each fixture with the one that asked the same question (same title), not as added and removed", async () => {

@@ -187,7 +187,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const prune = await cli(["prune", "cassettes"], project);
     expect(prune.code).to.equal(0);
     expect(prune.stdout).to.match(
-      /^ {2}removed cassettes\/[0-9a-f]{64}\.json  chat gpt-4o-mini: "a question from a deleted test"\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/,
+      /^ {2}removed cassettes\/[0-9a-f]{64}\.json {2}chat gpt-4o-mini: "a question from a deleted test"\nlangchain-vcr: removed 1 of 4 fixture\(s\) in cassettes; kept 3/,
     );
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
     const clean = await cli(["prune", "--check"], project);
