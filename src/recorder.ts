@@ -27,6 +27,7 @@ import { unlessAborted } from "./abort";
 import { answered, noteUnanswered } from "./runner/caughtMisses";
 import { realNowIso } from "./clock";
 import { runStartedAt } from "./runner/runStart";
+import { noteToolRecorded } from "./runner/toolsFromOthers";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
 const noted = processWide("recorder.notedErrors.v1", () => new WeakMap<object, Set<string>>());
@@ -446,6 +447,7 @@ export class Recorder {
       }
       this.warnSize(result.file, result.bytes);
       this.count("recorded", lookup.kind, lookup.mode);
+      if (lookup.kind === "tool") noteToolRecorded(result.file, test); // a failed test that replays it is told who recorded it
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       answered(() => lookup.madeIn ?? test, lookup.file); // a retry of a call that failed live: its miss was answered after all
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);

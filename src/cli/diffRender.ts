@@ -5,7 +5,6 @@
  */
 import type { VcrDifference } from "../errors";
 import { formatValue } from "../diagnose/diff";
-import { shellWord } from "../diagnose/messages";
 import type { DiffReport } from "./diffCompute";
 
 const MAX_DIFFS = 8;
@@ -114,7 +113,6 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
     lines,
     rows.map((row) => `| ${row.join(" | ")} |`),
     blocks,
-    h,
   );
 }
 
@@ -125,12 +123,21 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
  */
 export const COMMENT_LIMIT = 60_000;
 
-function fitComment(head: string[], rows: string[], blocks: string[][], h: DiffHeader): string {
+function fitComment(head: string[], rows: string[], blocks: string[][]): string {
   const full = [...head, ...(rows.length ? ["", TABLE_HEAD, TABLE_RULE, ...rows] : []), ...blocks.flat()].join("\n") + "\n";
   if (full.length <= COMMENT_LIMIT) return full;
-  const budget = COMMENT_LIMIT - 1_000; // the closing lines
+  const closing = (rowsLeft: number, blocksLeft: number) => {
+    const left: string[] = [];
+    if (rowsLeft) left.push(`${rowsLeft} of the table's ${rows.length} rows`);
+    if (blocksLeft) left.push(`${blocksLeft} of ${blocks.length} changed fixtures' details`);
+    return (
+      `_Cut to fit a pull-request comment: ${left.join(" and ")} left out (the whole report is ${full.length} characters). ` +
+      `All of it: the same command with \`--format text\` or \`--format json\`._`
+    );
+  };
+  const budget = COMMENT_LIMIT - closing(rows.length, blocks.length).length - 2; // the longest closing line, and its blank line
   const out = [...head];
-  let size = out.join("\n").length;
+  let size = out.join("\n").length + 1;
   const take = (more: string[]) => {
     const add = more.reduce((n, l) => n + l.length + 1, 0);
     if (size + add > budget) return false;
@@ -142,14 +149,7 @@ function fitComment(head: string[], rows: string[], blocks: string[][], h: DiffH
   if (rows.length && take(["", TABLE_HEAD, TABLE_RULE])) while (shownRows < rows.length && take([rows[shownRows]])) shownRows++;
   let shownBlocks = 0;
   if (shownRows === rows.length) while (shownBlocks < blocks.length && take(blocks[shownBlocks])) shownBlocks++;
-  const left: string[] = [];
-  if (shownRows < rows.length) left.push(`${rows.length - shownRows} of the table's ${rows.length} rows`);
-  if (shownBlocks < blocks.length) left.push(`${blocks.length - shownBlocks} of ${blocks.length} changed fixtures' details`);
-  out.push(
-    "",
-    `_Cut to fit a pull-request comment: ${left.join(" and ")} left out (the whole report is ${full.length} characters). ` +
-      `All of it: \`npx langchain-vcr diff ${shellWord(h.dir)} --base ${shellWord(h.base)}\` (or \`--format json\`)._`,
-  );
+  out.push("", closing(rows.length - shownRows, blocks.length - shownBlocks));
   return out.join("\n") + "\n";
 }
 

@@ -23,7 +23,9 @@ export const embedding: KindSpec = {
   // a re-embedded text changes most of its numbers: diff shows the vector's size, norm and digest, not its numbers one by one
   review(response) {
     const v = (response as { vector?: unknown } | null)?.vector;
-    return Array.isArray(v) ? { ...(response as object), vector: { numbers: v.length, norm: norm(v).toFixed(4), sha256: digest(v) } } : response;
+    if (Array.isArray(v)) return { ...(response as object), vector: { numbers: v.length, norm: norm(v).toFixed(4), sha256: digest(v) } };
+    if (typeof v === "string") return { ...(response as object), vector: { base64Characters: v.length, sha256: digest(v) } }; // encodingFormat: "base64"
+    return response;
   },
   noteNearMiss: false,
   title(req) {
@@ -42,6 +44,9 @@ function norm(v: readonly unknown[]): number {
 }
 
 /** The first 12 hex digits of the vector's sha256: a change anywhere in it shows. */
-function digest(v: readonly unknown[]): string {
-  return createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 12);
+function digest(v: readonly unknown[] | string): string {
+  return createHash("sha256")
+    .update(typeof v === "string" ? v : JSON.stringify(v))
+    .digest("hex")
+    .slice(0, 12);
 }

@@ -1,7 +1,8 @@
 /**
  * When the run this process belongs to started: the runner's main process hands it to its test
- * processes (vitest, jest, node:test: the run share; mocha `--parallel`: the run context); a
- * process on its own started its run itself.
+ * processes (vitest, jest, node:test: the run share, with each watch-mode rerun's start; mocha
+ * `--parallel`: the run context); a process on its own started its run itself. A test process a
+ * watch session reuses across reruns (vitest's threads without isolation) keeps the start it was given.
  */
 import { processStartedAt } from "../clock";
 import { CONTEXT_ENV } from "../mocha/contextEnv";
@@ -11,8 +12,8 @@ import { SHARE_ENV } from "./shareEnv";
 /** Milliseconds since the epoch. */
 export function runStartedAt(env: NodeJS.ProcessEnv = process.env): number {
   for (const name of [SHARE_ENV, CONTEXT_ENV]) {
-    const run = parseEnvJson<{ startedAt: string }>(env[name], (v) => typeof v.startedAt === "string");
-    const at = run && Date.parse(run.startedAt);
+    const run = parseEnvJson<{ startedAt: string; testsStartedAt?: string }>(env[name], (v) => typeof v.startedAt === "string");
+    const at = run && Date.parse(run.testsStartedAt ?? run.startedAt); // a watch session's rerun: when its tests started
     if (typeof at === "number" && Number.isFinite(at)) return at;
   }
   return processStartedAt();

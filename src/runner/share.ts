@@ -40,6 +40,8 @@ export interface RunShare {
   command?: string[];
   /** Why the temp directory the test processes report to cannot be written (TMPDIR), when it cannot: the run is partial. */
   tmpProblem?: string;
+  /** When this run's tests last started (`recordRunStart`): in watch mode, each rerun's (`startedAt` is the session's). */
+  testsStartedAt?: string;
 }
 
 export interface UnitReport {
@@ -161,7 +163,7 @@ export class Unit {
    * partial, but its summary still counts what the file's tests used.
    */
   testEnded(): void {
-    if (!this.changed || this.following) return;
+    if (!this.share || !this.changed || this.following) return;
     this.changed = false;
     this.write(this.report(false));
   }
@@ -307,6 +309,9 @@ function unfinishedCauses(runner: string): string {
  * record of each rerun is partial whichever write comes last.
  */
 export function recordRunStart(share: RunShare, shard?: Shard): void {
+  // the test processes this rerun starts inherit it: what they recorded before it is an earlier run's (runner/runStart.ts)
+  share.testsStartedAt = new Date().toISOString();
+  if (parseShare(process.env[SHARE_ENV])?.runId === share.runId) process.env[SHARE_ENV] = JSON.stringify(share);
   writeRunLedger(share, runRecord(share, { shard, partial: [], used: [], usedBy: {}, specFiles: [] }));
 }
 

@@ -1,35 +1,50 @@
 /**
- * A failed test whose tool calls were answered by fixtures other tests recorded in this test
- * process. A tool fixture is keyed by the tool's name and arguments, not by test, so the first
- * test to make a call records it and every other test gets that result, on the first run too,
- * without the body running: a test that set up its own answer for the call (msw's
- * `server.use`, a mock, a database row) never sees it, and fails with no hint why. Said when such
- * a test fails; a passing test is not told.
+ * A failed test whose tool calls were answered by fixtures another test of this process (or a
+ * hook, outside any test) recorded. A tool fixture is keyed by the tool's name and arguments, not
+ * by test, so the first test to make a call records it and every other test gets that result, on
+ * the first run too, without the body running: a test that set up its own answer for the call
+ * (msw's `server.use`, a mock, a database row) never sees it, and fails with no hint why. Said
+ * when such a test fails; a passing test is not told. A fixture recorded by a test of the same
+ * title (an earlier attempt, a rerun in watch mode) is that test's own, and not named.
  */
-import { processStartedAt } from "../clock";
 import { PREFIX } from "../errors";
+import { fixtureTitle } from "../kinds";
+import { processWide } from "../processWide";
 import type { Lookup } from "../recorder";
 import { currentTest, type Scope } from "../scope";
 
 export interface ToolFromOther {
-  /** The tool and its arguments, as the note shows them. */
+  /** The tool and its arguments as stored (redacted), as `diff` and `prune` name them. */
   call: string;
   file: string;
-  recordedAt: string;
+  /** The title of the test that recorded it; undefined: a hook, outside any test. */
+  by: string | undefined;
 }
 
 /** How many calls one note lists before it counts the rest. */
 const LISTED = 5;
+/** How many recordings `recordedBy` remembers before it starts again. */
+const REMEMBERED = 10_000;
 
-/** A tool call of the running test was answered by `lookup`'s fixture: kept when another test of this process recorded it. */
-export function noteToolReplayed(name: string, args: unknown, lookup: Lookup): void {
+/** Tool fixture file → the title of the test of this process that recorded it (undefined: outside any test). */
+const recordedBy = processWide("toolsFromOthers.recordedBy.v1", () => new Map<string, string | undefined>());
+
+/** A tool call was recorded into `file` by the running test (`test`), or outside any. */
+export function noteToolRecorded(file: string, test: Scope | undefined): void {
+  if (recordedBy.size >= REMEMBERED) recordedBy.clear();
+  recordedBy.set(file, test?.title);
+}
+
+/** A tool call of the running test was answered by `lookup`'s fixture: kept when another test of this process, or a hook, recorded it. */
+export function noteToolReplayed(lookup: Lookup): void {
   const test = currentTest();
-  const recordedAt = lookup.fixture?.recordedAt;
-  if (!test || typeof recordedAt !== "string" || test.created.has(lookup.file)) return;
-  if (!(Date.parse(recordedAt) >= processStartedAt())) return; // committed before this process: the same answer every run
+  if (!test || !recordedBy.has(lookup.file) || test.created.has(lookup.file)) return; // committed before this process, or the test's own
+  const by = recordedBy.get(lookup.file);
+  if (by !== undefined && by === test.title) return; // an earlier attempt or run of this very test
   const seen = (test.toolsFromOthers ??= []);
-  if (seen.some((t) => t.file === lookup.file)) return;
-  seen.push({ call: `${name} ${args === undefined ? "()" : JSON.stringify(args)}`, file: lookup.file, recordedAt });
+  if (seen.some((t) => t.file === lookup.file) || !lookup.fixture) return;
+  const call = (lookup.fixture.request as { call?: unknown } | null)?.call;
+  seen.push({ call: fixtureTitle(lookup.fixture) + (typeof call === "number" ? ` (call ${call})` : ""), file: lookup.file, by });
 }
 
 /** The note for a failed test some of whose tool calls `noteToolReplayed` kept, or undefined. */
@@ -38,8 +53,10 @@ export function toolsFromOthersNote(scope: Scope): string | undefined {
   if (!calls?.length) return undefined;
   const lines = [
     `${PREFIX}test "${scope.title ?? "(unknown test)"}" failed, and ${calls.length} of its tool call(s) were answered by fixtures ` +
-      `other tests recorded since its test process started, their bodies not run:`,
-    ...calls.slice(0, LISTED).map((t) => `  - ${t.call.length > 200 ? t.call.slice(0, 200) + "…" : t.call}: ${t.file} (recorded ${t.recordedAt})`),
+      `recorded earlier in its test process by other tests, their bodies not run:`,
+    ...calls
+      .slice(0, LISTED)
+      .map((t) => `  - ${t.call}: ${t.file} (recorded ${t.by === undefined ? "outside any test, in a hook" : `by test ${JSON.stringify(t.by)}`})`),
     ...(calls.length > LISTED ? [`  … and ${calls.length - LISTED} more`] : []),
     `  A tool fixture is keyed by the tool's name and arguments, not by test: the first test to make a call records it, and every other test that makes it gets that result, ` +
       `on this first run too. If this test sets up its own answer for such a call (msw's server.use, a mock, a database row), that setup was not used.`,

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { lastRunVerdict, LEDGER_DIR_ENV } from "../../src/runner/ledgerFiles";
-import { finishRun, recordRunStart, startRun, Unit, type RunShare } from "../../src/runner/share";
+import { finishRun, recordRunStart, SHARE_ENV, startRun, Unit, type RunShare } from "../../src/runner/share";
 import { emit } from "../../src/scope";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
@@ -86,6 +86,22 @@ describe("the run share: test files' reports added up by the main process", () =
     unit.testEnded();
     expect(JSON.parse(written()).failed).to.deep.equal(["fails"]);
     unit.finish();
+  });
+
+  it("each start of the run's tests (a watch-mode rerun) is handed to the test processes it starts, when the environment holds this run", () => {
+    const saved = process.env[SHARE_ENV];
+    try {
+      process.env[SHARE_ENV] = JSON.stringify(share);
+      recordRunStart(share);
+      const first = JSON.parse(process.env[SHARE_ENV]!).testsStartedAt as string;
+      expect(Date.parse(first)).to.be.closeTo(Date.now(), 1000);
+      process.env[SHARE_ENV] = JSON.stringify({ ...share, runId: "another run" });
+      recordRunStart(share);
+      expect(JSON.parse(process.env[SHARE_ENV]!).runId, "another run's is left alone").to.equal("another run");
+    } finally {
+      if (saved === undefined) delete process.env[SHARE_ENV];
+      else process.env[SHARE_ENV] = saved;
+    }
   });
 
   it("a half-written report makes the run partial, naming the file", () => {

@@ -377,19 +377,21 @@ describe("langchain-vcr/vitest: a test whose tool call another test of the file 
     const out = await p.run([VITEST, "run"], { LANGCHAIN_VCR_MODE: "record_or_replay" });
     const text = out.stdout + out.stderr;
     expect(out.status, text).to.equal(1);
-    const notes = text.split("\n").filter((l) => l.includes("of its tool call(s) were answered by fixtures other tests recorded"));
+    const notes = text
+      .split("\n")
+      .filter((l) => l.includes("of its tool call(s) were answered by fixtures recorded earlier in its test process by other tests"));
     expect(notes.length, text).to.be.at.least(1);
     expect(
       notes.every((l) => l.includes('test "shipped order" failed, and 1 of its tool call(s)')),
       text,
     ).to.equal(true);
-    expect(text).to.include(`order_status {"orderId":"42"}: `);
+    expect(text).to.match(/ {2}- order_status\(\{"orderId":"42"\}\): \S+\.json \(recorded by test "pending order"\)\n/);
     expect(text).to.include(`Fix: give the call distinct arguments in this test, or run its body here with withVcr({ toolMode: "execute" }, …).`);
     expect(p.fixtures()).to.have.length(1);
     const again = await p.run([VITEST, "run"], { CI: "true" });
     expect(again.status).to.equal(1);
     expect(again.stdout + again.stderr, "a fixture committed before the process started is the same answer every run").to.not.include(
-      "answered by fixtures other tests recorded",
+      "answered by fixtures recorded earlier",
     );
   });
 });
@@ -417,5 +419,12 @@ describe("langchain-vcr/vitest: the first recording of a suite of templated test
     expect(out.status, out.stdout + out.stderr).to.equal(0);
     expect(p.fixtures()).to.have.length(4);
     expect(out.stdout + out.stderr).to.not.include("the nearest recorded one");
+    // the control: a prompt edited since that run is an edit of a fixture an earlier run wrote, and is noted
+    const edited = path.join(p.dir, "test/Rome.test.mjs");
+    fs.writeFileSync(edited, fs.readFileSync(edited, "utf8").replace("Answer in one word.", "Answer in one short word."));
+    const next = await p.run([VITEST, "run", "--maxWorkers=1"], { LANGCHAIN_VCR_MODE: "record_or_replay", LANGCHAIN_VCR_QUIET: "" });
+    expect(next.status, next.stdout + next.stderr).to.equal(0);
+    const notes = (next.stdout + next.stderr).split("\n").filter((l) => l.includes("the nearest recorded one"));
+    expect(notes, next.stdout + next.stderr).to.have.length(1);
   });
 });

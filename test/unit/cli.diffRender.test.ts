@@ -2,6 +2,7 @@
 import { expect } from "chai";
 import { COMMENT_LIMIT, renderJson, renderMarkdown, renderText, wordChange } from "../../src/cli/diffRender";
 import type { DiffReport } from "../../src/cli/diffCompute";
+import { KINDS } from "../../src/kinds";
 import type { VcrDifference } from "../../src/errors";
 
 describe("diff: changed words in context", () => {
@@ -90,7 +91,7 @@ describe("diff --format markdown: a report too long for a pull-request comment",
         `_Cut to fit a pull-request comment: ${150 - details} of 150 changed fixtures' details left out \\(the whole report is \\d+ characters\\)\\. `,
       ),
     );
-    expect(out.trimEnd()).to.match(/All of it: `npx langchain-vcr diff cassettes --base origin\/main\.\.\.` \(or `--format json`\)\._$/);
+    expect(out.trimEnd()).to.match(/All of it: the same command with `--format text` or `--format json`\._$/);
   });
 
   it("a table too long itself keeps the rows that fit and counts the rest; a report that fits is not cut", () => {
@@ -102,5 +103,21 @@ describe("diff --format markdown: a report too long for a pull-request comment",
     const small = renderMarkdown(report(20), header);
     expect(small).to.not.include("Cut to fit");
     expect(small.match(/^\*\*chat\*\* /gm)).to.have.length(20);
+  });
+});
+
+describe("diff: an embedding's vector as a review compares it", () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const review = KINDS.embedding.review! as (response: unknown) => any;
+
+  it("a vector of numbers by its size, norm and digest; a base64 one by its length and digest; a change anywhere shows", () => {
+    expect(review({ vector: [3, 4] })).to.deep.equal({ vector: { numbers: 2, norm: "5.0000", sha256: review({ vector: [3, 4] }).vector.sha256 } });
+    expect(review({ vector: [3, 4] }).vector.sha256)
+      .to.match(/^[0-9a-f]{12}$/)
+      .and.not.equal(review({ vector: [3, 4.0001] }).vector.sha256);
+    const b64 = review({ vector: "AAAAAAAAgD8=" });
+    expect(b64.vector.base64Characters).to.equal(12);
+    expect(b64.vector.sha256).to.not.equal(review({ vector: "AAAAAAAAAEA=" }).vector.sha256);
+    expect(review({ other: 1 })).to.deep.equal({ other: 1 });
   });
 });

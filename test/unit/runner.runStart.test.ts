@@ -12,4 +12,9 @@ describe("runStartedAt", () => {
     const own = runStartedAt({ [SHARE_ENV]: "{not json", [CONTEXT_ENV]: JSON.stringify({ startedAt: "yesterday-ish" }) });
     expect(own).to.be.closeTo(Date.now() - process.uptime() * 1000, 50);
   });
+
+  it("prefers when the tests of a watch session's rerun started, which each rerun's start hands down", () => {
+    const share = { startedAt: "2026-12-01T10:00:00.000Z", testsStartedAt: "2026-12-01T10:05:00.000Z" };
+    expect(runStartedAt({ [SHARE_ENV]: JSON.stringify(share) })).to.equal(Date.parse(share.testsStartedAt));
+  });
 });

@@ -218,7 +218,7 @@ function replay(name: string, lookup: Lookup, callId: string | undefined): unkno
     // the same rule validate applies (KINDS.tool.responseProblem runs decodeResponse), worded by the one builder
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
-  noteToolReplayed(name, (lookup.request as ToolRequest).args, lookup); // said if the test fails
+  noteToolReplayed(lookup); // said if the test fails
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
   replayInterrupts(name, out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
   if (out.kind === "command") out = { kind: "return", value: commandOf(out.command, name, lookup.file), events: out.events, resumed: out.resumed };
