@@ -5,6 +5,7 @@
  */
 import { expect } from "chai";
 import * as fs from "node:fs";
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { Vcr } from "../../src/index";
 import type { FakeProvider } from "../helpers/fakeProvider";
@@ -46,5 +47,18 @@ describe("recording under a test's fake clock", () => {
     const recordedAt = Date.parse(JSON.parse(fs.readFileSync(path.join(dir, files[0]), "utf8")).recordedAt);
     expect(recordedAt).to.be.at.least(before).and.at.most(Date.now());
     expect(fake.count()).to.equal(1);
+  });
+
+  it("keeps the machine's clock when a fake one (marked isFake, as @sinonjs/fake-timers marks it) was installed before langchain-vcr loaded", () => {
+    const script = [
+      `class FakeDate extends Date { constructor(...a) { super(...(a.length ? a : [${FROZEN}])); } static now() { return ${FROZEN}; } }`,
+      `FakeDate.isFake = true;`,
+      `globalThis.Date = FakeDate;`,
+      `const { realNow } = require(${JSON.stringify(path.join(__dirname, "../../src/clock"))});`,
+      `process.stdout.write(String(realNow()));`,
+    ].join("\n");
+    const before = Date.now();
+    const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], { encoding: "utf8" });
+    expect(Number(out)).to.be.at.least(before).and.at.most(Date.now());
   });
 });
