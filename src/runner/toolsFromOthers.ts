@@ -8,7 +8,6 @@
  * title (an earlier attempt, a rerun in watch mode) is that test's own, and not named.
  */
 import { PREFIX } from "../errors";
-import { fixtureTitle } from "../kinds";
 import { processWide } from "../processWide";
 import type { Lookup } from "../recorder";
 import { currentTest, type Scope } from "../scope";
@@ -35,8 +34,12 @@ export function noteToolRecorded(file: string, test: Scope | undefined): void {
   recordedBy.set(file, test?.title);
 }
 
-/** A tool call of the running test was answered by `lookup`'s fixture: kept when another test of this process, or a hook, recorded it. */
-export function noteToolReplayed(lookup: Lookup): void {
+/**
+ * A tool call of the running test was answered by `lookup`'s fixture: kept when another test of this
+ * process, or a hook, recorded it. `title`: the call as `diff` names it, from the stored request (the
+ * caller's: this module is loaded by the runner plugins, which load no LangChain, and the kinds do).
+ */
+export function noteToolReplayed(lookup: Lookup, title: (fixture: NonNullable<Lookup["fixture"]>) => string): void {
   const test = currentTest();
   if (!test || !recordedBy.has(lookup.file) || test.created.has(lookup.file)) return; // committed before this process, or the test's own
   const by = recordedBy.get(lookup.file);
@@ -44,7 +47,7 @@ export function noteToolReplayed(lookup: Lookup): void {
   const seen = (test.toolsFromOthers ??= []);
   if (seen.some((t) => t.file === lookup.file) || !lookup.fixture) return;
   const call = (lookup.fixture.request as { call?: unknown } | null)?.call;
-  seen.push({ call: fixtureTitle(lookup.fixture) + (typeof call === "number" ? ` (call ${call})` : ""), file: lookup.file, by });
+  seen.push({ call: title(lookup.fixture) + (typeof call === "number" ? ` (call ${call})` : ""), file: lookup.file, by });
 }
 
 /** The note for a failed test some of whose tool calls `noteToolReplayed` kept, or undefined. */

@@ -34,6 +34,7 @@ import {
 } from "./interrupts";
 import { log } from "../../log";
 import { noteToolReplayed } from "../../runner/toolsFromOthers";
+import { fixtureTitle } from "../../kinds";
 
 /** The parts of a tool run manager this module uses. */
 export interface ToolRunManager {
@@ -218,7 +219,7 @@ function replay(name: string, lookup: Lookup, callId: string | undefined): unkno
     // the same rule validate applies (KINDS.tool.responseProblem runs decodeResponse), worded by the one builder
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
-  noteToolReplayed(lookup); // said if the test fails
+  noteToolReplayed(lookup, fixtureTitle); // said if the test fails
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
   replayInterrupts(name, out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
   if (out.kind === "command") out = { kind: "return", value: commandOf(out.command, name, lookup.file), events: out.events, resumed: out.resumed };
