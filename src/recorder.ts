@@ -8,7 +8,7 @@ import { requestHash } from "./canonical/json";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
-import { failedLiveMessage, misnamedRecordedMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
+import { failedLiveMessage, firstDifference, misnamedRecordedMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
@@ -516,13 +516,13 @@ export class Recorder {
   }
 
   private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
-    this.count("missed", base.kind, base.mode);
     noteUnanswered(currentTest(), { kind: base.kind, describe, file: base.file, mode: base.mode, how: "missed" });
     const shown = this.shown(base);
     const request = shown ? shown.request : NOT_SHOWN;
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;
     const otherForm = this.otherForm(base);
     const misnamed = shown ? this.nearest.misnamed : undefined;
+    this.count("missed", base.kind, base.mode, otherForm || misnamed || !nearest ? undefined : firstDifference(nearest));
     const scope = currentTest();
     const test = scope?.title;
     const message = missMessage({
@@ -595,8 +595,8 @@ export class Recorder {
     );
   }
 
-  private count(what: keyof VcrStats, kind: string, mode: VcrMode): void {
+  private count(what: keyof VcrStats, kind: string, mode: VcrMode, cause?: string): void {
     this.stats[what]++;
-    emit({ type: what, kind, mode });
+    emit(what === "missed" ? { type: what, kind, mode, cause } : { type: what, kind, mode });
   }
 }

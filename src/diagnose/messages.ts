@@ -17,9 +17,19 @@ const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
 
 export function formatDifferences(nearest: VcrNearest, indent = "    "): string[] {
-  const lines = nearest.differences.slice(0, MAX_DIFFS).map((d) => `${indent}${d.path}: ${formatChange(d.recorded, d.requested)}`);
+  const lines = nearest.differences.slice(0, MAX_DIFFS).map((d) => indent + formatDifference(d));
   if (nearest.differences.length > MAX_DIFFS) lines.push(`${indent}… and ${nearest.differences.length - MAX_DIFFS} more`);
   return lines;
+}
+
+function formatDifference(d: VcrDifference): string {
+  return `${d.path}: ${formatChange(d.recorded, d.requested)}`;
+}
+
+/** A request's first difference from its nearest fixture, as its miss error words it (undefined: the very same request). */
+export function firstDifference(nearest: VcrNearest): string | undefined {
+  const d = nearest.differences[0];
+  return d && formatDifference(d);
 }
 
 /** What a message says about one request that no fixture matched. */

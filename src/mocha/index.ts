@@ -98,7 +98,7 @@ export const mochaHooks = {
     ledgerTakesUsage();
     ledger?.flush(this);
     const { role, mainId } = runRole();
-    if (role === "worker") saveWorkerTotals(mainId, usage.totals, usage.dirs, usage.modes); // the main process prints the run's line
+    if (role === "worker") saveWorkerTotals(mainId, usage); // the main process prints the run's line
   },
 };
 

@@ -53,6 +53,8 @@ export interface UnitReport {
   used?: string[];
   usedBy?: UsedByRecord;
   modes?: string[];
+  /** Each miss's first difference from its nearest fixture → how many (the summary's roll-up). */
+  missCauses?: Record<string, number>;
   failed?: string[];
   /** Runner-specific extras (jest: what each test recorded, for the reporter to undo). */
   extra?: unknown[];
@@ -211,6 +213,7 @@ export class Unit {
       used: [...u.used],
       usedBy: u.usedByRecord(),
       modes: [...u.modes],
+      missCauses: Object.fromEntries(u.missCauses),
       failed: [...this.failed, ...this.failedAttempts.values()],
       extra: this.extra,
     };
@@ -261,7 +264,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     // an unfinished report counts the use it holds (vitest writes it after each test): the run is partial all the same
     else if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, r.unit))); // "(unknown test file)" names none
     if (!r.done && !r.totals) continue; // put on record as its file began, and nothing since
-    total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes });
+    total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes, missCauses: r.missCauses });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
   }
   total.totals.undone += end.undone ?? 0;

@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_SOURCES, modeSource, resolveMode } from "../modes";
 import { log } from "../log";
+import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 
 export interface Totals {
   replayed: number;
@@ -23,6 +24,46 @@ export interface Totals {
   damaged: number;
 }
 
+/** A miss's first difference from its nearest fixture (as its error words it) → how many misses had it. */
+export type MissCauses = Map<string, number>;
+
+/** How many different causes a process and a run keep count of (a suite whose misses all differ needs no roll-up). */
+const MAX_CAUSES = 200;
+/** How many misses must share a cause for the summary to say so. */
+const ROLL_UP_AT = 3;
+/** How many shared causes the summary lists. */
+const CAUSES_LISTED = 3;
+
+/** Adds `from`'s counts to `into` (a count from another process's JSON that is not a number adds nothing). */
+export function addCauses(into: MissCauses, from: Iterable<[string, unknown]>): void {
+  for (const [cause, n] of from) {
+    const count = Number(n);
+    if (!(count > 0) || (!into.has(cause) && into.size >= MAX_CAUSES)) continue;
+    into.set(cause, (into.get(cause) ?? 0) + count);
+  }
+}
+
+/**
+ * The lines after the summary when at least `ROLL_UP_AT` misses share their first difference
+ * from their nearest fixture: a prompt edited for the whole suite, or a LangChain upgrade that
+ * changed every request, fails each test with an error of its own, and this says it is one change.
+ */
+export function missCausesNote(causes: MissCauses, missed: number): string | undefined {
+  const shared = [...causes].filter(([, n]) => n >= ROLL_UP_AT).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (shared.length === 0) return undefined;
+  const listed = shared.slice(0, CAUSES_LISTED);
+  const rest = shared.slice(CAUSES_LISTED);
+  const sum = (causes: [string, number][]) => causes.reduce((total, [, n]) => total + n, 0);
+  return [
+    `langchain-vcr: ${sum(shared)} of the ${missed} misses share their first difference from the nearest recorded fixture ` +
+      `(each test's error shows the rest):`,
+    ...listed.map(([cause, n]) => `  ${n}× ${cause}`),
+    ...(rest.length ? [`  … and ${rest.length} more shared difference(s), of ${sum(rest)} misses`] : []),
+    `  If the change is meant (a prompt edited, LangChain or a provider package upgraded), record them again with the real ` +
+      `providers configured and review the new fixtures: ${suiteRerecordCommand()}; if not, undo it.`,
+  ].join("\n");
+}
+
 export function emptyTotals(): Totals {
   return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, failedLive: 0, damaged: 0 };
 }
@@ -32,11 +73,12 @@ function workerDir(mainId: string): string {
 }
 
 /** A worker's running counts (rewritten after every spec file it runs). */
-export function saveWorkerTotals(mainId: string, totals: Totals, dirs: ReadonlySet<string>, modes: ReadonlySet<string> = new Set()): void {
+export function saveWorkerTotals(mainId: string, u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses: MissCauses }): void {
   const dir = workerDir(mainId);
   try {
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ totals, dirs: [...dirs], modes: [...modes] }));
+    const counts = { totals: u.totals, dirs: [...u.dirs], modes: [...u.modes], missCauses: Object.fromEntries(u.missCauses) };
+    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(counts));
   } catch (e) {
     // the counts are for the summary line only (the usage ledger is written elsewhere): never a failed hook
     if (warnedUnsaved.size === 0)
@@ -50,7 +92,10 @@ export function saveWorkerTotals(mainId: string, totals: Totals, dirs: ReadonlyS
 const warnedUnsaved = new Set<string>();
 
 /** Adds every worker's counts, directories and modes to `into`, then removes them. */
-export function collectWorkerTotals(mainId: string, into: { add(w: { totals: Totals; dirs: string[]; modes?: string[] }): void }): void {
+export function collectWorkerTotals(
+  mainId: string,
+  into: { add(w: { totals: Totals; dirs: string[]; modes?: string[]; missCauses?: Record<string, number> }): void },
+): void {
   const dir = workerDir(mainId);
   let names: string[];
   try {
@@ -60,7 +105,7 @@ export function collectWorkerTotals(mainId: string, into: { add(w: { totals: Tot
   }
   for (const name of names) {
     try {
-      into.add(JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { totals: Totals; dirs: string[]; modes?: string[] });
+      into.add(JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as Parameters<typeof into.add>[0]);
     } catch {
       // a worker killed while writing: its counts are lost, the run's result is not
     }
@@ -82,10 +127,11 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   );
 }
 
-/** The summary line for what one run counted: `summaryLine` with the mode its requests ran under. */
-export function usageSummaryLine(u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string> }): string {
+/** The summary line for what one run counted: `summaryLine` with the mode its requests ran under, and the misses' shared causes. */
+export function usageSummaryLine(u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses?: MissCauses }): string {
   const mode = modeInForce(u.modes);
-  return summaryLine(u.totals, u.dirs, mode.mode, mode.source);
+  const causes = u.missCauses && missCausesNote(u.missCauses, u.totals.missed);
+  return summaryLine(u.totals, u.dirs, mode.mode, mode.source) + (causes ? "\n" + causes : "");
 }
 
 /** The mode the summary names: the one the requests ran under (a Vcr's `mode:` option wins over the environment). */

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { stableTitle } from "../diagnose/runIdTitle";
 import { currentTest, onScopeEvent } from "../scope";
-import { emptyTotals, type Totals } from "./summary";
+import { addCauses, emptyTotals, type MissCauses, type Totals } from "./summary";
 import { addUse, addUses, fromRecord, toRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 
 export class Usage {
@@ -17,6 +17,8 @@ export class Usage {
   /** Fixture file → test file → the titles of its tests that used the fixture. */
   readonly usedBy: UsedBy = new Map();
   readonly modes = new Set<string>();
+  /** Each miss's first difference from its nearest fixture → how many misses had it (the summary rolls up those shared). */
+  readonly missCauses: MissCauses = new Map();
   private off: (() => void) | undefined;
 
   /** `specFile`: the test file of a test whose scope names none (a test process that runs one file at a time: `Unit`). */
@@ -39,6 +41,7 @@ export class Usage {
       } else {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);
+        if (e.type === "missed" && e.cause !== undefined) addCauses(this.missCauses, [[e.cause, 1]]);
       }
       changed?.();
     });
@@ -51,8 +54,18 @@ export class Usage {
   }
 
   /** Adds another process's usage to this one. */
-  add(other: { totals: Totals; dirs: Iterable<string>; used?: Iterable<string>; usedBy?: UsedByRecord | UsedBy; modes?: Iterable<string> }): void {
+  add(other: {
+    totals: Totals;
+    dirs: Iterable<string>;
+    used?: Iterable<string>;
+    usedBy?: UsedByRecord | UsedBy;
+    modes?: Iterable<string>;
+    missCauses?: MissCauses | Record<string, number>;
+  }): void {
     for (const k of Object.keys(this.totals) as (keyof Totals)[]) this.totals[k] += Number(other.totals[k]) || 0;
+    const causes = other.missCauses; // another process's JSON: anything
+    if (causes instanceof Map) addCauses(this.missCauses, causes);
+    else if (typeof causes === "object" && causes !== null) addCauses(this.missCauses, Object.entries(causes));
     for (const d of other.dirs) this.dirs.add(d);
     for (const u of other.used ?? []) this.used.add(u);
     for (const m of other.modes ?? []) this.modes.add(m);

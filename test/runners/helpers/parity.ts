@@ -354,6 +354,28 @@ export function describeParity(spec: RunnerSpec): void {
       }
     });
 
+    it("misses that share their first difference (every model call's temperature changed) are rolled up under the summary: how many, the difference, the whole suite's command", async () => {
+      const before = fake.count();
+      const runs = [await run([], { TEMPERATURE: "0.5" })];
+      if (spec.mocha) runs.push(await run(["--parallel", "--jobs", "2"], { TEMPERATURE: "0.5" })); // the workers hand their misses over through TMPDIR
+      for (const out of runs) {
+        const text = out.stdout + "\n" + out.stderr;
+        expect(out.status, text).to.not.equal(0);
+        const missed = Number(/(\d+) missed — mode replay_only/.exec(text)?.[1]);
+        expect(missed, text).to.be.at.least(3); // the chat test, the two agent tests (and a hook's question)
+        expect(text).to.include(
+          `langchain-vcr: ${missed} of the ${missed} misses share their first difference from the nearest recorded fixture (each test's error shows the rest):\n` +
+            `  ${missed}× temperature: (absent) → 0.5\n` +
+            `  If the change is meant (a prompt edited, LangChain or a provider package upgraded), record them again with the real providers configured and review the new fixtures: `,
+        );
+      }
+      expect(fake.count()).to.equal(before);
+      const once = await run(spec.filter(spec.chatOnly), { TEMPERATURE: "0.5" }); // one miss: no roll-up
+      expect(once.stdout + once.stderr)
+        .to.include("temperature: (absent) → 0.5")
+        .and.not.include("share their first difference");
+    });
+
     it("a miss names the test and the runner's own flag; a hanging provider's timeout names the model, the hash and the file", async () => {
       const hanging = await startHangingServer();
       try {

@@ -58,7 +58,8 @@ const vcr = new Vcr({ dir: "cassettes", mode: process.env.VCR_OPTION_MODE || und
 const side = (line) => fs.appendFileSync(process.env.SIDE_FILE, line + "\\n");
 
 function model(baseURL = process.env.FAKE_URL) {
-  return new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL } });
+  const shift = process.env.TEMPERATURE ? { temperature: Number(process.env.TEMPERATURE) } : {}; // every request changed the same way
+  return new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL }, ...shift });
 }
 
 /**
