@@ -9,8 +9,15 @@
 type Fields = readonly (readonly [member: string, field: string])[];
 
 const CLIENT_FIELDS: Readonly<Record<string, Fields>> = {
-  // ChatGoogleGenerativeAI: getGenerativeModel({ safetySettings }) puts them in every request body
-  googlegenerativeai: [["safetySettings", "safetySettings"]],
+  googlegenerativeai: [
+    // ChatGoogleGenerativeAI: getGenerativeModel({ safetySettings }) puts them in every request body
+    ["safetySettings", "safetySettings"],
+    // before @langchain/google-genai 2.2.0, invocationParams() returns the tools only: temperature, topP, topK,
+    // maxOutputTokens, stopSequences, json, thinkingConfig sit on its SDK client from construction, and the call's
+    // response schema is put there by invocationParams() itself (read after it). 2.2.0 and later return the same
+    // object as invocationParams().generationConfig, which wins: one key for both.
+    ["generationConfig", "client.generationConfig"],
+  ],
 };
 
 /**
@@ -29,7 +36,8 @@ export function clientOnlyParams(model: { _llmType?(): string }): Record<string,
 
 function readFields(model: object, fields: Fields, into: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   for (const [member, field] of fields) {
-    const v = (model as Record<string, unknown>)[field];
+    let v: unknown = model;
+    for (const name of field.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[name] : undefined;
     if (v !== undefined && v !== null) (into ??= {})[member] = v;
   }
   return into;
