@@ -14,8 +14,11 @@
 import type { KnownSecret } from "./secrets";
 import { isVcrEnv } from "./internalEnv";
 
-/** Field names that hold a credential: apiKey, anthropicApiKey, openAIApiKey, bedrockApiSecret, secretAccessKey, sessionToken, ... */
-const SECRET_FIELD = /(?:api_?key|secret|secret_?access_?key|session_?token|bearer_?token|access_?key_?id|password|auth_?token)$/i;
+/**
+ * Field names that hold a credential: apiKey, anthropicApiKey, openAIApiKey, bedrockApiSecret, secretAccessKey, sessionToken,
+ * accessToken, and a bare `token` (cohere-ai's CohereClient keeps its key as `_options.token`), not `stop_token` or `maxTokens`.
+ */
+const SECRET_FIELD = /(?:api_?key|secret|secret_?access_?key|(?:^_?|session_?|bearer_?|auth_?|access_?|refresh_?|api_?)token|access_?key_?id|password)$/i;
 const CONTAINERS: ReadonlySet<string> = new Set(["lc_kwargs", "fields", "clientOptions", "clientConfig", "configuration", "credentials", "client", "_options"]);
 const MAX_DEPTH = 3;
 

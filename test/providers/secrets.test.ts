@@ -200,6 +200,16 @@ describe("secrets: the literal credentials each real client holds", () => {
     expect(findSecret({ text: "svc-key-20261204" }, known, new Set())?.pattern).to.equal("environment_secret");
     expect(findSecret({ text: "svc-key-20261204" }, known, new Set(["environment_secret"]))).to.equal(undefined);
   });
+  it("an injected SDK client that keeps its key as a bare token (cohere-ai's CohereClient: client._options.token, the only way to give ChatCohere and CohereEmbeddings another URL) is found; a stop token or a token count is not", () => {
+    // the shape ChatCohere({ client: new CohereClient({ token, environment }) }) has (the package is not a dependency here)
+    const cohere = { model: "command-r", client: { _options: { token: "cohere-literal-1", environment: "http://127.0.0.1:9/cohere" } } };
+    expect(clientSecrets(cohere)).to.deep.equal(["cohere-literal-1"]);
+    expect(clientSecrets({ client: { _options: { accessToken: "oauth-literal-1", refresh_token: "refresh-literal-1" } } })).to.deep.equal([
+      "oauth-literal-1",
+      "refresh-literal-1",
+    ]);
+    expect(clientSecrets({ lc_kwargs: { stop_token: "<|im_end|>", maxTokens: "12345678", tokenizer: "cl100k_base" } })).to.deep.equal([]);
+  });
   it("names of environment variables and other settings are not taken for secrets", () => {
     const found = clientSecrets(
       new ChatGroq({ model: "llama-3.3-70b-versatile", apiKey: "groq-literal-1", temperature: 0.2 }) as unknown as Record<string, unknown>,
