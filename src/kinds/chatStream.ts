@@ -3,7 +3,7 @@ import { streamResponseProblem, type StreamResponse } from "../adapters/stream/c
 import { compactStream, expandStream } from "../adapters/stream/compact";
 import { mergeProblem, messageProblem } from "./messageShape";
 import { MODEL_UPGRADES, modelRender, modelTitle, reviewedCall } from "./model";
-import { contentText, isRec, joinText, messageText, reasoningLine, reasoningText, toolCall, usageText } from "./text";
+import { contentText, isRec, joinText, messageReasoning, messageText, reasoningLine, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
 
 export const chatStream: KindSpec = {
@@ -52,16 +52,21 @@ function assemble(chunks: unknown[]): { text: string; reasoning: string; calls: 
     const m = isRec(c.message) ? c.message : {};
     // a chunk's own text is its first text block only when it mixes blocks (ChatGoogleGenerativeAI): its message's text blocks
     text += Array.isArray(m.content) ? messageText(m.content) : typeof c.text === "string" ? c.text : contentText(m.content);
-    reasoning += reasoningText(m.content);
+    reasoning += messageReasoning(m);
     for (const t of (Array.isArray(m.tool_call_chunks) ? m.tool_call_chunks : []) as Rec[]) {
       const key = String(t.index ?? t.id ?? calls.size);
       const prev = calls.get(key) ?? { name: "", args: "" };
-      calls.set(key, { name: prev.name + String(t.name ?? ""), args: prev.args + String(t.args ?? ""), id: prev.id ?? (t.id as string | undefined) });
+      calls.set(key, { name: prev.name + String(t.name ?? ""), args: prev.args + argsText(t.args), id: prev.id ?? (t.id as string | undefined) });
     }
     if (!Array.isArray(m.tool_call_chunks)) whole.push(...((Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]));
     if (isRec(m.usage_metadata)) usage = addUsage(usage ?? {}, m.usage_metadata);
   }
   return { text, reasoning, calls: [...calls.values()], whole, usage };
+}
+
+/** A tool-call chunk's args: a piece of JSON text, as core types it, or a whole object (ChatCohere's stream sends one). */
+function argsText(args: unknown): string {
+  return typeof args === "string" ? args : args === undefined || args === null ? "" : JSON.stringify(args);
 }
 
 const MODALITIES = ["audio", "image", "video", "document", "text"] as const;

@@ -11,7 +11,7 @@ import {
   messageText,
   otherBlockTypes,
   reasoningLine,
-  reasoningText,
+  messageReasoning,
   toolCall,
   usageText,
 } from "./text";
@@ -87,7 +87,7 @@ export function renderGenerations(gens: unknown[], out: string[]): void {
     const label = gens.length > 1 ? `  #${i + 1} ` : "  ";
     const text = m ? contentText(m.content) : String(g.text ?? "");
     out.push(joinText(`${label}[${m ? roleOf(String(m.type ?? "ai")) : "text"}]`, text));
-    if (m) out.push(...reasoningLine(reasoningText(m.content)));
+    if (m) out.push(...reasoningLine(messageReasoning(m)));
     for (const c of (m && Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
     const info = isRec(g.generationInfo) ? g.generationInfo : {};
     const meta = m && isRec(m.response_metadata) ? m.response_metadata : {};

@@ -40,6 +40,12 @@ export function reasoningText(content: unknown): string {
   return out;
 }
 
+/** A message's reasoning: its blocks' (`reasoningText`), or the `reasoning_content` DeepSeek's and xAI's clients keep in `additional_kwargs`. */
+export function messageReasoning(m: Record<string, unknown>): string {
+  const kwargs = isRec(m.additional_kwargs) ? m.additional_kwargs : {};
+  return reasoningText(m.content) + (typeof kwargs.reasoning_content === "string" ? kwargs.reasoning_content : "");
+}
+
 /** `show`'s line for an answer's reasoning, none when it has none. */
 export function reasoningLine(text: string): string[] {
   return text.trim() === "" ? [] : [`    (reasoning: ${JSON.stringify(firstLine(text.trim().replace(/\s+/g, " "), 200))})`];

@@ -122,6 +122,18 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(shown.join("\n")).to.include('get_weather({"city":"Paris"}) [toolu_6]');
   });
 
+  it("a stream's tool-call chunk whose args are an object (ChatCohere's stream) is read as its JSON: a changed argument shows in review and show", () => {
+    const cohere = (city: string) => ({
+      chunks: [{ text: "", message: { content: "", tool_call_chunks: [{ index: 0, id: "c1", name: "get_weather", args: { city } }] } }],
+    });
+    const review = (r: unknown) => KINDS.chat_stream.review?.(r);
+    expect(review(cohere("42"))).to.deep.include({ tool_calls: [{ name: "get_weather", args: '{"city":"42"}' }] });
+    expect(review(cohere("42"))).to.not.deep.equal(review(cohere("43")));
+    const shown: string[] = [];
+    KINDS.chat_stream.render({}, cohere("42"), cohere("42"), shown);
+    expect(shown.join("\n")).to.include('get_weather({"city":"42"}) [c1]').and.not.include("[object Object]");
+  });
+
   it("show names the tools of a request in each provider's shape (Google functionDeclarations, Bedrock toolConfig.tools)", () => {
     const render = (req: object) => {
       const out: string[] = [];
@@ -168,6 +180,15 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     const chunks = [chunk({ type: "thinking", thinking: "Think" }), chunk({ type: "thinking", thinking: "ing." }), chunk({ type: "text", text: "Blue." })];
     KINDS.chat_stream.render({ model: "claude" } as never, { chunks }, { chunks }, streamed);
     expect(streamed.join("\n")).to.include('[assistant] Blue.\n    (reasoning: "Thinking.")');
+    // DeepSeek's and xAI's clients keep it in additional_kwargs.reasoning_content, invoke and stream
+    const kwargs: string[] = [];
+    const message = { type: "ai", content: "42.", additional_kwargs: { reasoning_content: "Six times seven." } };
+    KINDS.chat.render({ model: "deepseek-reasoner" } as never, { generations: [{ text: "42.", message }] }, {}, kwargs);
+    expect(kwargs.join("\n")).to.include('[assistant] 42.\n    (reasoning: "Six times seven.")');
+    const pieces = ["Six times ", "seven."].map((r) => ({ message: { content: "", additional_kwargs: { reasoning_content: r } } }));
+    const deltas: string[] = [];
+    KINDS.chat_stream.render({ model: "grok-3-mini" } as never, { chunks: [...pieces, { message: { content: "42." } }] }, {}, deltas);
+    expect(deltas.join("\n")).to.include('[assistant] 42.\n    (reasoning: "Six times seven.")');
   });
 
   it("show renders a tool answer that is a LangGraph Command: its update and goto", () => {

@@ -38,15 +38,16 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
   }
 
   async embedQuery(text: string): Promise<number[]> {
-    const [vector] = await this.embed([text], "query");
+    const [vector] = await this.#vectors([text], "query");
     return vector;
   }
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    return this.embed(texts, "document");
+    return this.#vectors(texts, "document");
   }
 
-  private async embed(texts: readonly string[], inputType: EmbeddingInputType): Promise<number[][]> {
+  // `#`: not a member a caller can reach by mistake (CohereEmbeddings has a public `embed(request)` of its own)
+  async #vectors(texts: readonly string[], inputType: EmbeddingInputType): Promise<number[][]> {
     if (texts.length === 0) return [];
     const identity = embeddingsIdentity(this.underlyingEmbeddings);
 
