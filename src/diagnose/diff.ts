@@ -1,5 +1,7 @@
 /** Field-by-field differences between a recorded request and a new one, as paths. */
+import { isDeepStrictEqual } from "node:util";
 import type { VcrDifference } from "../errors";
+import { ALIKE_SPELLINGS } from "../canonical/spellings";
 import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
 import { messageText } from "../kinds/text";
 
@@ -17,12 +19,20 @@ export function diffValues(recorded: unknown, requested: unknown, path = "", out
     const a = recorded as Record<string, unknown>;
     const b = requested as Record<string, unknown>;
     for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      if (!path && alikeSpelling(k, a, b)) continue; // not a difference: a lookup finds either for the other
       diffValues(a[k], b[k], path ? `${path}.${k}` : k, out);
     }
     return out;
   }
   out.push({ path: path || "(root)", recorded, requested });
   return out;
+}
+
+/** Whether request member `k` is there on one side only, as a value its client sends or not alike (canonical/spellings.ts). */
+function alikeSpelling(k: string, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  if (Object.hasOwn(a, k) === Object.hasOwn(b, k)) return false;
+  const present = Object.hasOwn(a, k) ? a[k] : b[k];
+  return ALIKE_SPELLINGS.some((s) => s.member === k && isDeepStrictEqual(s.value, present));
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -12,6 +12,7 @@ import * as os from "node:os";
 import { unwritableDirectory } from "../fsProbe";
 import { enterTest, leaveTest, setRunner } from "../scope";
 import { exitOnConfigError } from "../runner/configCheck";
+import { warnUnsupportedCore } from "../runner/coreRange";
 import { endTest } from "../runner/lifecycle";
 import { collectWorkerTotals, saveWorkerTotals, usageSummaryLine } from "../runner/summary";
 import { removeStaleRunDirs } from "../runner/staleTmp";
@@ -34,6 +35,7 @@ interface MochaContext {
 }
 
 exitOnConfigError();
+warnUnsupportedCore();
 setRunner("mocha");
 startMochaRun();
 

@@ -9,8 +9,19 @@ import { CONTEXT_ENV } from "../mocha/contextEnv";
 import { parseEnvJson } from "./runIds";
 import { SHARE_ENV } from "./shareEnv";
 
+/** The last answer, for the environment text it was read from (asked on each recording of a fixture with a near miss). */
+let last: { share: string | undefined; context: string | undefined; at: number } | undefined;
+
 /** Milliseconds since the epoch. */
 export function runStartedAt(env: NodeJS.ProcessEnv = process.env): number {
+  const share = env[SHARE_ENV];
+  const context = env[CONTEXT_ENV];
+  if (last && last.share === share && last.context === context) return last.at;
+  last = { share, context, at: readRunStart(env) };
+  return last.at;
+}
+
+function readRunStart(env: NodeJS.ProcessEnv): number {
   for (const name of [SHARE_ENV, CONTEXT_ENV]) {
     const run = parseEnvJson<{ startedAt: string; testsStartedAt?: string }>(env[name], (v) => typeof v.startedAt === "string");
     const at = run && Date.parse(run.testsStartedAt ?? run.startedAt); // a watch session's rerun: when its tests started

@@ -158,3 +158,16 @@ describe("the nearest recorded request to one that missed", () => {
     expect(nearestOf("embed_query", chat("Hi"), [candidate("a.json", chat("Hi"))])).to.equal(undefined);
   });
 });
+
+describe("diffValues: a member one client version sends and another leaves out alike is no difference", () => {
+  it("ChatAnthropic's thinking: {type: disabled} on one side only is left out (a lookup finds either for the other); another thinking value, or one nested, is a difference", () => {
+    const old = { model: "claude", max_tokens: 2048, thinking: { type: "disabled" } };
+    expect(diffValues(old, { model: "claude", max_tokens: 16384 })).to.deep.equal([{ path: "max_tokens", recorded: 2048, requested: 16384 }]);
+    expect(diffValues({ model: "claude" }, { model: "claude", thinking: { type: "disabled" } })).to.deep.equal([]);
+    const enabled = { type: "enabled", budget_tokens: 1024 };
+    expect(diffValues({ model: "claude" }, { model: "claude", thinking: enabled })).to.deep.equal([
+      { path: "thinking", recorded: undefined, requested: enabled },
+    ]);
+    expect(diffValues({ a: {} }, { a: { thinking: { type: "disabled" } } })).to.have.length(1);
+  });
+});
