@@ -378,10 +378,18 @@ export class Recorder {
 
   /** The live call failed or was abandoned: write nothing, release any waiters. */
   abandon(lookup: Lookup): void {
-    lookup.settle?.(undefined);
-    lookup.settle = undefined;
+    this.release(lookup);
     lookup.liveIn?.live.delete(lookup.hash);
     lookup.liveIn = undefined;
+  }
+
+  /**
+   * Lets lookups waiting on this one's live call go (each then calls the provider itself), while the
+   * test that made it still knows it is in flight: `record`, `liveFailed` or `abandon` ends that.
+   */
+  release(lookup: Lookup): void {
+    lookup.settle?.(undefined);
+    lookup.settle = undefined;
   }
 
   /** A lookup that goes to the provider: the running test knows it is in flight until it answers. */
@@ -407,6 +415,11 @@ export class Recorder {
         // a failed test keeps no recording, and under record_always replaces no committed fixture
         this.count("bypassed", lookup.kind, lookup.mode);
         log.debug("%s request %s answered after its test ended; not recorded", lookup.kind, lookup.hash);
+        return undefined;
+      }
+      const unusable = KINDS[lookup.kind].responseProblem(response, lookup.request);
+      if (unusable !== undefined) {
+        this.unusableAnswer(lookup, unusable);
         return undefined;
       }
       const fixture: Fixture = {
@@ -460,6 +473,28 @@ export class Recorder {
     } finally {
       this.abandon(lookup);
     }
+  }
+
+  /**
+   * The provider answered with what replay would refuse by the kind's own rule (a chat answer with
+   * no generations: an error body sent with status 200, `choices: []`): nothing is written, since
+   * the file would fail every later lookup, in every mode, until deleted. The caller gets the answer
+   * as it came; the run counts a request that failed live, and a test that goes on without it is
+   * told so at its end.
+   */
+  private unusableAnswer(lookup: Lookup, problem: string): void {
+    const test = lookup.madeIn ?? currentTest();
+    const describe = lookup.missedLive?.describe() ?? `a ${lookup.kind} call`;
+    emit({ type: "failedLive", kind: lookup.kind, mode: lookup.mode });
+    noteUnanswered(test, { kind: lookup.kind, describe, file: lookup.file, mode: lookup.mode, how: "failedLive" });
+    const kept = lookup.policy.writes === "always" && fs.existsSync(lookup.file) ? "; the one there was left as it was" : "";
+    log.warn(
+      `the provider's answer to the ${lookup.kind} request from ${describe} was not recorded: replay could not use it, since it ${problem}.\n` +
+        `  fixture:  ${lookup.file} (not written${kept})\n` +
+        (test?.title !== undefined ? `  test:     ${test.title}\n` : "") +
+        `  The answer reached the caller as it came. A provider or a proxy that sends an error body with status 200, or an empty answer, does this.\n` +
+        `  Fix: nothing to mend among the fixtures; run the test again once the provider answers normally.\n`,
+    );
   }
 
   /**

@@ -62,7 +62,7 @@ export function damagedFixtureError(at: DamagedAt, problem: string, facts: Recor
   if (scope?.title) lines.push(`  test:     ${scope.title}`);
   for (const [k, v] of Object.entries(facts)) lines.push(`  ${(k + ":").padEnd(9)} ${v}`);
   lines.push(
-    `  ${p.shape[0].toUpperCase()}${p.shape.slice(1)}; this one was edited by hand, merged badly or written by something else. ` +
+    `  ${p.shape[0].toUpperCase()}${p.shape.slice(1)}; this one was edited by hand, merged badly, written by something else, or recorded by an earlier langchain-vcr from a provider answer replay cannot use (an error body sent with status 200). ` +
       `It was not treated as a miss and was not overwritten (npx langchain-vcr validate lists every such fixture).`,
     `  Fix it: ${p.fix}`,
   );

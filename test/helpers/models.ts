@@ -18,7 +18,7 @@ export function offlineOpenAI(cache: unknown): ChatOpenAI {
   });
 }
 
-export function openai(fake: FakeProvider, cache: unknown, fields: Record<string, unknown> = {}): ChatOpenAI {
+export function openai(fake: Pick<FakeProvider, "openaiBaseURL">, cache: unknown, fields: Record<string, unknown> = {}): ChatOpenAI {
   const { configuration, ...rest } = fields;
   return new ChatOpenAI({
     model: "gpt-4o-mini",

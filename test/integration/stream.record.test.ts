@@ -229,7 +229,7 @@ describe("stream: recording and replay in one process", () => {
         `  hash:     ${fx.hash}\n` +
         `  test:     ${title}\n` +
         `  A chat_stream fixture's response is { "chunks": [ { "text", "message", "generationInfo"?, "newToken"? } ] }; ` +
-        `this one was edited by hand, merged badly or written by something else. ` +
+        `this one was edited by hand, merged badly, written by something else, or recorded by an earlier langchain-vcr from a provider answer replay cannot use (an error body sent with status 200). ` +
         `It was not treated as a miss and was not overwritten (npx langchain-vcr validate lists every such fixture).\n` +
         `  Fix it: restore it from git (git checkout -- "${full}"), or delete it and re-record it: ` +
         `rm "${full}" && LANGCHAIN_VCR_MODE=record_or_replay npx mocha --grep "${title}"`,
