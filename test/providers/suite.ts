@@ -8,6 +8,7 @@ import { expect } from "chai";
 import * as path from "node:path";
 import { Vcr, VcrSecretError, withVcr } from "../../src/index";
 import { runChild } from "../helpers/child";
+import { stderrOf } from "../helpers/notes";
 import { allBytes, fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake, Reply } from "./fakes/base";
 import { IMAGE, runOps, script } from "./ops";
@@ -28,11 +29,14 @@ export function describeRecordReplay(spec: ProviderSpec): void {
       const fake = await spec.start();
       const replies = script(spec);
       fake.enqueue(...replies);
+      let warned = "";
       try {
-        recorded = await withVcr({ mode: "record_or_replay" }, () => runOps(spec, fake.url, dir));
+        warned = await stderrOf(async () => (recorded = await withVcr({ mode: "record_or_replay" }, () => runOps(spec, fake.url, dir))));
       } finally {
         await fake.close();
       }
+      expect(warned, "every stream the client records says it ended").not.to.include("carry no finish reason");
+      if (!recorded) throw new Error("the recording run returned nothing");
       const embeddingCalls = spec.embeddingRequests ?? 0;
       const fixtures = replies.length + (spec.embeddings ? 3 : 0) + 3; // a vector per text; + the agents' three tool calls
       expect(fake.count()).to.equal(replies.length + embeddingCalls);

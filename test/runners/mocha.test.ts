@@ -73,7 +73,7 @@ describe("langchain-vcr/mocha: a timed-out test's failure names the call left in
       expect(out.status, out.stdout + out.stderr).to.equal(1);
       const failures = out.stdout.slice(out.stdout.indexOf("1 failing"));
       expect(failures).to.include("Timeout of 1500ms exceeded.");
-      expect(failures).to.include('langchain-vcr: test "hang times out" ended while 1 live recording call(s) had not answered:');
+      expect(failures).to.include('langchain-vcr: test "hang times out" ended while 2 live recording call(s) had not answered:');
     } finally {
       await hanging.close();
     }

@@ -1,6 +1,8 @@
 /** appendNote: the live-call note joins a failed test's error where runners print it. */
 import { expect } from "chai";
 import { appendNote } from "../../src/diagnose/appendNote";
+import { liveCallNote } from "../../src/runner/lifecycle";
+import { Scope } from "../../src/scope";
 
 describe("appendNote (the live-call note on a failed test's error)", () => {
   it("appends to the message and to the message's copy at the head of the stack; the frames stay", () => {
@@ -40,5 +42,25 @@ describe("appendNote (the live-call note on a failed test's error)", () => {
     appendNote(odd, "note");
     expect(odd.message).to.equal(42);
     expect(() => appendNote(undefined, "note")).to.not.throw();
+  });
+});
+
+describe("liveCallNote (a test that ended with a live recording call in flight)", () => {
+  const inFlight = (outcome?: "passed" | "failed") => {
+    const scope = new Scope("streams a poem");
+    scope.live.set("h1", { describe: 'ChatOpenAI (model "gpt-4o-mini")', kind: "chat_stream", hash: "h1", file: "/x/h1.json" });
+    if (outcome) scope.outcome = outcome;
+    return scope;
+  };
+  it("a failed or timed-out test: the call, its file, and the provider that did not answer in time", () => {
+    const note = liveCallNote(inFlight("failed"))!;
+    expect(note).to.include('test "streams a poem" ended while 1 live recording call(s) had not answered:');
+    expect(note).to.include('  - chat_stream request from ChatOpenAI (model "gpt-4o-mini")').and.include("    expected: /x/h1.json");
+    expect(note).to.include("The provider did not answer within the test's timeout");
+  });
+  it("a test that passed: the call was not awaited or its stream not read to its end, not a timeout", () => {
+    const note = liveCallNote(inFlight("passed"))!;
+    expect(note).to.include("the test passed before the call answered (a call not awaited, or a stream not read to its end)");
+    expect(note).not.to.include("timeout");
   });
 });

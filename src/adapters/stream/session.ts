@@ -21,6 +21,7 @@ import { describeModel } from "../chat/cache";
 import { vcrCacheOf } from "../chat/vcrCacheOf";
 import { loadChunk, type ChunkClasses, type GenerationChunkLike, type StreamResponse } from "./chunks";
 import { TokenNotes } from "./tokenNotes";
+import { cutStreamWarning } from "./finished";
 import { watchNewTokens, type RunManagerLike } from "./tokens";
 import { currentTest } from "../../scope";
 import { log } from "../../log";
@@ -73,8 +74,9 @@ export async function* vcrStream(
   // Release the request at once: a consumer may drop a stream half-way without closing it
   // (an abort races `next()`; a hand-driven iterator is let go), and nothing may wait on it.
   // Identical streams running at the same time each call the provider; the first to
-  // finish is written (`record_or_replay` never replaces a fixture).
-  recorder.abandon(lookup);
+  // finish is written (`record_or_replay` never replaces a fixture). The running test still
+  // knows the call is in flight until it ends (a test that times out mid-stream is told which).
+  recorder.release(lookup);
   const notes = new TokenNotes();
   const watched = watchNewTokens(runManager, (text, idx, chunk) => notes.note(text, idx, chunk));
   let settled = false; // the provider's generator ended or threw: not a consumer that stopped reading
@@ -86,16 +88,26 @@ export async function* vcrStream(
     settled = true;
   } catch (e) {
     settled = true;
-    if (!signal?.aborted) recorder.liveFailed(lookup, e); // a miss that went live says so on the provider's error
+    if (!signal?.aborted)
+      recorder.liveFailed(lookup, e); // a miss that went live says so on the provider's error
+    else recorder.abandon(lookup);
     throw e;
   } finally {
     // `break` / `return()` on the stream: the yield above returned, and nothing will be written
-    if (!settled && !signal?.aborted && lookup.policy.writes !== "never") warnStoppedEarly(lookup, describeModel(model, request));
+    if (!settled) {
+      recorder.abandon(lookup);
+      if (!signal?.aborted && lookup.policy.writes !== "never") warnStoppedEarly(lookup, describeModel(model, request));
+    }
   }
   // Only a generator that ran to its end gets here: an error, a `break` or `return()` never does.
-  if (signal?.aborted) return;
+  if (signal?.aborted) {
+    recorder.abandon(lookup);
+    return;
+  }
   const response: StreamResponse = { chunks: notes.recorded };
-  recorder.record(lookup, response, await callSecrets(model));
+  const written = recorder.record(lookup, response, await callSecrets(model));
+  const cut = written && lookup.policy.writes !== "never" ? cutStreamWarning(response.chunks, describeModel(model, request), lookup.file) : undefined;
+  if (cut) log.warn(cut);
 }
 
 async function* replay(

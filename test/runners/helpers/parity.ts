@@ -385,7 +385,8 @@ export function describeParity(spec: RunnerSpec): void {
         expect(text).to.include(`test:     ${spec.chatTitle}`);
         expect(text).to.include(spec.hint);
         expect(text).to.not.include("langchain-vcr: langchain-vcr:"); // the sink and VcrError each add the prefix once
-        expect(text).to.include(`langchain-vcr: test "${spec.hangTitle}" ended while 1 live recording call(s) had not answered`);
+        expect(text).to.include(`langchain-vcr: test "${spec.hangTitle}" ended while 2 live recording call(s) had not answered`);
+        expect(text).to.include(`  - chat request from ChatOpenAI`).and.include(`  - chat_stream request from ChatOpenAI`); // a stream too (before: not named)
         expect(text).to.include('ChatOpenAI (model "gpt-4o-mini")');
         expect(text).to.match(/hash: {5}[0-9a-f]{64}/);
         expect(text).to.include("maxRetries: 0");

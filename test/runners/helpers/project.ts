@@ -149,7 +149,11 @@ async function lookupTwice(title) {
 
 async function hang(title) {
   side("ran " + title);
-  await withVcr({ mode: "record_or_replay" }, () => model(process.env.HANG_URL).invoke("a question the provider never answers"));
+  // a call and a stream, each left in flight by the test's timeout
+  const drain = async (stream) => { for await (const _ of await stream); };
+  await withVcr({ mode: "record_or_replay" }, () =>
+    Promise.all([model(process.env.HANG_URL).invoke("a question the provider never answers"), drain(model(process.env.HANG_URL).stream("a stream the provider never starts"))]),
+  );
 }
 `;
 
