@@ -16,8 +16,15 @@ export interface ParsedArgs {
   flags: Record<string, string | boolean | undefined>;
 }
 
-/** A command line the CLI cannot understand (exit code 2, with the usage). */
-export class UsageError extends Error {}
+/** A command line the CLI cannot understand (exit code 2, with the usage unless `showUsage` is false: a ref git cannot find, where the fix is not the command line's shape). */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
 
 export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
   const booleans = new Set([...(spec.booleans ?? []), "help"]);

@@ -47,7 +47,8 @@ export function resolveRef(top: string, ref: string): string {
         return resolveRef(top, r);
       } catch {
         throw new DiffUsageError(
-          `--base ${JSON.stringify(ref)}: ${JSON.stringify(r)} is not a commit in ${top} (${branchesHere(top, "...")}; in CI fetch the base branch first)`,
+          `--base ${JSON.stringify(ref)}: ${JSON.stringify(r)} is not a commit in ${top} (${branchesHere(top, "...")}).\n${fetchFix(top, r)}`,
+          false,
         );
       }
     };
@@ -55,6 +56,13 @@ export function resolveRef(top: string, ref: string): string {
     try {
       return gitOut(top, ["merge-base", a, b]).trim();
     } catch {
+      // a shallow clone (actions/checkout's default) has them both, but not the history that joins them
+      if (isShallow(top))
+        throw new DiffUsageError(
+          `--base ${JSON.stringify(ref)}: no common ancestor of ${left} and ${right} is in this clone, whose history is shallow (actions/checkout's default, fetch-depth: 1).\n` +
+            fetchFix(top, left === "HEAD" ? right : left),
+          false,
+        );
       throw new DiffUsageError(`--base ${JSON.stringify(ref)}: ${left} and ${right} have no common ancestor in ${top}`);
     }
   }
@@ -62,9 +70,41 @@ export function resolveRef(top: string, ref: string): string {
     return gitOut(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
   } catch {
     throw new DiffUsageError(
-      `--base ${JSON.stringify(ref)} is not a commit in ${top} (${branchesHere(top, "")}, or a commit hash; in CI fetch the base branch first)`,
+      `--base ${JSON.stringify(ref)} is not a commit in ${top} (${branchesHere(top, "")}, or a commit hash).\n${fetchFix(top, ref)}`,
+      false,
     );
   }
+}
+
+function isShallow(top: string): boolean {
+  try {
+    return gitOut(top, ["rev-parse", "--is-shallow-repository"]).trim() === "true";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How to get `ref` (and, in a shallow clone, the history a merge base needs): for `<remote>/<branch>` of
+ * a remote the clone has, the one fetch that makes it, which also works in a single-branch clone, where
+ * `git fetch origin main` sets only FETCH_HEAD.
+ */
+function fetchFix(top: string, ref: string): string {
+  const shallow = isShallow(top);
+  const slash = ref.indexOf("/");
+  let remotes: string[] = [];
+  try {
+    remotes = gitOut(top, ["remote"]).split("\n").filter(Boolean);
+  } catch {
+    // no remotes to name
+  }
+  const [remote, branch] = slash > 0 ? [ref.slice(0, slash), ref.slice(slash + 1)] : ["", ""];
+  const unshallow = shallow ? "--unshallow " : "";
+  const ci = "in GitHub Actions, actions/checkout with fetch-depth: 0 does it";
+  if (remote && branch && remotes.includes(remote))
+    return `  Fix: fetch it${shallow ? " with the history a merge base needs (this clone is shallow)" : ""}: git fetch ${unshallow}--no-tags ${remote} +refs/heads/${branch}:refs/remotes/${remote}/${branch} (${ci}).`;
+  if (shallow) return `  Fix: fetch the base branch and the history a merge base needs (this clone is shallow): git fetch --unshallow (${ci}).`;
+  return `  Fix: fetch the base branch first (${ci}), or name a commit this clone has.`;
 }
 
 /** What the repository has to compare with, as --base values (`suffix`: "..." for a merge base): its branches, local then remote, a few. */

@@ -56,7 +56,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return await command.run(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`langchain-vcr ${name}: ${e.message}.\n\n${COMMAND_USAGE[name]}`);
+      io.err(`langchain-vcr ${name}: ${e.message}${e.showUsage ? `.\n\n${COMMAND_USAGE[name]}` : "\n"}`);
       return 2;
     }
     if (isVcrError(e)) {

@@ -402,3 +402,40 @@ describe("cli: langchain-vcr diff", function () {
     expect(onFile.stderr).to.contain("is not a directory (pass the fixture directory)");
   });
 });
+
+describe("langchain-vcr diff in a shallow clone (actions/checkout's default, fetch-depth: 1)", function () {
+  this.timeout(60000);
+
+  it("a base the clone lacks, or whose history it lacks, is named with the one fetch that gets both; run as printed, diff works", async () => {
+    const origin = repo();
+    const cassettes = path.join(origin, "cassettes");
+    fs.mkdirSync(cassettes);
+    const fixture = (name: string, text: string) => fs.writeFileSync(path.join(cassettes, name), text);
+    fixture("a".repeat(64) + ".json", "{}\n");
+    git(origin, "add", "-A");
+    git(origin, "commit", "-qm", "base");
+    git(origin, "branch", "-M", "main");
+    git(origin, "checkout", "-qb", "feature");
+    fixture("b".repeat(64) + ".json", "{}\n");
+    git(origin, "add", "-A");
+    git(origin, "commit", "-qm", "feature");
+    const clone = path.join(tmpDir("vcr-shallow-"), "clone");
+    git(path.dirname(clone), "clone", "-q", "--depth", "1", "--branch", "feature", `file://${origin}`, clone);
+    const fetch = "git fetch --unshallow --no-tags origin +refs/heads/main:refs/remotes/origin/main";
+
+    const missing = await cli(["diff", "--base", "origin/main..."], clone);
+    expect(missing.code).to.equal(2);
+    expect(missing.stderr).to.contain('--base "origin/main...": "origin/main" is not a commit in');
+    expect(missing.stderr).to.contain(`Fix: fetch it with the history a merge base needs (this clone is shallow): ${fetch} (in GitHub Actions`);
+    expect(missing.stderr).not.to.contain("Usage:"); // not a command-line mistake
+    // the base fetched alone (a shallow fetch): the history that joins them is still missing, and that is what it says
+    git(clone, "fetch", "-q", "--depth", "1", "--no-tags", "origin", "+refs/heads/main:refs/remotes/origin/main");
+    const cut = await cli(["diff", "--base", "origin/main..."], clone);
+    expect(cut.code).to.equal(2);
+    expect(cut.stderr).to.contain("no common ancestor of origin/main and HEAD is in this clone, whose history is shallow").and.contain(fetch);
+    git(clone, ...fetch.split(" ").slice(1));
+    const ok = await cli(["diff", "--base", "origin/main..."], clone);
+    expect(ok.code, ok.stderr).to.equal(0);
+    expect(ok.stdout, ok.stdout).to.contain("cassettes (origin/main... → working tree): ").and.contain("bbbbbbbb"); // the branch's own file
+  });
+});
