@@ -22,6 +22,11 @@ const SECRET_FIELD = /(?:api_?key|secret|secret_?access_?key|(?:^_?|session_?|be
 const CONTAINERS: ReadonlySet<string> = new Set(["lc_kwargs", "fields", "clientOptions", "clientConfig", "configuration", "credentials", "client", "_options"]);
 const MAX_DEPTH = 3;
 
+/** Whether a field of that name holds a credential, by the same rule `clientSecrets` reads a client with. */
+export function isCredentialName(name: string): boolean {
+  return SECRET_FIELD.test(name);
+}
+
 export function clientSecrets(model: Record<string, unknown>): string[] {
   const out: string[] = [];
   collect(model, 0, out, new Set());

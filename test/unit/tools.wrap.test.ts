@@ -466,6 +466,40 @@ describe("tools: vcr.tool() wrapper", () => {
       expect(String(replayed)).to.equal(String(live));
     });
 
+    it("the error's own fields of plain values come back (an app's error handling branches on them); objects and credential-named ones are left out; not an instance of the body's class", async () => {
+      class CardError extends Error {
+        retryable = true;
+        declineCode = "insufficient_funds";
+        status = 402;
+        detail = null;
+        apiKey = "sk-live-not-kept-0000000000";
+        config = { headers: { Authorization: "Bearer x" } };
+        constructor(msg: string) {
+          super(msg);
+          this.name = "CardError";
+        }
+      }
+      const { t, runs } = counted(() => {
+        throw new CardError("card declined");
+      });
+      const w = vcr.tool(t);
+      const live = await w.invoke(call("get_status", { orderId: "2" })).catch((e) => e);
+      expect(live).to.be.instanceOf(CardError);
+      expect(readFixtures(dir)[0].response.error.fields).to.deep.equal({ retryable: true, declineCode: "insufficient_funds", status: 402, detail: null });
+      const replayed = await inOwnTest({ mode: "replay_only" }, () => w.invoke(call("get_status", { orderId: "2" }))).catch((e) => e);
+      expect(runs.n).to.equal(1);
+      expect({ retryable: replayed.retryable, declineCode: replayed.declineCode, status: replayed.status, detail: replayed.detail }).to.deep.equal({
+        retryable: true,
+        declineCode: "insufficient_funds",
+        status: 402,
+        detail: null,
+      });
+      expect(replayed.apiKey).to.equal(undefined);
+      expect(replayed.config).to.equal(undefined);
+      expect(replayed.constructor.name).to.equal("CardError");
+      expect(replayed).not.to.be.instanceOf(CardError); // replay never loads the body's module: branch on name, code or a field
+    });
+
     it("built-in classes come back as themselves; a class that keeps name 'Error' keeps its class name", async () => {
       class Quiet extends Error {}
       const thrown = [new RangeError("too big"), new Quiet("hush")];

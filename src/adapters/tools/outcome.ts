@@ -5,8 +5,9 @@
  *   `[content, artifact]`, plain object, Date, Map, ...: see `tagged.ts`);
  * - `{ "toolMessage": { content, artifact?, status?, name?, ... } }` — the body returned a
  *   `ToolMessage`; replay rebuilds it with the CURRENT call's `tool_call_id`;
- * - `{ "error": { name, message, class?, code?, output? } }` — the body threw an Error;
- *   replay throws an error with the same `name`, class name and message;
+ * - `{ "error": { name, message, class?, code?, output?, fields? } }` — the body threw an Error;
+ *   replay throws an error with the same `name`, class name, message and own fields of plain
+ *   values (`retryable: true`); not an instance of the body's own class, which replay never loads;
  * - `{ "thrown": <tagged> }` — the body threw something that is not an Error;
  * - `{ "interrupt": { value, response_schema? } }` — the body called LangGraph's `interrupt()`,
  *   which paused the graph (`interrupts.ts`);
@@ -22,6 +23,7 @@ import { ToolInputParsingException } from "@langchain/core/tools";
 import { UnrecordableValue, fromTagged, toTagged } from "./tagged";
 import type { RecordedInterrupt } from "./interrupts";
 import { decodeCommand, encodeCommand, isCommand, type RecordedCommand } from "./command";
+import { isCredentialName } from "../../clientSecrets";
 
 export interface RecordedError {
   /** `error.name`. */
@@ -33,6 +35,30 @@ export interface RecordedError {
   code?: string | number;
   /** `ToolInputParsingException.output`. */
   output?: string;
+  /** The error's other own enumerable fields whose values are plain (a string, a finite number, a boolean, null), e.g. `{ retryable: true }`. */
+  fields?: Record<string, ErrorField>;
+}
+
+type ErrorField = string | number | boolean | null;
+/** Members an Error has of its own, or that `RecordedError` keeps on their own. */
+const NOT_FIELDS: ReadonlySet<string> = new Set(["name", "message", "stack", "code", "output", "cause"]);
+/** A longer string field is left out (a response body, a log): it would bloat the fixture, and nothing branches on it. */
+const MAX_FIELD_CHARS = 1000;
+
+/**
+ * The own enumerable fields of `thrown` an app may branch on (`retryable`, `declineCode`,
+ * `status`), when their values are plain; not a credential-named one (`apiKey`), nor an object
+ * (an HTTP client's request and config, which carry headers and sockets).
+ */
+function plainFields(thrown: object): Record<string, ErrorField> | undefined {
+  let out: Record<string, ErrorField> | undefined;
+  for (const [k, v] of Object.entries(thrown)) {
+    if (NOT_FIELDS.has(k) || isCredentialName(k)) continue;
+    const plain =
+      v === null || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && v.length <= MAX_FIELD_CHARS);
+    if (plain) (out ??= {})[k] = v as ErrorField;
+  }
+  return out;
 }
 
 export interface RecordedToolMessage {
@@ -88,6 +114,13 @@ export function encodeThrow(thrown: unknown, events: unknown[] | undefined): Too
   if (typeof code === "string" || (typeof code === "number" && Number.isFinite(code))) error.code = code;
   const output = (thrown as { output?: unknown }).output;
   if (isToolInputParsingException(thrown) && typeof output === "string") error.output = output;
+  let fields: Record<string, ErrorField> | undefined;
+  try {
+    fields = plainFields(thrown);
+  } catch {
+    // a getter that throws, a proxy: the fields are left out, as before they were kept
+  }
+  if (fields) error.fields = fields;
   return { error, ...ev };
 }
 
@@ -177,6 +210,15 @@ export function rebuildError(rec: RecordedError): Error {
   }
   if (err.name !== rec.name) Object.defineProperty(err, "name", { value: rec.name, writable: true, configurable: true, enumerable: false });
   if (rec.code !== undefined) (err as Error & { code?: unknown }).code = rec.code;
+  if (rec.fields !== undefined) {
+    if (rec.fields === null || typeof rec.fields !== "object" || Array.isArray(rec.fields)) throw new Error(`"error.fields" is not an object`);
+    for (const [k, v] of Object.entries(rec.fields)) {
+      if (NOT_FIELDS.has(k)) throw new Error(`"error.fields" holds "${k}", which the error keeps on its own`);
+      if (v !== null && !["string", "number", "boolean"].includes(typeof v))
+        throw new Error(`"error.fields.${k}" is not a string, a number, a boolean or null`);
+      Object.defineProperty(err, k, { value: v, writable: true, enumerable: true, configurable: true }); // "__proto__" too, as a field
+    }
+  }
   return err;
 }
 
