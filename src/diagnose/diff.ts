@@ -51,13 +51,29 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
   }
   for (const d of differences) {
     if (typeof d.recorded !== "string" || typeof d.requested !== "string") continue;
-    const pair = [d.recorded, d.requested];
-    if (pair.every((s) => /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s)))
-      return "a timestamp changed between runs: add normalizers.isoDateTime to options.normalizers";
-    if (pair.every((s) => /\d{4}-\d{2}-\d{2}/.test(s))) return "a date changed between runs: add normalizers.isoDate to options.normalizers";
-    if (pair.every((s) => /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(s))) return "a UUID changed between runs: add normalizers.uuid to options.normalizers";
-    if (pair.every((s) => /1\d{12}/.test(s))) return "a millisecond timestamp changed between runs: add normalizers.epochMillis to options.normalizers";
+    const value = volatileValue([d.recorded, d.requested]);
+    if (!value) continue;
+    if (NORMALIZED.test(d.path)) return `${value.what} changed between runs: add normalizers.${value.normalizer} to options.normalizers`;
+    return (
+      `${value.what} changed between runs at ${d.path}, which normalizers do not rewrite (they rewrite a message's text, a prompt and an embedded text): ` +
+      (d.path.startsWith("args")
+        ? `a value the app puts in a tool call's arguments each run makes every call a new request; keep it out of the arguments (make it in the tool's body), ` +
+          `or run the tool with withVcr({ toolMode: "execute" }, …), whose model calls still replay`
+        : `make it the same on every run in tests (a fixed clock or id), or keep it out of the request (a zod .default(() => …) is sent in the tool's schema)`)
+    );
   }
+  return undefined;
+}
+
+/** The request members the normalizers rewrite: a message's text (string content, text blocks), a completion's prompt, an embedded text. */
+const NORMALIZED = /^(?:messages\[\d+\]\.content(?:\[\d+\]\.text)?|prompt|text)$/;
+
+/** What kind of value changed between two runs, when both sides look like one a run makes anew, and the normalizer for it. */
+function volatileValue(pair: string[]): { what: string; normalizer: string } | undefined {
+  if (pair.every((s) => /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s))) return { what: "a timestamp", normalizer: "isoDateTime" };
+  if (pair.every((s) => /\d{4}-\d{2}-\d{2}/.test(s))) return { what: "a date", normalizer: "isoDate" };
+  if (pair.every((s) => /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(s))) return { what: "a UUID", normalizer: "uuid" };
+  if (pair.every((s) => /1\d{12}/.test(s))) return { what: "a millisecond timestamp", normalizer: "epochMillis" };
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { formatChange } from "../../src/diagnose/diff";
+import { formatChange, hintFor } from "../../src/diagnose/diff";
 
 describe("a difference as a miss shows it (formatChange)", () => {
   const prompt = (args: string) => `You are a tool emulator. Reply as the tool would. Tool: issue_refund. Description: refund an order. Arguments: ${args}`;
@@ -51,5 +51,26 @@ describe("a difference as a miss shows it (formatChange)", () => {
         expect(text.startsWith(parsed), JSON.stringify(shown.slice(-12))).to.equal(true); // no half escape, no lone surrogate
       }
     }
+  });
+});
+
+describe("hintFor: a value a run makes anew, and whether a normalizer reaches where it changed", () => {
+  const d = (path: string, recorded: string, requested: string) => [{ path, recorded, requested }];
+  const uuids = ["id 0b7f1c2e-1111-4a2b-9c3d-000000000001", "id 6f1d2e3c-2222-4b3c-8d4e-000000000002"];
+  it("in a message's text, a prompt, an embedded text: the normalizer to add", () => {
+    for (const path of ["messages[0].content", "messages[2].content[1].text", "prompt", "text"])
+      expect(hintFor(d(path, uuids[0], uuids[1])), path).to.equal("a UUID changed between runs: add normalizers.uuid to options.normalizers");
+    expect(hintFor(d("messages[1].content", "at 2026-12-01T10:00", "at 2026-12-02T11:30"))).to.include("normalizers.isoDateTime");
+  });
+  it("in a tool call's arguments (normalizers never touch them): keep it out of the arguments, or toolMode execute; no normalizer named", () => {
+    const hint = hintFor(d("args.requestId", uuids[0], uuids[1]))!;
+    expect(hint).to.include("a UUID changed between runs at args.requestId, which normalizers do not rewrite");
+    expect(hint).to.include("keep it out of the arguments").and.include('withVcr({ toolMode: "execute" }, …)');
+    expect(hint).not.to.include("add normalizers.");
+  });
+  it("in a tool's schema (a zod default a run makes anew) or another parameter: make it the same every run; no normalizer named", () => {
+    const hint = hintFor(d("tools[0].parameters.properties.requestId.default", uuids[0], uuids[1]))!;
+    expect(hint).to.include("at tools[0].parameters.properties.requestId.default, which normalizers do not rewrite").and.include("zod .default(");
+    expect(hint).not.to.include("add normalizers.");
   });
 });
