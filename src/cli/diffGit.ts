@@ -101,8 +101,16 @@ function fetchFix(top: string, ref: string): string {
   const [remote, branch] = slash > 0 ? [ref.slice(0, slash), ref.slice(slash + 1)] : ["", ""];
   const unshallow = shallow ? "--unshallow " : "";
   const ci = "in GitHub Actions, actions/checkout with fetch-depth: 0 does it";
+  const history = shallow ? " with the history a merge base needs (this clone is shallow)" : "";
   if (remote && branch && remotes.includes(remote))
-    return `  Fix: fetch it${shallow ? " with the history a merge base needs (this clone is shallow)" : ""}: git fetch ${unshallow}--no-tags ${remote} +refs/heads/${branch}:refs/remotes/${remote}/${branch} (${ci}).`;
+    return `  Fix: fetch it${history}: git fetch ${unshallow}--no-tags ${remote} +refs/heads/${branch}:refs/remotes/${remote}/${branch} (${ci}).`;
+  // a bare branch name (`main`), which a CI clone has only as the remote's: fetch that, and compare with it
+  const only = remotes.length === 1 ? remotes[0] : remotes.includes("origin") ? "origin" : undefined;
+  if (only && /^[\w][\w./-]*$/.test(ref) && !/^[0-9a-f]{7,40}$/.test(ref))
+    return (
+      `  Fix: fetch the remote's ${ref}${history}: git fetch ${unshallow}--no-tags ${only} +refs/heads/${ref}:refs/remotes/${only}/${ref}, ` +
+      `then compare with it: --base ${only}/${ref}... (${ci}).`
+    );
   if (shallow) return `  Fix: fetch the base branch and the history a merge base needs (this clone is shallow): git fetch --unshallow (${ci}).`;
   return `  Fix: fetch the base branch first (${ci}), or name a commit this clone has.`;
 }

@@ -423,6 +423,12 @@ describe("langchain-vcr diff in a shallow clone (actions/checkout's default, fet
     git(path.dirname(clone), "clone", "-q", "--depth", "1", "--branch", "feature", `file://${origin}`, clone);
     const fetch = "git fetch --unshallow --no-tags origin +refs/heads/main:refs/remotes/origin/main";
 
+    // a bare branch name, which the clone has only as the remote's (once fetched): that fetch, and the --base to use
+    const bare = await cli(["diff", "--base", "main..."], clone);
+    expect(bare.code).to.equal(2);
+    expect(bare.stderr).to.contain(
+      `Fix: fetch the remote's main with the history a merge base needs (this clone is shallow): ${fetch}, then compare with it: --base origin/main...`,
+    );
     const missing = await cli(["diff", "--base", "origin/main..."], clone);
     expect(missing.code).to.equal(2);
     expect(missing.stderr).to.contain('--base "origin/main...": "origin/main" is not a commit in');

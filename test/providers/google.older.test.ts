@@ -84,6 +84,25 @@ describe("ChatGoogleGenerativeAI before @langchain/google-genai 2.2.0: the gener
     }
   });
 
+  it("a fixture the previous release wrote for such a model (no generationConfig in its request): with none set it still replays; with a temperature set it misses once, naming generationConfig, 0 requests", async () => {
+    const fake = await startGoogleFake();
+    try {
+      const dir = tmpDir();
+      await make(Older, fake.url, new Vcr({ dir, mode: "record_or_replay" })).invoke("name a river");
+      const [old] = readFixtures(dir);
+      expect(old.request).not.to.have.property("generationConfig"); // what 0.3.0 keyed every 2.1.31 call on
+      const replay = new Vcr({ dir, mode: "replay_only" });
+      await make(Older, fake.url, replay).invoke("name a river");
+      const miss = await make(Older, fake.url, replay, { temperature: 0 })
+        .invoke("name a river")
+        .catch((e: unknown) => e);
+      expect((miss as Error).message).to.include('generationConfig: (absent) → {"temperature":0}');
+      expect(fake.count()).to.equal(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
   for (const [name, fields] of Object.entries(CONFIGS)) {
     it(`${name}: 2.1.31 and 2.3.2 key the same request alike (an upgrade past 2.2.0 misses nothing)`, async () => {
       const fake = await startGoogleFake();
