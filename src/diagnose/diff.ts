@@ -65,6 +65,14 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
   return undefined;
 }
 
+/** Whether a value a run makes anew (a timestamp, a UUID) differs where no normalizer reaches: recording again cannot help. */
+export function changesEveryRun(differences: readonly VcrDifference[]): boolean {
+  return differences.some(
+    (d) =>
+      typeof d.recorded === "string" && typeof d.requested === "string" && !NORMALIZED.test(d.path) && volatileValue([d.recorded, d.requested]) !== undefined,
+  );
+}
+
 /** The request members the normalizers rewrite: a message's text (string content, text blocks), a completion's prompt, an embedded text. */
 const NORMALIZED = /^(?:messages\[\d+\]\.content(?:\[\d+\]\.text)?|prompt|text)$/;
 

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
-import { formatChange, hintFor, isEdit } from "./diff";
+import { changesEveryRun, formatChange, hintFor, isEdit } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { packageManager } from "./packageManager";
 import { filterTitleOf } from "./runIdTitle";
@@ -85,8 +85,12 @@ export function missMessage(
       ? `  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`
       : held
         ? anchorFix(held, m.file)
-        : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
-          `, then review and commit the new fixture.`,
+        : m.nearest && changesEveryRun(m.nearest.differences)
+          ? // recording it again would record a request the next run does not make: the hint above says what to do
+            `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ` +
+            `${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}.`
+          : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
+            `, then review and commit the new fixture.`,
   );
   if (m.kind === "chat_stream" && !held && !exact && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited

@@ -81,7 +81,7 @@ export function liveCallNote(scope: Scope): string | undefined {
   lines.push(
     scope.outcome === "passed"
       ? `  Nothing was recorded for it: the test passed before the call answered (a call not awaited, or a stream not read to its end), so it goes live again next run. Await it in the test.`
-      : `  Nothing was recorded for it. The provider did not answer within the test's timeout: check its URL and key (and an HTTP interceptor the test set up,` +
+      : `  Nothing was recorded for it. The provider did not answer (or, for a stream, finish) within the test's timeout: check its URL and key (and an HTTP interceptor the test set up,` +
           ` msw or nock, that may be refusing it), and construct the model with maxRetries: 0 while recording (the client otherwise retries for minutes), or raise the test timeout.`,
   );
   scope.live.clear();

@@ -56,7 +56,7 @@ describe("liveCallNote (a test that ended with a live recording call in flight)"
     const note = liveCallNote(inFlight("failed"))!;
     expect(note).to.include('test "streams a poem" ended while 1 live recording call(s) had not answered:');
     expect(note).to.include('  - chat_stream request from ChatOpenAI (model "gpt-4o-mini")').and.include("    expected: /x/h1.json");
-    expect(note).to.include("The provider did not answer within the test's timeout");
+    expect(note).to.include("The provider did not answer (or, for a stream, finish) within the test's timeout");
   });
   it("a test that passed: the call was not awaited or its stream not read to its end, not a timeout", () => {
     const note = liveCallNote(inFlight("passed"))!;

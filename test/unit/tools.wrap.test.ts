@@ -288,6 +288,19 @@ describe("tools: vcr.tool() wrapper", () => {
       expect(vcr.stats().missed).to.equal(1);
     });
 
+    it("replay_only: an argument the app makes anew every run (a UUID) misses with how to keep it out of the arguments, not a normalizer nor a plain re-record", async () => {
+      const { t, runs } = counted(() => "x");
+      const w = vcr.tool(t);
+      await w.invoke(call("get_status", { orderId: "0b7f1c2e-1111-4a2b-9c3d-000000000001" }));
+      const err = await inOwnTest({ mode: "replay_only" }, () => w.invoke(call("get_status", { orderId: "6f1d2e3c-2222-4b3c-8d4e-000000000002" }))).catch(
+        (e) => e,
+      );
+      expect(err).to.be.instanceOf(VcrMissError);
+      expect(err.message).to.include("hint: a UUID changed between runs at args.orderId, which normalizers do not rewrite");
+      expect(err.message).to.include("Recording it again will not help while that value changes on every run").and.not.include("To record it, run");
+      expect(runs.n).to.equal(1);
+    });
+
     it("bypass: the body runs every time and nothing is written", async () => {
       const { t, runs } = counted(() => "x");
       const w = vcr.tool(t);
