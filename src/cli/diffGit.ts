@@ -60,7 +60,7 @@ export function resolveRef(top: string, ref: string): string {
       if (isShallow(top))
         throw new DiffUsageError(
           `--base ${JSON.stringify(ref)}: no common ancestor of ${left} and ${right} is in this clone, whose history is shallow (actions/checkout's default, fetch-depth: 1).\n` +
-            fetchFix(top, left === "HEAD" ? right : left),
+            fetchFix(top, left === "HEAD" ? right : left, true),
           false,
         );
       throw new DiffUsageError(`--base ${JSON.stringify(ref)}: ${left} and ${right} have no common ancestor in ${top}`);
@@ -89,8 +89,7 @@ function isShallow(top: string): boolean {
  * a remote the clone has, the one fetch that makes it, which also works in a single-branch clone, where
  * `git fetch origin main` sets only FETCH_HEAD.
  */
-function fetchFix(top: string, ref: string): string {
-  const shallow = isShallow(top);
+function fetchFix(top: string, ref: string, shallow = isShallow(top)): string {
   const slash = ref.indexOf("/");
   let remotes: string[] = [];
   try {

@@ -36,10 +36,10 @@ export function testedVersion(pkg: string): string {
   return (ownPackage().devDependencies?.[pkg] ?? "latest").replace(/^[\^~]/, "");
 }
 
-/** The version of the @langchain/core this process resolves, or "unknown". */
+/** The version of the @langchain/core this process resolves, or "unknown". Read from disk: core is not loaded, nor its package.json cached as a module. */
 export function installedCoreVersion(): string {
   try {
-    return (require("@langchain/core/package.json") as { version?: string }).version ?? "unknown";
+    return (JSON.parse(fs.readFileSync(require.resolve("@langchain/core/package.json"), "utf8")) as { version?: string }).version ?? "unknown";
   } catch {
     return "unknown";
   }

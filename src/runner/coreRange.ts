@@ -5,9 +5,8 @@
  * runner can hide that error: mocha with tsx reports a `.ts` helper that threw while loading as
  * ERR_UNKNOWN_FILE_EXTENSION, so a Vcr built in one never shows its VcrConfigError.
  */
-import * as fs from "node:fs";
 import { log } from "../log";
-import { supportedCoreRange } from "../internals/version";
+import { installedCoreVersion, supportedCoreRange } from "../internals/version";
 
 /** The warning for `version` outside `range` (only a `>=X.Y.Z <N` range is read; anything else says nothing). */
 export function coreRangeWarning(version: string | undefined, range: string): string | undefined {
@@ -28,12 +27,7 @@ export function coreRangeWarning(version: string | undefined, range: string): st
 
 /** Warns once, before any test file loads, when the @langchain/core the project resolves is outside the supported range. */
 export function warnUnsupportedCore(): void {
-  let version: string | undefined;
-  try {
-    version = (JSON.parse(fs.readFileSync(require.resolve("@langchain/core/package.json"), "utf8")) as { version?: string }).version;
-  } catch {
-    return; // not installed, or a package.json we cannot read: new Vcr() says what is wrong
-  }
-  const warning = coreRangeWarning(version, supportedCoreRange());
+  // "unknown" (not installed, a package.json that cannot be read) says nothing: new Vcr() says what is wrong
+  const warning = coreRangeWarning(installedCoreVersion(), supportedCoreRange());
   if (warning) log.warn(warning);
 }
