@@ -155,12 +155,13 @@ function turnTitle(m: Rec, shown: (text: string, max: number) => string): string
 /**
  * A generation's finish reason, from its info or its message's metadata, in each provider's
  * spelling: OpenAI's `finish_reason`, Ollama's `done_reason`, Anthropic's `stop_reason`,
- * Google's `finishReason`, Bedrock's `stopReason`.
+ * Google's `finishReason`, Bedrock's `stopReason` (and `doneReason`, Ollama's in camel case). The
+ * recorder's check that a stream ended reads the same list (adapters/stream/finished.ts).
  */
-const FINISH_KEYS = ["finish_reason", "done_reason", "stop_reason", "finishReason", "stopReason"] as const;
+export const FINISH_REASON_KEYS = ["finish_reason", "done_reason", "stop_reason", "finishReason", "stopReason", "doneReason"] as const;
 
 function finishReason(info: Rec, meta: Rec): unknown {
-  for (const k of FINISH_KEYS) {
+  for (const k of FINISH_REASON_KEYS) {
     const v = info[k] ?? meta[k];
     if (v !== undefined && v !== null) return v;
   }

@@ -8,9 +8,9 @@
  * cut answer in every run: the recorder says so (`cutStreamWarning`). A provider whose stream
  * carries none of these is only told once per fixture it records.
  */
+import { FINISH_REASON_KEYS as REASONS } from "../../kinds/model";
 import type { StoredChunk } from "./chunks";
 
-const REASONS = ["finish_reason", "finishReason", "stop_reason", "stopReason", "done_reason", "doneReason"] as const;
 const ENDED_STATUS: ReadonlySet<unknown> = new Set(["completed", "incomplete"]);
 
 /** Whether `fields`, or an object among them (Bedrock's `messageStop: { stopReason }`), holds a finish reason. */
