@@ -49,11 +49,10 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `which stays for the calls that use the other API`
     );
   }
-  for (const d of differences) {
-    if (typeof d.recorded !== "string" || typeof d.requested !== "string") continue;
-    const value = volatileValue([d.recorded, d.requested]);
-    if (!value) continue;
-    if (NORMALIZED.test(d.path)) return `${value.what} changed between runs: add normalizers.${value.normalizer} to options.normalizers`;
+  const [first] = volatileDifferences(differences);
+  if (first) {
+    const { d, value } = first;
+    if (first.normalized) return `${value.what} changed between runs: add normalizers.${value.normalizer} to options.normalizers`;
     return (
       `${value.what} changed between runs at ${d.path}, which normalizers do not rewrite (they rewrite a message's text, a prompt and an embedded text): ` +
       (d.path.startsWith("args")
@@ -67,10 +66,16 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
 
 /** Whether a value a run makes anew (a timestamp, a UUID) differs where no normalizer reaches: recording again cannot help. */
 export function changesEveryRun(differences: readonly VcrDifference[]): boolean {
-  return differences.some(
-    (d) =>
-      typeof d.recorded === "string" && typeof d.requested === "string" && !NORMALIZED.test(d.path) && volatileValue([d.recorded, d.requested]) !== undefined,
-  );
+  return volatileDifferences(differences).some((v) => !v.normalized);
+}
+
+/** The differences whose two sides both look like a value a run makes anew, what it is, and whether a normalizer reaches it. */
+function volatileDifferences(differences: readonly VcrDifference[]) {
+  return differences.flatMap((d) => {
+    if (typeof d.recorded !== "string" || typeof d.requested !== "string") return [];
+    const value = volatileValue([d.recorded, d.requested]);
+    return value ? [{ d, value, normalized: NORMALIZED.test(d.path) }] : [];
+  });
 }
 
 /** The request members the normalizers rewrite: a message's text (string content, text blocks), a completion's prompt, an embedded text. */
