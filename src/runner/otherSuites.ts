@@ -5,9 +5,10 @@
  * suite uses: `prune` keeps what another suite's last run used, and refuses when that run
  * cannot be trusted.
  *
- * An earlier run is another suite when none of its test files is one of a later complete run's
- * (runs of one suite share test files, whatever the branch or the file added or renamed) and one
- * of its test files is still on disk (a suite whose files are all gone uses nothing). A partial
+ * An earlier run is another suite when it ran under another runner (a mocha config beside a
+ * vitest suite may run a file of it too: neither run knows the other's tests), or none of its test
+ * files is one of a later complete run's (runs of one suite share test files, whatever the branch
+ * or the file added or renamed), and one of its test files is still on disk (a suite whose files are all gone uses nothing). A partial
  * run names a subset, or a mix (`mocha other/b.test.js test/a.spec.js`): it never widens a suite,
  * so it cannot join two. An earlier run that names no test file (killed before its first file
  * ended) tells nothing: skipped. When the last run names none (a complete run whose tests have no
@@ -40,22 +41,22 @@ export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts 
   const runs = runsNewestFirst(ledgers);
   if (runs.length === 0) return undefined;
   const last = runVerdict(runs[0], unreadable, ledgerDir, root);
-  const suites: ({ files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = [
-    { files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() },
+  const suites: ({ runner: string; files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = [
+    { runner: last.runner, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() },
   ];
   let lastComplete: RunVerdict | undefined;
   for (const run of runs.slice(1)) {
     const verdict = runVerdict(run, unreadable, ledgerDir, root);
     const files = verdict.specFiles;
     if (files.length === 0) continue;
-    let suite = suites.find((s) => files.some((f) => s.files.has(f)));
+    let suite = suites.find((s) => s.runner === verdict.runner && files.some((f) => s.files.has(f)));
     if (suite) {
       // an older run of a known suite: a complete one's files are that suite's too
       if (verdict.complete) for (const f of files) suite.files.add(f);
       if (suite === suites[0] && verdict.complete && !last.complete) lastComplete ??= verdict;
     } else {
       const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
-      suites.push((suite = { files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
+      suites.push((suite = { runner: verdict.runner, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
     }
     for (const f of verdict.used) suite.dirs.add(path.dirname(f));
     for (const f of verdict.files) suite.ledgers.add(path.dirname(f));

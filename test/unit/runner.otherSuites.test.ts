@@ -15,7 +15,7 @@ let ledgers: string;
 let minute = 0;
 
 /** A run, one minute after the one before; `partial` reasons make it partial. */
-function run(specFiles: string[], used: string[], partial: string[] = []): string {
+function run(specFiles: string[], used: string[], partial: string[] = [], runner?: string): string {
   const runId = `r${++minute}`;
   const startedAt = new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
   const record: LedgerRecord = {
@@ -30,6 +30,7 @@ function run(specFiles: string[], used: string[], partial: string[] = []): strin
     partial,
     specFiles,
     used,
+    ...(runner ? { runner } : {}),
   };
   writeLedger(ledgers, record);
   return runId;
@@ -70,6 +71,15 @@ describe("other suites beside the last run", () => {
     run(["other/c.spec.js", "test/a.spec.js"], ["cassettes/a.json", "cassettes/c.json"]);
     run(["test/a.spec.js"], ["cassettes/a.json"]);
     expect(others()).to.deep.equal([]);
+  });
+
+  it("a run of another runner is another suite even when it ran a test file of the later run (a mocha config running one file of a vitest suite)", () => {
+    const v = run(["test/a.spec.js", "test/b.spec.js", "other/c.spec.js"], ["cassettes/a.json", "cassettes/b.json", "cassettes/c.json"], [], "vitest");
+    const m = run(["test/a.spec.js"], ["cassettes/a.json"], [], "mocha");
+    expect(others()).to.deep.equal([{ runId: v, dirs: ["cassettes"] }]);
+    // the vitest suite run again: the earlier vitest run is its own, the mocha run the other suite
+    run(["test/a.spec.js", "test/b.spec.js", "other/c.spec.js"], ["cassettes/a.json"], [], "vitest");
+    expect(others().map((o) => o.runId)).to.deep.equal([m]);
   });
 
   it("a suite whose test files are all gone is no other suite", () => {
