@@ -4,7 +4,9 @@
  * field. Read from the client's own fields and the few places LangChain clients keep their
  * options: its constructor fields (`lc_kwargs`, `fields`), SDK options (`clientOptions`,
  * `clientConfig`, `configuration`), AWS `credentials`, and the SDK client it built (`client`,
- * its `_options`).
+ * its `_options`); and the headers and query parameters it sends on every call
+ * (`configuration.defaultHeaders` / `defaultQuery`: a gateway's `Authorization`, `x-api-key`,
+ * `Ocp-Apim-Subscription-Key`, an `api-key` query), by names HTTP spells them with.
  *
  * An AWS SDK client (ChatBedrockConverse's and BedrockEmbeddings' `client`) keeps its
  * credentials behind a provider function, wherever they came from (the constructor, an injected
@@ -20,6 +22,12 @@ import { isVcrEnv } from "./internalEnv";
  */
 const SECRET_FIELD = /(?:api_?key|secret|secret_?access_?key|(?:^_?|session_?|bearer_?|auth_?|access_?|refresh_?|api_?)token|access_?key_?id|password)$/i;
 const CONTAINERS: ReadonlySet<string> = new Set(["lc_kwargs", "fields", "clientOptions", "clientConfig", "configuration", "credentials", "client", "_options"]);
+/** Where a client keeps the headers and query parameters it adds to every request. */
+const HTTP_CONTAINERS: ReadonlySet<string> = new Set(["defaultHeaders", "defaultQuery", "headers", "query"]);
+/** A header or query parameter that holds a credential: Authorization, x-api-key, api-key, Ocp-Apim-Subscription-Key, x-auth-token, key (Google's query). */
+const HTTP_SECRET_NAME = /(?:authorization|api[-_]?key|subscription[-_]?key|token|secret|password|^key)$/i;
+/** An Authorization value's scheme: the credential is what follows it. */
+const AUTH_SCHEME = /^(?:bearer|basic|token|bot|apikey|sharedaccesssignature)\s+(\S+)$/i;
 const MAX_DEPTH = 3;
 
 /** Whether a field of that name holds a credential, by the same rule `clientSecrets` reads a client with. */
@@ -33,20 +41,22 @@ export function clientSecrets(model: Record<string, unknown>): string[] {
   return out;
 }
 
-function collect(obj: object, depth: number, out: string[], seen: Set<object>): void {
+/** `http`: `obj` is a client's headers or query parameters (read by their HTTP names). */
+function collect(obj: object, depth: number, out: string[], seen: Set<object>, http = false): void {
   if (depth > MAX_DEPTH || seen.has(obj)) return;
   seen.add(obj);
   let entries: [string, unknown][];
   try {
-    entries = Object.entries(obj);
+    entries = http && obj instanceof Headers ? [...obj.entries()] : Object.entries(obj);
   } catch {
     return; // a proxy or an accessor that throws: nothing readable here
   }
   for (const [k, v] of entries) {
     if (typeof v === "string") {
-      if (v.length >= 8 && SECRET_FIELD.test(k) && !out.includes(v)) out.push(v);
-    } else if (v !== null && typeof v === "object" && CONTAINERS.has(k)) {
-      collect(v, depth + 1, out, seen);
+      const value = http ? (AUTH_SCHEME.exec(v.trim())?.[1] ?? v) : v;
+      if (value.length >= 8 && (http ? HTTP_SECRET_NAME : SECRET_FIELD).test(k) && !out.includes(value)) out.push(value);
+    } else if (v !== null && typeof v === "object" && !http && (CONTAINERS.has(k) || HTTP_CONTAINERS.has(k))) {
+      collect(v, depth + 1, out, seen, HTTP_CONTAINERS.has(k));
     }
   }
 }

@@ -327,7 +327,7 @@ export class Recorder {
       return this.live(base, options);
     }
     if (policy.onMiss === "fail") {
-      const miss = this.miss(base, describeOf(options, base.request));
+      const miss = this.miss(base, describeOf(options, base.request), options.secrets);
       throw keepModelMiss(kind, miss);
     }
     return this.missed(base, options);
@@ -550,9 +550,10 @@ export class Recorder {
     return lookup;
   }
 
-  private miss(base: Omit<Lookup, "fixture">, describe: string): VcrMissError {
+  /** `secrets`: the literal credentials the client holds (`LookupOptions.secrets`), masked in what the message prints. */
+  private miss(base: Omit<Lookup, "fixture">, describe: string, secrets?: () => readonly string[]): VcrMissError {
     noteUnanswered(currentTest(), { kind: base.kind, describe, file: base.file, mode: base.mode, how: "missed" });
-    const shown = this.shown(base);
+    const shown = this.shown(base, secrets);
     const request = shown ? shown.request : NOT_SHOWN;
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;
     const otherForm = this.otherForm(base);
@@ -592,11 +593,13 @@ export class Recorder {
   /**
    * The request as messages may show it: as the redactors would leave it on disk, with what the
    * secret scan knows masked (a miss prints it in a CI log); undefined when a redactor threw on
-   * it: show none of it.
+   * it: show none of it. `secrets`: the client's own credentials, masked too (a replay_only miss
+   * never reached the scan that refuses them: a key from a vault, in a prompt, would be printed).
    */
-  private shown(base: Pick<Lookup, "kind" | "hash" | "request">): { request: unknown } | undefined {
+  private shown(base: Pick<Lookup, "kind" | "hash" | "request">, secrets?: () => readonly string[]): { request: unknown } | undefined {
     const redacted = redactedRequest(base.kind, base.hash, base.request, this.config.redactors);
-    return redacted && { request: maskSecrets(redacted.request, envSecrets(), this.config.allowSecretPatterns) };
+    const known = secrets ? [...secrets(), ...envSecrets()] : envSecrets();
+    return redacted && { request: maskSecrets(redacted.request, known, this.config.allowSecretPatterns) };
   }
 
   private reportNearMiss(lookup: Lookup): void {

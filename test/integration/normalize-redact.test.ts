@@ -487,6 +487,22 @@ describe("secret safety", () => {
     }
   });
 
+  it("a replay_only miss masks the client's own credentials in the request it prints: its key (from a vault, in no variable) and a gateway header's token", async () => {
+    const key = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+    const bearer = "gw-bearer-5a6978879";
+    const model = openai(fake, new Vcr({ dir, mode: "replay_only" }).cache, {
+      apiKey: key,
+      configuration: { defaultHeaders: { Authorization: `Bearer ${bearer}` } },
+    });
+    const err = await model.invoke(`Config dump: api-key=${key} auth=${bearer}`).catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    for (const shown of [err.message, JSON.stringify(err.request)]) {
+      expect(shown).not.to.include(key).and.not.include(bearer);
+      expect(shown.split("[secret: the client's key]").length - 1, shown).to.be.at.least(2);
+    }
+    expect(fake.count()).to.equal(0);
+  });
+
   it("the secret scan reads mixed arrays whose first element is a number", () => {
     expect(findSecret({ r: [1, "sk-proj-abcdefghijklmnopqrstuvwxyz012345"] }, [], new Set())).to.deep.equal({ path: "$.r[1]", pattern: "openai_key" });
     expect(findSecret({ v: [0.1, 0.2, 0.3] }, [], new Set())).to.equal(undefined);

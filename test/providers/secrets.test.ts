@@ -8,7 +8,7 @@ import { BedrockEmbeddings, ChatBedrockConverse } from "@langchain/aws";
 import { ChatGoogleGenerativeAI, GoogleGenerativeAIEmbeddings } from "@langchain/google-genai";
 import { ChatGroq } from "@langchain/groq";
 import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
-import { ChatOpenAI } from "@langchain/openai";
+import { AzureChatOpenAI, ChatOpenAI } from "@langchain/openai";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { callSecrets, clientSecrets, envSecrets } from "../../src/clientSecrets";
 import { findSecret, maskSecrets } from "../../src/secrets";
@@ -209,6 +209,43 @@ describe("secrets: the literal credentials each real client holds", () => {
       "refresh-literal-1",
     ]);
     expect(clientSecrets({ lc_kwargs: { stop_token: "<|im_end|>", maxTokens: "12345678", tokenizer: "cl100k_base" } })).to.deep.equal([]);
+  });
+  it("the credentials a client sends in its headers and query on every call (a gateway's, an Azure APIM's) are found by their HTTP names; a bearer's token without its scheme; other headers are not", () => {
+    const openai = new ChatOpenAI({
+      model: "m",
+      apiKey: "openai-literal-1",
+      configuration: {
+        baseURL: "http://127.0.0.1:9/v1",
+        defaultHeaders: {
+          Authorization: "Bearer gateway-bearer-1",
+          "x-api-key": "gateway-xkey-1",
+          "Ocp-Apim-Subscription-Key": "apim-subscription-1",
+          "x-tenant": "tenant-name-long",
+          "anthropic-version": "2023-06-01",
+        },
+        defaultQuery: { "api-key": "query-literal-1", "api-version": "2024-10-21" },
+      },
+    });
+    const found = clientSecrets(openai as unknown as Record<string, unknown>);
+    expect(found).to.include.members(["openai-literal-1", "gateway-bearer-1", "gateway-xkey-1", "apim-subscription-1", "query-literal-1"]);
+    expect(found).not.to.include.members(["Bearer gateway-bearer-1", "tenant-name-long", "2023-06-01", "2024-10-21"]);
+    const azure = new AzureChatOpenAI({
+      azureOpenAIApiKey: "azure-literal-1",
+      azureOpenAIEndpoint: "http://127.0.0.1:9",
+      azureOpenAIApiDeploymentName: "dep",
+      azureOpenAIApiVersion: "2024-10-21",
+      configuration: { defaultHeaders: { "api-key": "azure-header-1" } },
+    });
+    expect(clientSecrets(azure as unknown as Record<string, unknown>)).to.include.members(["azure-literal-1", "azure-header-1"]);
+    const anthropic = new ChatAnthropic({
+      model: "m",
+      apiKey: "anthropic-literal-1",
+      clientOptions: { defaultHeaders: { "X-Auth-Token": "anthropic-header-1" } },
+    });
+    expect(clientSecrets(anthropic as unknown as Record<string, unknown>)).to.include.members(["anthropic-literal-1", "anthropic-header-1"]);
+    expect(clientSecrets({ clientConfig: { defaultHeaders: new Headers({ authorization: "Basic aGVhZGVyczpsaXRlcmFs" }) } })).to.deep.equal([
+      "aGVhZGVyczpsaXRlcmFs",
+    ]);
   });
   it("names of environment variables and other settings are not taken for secrets", () => {
     const found = clientSecrets(
