@@ -161,10 +161,12 @@ export interface LookupOptions {
    */
   alternate?: (fixture: Fixture, request: () => unknown) => unknown;
   /**
-   * On a miss, the same request as a client spells it otherwise (canonical/spellings.ts), or
-   * undefined: a fixture found under that is replayed. The call records under its own request.
+   * On a miss, the same request in its other forms, most likely first: as a client spells it
+   * otherwise (canonical/spellings.ts), as an earlier langchain-vcr made it canonical
+   * (canonical/legacyBinary.ts). A fixture found under one is replayed. The call records under
+   * its own request.
    */
-  alike?: (request: () => unknown) => unknown;
+  alike?: (request: () => unknown) => readonly unknown[];
   /**
    * The caller's signal: a call waiting on the same request in flight fails with its reason on
    * an abort, as its own live call would, rather than answering when that call does.
@@ -280,25 +282,25 @@ export class Recorder {
   }
 
   /**
-   * The fixture of the same request as a client spells it otherwise (`options.alike`), for a
-   * lookup that found none under its own `hash`. A spelling found is kept by that hash (bounded),
-   * so the next replay of the call neither builds nor hashes it again.
+   * The fixture of the same request in another form (`options.alike`), for a lookup that found
+   * none under its own `hash`. A form found is kept by that hash (bounded), so the next replay of
+   * the call neither builds nor hashes it again.
    */
   private findAlike(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions): Lookup | undefined {
     if (!options.alike) return undefined;
-    let other = this.alikeOf.get(hash);
-    if (!other) {
-      const spelled = options.alike(request);
-      if (spelled === undefined) return undefined;
-      other = { hash: requestHash(kind, spelled), request: spelled };
+    const known = this.alikeOf.get(hash);
+    const others = known ? [known] : options.alike(request).map((r) => ({ hash: requestHash(kind, r), request: r }));
+    for (const other of others) {
+      const found = this.findAt(kind, other.hash, other.request, options);
+      if (!found) continue;
+      if (!known) {
+        if (this.alikeOf.size >= MAX_ALIKE) this.alikeOf.clear();
+        this.alikeOf.set(hash, other);
+      }
+      log.debug(`${kind}: ${found.file} replayed for ${this.store.fileFor(hash)}: the same request in another form`);
+      return found;
     }
-    const found = this.findAt(kind, other.hash, other.request, options);
-    if (found && !this.alikeOf.has(hash)) {
-      if (this.alikeOf.size >= MAX_ALIKE) this.alikeOf.clear();
-      this.alikeOf.set(hash, other);
-    }
-    if (found) log.debug(`${kind}: ${found.file} replayed for ${this.store.fileFor(hash)}: the same request as the client spells it otherwise`);
-    return found;
+    return undefined;
   }
 
   /** `hashed`: the request `hash` was just computed from, when at hand (a read of the file compares it instead of hashing the file's). */

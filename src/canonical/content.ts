@@ -1,14 +1,43 @@
 /**
  * Canonical message content: text stays text (after normalizers), binary data becomes
  * its mime type plus the sha256 of its bytes, so two different images are two different
- * requests while the fixture never holds the image itself.
+ * requests while the fixture never holds the image itself: a data: URL anywhere, a
+ * `Uint8Array` anywhere, the base64 of a binary block (`image`, `file`, `audio`, Google's
+ * `media`, Anthropic's `document`, …) at its top level or one level down (Anthropic's
+ * `source: {type: "base64", data}`, OpenAI's `input_audio: {data}`). A text source
+ * (`{type: "text", media_type: "text/plain", data}`) stays text.
+ *
+ * langchain-vcr 0.3.0 digested only a block's top-level data of fewer block types: its fixtures
+ * of the others hold the base64 and are keyed by it. `withLegacyBinary` builds a request that
+ * way, for a lookup to find them (./legacyBinary.ts).
  */
 import { defineMember, sha256Hex } from "./json";
 import type { Normalize } from "./normalize";
 
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/;
-const BINARY_BLOCK_TYPES = new Set(["image", "audio", "video", "file", "input_audio", "input_image", "input_file"]);
+const BINARY_BLOCK_TYPES = new Set(["image", "audio", "video", "file", "input_audio", "input_image", "input_file", "media", "document"]);
+/** The block types langchain-vcr 0.3.0 digested (their top-level data only). */
+const BINARY_BLOCK_TYPES_0_3 = new Set(["image", "audio", "video", "file", "input_audio", "input_image", "input_file"]);
 const BINARY_KEYS = new Set(["data", "base64", "file_data"]);
+
+/** Set while `withLegacyBinary` builds a request the way 0.3.0 did. */
+let legacy = false;
+
+/** What `build` returns when content is made canonical as langchain-vcr 0.3.0 did (synchronously). */
+export function withLegacyBinary<T>(build: () => T): T {
+  legacy = true;
+  try {
+    return build();
+  } finally {
+    legacy = false;
+  }
+}
+
+/** A binary block's member object that holds text, not bytes: Anthropic's plain-text document source. */
+function isTextSource(v: Record<string, unknown>): boolean {
+  const mime = v.media_type ?? v.mimeType ?? v.mime_type;
+  return v.type === "text" || (typeof mime === "string" && mime.startsWith("text/"));
+}
 
 /** `{ mime, sha256 }` for a data: URL, else undefined. */
 export function digestDataUrl(url: string): { mime: string; sha256: string } | undefined {
@@ -42,7 +71,7 @@ function canonicalBlock(block: unknown, normalize: Normalize, ids: IdMapper): un
   if (typeof block === "string") return normalize(block);
   if (block === null || typeof block !== "object") return block;
   const b = block as Record<string, unknown>;
-  const out = canonicalValue(b, ids, BINARY_BLOCK_TYPES.has(String(b.type))) as Record<string, unknown>;
+  const out = canonicalValue(b, ids, (legacy ? BINARY_BLOCK_TYPES_0_3 : BINARY_BLOCK_TYPES).has(String(b.type))) as Record<string, unknown>;
   if (typeof b.text === "string" && (b.type === "text" || b.type === undefined)) out.text = normalize(b.text);
   return out;
 }
@@ -67,7 +96,9 @@ function canonicalValue(value: unknown, ids: IdMapper, binaryBlock: boolean): un
     } else if ((toolish && k === "id") || k === "tool_use_id" || k === "tool_call_id" || k === "call_id") {
       defineMember(out, k, typeof v === "string" ? ids(v) : v);
     } else {
-      defineMember(out, k, canonicalValue(v, ids, false));
+      // one level down in a binary block: its source's or its audio's base64 (not a text source's text)
+      const nested = binaryBlock && !legacy && !Array.isArray(v) && v !== null && typeof v === "object" && !isTextSource(v as Record<string, unknown>);
+      defineMember(out, k, canonicalValue(v, ids, nested));
     }
   }
   return out;

@@ -15,7 +15,7 @@ import { loadGenerations, storeGenerations } from "./generations";
 import { brandVcrCache } from "./vcrCacheOf";
 import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { isSharedFixture } from "../../store/store";
-import { otherSpelling } from "../../canonical/spellings";
+import { alikeRequests } from "../../canonical/legacyBinary";
 import { ownApiRequest } from "./openaiApi";
 
 export class VcrCache extends BaseCache<Generation[]> {
@@ -36,10 +36,7 @@ export class VcrCache extends BaseCache<Generation[]> {
     // a call whose signal is already aborted fails as the live one does (every client checks it first), replayed or not
     signal?.throwIfAborted();
     const model = call.model;
-    const parts =
-      call.kind === "chat"
-        ? chatParts(model, entry.input as unknown[], call.options(), this.normalize)
-        : llmParts(model, entry.input as string, call.options(), this.normalize);
+    const parts = partsOf(call, entry.input, this.normalize);
     // core's prompt string (lossy: no images, no tool-call ids) only narrows where a remembered hash is looked for
     const source: RequestParts<CallParts> = { key: prompt, parts, build: (p) => requestOf(model, p) };
     const found = this.recorder.findParts(call.kind, source, {
@@ -48,7 +45,7 @@ export class VcrCache extends BaseCache<Generation[]> {
       owner: call,
       borrow: true,
       alternate: (fixture, request) => ownApiRequest(model, call.options(), fixture, request),
-      alike: (request) => otherSpelling(model, request),
+      alike: (request) => alikeRequests(model, request, () => requestOf(model, partsOf(call, entry.input, this.normalize))),
       signal,
     });
     const lookup = found instanceof Promise ? await found : found; // a hit takes no extra microtask turn
@@ -83,6 +80,13 @@ export class VcrCache extends BaseCache<Generation[]> {
     if (error) this.recorder.liveFailed(lookup, error.thrown, { note: error.note });
     else this.recorder.abandon(lookup);
   }
+}
+
+/** The canonical parts of a call's input: a chat model's messages or an LLM's prompt. */
+function partsOf(call: ModelCall, input: unknown, normalize: Normalize): CallParts {
+  return call.kind === "chat"
+    ? chatParts(call.model, input as unknown[], call.options(), normalize)
+    : llmParts(call.model, input as string, call.options(), normalize);
 }
 
 function requireCall(llmKey: string): ModelCall {

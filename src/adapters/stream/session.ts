@@ -26,7 +26,7 @@ import { watchNewTokens, type RunManagerLike } from "./tokens";
 import { currentTest } from "../../scope";
 import { log } from "../../log";
 import { processWide } from "../../processWide";
-import { otherSpelling } from "../../canonical/spellings";
+import { alikeRequests } from "../../canonical/legacyBinary";
 import { ownApiRequest } from "../chat/openaiApi";
 
 export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
@@ -64,7 +64,7 @@ export async function* vcrStream(
     describe: describe(model, request),
     secrets: () => clientSecrets(model),
     alternate: (fixture, req) => ownApiRequest(model, options, fixture, req),
-    alike: (req) => otherSpelling(model, req),
+    alike: (req) => alikeRequests(model, req, () => chatRequest(model, messages, options, normalize)),
   });
   const signal = (options as CallOptionsLike | undefined)?.signal;
   if (lookup.fixture) {
