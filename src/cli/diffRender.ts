@@ -225,12 +225,43 @@ export function wordChange(before: string, after: string, markdown: boolean): st
     gone = JSON.stringify(a.slice(start, a.length - end).join(""));
     came = JSON.stringify(b.slice(start, b.length - end).join(""));
   }
-  const head = (pre.length > CONTEXT_WORDS ? "… " : "") + pre.slice(-CONTEXT_WORDS).join(" ");
-  const tail = post.slice(0, CONTEXT_WORDS).join(" ") + (post.length > CONTEXT_WORDS ? " …" : "");
+  const head = clip((pre.length > CONTEXT_WORDS ? "… " : "") + pre.slice(-CONTEXT_WORDS).join(" "), "before");
+  const tail = clip(post.slice(0, CONTEXT_WORDS).join(" ") + (post.length > CONTEXT_WORDS ? " …" : ""), "after");
   const esc = (s: string) => (markdown ? escapeMd(s) : s);
-  const del = gone ? (markdown ? `~~${esc(gone)}~~` : `[-${gone}-]`) : "";
-  const ins = came ? (markdown ? `**${esc(came)}**` : `{+${came}+}`) : "";
-  return [esc(head), [del, ins].filter(Boolean).join(" "), esc(tail)].filter(Boolean).join(" ").replace(/\n/g, " ");
+  const [lead, goneCut, cameCut, trail] = narrowed(gone, came);
+  const del = goneCut ? (markdown ? `~~${esc(goneCut)}~~` : `[-${goneCut}-]`) : "";
+  const ins = cameCut ? (markdown ? `**${esc(cameCut)}**` : `{+${cameCut}+}`) : "";
+  return [esc(head), esc(lead) + [del, ins].filter(Boolean).join(" ") + esc(trail), esc(tail)].filter(Boolean).join(" ").replace(/\n/g, " ");
+}
+
+/** The longest changed run shown, and the characters of an unchanged word kept on each side of it. */
+const MAX_CHANGED = 200;
+const WORD_CONTEXT = 20;
+
+/**
+ * A long changed run (base64, a minified JSON, a word of thousands of characters) narrowed to the
+ * characters that differ, with a few unchanged ones either side, each side cut to MAX_CHANGED: a
+ * changed 2 MB image is a line, not two copies of it. A short run is shown whole.
+ */
+function narrowed(gone: string, came: string): [string, string, string, string] {
+  if (gone.length <= MAX_CHANGED && came.length <= MAX_CHANGED) return ["", gone, came, ""];
+  let p = 0;
+  while (p < gone.length && p < came.length && gone[p] === came[p]) p++;
+  let q = 0;
+  while (q < gone.length - p && q < came.length - p && gone[gone.length - 1 - q] === came[came.length - 1 - q]) q++;
+  const lead = p > WORD_CONTEXT ? "…" + gone.slice(p - WORD_CONTEXT, p) : gone.slice(0, p);
+  const trail = q > WORD_CONTEXT ? gone.slice(gone.length - q, gone.length - q + WORD_CONTEXT) + "…" : gone.slice(gone.length - q);
+  return [lead, cutRun(gone.slice(p, gone.length - q)), cutRun(came.slice(p, came.length - q)), trail];
+}
+
+function cutRun(s: string): string {
+  return s.length <= MAX_CHANGED ? s : `${s.slice(0, MAX_CHANGED)}… (${s.length - MAX_CHANGED} more characters)`;
+}
+
+/** Context words are short; one of thousands of characters is cut at the side away from the change. */
+function clip(s: string, side: "before" | "after"): string {
+  if (s.length <= MAX_CHANGED) return s;
+  return side === "before" ? "…" + s.slice(-MAX_CHANGED) : s.slice(0, MAX_CHANGED) + "…";
 }
 
 function escapeMd(s: string): string {

@@ -14,6 +14,25 @@ describe("diff: changed words in context", () => {
     expect(wordChange(long("late"), long("lost"), true)).to.equal("… The customer writes: my parcel is ~~late~~ **lost** and I want my money back …");
   });
 
+  it("a changed run of thousands of characters (base64 of a PDF whose price changed, an image replaced) shows the characters that differ, cut, not both copies", () => {
+    const pdf = (price: string) =>
+      Buffer.from(`%PDF-1.4 ${"stream of page content ".repeat(4000)} Total: ${price} EUR ${"more content ".repeat(4000)}`).toString("base64");
+    const text = wordChange(`Summarize: ${pdf("99")}`, `Summarize: ${pdf("98")}`, false);
+    expect(text).to.match(/^Summarize: …[A-Za-z0-9+/]{20}\[-[A-Za-z0-9+/]{1,4}-\] \{\+[A-Za-z0-9+/]{1,4}\+\}[A-Za-z0-9+/]{20}…$/);
+    // a longer price shifts every base64 character after it: the run is cut
+    const shifted = wordChange(`Summarize: ${pdf("99")}`, `Summarize: ${pdf("199")}`, false);
+    expect(shifted.length).to.be.below(600);
+    expect(shifted.match(/more characters\)/g)).to.have.length(2);
+    const image = "iVBORw0KGgo".repeat(200000); // 2.2 MB, a 64-character digest instead
+    const replaced = wordChange(image, "3b00c19c8bd1b6b4", true);
+    expect(replaced.length).to.be.below(600);
+    expect(replaced).to.include("(2199800 more characters)").and.include("**3b00c19c8bd1b6b4**");
+    // a long run that differs in a short stretch keeps its context; a short one is whole as before
+    expect(wordChange("a".repeat(300) + "X" + "b".repeat(300), "a".repeat(300) + "Y" + "b".repeat(300), false)).to.equal(
+      `…${"a".repeat(20)}[-X-] {+Y+}${"b".repeat(20)}…`,
+    );
+  });
+
   it("shows an insertion, a deletion, and escapes markdown", () => {
     expect(wordChange("Say hi", "Say hi twice", false)).to.equal("Say hi {+twice+}");
     expect(wordChange("Say hi twice", "Say hi", false)).to.equal("Say hi [-twice-]");
