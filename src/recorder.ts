@@ -308,7 +308,7 @@ export class Recorder {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
-    if (MODEL_KINDS.has(kind)) countModelCall(); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
+    if (kind !== "tool") countModelCall(kind === "embedding"); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
     if (policy.readsFixtures && !options.live) {
       const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options);
       const alternate = fixture && options.alternate?.(fixture, request);

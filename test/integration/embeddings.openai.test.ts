@@ -112,6 +112,19 @@ describe("embeddings: OpenAIEmbeddings record → replay", () => {
     expect(fake.count()).to.equal(0);
   });
 
+  it("a replay_only miss of a batch names the first missing text and tells how many others missed, quoting up to 3", async () => {
+    const e = embeddingsFor(newVcr());
+    await rec(() => e.embedDocuments(["a", "b"]));
+    fake.reset();
+    const one = (await replay(() => e.embedDocuments(["a", "b", "c"])).catch((x) => x)) as VcrMissError;
+    expect(one).to.be.instanceOf(VcrMissError);
+    expect(one.message).not.to.include("other text(s)");
+    const many = (await replay(() => e.embedDocuments(["a", "c", "b", "d", "e", "f", "g"])).catch((x) => x)) as VcrMissError;
+    expect(many.message.split("\n")[0]).to.include('for the document text "c"');
+    expect(many.message).to.include('\n  4 other text(s) of this call (7 distinct) have no fixture either: "d", "e", "f", and 1 more.');
+    expect(fake.count()).to.equal(0);
+  });
+
   it("embeds duplicate texts of one call once", async () => {
     const out = await rec(() => embeddingsFor(newVcr()).embedDocuments(["x", "y", "x", "x", "y"]));
     expect(inputs()).to.deep.equal([["x", "y"]]);

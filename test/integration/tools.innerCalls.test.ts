@@ -5,11 +5,12 @@
  */
 import { expect } from "chai";
 import { tool } from "@langchain/core/tools";
+import { OpenAIEmbeddings } from "@langchain/openai";
 import { z } from "zod";
 import { Vcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
-import { openai } from "../helpers/models";
+import { openai, TEST_KEY } from "../helpers/models";
 import { inOwnTest } from "../helpers/ownTest";
 import { stderrOf } from "../helpers/notes";
 
@@ -48,5 +49,24 @@ describe("a tool whose body calls a model, recorded", () => {
     const replayed = await stderrOf(() => inOwnTest({ mode: "replay_only" }, () => researcher.invoke({ topic: "Paris" })));
     expect(replayed).to.not.include("model call(s)");
     expect(fake.count()).to.equal(4);
+  });
+
+  it("a retrieval tool whose body embeds its query is noted too: a changed index would still answer from the recorded search", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const embeddings = vcr.embeddings(new OpenAIEmbeddings({ apiKey: TEST_KEY, maxRetries: 0, configuration: { baseURL: fake.openaiBaseURL } }));
+    const search = vcr.tool(
+      tool(async ({ query }) => `nearest to ${(await embeddings.embedQuery(query)).length}-dimension vector`, {
+        name: "search_docs",
+        description: "Searches the docs.",
+        schema: z.object({ query: z.string() }),
+      }),
+    );
+    const first = await stderrOf(() => inOwnTest({}, () => search.invoke({ query: "refund policy" })));
+    expect(first).to.include('tool "search_docs" made 1 embedding lookup(s) inside its body while it was recorded');
+    expect(first).to.include("the text a retriever embeds").and.not.include("model call(s)");
+    expect(fake.count()).to.equal(1);
+    const replayed = await stderrOf(() => inOwnTest({ mode: "replay_only" }, () => search.invoke({ query: "refund policy" })));
+    expect(replayed).to.not.include("embedding lookup(s)");
+    expect(fake.count()).to.equal(1);
   });
 });

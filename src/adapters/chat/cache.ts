@@ -17,6 +17,7 @@ import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { isSharedFixture } from "../../store/store";
 import { alikeRequests } from "../../canonical/legacyBinary";
 import { ownApiRequest } from "./openaiApi";
+import { requireMadeByVcr } from "../madeByVcr";
 
 export class VcrCache extends BaseCache<Generation[]> {
   constructor(
@@ -26,6 +27,7 @@ export class VcrCache extends BaseCache<Generation[]> {
     readonly normalize: Normalize,
   ) {
     super();
+    requireMadeByVcr("VcrCache", recorder, normalize);
     brandVcrCache(this);
   }
 

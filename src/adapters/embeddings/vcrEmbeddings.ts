@@ -6,13 +6,14 @@
  */
 import { Embeddings } from "@langchain/core/embeddings";
 import type { Normalize } from "../../canonical/normalize";
-import { VcrRecordError } from "../../errors";
+import { VcrMissError, VcrRecordError } from "../../errors";
 import type { Lookup, Recorder } from "../../recorder";
 import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { liveEmbed } from "../../install/embeddings";
 import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";
 import { recordableResponse, replayVector, type Vector } from "./vectors";
+import { requireMadeByVcr } from "../madeByVcr";
 
 /** One distinct (normalized) text of a call, and where it came from. */
 interface Entry {
@@ -34,6 +35,7 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     private readonly normalize: Normalize,
   ) {
     super({});
+    requireMadeByVcr("VcrEmbeddings", recorder, normalize);
     this.underlyingEmbeddings = inner;
   }
 
@@ -91,7 +93,7 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     const results = await Promise.allSettled(entries.map((e) => this.recorder.lookup("embedding", e.request, { describe: e.describe, secrets })));
     try {
       results.forEach((r, i) => {
-        if (r.status === "rejected") throw r.reason;
+        if (r.status === "rejected") throw withOtherMisses(r.reason, entries, results);
         entries[i].lookup = r.value;
         if (r.value.fixture) {
           assertReplayable(r.value);
@@ -143,4 +145,26 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     });
     if (firstError !== undefined) throw firstError;
   }
+}
+
+/** How many other texts' misses a batch's miss quotes. */
+const OTHER_MISSES_SHOWN = 3;
+
+/**
+ * The first miss of a batch (the one thrown), told how many other texts of the call missed too
+ * and which: a changed document of a vector store's 300 shows as one, and a second one with it
+ * would otherwise look like the next run's surprise.
+ */
+function withOtherMisses(error: unknown, entries: readonly Entry[], results: readonly PromiseSettledResult<unknown>[]): unknown {
+  if (!(error instanceof VcrMissError)) return error;
+  const others = results.flatMap((r) => (r.status === "rejected" && r.reason !== error && r.reason instanceof VcrMissError ? [r.reason] : []));
+  if (others.length === 0) return error;
+  // each as its own miss shows it: redacted, secrets masked
+  const quoted = others.slice(0, OTHER_MISSES_SHOWN).map((e) => {
+    const text = (e.request as { text?: unknown } | undefined)?.text;
+    return typeof text === "string" ? JSON.stringify(text.length > 60 ? text.slice(0, 60) + "…" : text) : "(not shown)";
+  });
+  const more = others.length > OTHER_MISSES_SHOWN ? `, and ${others.length - OTHER_MISSES_SHOWN} more` : "";
+  error.message += `\n  ${others.length} other text(s) of this call (${entries.length} distinct) have no fixture either: ${quoted.join(", ")}${more}.`;
+  return error;
 }

@@ -150,7 +150,7 @@ async function runAndRecord(
   let events: unknown[] | undefined;
   let value: unknown;
   const watch = watchBody(target.slot);
-  const inner = { models: 0 };
+  const inner = { models: 0, embeddings: 0 };
   try {
     value = await countingModelCalls(inner, async () => {
       const out = await ctx.body(parsed, runManager, cfg);
@@ -172,7 +172,7 @@ async function runAndRecord(
     throw e;
   }
   await recordInTask(ctx, target, watch.end(false), () => encodeResult(value, events, callId));
-  if (target.lookup.policy.writes !== "never") noteInnerModelCalls(ctx.name, inner.models, target.lookup.file);
+  if (target.lookup.policy.writes !== "never") noteInnerModelCalls(ctx.name, inner, target.lookup.file);
   return value;
 }
 

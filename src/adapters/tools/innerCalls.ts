@@ -1,6 +1,6 @@
 /**
  * The model calls a tool body makes while it is recorded (a subagent behind deepagents' `task`
- * tool, an agent wrapped as a tool). Its fixture replays its answer without running the body, so
+ * tool, an agent wrapped as a tool), and the texts it embeds (a retrieval tool's query). Its fixture replays its answer without running the body, so
  * those calls are never looked up on replay: a change to the subagent's prompt, model or tools
  * passes unnoticed, and `prune` counts their fixtures unused. Counted per body (an
  * AsyncLocalStorage store entered only around a body being recorded), so the recording can say so.
@@ -11,6 +11,8 @@ import { log } from "../../log";
 
 interface Counter {
   models: number;
+  /** Texts embedded (a retrieval tool's query): each is a lookup of its own. */
+  embeddings: number;
 }
 
 const bodies = processWide("tools.innerCalls.v1", () => ({ als: new AsyncLocalStorage<Counter>(), running: 0 }));
@@ -31,20 +33,26 @@ export async function countingModelCalls<T>(counter: Counter, body: () => Promis
   }
 }
 
-/** A model call is being looked up: counted for the tool body it runs in, if any. */
-export function countModelCall(): void {
+/** A model call (or an embedded text) is being looked up: counted for the tool body it runs in, if any. */
+export function countModelCall(embedding = false): void {
   if (bodies.running === 0) return;
   const counter = bodies.als.getStore();
-  if (counter) counter.models++;
+  if (counter && embedding) counter.embeddings++;
+  else if (counter) counter.models++;
 }
 
-/** Says once per tool that its recorded body made model calls that replay will not look up. */
-export function noteInnerModelCalls(tool: string, models: number, file: string): void {
-  if (models === 0 || noted.has(tool)) return;
+/** Says once per tool that its recorded body made model calls (or embedded texts) that replay will not look up. */
+export function noteInnerModelCalls(tool: string, { models, embeddings }: Counter, file: string): void {
+  if (models + embeddings === 0 || noted.has(tool)) return;
   noted.add(tool);
+  const made = [models ? `${models} model call(s)` : "", embeddings ? `${embeddings} embedding lookup(s)` : ""].filter(Boolean).join(" and ");
+  const what = [
+    models ? "a subagent's prompt, model and tools" : "",
+    embeddings ? "the text a retriever embeds, so a changed index still answers from the old one" : "",
+  ];
   log.note(
-    `tool ${JSON.stringify(tool)} made ${models} model call(s) inside its body while it was recorded (fixture ${file}).\n` +
-      `  Its replay returns the recorded answer without running the body, so those calls (a subagent's prompt, model and tools) are not looked up on replay: a change to them passes unnoticed, and prune counts their fixtures unused.\n` +
+    `tool ${JSON.stringify(tool)} made ${made} inside its body while it was recorded (fixture ${file}).\n` +
+      `  Its replay returns the recorded answer without running the body, so those calls (${what.filter(Boolean).join("; ")}) are not looked up on replay: a change to them passes unnoticed, and prune counts their fixtures unused.\n` +
       `  To check them on every run, run this tool's body on replay with its inner tools still replayed: docs/tools-and-agents.md, "Tools that call a model".`,
   );
 }
