@@ -11,6 +11,7 @@ import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { fixturesByTest, NO_LEDGER } from "./usedBy";
 import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
+import { answeringModel } from "../kinds/model";
 
 export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
 const LARGEST = 5;
@@ -77,7 +78,7 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
       s.unreadable++; // damaged: counted under "(unreadable)"; validate says what is wrong
     else if (f.schemaVersion < SCHEMA_VERSION) s.older++;
     const kind = f ? f.kind : "(unreadable)";
-    const model = f && isRecord(f.request) && typeof f.request.model === "string" ? f.request.model : undefined;
+    const model = f && isRecord(f.request) ? answeringModel(f.request) : undefined;
     s.count++;
     s.bytes += read.bytes;
     add(s.byKind, kind, read.bytes);

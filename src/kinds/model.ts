@@ -36,12 +36,23 @@ export function modelRender(key: string, renderAnswer: (items: unknown[], out: s
   };
 }
 
+/**
+ * The model that answers a request, as stats and messages name it: Azure's deployment when the
+ * request has one (it routes the call, whatever `model` says: AzureChatOpenAI's default model
+ * is "gpt-3.5-turbo" for every deployment), else its model.
+ */
+export function answeringModel(req: Rec): string | undefined {
+  if (typeof req.deployment === "string") return `deployment ${req.deployment}`;
+  return typeof req.model === "string" ? req.model : undefined;
+}
+
 export function renderModelRequest(req: Rec, out: string[]): void {
+  if (typeof req.deployment === "string") out.push(`  deployment: ${req.deployment} (Azure: it decides which model answers)`);
   if (req.model !== undefined) out.push(`  model:    ${String(req.model)}`);
   // Bedrock keeps its tools in toolConfig.tools: shown as tools, the rest of toolConfig as a param
   const toolConfig = isRec(req.toolConfig) && Array.isArray(req.toolConfig.tools) ? req.toolConfig : undefined;
   const { tools: _configTools, ...configRest } = toolConfig ?? {};
-  const params = Object.keys(req).filter((k) => !["model", "messages", "prompt", "tools"].includes(k) && !(k === "toolConfig" && toolConfig));
+  const params = Object.keys(req).filter((k) => !["model", "deployment", "messages", "prompt", "tools"].includes(k) && !(k === "toolConfig" && toolConfig));
   const shown = params.map((k) => `${k}=${compact(req[k])}`);
   if (toolConfig && Object.keys(configRest).length) shown.push(`toolConfig=${compact(configRest)}`);
   if (shown.length) out.push(`  params:   ${shown.join(", ")}`);

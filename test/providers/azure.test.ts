@@ -1,7 +1,10 @@
 /** AzureChatOpenAI against a loopback Azure OpenAI (chat completions + SSE under the deployment's path; embeddings). */
 import { expect } from "chai";
 import { Vcr } from "../../src/index";
-import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import * as path from "node:path";
+import { collectStats } from "../../src/cli/stats";
+import { renderFixture } from "../../src/cli/render";
+import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { startAzureFake } from "./fakes/azure";
 import { fieldPairs, SAMPLING, sharedBusts } from "./keyTables";
 import { recordedRequest } from "./request";
@@ -59,6 +62,18 @@ describeProvider(
         const replayed = await ask("replay_only");
         expect(fake.count(), "requests after the replay").to.equal(2);
         expect(replayed).to.deep.equal(recorded);
+        // a miss, stats and show name the deployment that answers, not AzureChatOpenAI's default model
+        const vcr = new Vcr({ dir, mode: "replay_only" });
+        const miss = await spec
+          .chat(fake.url, vcr.cache, { model: undefined, azureOpenAIApiDeploymentName: "gpt-35-cheap" })
+          .invoke("Which model are you now?")
+          .catch((e: Error) => e);
+        expect((miss as Error).message.split("\n")[0]).to.include('from AzureChatOpenAI (deployment "gpt-35-cheap", model "gpt-3.5-turbo")');
+        const stats = collectStats(dir, path.join(dir, "no-ledgers"), dir);
+        expect(Object.keys(stats.byModel).sort()).to.deep.equal(["deployment gpt-35-cheap", "deployment gpt-4o-prod"]);
+        const shown = renderFixture(readFixtures(dir)[0], "f.json", []);
+        expect(shown).to.match(/deployment: gpt-(4o-prod|35-cheap) \(Azure: it decides which model answers\)/);
+        expect(fake.count()).to.equal(2);
       } finally {
         await fake.close();
         removeTmpDirs();

@@ -10,7 +10,7 @@ import { ChatGoogleGenerativeAI, GoogleGenerativeAIEmbeddings } from "@langchain
 import { ChatGroq } from "@langchain/groq";
 import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
 import { ChatOllama, OllamaEmbeddings } from "@langchain/ollama";
-import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { AzureChatOpenAI, AzureOpenAIEmbeddings, ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { withEnv } from "../helpers/env";
 
 const KEY_VARS = [
@@ -23,6 +23,9 @@ const KEY_VARS = [
   "AWS_ACCESS_KEY_ID",
   "AWS_SECRET_ACCESS_KEY",
   "AWS_PROFILE",
+  "AZURE_OPENAI_API_KEY",
+  "AZURE_OPENAI_API_INSTANCE_NAME",
+  "AZURE_OPENAI_ENDPOINT",
 ];
 const noKeys = Object.fromEntries(KEY_VARS.map((k) => [k, undefined]));
 
@@ -44,10 +47,17 @@ const needKey: [string, string, string, () => unknown][] = [
   ["ChatGroq", "GROQ_API_KEY", "Groq API key not found", () => new ChatGroq({ model: "llama-3.3-70b-versatile" })],
   ["ChatMistralAI", "MISTRAL_API_KEY", "API key MISTRAL_API_KEY is missing", () => new ChatMistralAI({ model: "mistral-small-latest" })],
   ["MistralAIEmbeddings", "MISTRAL_API_KEY", "API key missing for MistralAI", () => new MistralAIEmbeddings({})],
+  [
+    "AzureChatOpenAI",
+    "AZURE_OPENAI_API_KEY",
+    "Azure OpenAI API key or Token Provider not found",
+    () => new AzureChatOpenAI({ azureOpenAIApiDeploymentName: "gpt-4o-prod", azureOpenAIApiVersion: "2024-10-21" }),
+  ],
 ];
 const buildWithout: [string, () => unknown][] = [
   ["ChatOpenAI", () => new ChatOpenAI({ model: "gpt-4o-mini" })],
   ["OpenAIEmbeddings", () => new OpenAIEmbeddings({})],
+  ["AzureOpenAIEmbeddings", () => new AzureOpenAIEmbeddings({ azureOpenAIApiDeploymentName: "emb", azureOpenAIApiVersion: "2024-10-21" })],
   ["ChatOllama", () => new ChatOllama({ model: "llama3.2" })],
   ["OllamaEmbeddings", () => new OllamaEmbeddings({ model: "nomic-embed-text" })],
   ["BedrockEmbeddings", () => new BedrockEmbeddings({ model: "amazon.titan-embed-text-v2:0", region: "us-east-1" })],

@@ -105,10 +105,14 @@ function requireCall(llmKey: string): ModelCall {
   );
 }
 
-/** How a miss message names a chat model: its class and, when known, its model name. */
+/** How a miss message names a chat model: its class and, when known, its model name (Azure: its deployment first). */
 export function describeModel(model: object, request: Record<string, unknown>): string {
   const cls = modelClassName(model);
-  return request.model !== undefined ? `${cls} (model ${JSON.stringify(request.model)})` : cls;
+  const named = [
+    typeof request.deployment === "string" ? `deployment ${JSON.stringify(request.deployment)}` : "",
+    request.model !== undefined ? `model ${JSON.stringify(request.model)}` : "",
+  ].filter(Boolean);
+  return named.length ? `${cls} (${named.join(", ")})` : cls;
 }
 
 /** How messages name a model's class ("ChatOpenAI"); "model" when it has none. */
