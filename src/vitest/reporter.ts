@@ -39,7 +39,8 @@ export interface VitestLike {
 
 /** What a `--merge-reports` run prints instead of a summary: it made no call, and leaves the shards' ledgers the last. */
 export const MERGE_LINE =
-  "langchain-vcr: a --merge-reports run calls no model: each shard's run printed its own summary and wrote the ledger prune reads (it writes none).";
+  "langchain-vcr: a --merge-reports run calls no model and writes no ledger: each shard's run printed its own summary and wrote the ledger prune reads, " +
+  "unless it ran with --reporter=blob alone on the command line (it said so then; keep the default reporter beside blob: docs/runners.md)";
 
 export class LangchainVcrVitestReporter {
   private vitest: VitestLike | undefined;
