@@ -23,10 +23,25 @@ export function contentText(content: unknown): string {
   return out;
 }
 
+/** A non-text block by its type, and what names its file where the block (or a member of it: a source, an image_url, a digest) has it: mime type, a short sha256, a URL. */
 function blockMarker(b: Rec): string {
-  const detail = ["mime_type", "mimeType", "sha256", "url"].map((k) => b[k]).filter((x) => typeof x === "string");
-  return `[${String(b.type ?? "block")}${detail.length ? " " + detail.join(" ") : ""}]`;
+  const found = { mime: undefined as string | undefined, sha256: undefined as string | undefined, url: undefined as string | undefined };
+  const look = (r: Rec, depth: number): void => {
+    for (const [k, v] of Object.entries(r)) {
+      if (typeof v === "string") {
+        if (MIME_KEYS.has(k)) found.mime ??= v;
+        else if (k === "sha256") found.sha256 ??= v.slice(0, 12);
+        else if (k === "url" && !v.startsWith("data:")) found.url ??= v;
+      } else if (isRec(v) && depth < 2) look(v, depth + 1);
+    }
+  };
+  look(b, 0);
+  const detail = [found.mime, found.sha256 && `sha256 ${found.sha256}`, found.url].filter((x) => typeof x === "string");
+  const cached = isRec(b.cache_control) ? " cache_control" : "";
+  return `[${String(b.type ?? "block")}${detail.length ? " " + detail.join(" ") : ""}${cached}]`;
 }
+
+const MIME_KEYS: ReadonlySet<string> = new Set(["mime_type", "mimeType", "media_type", "mime"]);
 
 /** The reasoning a message's blocks hold, joined: OpenAI's `reasoning` blocks, Anthropic's `thinking` ones. */
 export function reasoningText(content: unknown): string {

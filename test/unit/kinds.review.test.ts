@@ -167,6 +167,22 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(out.join("\n")).to.include("[assistant] Let me look that order up. [tool_use] [image image/png] Then more.");
   });
 
+  it("show names a file block's mime type and short sha256 wherever the block holds them (a source, a data URL's digest, input_audio), and cache_control", () => {
+    const out: string[] = [];
+    const sha = "3b00c19c8bd1b6b4b4c2e5cb8e1b1bc6cdc9bd1cb4ec1a05c1c1f8ee2f9b4c36";
+    const content = [
+      { type: "image", source: { type: "base64", media_type: "image/png", data: { sha256: sha } } },
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: { sha256: sha } }, cache_control: { type: "ephemeral" } },
+      { type: "image_url", image_url: { url: { mime: "image/jpeg", sha256: sha } } },
+      { type: "input_audio", input_audio: { data: { sha256: sha }, format: "wav" } },
+      { type: "image", url: "https://example.com/cat.png" },
+    ];
+    KINDS.chat.render({ model: "m", messages: [{ role: "user", content }] } as never, {}, {}, out);
+    expect(out.join("\n")).to.include(
+      "[user] [image image/png sha256 3b00c19c8bd1] [document application/pdf sha256 3b00c19c8bd1 cache_control] [image_url image/jpeg sha256 3b00c19c8bd1] [input_audio sha256 3b00c19c8bd1] [image https://example.com/cat.png]",
+    );
+  });
+
   it("show gives an answer's reasoning a line of its own (OpenAI reasoning blocks, Anthropic thinking), for a chat answer and a stream", () => {
     const out: string[] = [];
     const content = [
