@@ -10,7 +10,7 @@ export function toolProblem(e: unknown): string {
 
 export const tool: KindSpec = {
   name: "tool",
-  shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" } | { "interrupt": { "value" } } | { "command": { "update"?, "goto"?, "graph"?, "resume"? } }, optionally with "events" and "resumed"`,
+  shape: `one of { "result" } | { "toolMessage" } | { "error": { "name", "message" } } | { "thrown" } | { "interrupt": { "value" } } | { "command": { "update"?, "goto"?, "graph"?, "resume"? } }, optionally with "events", "resumed" and "custom"`,
   responseProblem(response) {
     // judged by replay's own decoder, so validate can never pass what replay refuses
     try {
@@ -41,6 +41,8 @@ export const tool: KindSpec = {
       for (const part of ["update", "goto", "resume"] as const) if (c[part] !== undefined) out.push(`    ${part}:`, indent(json(c[part]), "      "));
     } else out.push(indent(json(raw), "  "));
     if (Array.isArray(res.events)) out.push(`  (${res.events.length} streamed event(s) before it)`);
+    if (Array.isArray(res.custom))
+      out.push(`  (${res.custom.length} custom stream chunk(s) and event(s) emitted on the side: config.writer, dispatchCustomEvent)`);
   },
   noteNearMiss: false,
   title(req) {

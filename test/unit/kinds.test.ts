@@ -15,6 +15,7 @@ import { requestHash } from "../../src/canonical/json";
 import { FIXTURE_KINDS, KINDS, type FixtureKind } from "../../src/kinds";
 import { formatFixture } from "../../src/store/format";
 import { Vcr, VcrFixtureError, isVcrError } from "../../src/index";
+import { inOwnTest } from "../helpers/ownTest";
 import { validateFixtures, type FixtureProblem } from "../../src/validate";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
@@ -152,6 +153,27 @@ describe("kinds: one registry, one rule for validate and replay", () => {
     expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");
     expectSameWords("tool", problems, e);
     expect((e as Error).message).to.contain("\n  tool:     get_order\n");
+    expect(runs).to.equal(1);
+  });
+
+  it('a tool fixture whose "custom" is not a list: validate reports it and replay refuses it without running the body', async () => {
+    let runs = 0;
+    const make = () =>
+      tool(
+        async ({ id }: { id: string }) => {
+          runs++;
+          return `order ${id}`;
+        },
+        { name: "get_order", description: "An order.", schema: z.object({ id: z.string() }) },
+      );
+    await inOwnTest({}, () => new Vcr({ dir, mode: "record_or_replay" }).tool(make()).invoke({ id: "7" }));
+    damageResponse(dir, { result: "order 7", custom: { writer: "50%" } });
+    const problems = await validateFixtures(dir);
+    expect(problems).to.have.length(1);
+    expect(problems[0].problem).to.match(/^has a "response" replay cannot use: "custom" is not an array, so replay refuses it/);
+    const e = await rejection(inOwnTest({}, () => new Vcr({ dir, mode: "replay_only" }).tool(make()).invoke({ id: "7" })));
+    expect(isVcrError(e) && e.code).to.equal("VCR_FIXTURE");
+    expectSameWords("tool", problems, e);
     expect(runs).to.equal(1);
   });
 

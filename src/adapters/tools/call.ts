@@ -16,6 +16,7 @@ import { unkeyableArgsError, unrecordableResultError } from "./messages";
 import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResponse } from "./outcome";
 import { commandOf } from "./command";
 import { countingModelCalls, noteInnerModelCalls } from "./innerCalls";
+import { captureCustom, emitCustom, encodeCustom, warnNestedCustom } from "./custom";
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
 import {
@@ -102,23 +103,24 @@ async function lookUpAndRun(
   // a call re-run with resume values pending (its node ran again after a later interrupt) may be
   // recorded under its resume key only: that fixture first, when there is one
   const early = resumedReq && ctx.recorder.findRecorded("tool", resumedReq, { describe: `${describe}, resumed`, live });
-  if (early) return replay(ctx.name, early, callId);
+  const here: ReplayedHere = { callId, cfg, runManager };
+  if (early) return replay(ctx.name, early, here);
   const lookup = await ctx.recorder.lookup("tool", request, { describe, live }).catch((e: unknown) => {
     // a miss that recording again may not fix: calls sharing a task record nothing when interrupt() is used
     if (slot.overlapped && isVcrError(e) && e.code === "VCR_MISS") appendNote(e, sharedTaskMissNote(ctx.name));
     throw e;
   });
   if (!lookup.fixture) return runAndRecord(ctx, { lookup, slot, resumed: resumedReq && resumedLookup }, parsed, runManager, cfg, callId);
-  if (!interruptedBefore(lookup)) return replay(ctx.name, lookup, callId);
+  if (!interruptedBefore(lookup)) return replay(ctx.name, lookup, here);
   taskScratchpad(cfg, { required: true }); // a fixture that records an interrupt needs the scratchpad as it is known
   if (slot.overlapped) {
     const err = sharedTaskError(ctx.name);
     log.warn(err.message); // also on stderr: another call's interrupt, thrown beside it, is what the graph shows
     throw err;
   }
-  if (!resumedReq) return replay(ctx.name, lookup, callId);
+  if (!resumedReq) return replay(ctx.name, lookup, here);
   const resumed = await resumedLookup();
-  if (resumed.fixture) return replay(ctx.name, resumed, callId);
+  if (resumed.fixture) return replay(ctx.name, resumed, here);
   return runAndRecord(ctx, { lookup: resumed, slot }, parsed, runManager, cfg, callId);
 }
 
@@ -151,16 +153,18 @@ async function runAndRecord(
   let value: unknown;
   const watch = watchBody(target.slot);
   const inner = { models: 0, embeddings: 0 };
+  // what the body emits on the side (config.writer, custom events), kept where the outcome is written
+  const custom = target.lookup.policy.writes === "never" ? undefined : captureCustom(cfg, runManager, () => events?.length ?? 0);
   try {
     value = await countingModelCalls(inner, async () => {
-      const out = await ctx.body(parsed, runManager, cfg);
+      const out = await ctx.body(parsed, custom?.runManager ?? runManager, custom?.config ?? cfg);
       if (!isGeneratorLike(out)) return out;
       events = [];
       return drain(out, runManager as ToolRunManager | undefined, events);
     });
   } catch (e) {
     if (isGraphInterrupt(e) && !cfg.signal?.aborted && taskScratchpad(cfg, { required: true })) {
-      await recordInTask(ctx, target, watch.end(true), () => ({ interrupt: encodeInterrupt(e) }));
+      await recordInTask(ctx, target, watch.end(true), () => ({ interrupt: encodeInterrupt(e), ...encodeCustom(custom) }));
       throw e;
     }
     const run = watch.end(false);
@@ -168,10 +172,12 @@ async function runAndRecord(
       ctx.recorder.abandon(target.lookup);
       throw e;
     }
-    await recordInTask(ctx, target, run, () => encodeThrow(e, events));
+    await recordInTask(ctx, target, run, () => ({ ...encodeThrow(e, events), ...encodeCustom(custom) }));
     throw e;
+  } finally {
+    warnNestedCustom(ctx.name, custom, target.lookup.file);
   }
-  await recordInTask(ctx, target, watch.end(false), () => encodeResult(value, events, callId));
+  await recordInTask(ctx, target, watch.end(false), () => ({ ...encodeResult(value, events, callId), ...encodeCustom(custom) }));
   if (target.lookup.policy.writes !== "never") noteInnerModelCalls(ctx.name, inner, target.lookup.file);
   return value;
 }
@@ -211,26 +217,40 @@ function recordOutcome(ctx: ToolCallContext, lookup: Lookup, encode: () => ToolR
   ctx.recorder.record(lookup, response);
 }
 
-function replay(name: string, lookup: Lookup, callId: string | undefined): unknown {
+/** The call a fixture is replayed for: its id, and the config and run manager its custom output goes through. */
+interface ReplayedHere {
+  callId: string | undefined;
+  cfg: ToolCallConfig;
+  runManager: unknown;
+}
+
+async function replay(name: string, lookup: Lookup, here: ReplayedHere): Promise<unknown> {
   let out: Replayed;
   try {
-    out = decodeResponse(lookup.fixture!.response, callId);
+    out = decodeResponse(lookup.fixture!.response, here.callId);
   } catch (e) {
     // the same rule validate applies (KINDS.tool.responseProblem runs decodeResponse), worded by the one builder
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
   noteToolReplayed(lookup, fixtureTitle); // said if the test fails
+  // what the body emitted on the side, before its answer (a generator's, between its chunks: replayGenerator)
+  if (out.events === undefined) await emitCustom(out.custom, here.cfg, here.runManager);
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
   replayInterrupts(name, out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
   if (out.kind === "command") out = { kind: "return", value: commandOf(out.command, name, lookup.file), events: out.events, resumed: out.resumed };
-  if (out.events !== undefined) return replayGenerator(out);
+  if (out.events !== undefined) return replayGenerator(out, here);
   if (out.kind === "throw") throw out.error;
   return (out as { value: unknown }).value;
 }
 
 /** Core consumes a generator returned by `_call` and fires `handleToolEvent` per chunk, as it did when recording. */
-async function* replayGenerator(out: Replayed): AsyncGenerator<unknown, unknown, unknown> {
-  for (const e of out.events ?? []) yield e;
+async function* replayGenerator(out: Replayed, here: ReplayedHere): AsyncGenerator<unknown, unknown, unknown> {
+  const events = out.events ?? [];
+  for (let i = 0; i < events.length; i++) {
+    await emitCustom(out.custom, here.cfg, here.runManager, i, i);
+    yield events[i];
+  }
+  await emitCustom(out.custom, here.cfg, here.runManager, events.length);
   if (out.kind === "throw") throw out.error;
   return (out as { value: unknown }).value;
 }

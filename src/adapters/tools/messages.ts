@@ -9,14 +9,16 @@ const SUPPORTED =
 
 /** The body's result (or what it threw) cannot be replayed faithfully: nothing was written. */
 export function unrecordableResultError(tool: string, bad: UnrecordableValue, facts: { file: string; args: unknown }): VcrRecordError {
+  // custom[i]: a chunk the body wrote to config.writer or the data of a custom event it dispatched (custom.ts)
+  const what = bad.path.startsWith("custom[") ? "emitted custom stream output (config.writer or dispatchCustomEvent)" : "returned a value";
   return new VcrRecordError(
     [
-      `tool ${JSON.stringify(tool)} returned a value that cannot be recorded faithfully: ${bad.what} at ${bad.path}.`,
+      `tool ${JSON.stringify(tool)} ${what} that cannot be recorded faithfully: ${bad.what} at ${bad.path}.`,
       `  tool:    ${tool}`,
       `  args:    ${short(facts.args)}`,
       `  fixture: ${facts.file} (not written)`,
       `  ${SUPPORTED}`,
-      `  Fix it: make the tool return plain data (convert ${bad.path} to one of the types above), ` +
+      `  Fix it: make the tool ${bad.path.startsWith("custom[") ? "emit" : "return"} plain data (convert ${bad.path} to one of the types above), ` +
         `or let this tool always run: wired explicitly, don't pass it to vcr.tool()/vcr.tools(); under vcr.install(), which reaches every tool, ` +
         `call it inside withVcr({ mode: "bypass" }, …), e.g. a LangGraph node (state, config) => withVcr({ mode: "bypass" }, () => toolNode.invoke(state, config)), ` +
         `or, in createAgent, a middleware: createMiddleware({ name: "RunTool", wrapToolCall: (req, next) => req.toolCall.name === ${JSON.stringify(tool)} ? withVcr({ mode: "bypass" }, () => next(req)) : next(req) }) (the models keep replaying).`,

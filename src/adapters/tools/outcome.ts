@@ -15,8 +15,9 @@
  *   `Command` (`command.ts`).
  *
  * Any of them may carry `events`: the chunks an async-generator tool yielded before its
- * return value, replayed through the same generator protocol; and `resumed`: how many LangGraph
- * resume values the body took first.
+ * return value, replayed through the same generator protocol; `resumed`: how many LangGraph
+ * resume values the body took first; and `custom`: what the body emitted on the side, LangGraph
+ * custom stream chunks and custom events (`custom.ts`), emitted again before the answer.
  */
 import { ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException } from "@langchain/core/tools";
@@ -24,6 +25,7 @@ import { UnrecordableValue, fromTagged, toTagged } from "./tagged";
 import type { RecordedInterrupt } from "./interrupts";
 import { decodeCommand, encodeCommand, isCommand, type RecordedCommand } from "./command";
 import { isCredentialName } from "../../clientSecrets";
+import { decodeCustom, type RecordedCustom } from "./custom";
 
 export interface RecordedError {
   /** `error.name`. */
@@ -74,7 +76,7 @@ export interface RecordedToolMessage {
   tool_call_id?: string;
 }
 
-export type ToolResponse = { events?: unknown[]; resumed?: number } & (
+export type ToolResponse = { events?: unknown[]; resumed?: number; custom?: RecordedCustom[] } & (
   | { result: unknown }
   | { toolMessage: RecordedToolMessage }
   | { error: RecordedError }
@@ -84,7 +86,7 @@ export type ToolResponse = { events?: unknown[]; resumed?: number } & (
 );
 
 /** The replay of a recorded outcome: a value to return, something to throw, or an interrupt to raise again. */
-export type Replayed = { events?: unknown[]; resumed: number } & (
+export type Replayed = { events?: unknown[]; resumed: number; custom?: RecordedCustom[] } & (
   | { kind: "return"; value: unknown }
   | { kind: "throw"; error: unknown }
   | { kind: "interrupt"; interrupt: RecordedInterrupt }
@@ -132,12 +134,14 @@ export function decodeResponse(response: unknown, currentCallId: string | undefi
   if (events !== undefined && !Array.isArray(events)) throw new Error(`"events" is not an array`);
   const resumed = r.resumed ?? 0;
   if (typeof resumed !== "number" || !Number.isInteger(resumed) || resumed < 0) throw new Error(`"resumed" is not a count`);
-  if ("result" in r) return { kind: "return", value: fromTagged(r.result, { currentCallId }), events, resumed };
-  if ("toolMessage" in r) return { kind: "return", value: decodeToolMessage(r.toolMessage as RecordedToolMessage, currentCallId), events, resumed };
-  if ("error" in r) return { kind: "throw", error: rebuildError(r.error as RecordedError), events, resumed };
-  if ("thrown" in r) return { kind: "throw", error: fromTagged(r.thrown), events, resumed };
-  if ("interrupt" in r) return { kind: "interrupt", interrupt: decodeInterrupt(r.interrupt), events, resumed };
-  if ("command" in r) return { kind: "command", command: decodeCommand(r.command, currentCallId), events, resumed };
+  const custom = decodeCustom(r.custom);
+  const extra = { events, resumed, ...(custom ? { custom } : {}) };
+  if ("result" in r) return { kind: "return", value: fromTagged(r.result, { currentCallId }), ...extra };
+  if ("toolMessage" in r) return { kind: "return", value: decodeToolMessage(r.toolMessage as RecordedToolMessage, currentCallId), ...extra };
+  if ("error" in r) return { kind: "throw", error: rebuildError(r.error as RecordedError), ...extra };
+  if ("thrown" in r) return { kind: "throw", error: fromTagged(r.thrown), ...extra };
+  if ("interrupt" in r) return { kind: "interrupt", interrupt: decodeInterrupt(r.interrupt), ...extra };
+  if ("command" in r) return { kind: "command", command: decodeCommand(r.command, currentCallId), ...extra };
   throw new Error(`the response has none of "result", "toolMessage", "error", "thrown", "interrupt", "command" (it may come from a newer langchain-vcr)`);
 }
 
