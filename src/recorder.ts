@@ -23,6 +23,7 @@ import { FixtureStore } from "./store/store";
 import { MODEL_KINDS } from "./store/format";
 import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
+import { seeModelBranch } from "./adapters/tools/branches";
 import { unlessAborted } from "./abort";
 import { answered, noteUnanswered } from "./runner/caughtMisses";
 import { realNowIso } from "./clock";
@@ -309,6 +310,7 @@ export class Recorder {
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
     if (kind !== "tool") countModelCall(kind === "embedding"); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
+    if (MODEL_KINDS.has(kind)) seeModelBranch(); // the LangGraph branch it runs in is active (adapters/tools/branches.ts)
     if (policy.readsFixtures && !options.live) {
       const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options);
       const alternate = fixture && options.alternate?.(fixture, request);

@@ -17,6 +17,8 @@ import { decodeResponse, encodeResult, encodeThrow, type Replayed, type ToolResp
 import { commandOf } from "./command";
 import { countingModelCalls, noteInnerModelCalls } from "./innerCalls";
 import { captureCustom, emitCustom, encodeCustom, warnNestedCustom } from "./custom";
+import { takeOff, type Flight } from "./concurrent";
+import { branchOf } from "./branches";
 import { baseToolRequest, nextToolRequest, type ToolRequest } from "./request";
 import { UnrecordableValue } from "./tagged";
 import {
@@ -70,11 +72,13 @@ export async function callTool(ctx: ToolCallContext, parsed: unknown, runManager
     if (e instanceof UnrecordableValue) throw unkeyableArgsError(ctx.name, e);
     throw e;
   }
-  const { request, giveBack } = nextToolRequest(base, ctx.recorder.config.dir);
-  // entered at once, before any await: calls a ToolNode starts together see each other (interrupts.ts)
+  const { request, key, giveBack } = nextToolRequest(base, ctx.recorder.config.dir);
+  // entered at once, before any await: calls a ToolNode starts together see each other (interrupts.ts),
+  // and identical calls are followed in the order they took their numbers (concurrent.ts)
   const slot = enterTask(taskScratchpad(cfg));
+  const flight = takeOff(key, ctx.name, base.args, request.call ?? 1, branchOf(cfg));
   try {
-    return await lookUpAndRun(ctx, request, slot, parsed, runManager, cfg, callId);
+    return await lookUpAndRun(ctx, request, slot, { parsed, runManager, cfg, callId, flight });
   } catch (e) {
     if (isGraphInterrupt(e))
       giveBack(); // it runs again on resume, as the same call: the same ordinal
@@ -82,18 +86,20 @@ export async function callTool(ctx: ToolCallContext, parsed: unknown, runManager
     throw e;
   } finally {
     slot.leave();
+    flight.leave();
   }
 }
 
-async function lookUpAndRun(
-  ctx: ToolCallContext,
-  request: ToolRequest,
-  slot: TaskSlot,
-  parsed: unknown,
-  runManager: unknown,
-  cfg: ToolCallConfig,
-  callId: string | undefined,
-): Promise<unknown> {
+/** One call of a wrapped tool: what `_call` was given, and its flight among identical calls. */
+interface ThisCall {
+  parsed: unknown;
+  runManager: unknown;
+  cfg: ToolCallConfig;
+  callId: string | undefined;
+  flight: Flight;
+}
+
+async function lookUpAndRun(ctx: ToolCallContext, request: ToolRequest, slot: TaskSlot, call: ThisCall): Promise<unknown> {
   const live = ctx.recorder.toolMode() === "execute";
   const describe = `tool ${JSON.stringify(ctx.name)}`;
   const pending = slot.scratch ? pendingResumes(slot.scratch) : [];
@@ -103,25 +109,24 @@ async function lookUpAndRun(
   // a call re-run with resume values pending (its node ran again after a later interrupt) may be
   // recorded under its resume key only: that fixture first, when there is one
   const early = resumedReq && ctx.recorder.findRecorded("tool", resumedReq, { describe: `${describe}, resumed`, live });
-  const here: ReplayedHere = { callId, cfg, runManager };
-  if (early) return replay(ctx.name, early, here);
+  if (early) return replay(ctx.name, early, call);
   const lookup = await ctx.recorder.lookup("tool", request, { describe, live }).catch((e: unknown) => {
     // a miss that recording again may not fix: calls sharing a task record nothing when interrupt() is used
     if (slot.overlapped && isVcrError(e) && e.code === "VCR_MISS") appendNote(e, sharedTaskMissNote(ctx.name));
     throw e;
   });
-  if (!lookup.fixture) return runAndRecord(ctx, { lookup, slot, resumed: resumedReq && resumedLookup }, parsed, runManager, cfg, callId);
-  if (!interruptedBefore(lookup)) return replay(ctx.name, lookup, here);
-  taskScratchpad(cfg, { required: true }); // a fixture that records an interrupt needs the scratchpad as it is known
+  if (!lookup.fixture) return runAndRecord(ctx, { lookup, slot, resumed: resumedReq && resumedLookup }, call);
+  if (!interruptedBefore(lookup)) return replay(ctx.name, lookup, call);
+  taskScratchpad(call.cfg, { required: true }); // a fixture that records an interrupt needs the scratchpad as it is known
   if (slot.overlapped) {
     const err = sharedTaskError(ctx.name);
     log.warn(err.message); // also on stderr: another call's interrupt, thrown beside it, is what the graph shows
     throw err;
   }
-  if (!resumedReq) return replay(ctx.name, lookup, here);
+  if (!resumedReq) return replay(ctx.name, lookup, call);
   const resumed = await resumedLookup();
-  if (resumed.fixture) return replay(ctx.name, resumed, here);
-  return runAndRecord(ctx, { lookup: resumed, slot }, parsed, runManager, cfg, callId);
+  if (resumed.fixture) return replay(ctx.name, resumed, call);
+  return runAndRecord(ctx, { lookup: resumed, slot }, call);
 }
 
 /** Whether a hit's recorded outcome is a LangGraph interrupt (a damaged response is left to `replay` to report). */
@@ -141,14 +146,8 @@ interface Target {
   resumed?: () => Promise<Lookup>;
 }
 
-async function runAndRecord(
-  ctx: ToolCallContext,
-  target: Target,
-  parsed: unknown,
-  runManager: unknown,
-  cfg: ToolCallConfig,
-  callId: string | undefined,
-): Promise<unknown> {
+async function runAndRecord(ctx: ToolCallContext, target: Target, call: ThisCall): Promise<unknown> {
+  const { parsed, runManager, cfg, callId } = call;
   let events: unknown[] | undefined;
   let value: unknown;
   const watch = watchBody(target.slot);
@@ -164,7 +163,7 @@ async function runAndRecord(
     });
   } catch (e) {
     if (isGraphInterrupt(e) && !cfg.signal?.aborted && taskScratchpad(cfg, { required: true })) {
-      await recordInTask(ctx, target, watch.end(true), () => ({ interrupt: encodeInterrupt(e), ...encodeCustom(custom) }));
+      await recordInTask(ctx, target, call, watch.end(true), () => ({ interrupt: encodeInterrupt(e), ...encodeCustom(custom) }));
       throw e;
     }
     const run = watch.end(false);
@@ -172,18 +171,24 @@ async function runAndRecord(
       ctx.recorder.abandon(target.lookup);
       throw e;
     }
-    await recordInTask(ctx, target, run, () => ({ ...encodeThrow(e, events), ...encodeCustom(custom) }));
+    await recordInTask(ctx, target, call, run, () => ({ ...encodeThrow(e, events), ...encodeCustom(custom) }));
     throw e;
   } finally {
     warnNestedCustom(ctx.name, custom, target.lookup.file);
   }
-  await recordInTask(ctx, target, watch.end(false), () => ({ ...encodeResult(value, events, callId), ...encodeCustom(custom) }));
+  await recordInTask(ctx, target, call, watch.end(false), () => ({ ...encodeResult(value, events, callId), ...encodeCustom(custom) }));
   if (target.lookup.policy.writes !== "never") noteInnerModelCalls(ctx.name, inner, target.lookup.file);
   return value;
 }
 
 /** `recordOutcome` for a body run in a LangGraph task: with the resume values it took, under the key replay will look up. */
-async function recordInTask(ctx: ToolCallContext, target: Target, run: { taken: number; ambiguous: boolean }, encode: () => ToolResponse): Promise<void> {
+async function recordInTask(
+  ctx: ToolCallContext,
+  target: Target,
+  call: ThisCall,
+  run: { taken: number; ambiguous: boolean },
+  encode: () => ToolResponse,
+): Promise<void> {
   let lookup = target.lookup;
   if (run.ambiguous) {
     ctx.recorder.abandon(lookup);
@@ -195,11 +200,11 @@ async function recordInTask(ctx: ToolCallContext, target: Target, run: { taken: 
     lookup = await target.resumed();
     if (lookup.fixture) return; // recorded already (record_or_replay never replaces a fixture)
   }
-  recordOutcome(ctx, lookup, () => ({ ...encode(), ...(run.taken > 0 ? { resumed: run.taken } : {}) }));
+  recordOutcome(ctx, lookup, call.flight, () => ({ ...encode(), ...(run.taken > 0 ? { resumed: run.taken } : {}) }));
 }
 
 /** Writes (per mode) the encoded outcome; an unrecordable outcome writes nothing and fails. */
-function recordOutcome(ctx: ToolCallContext, lookup: Lookup, encode: () => ToolResponse): void {
+function recordOutcome(ctx: ToolCallContext, lookup: Lookup, flight: Flight, encode: () => ToolResponse): void {
   if (lookup.policy.writes === "never") {
     ctx.recorder.record(lookup, null); // counts as bypassed, writes nothing
     return;
@@ -214,17 +219,10 @@ function recordOutcome(ctx: ToolCallContext, lookup: Lookup, encode: () => ToolR
     }
     throw e;
   }
-  ctx.recorder.record(lookup, response);
+  if (ctx.recorder.record(lookup, response)) flight.land(response, true);
 }
 
-/** The call a fixture is replayed for: its id, and the config and run manager its custom output goes through. */
-interface ReplayedHere {
-  callId: string | undefined;
-  cfg: ToolCallConfig;
-  runManager: unknown;
-}
-
-async function replay(name: string, lookup: Lookup, here: ReplayedHere): Promise<unknown> {
+async function replay(name: string, lookup: Lookup, here: ThisCall): Promise<unknown> {
   let out: Replayed;
   try {
     out = decodeResponse(lookup.fixture!.response, here.callId);
@@ -233,6 +231,7 @@ async function replay(name: string, lookup: Lookup, here: ReplayedHere): Promise
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
   noteToolReplayed(lookup, fixtureTitle); // said if the test fails
+  here.flight.land(lookup.fixture!.response, false);
   // what the body emitted on the side, before its answer (a generator's, between its chunks: replayGenerator)
   if (out.events === undefined) await emitCustom(out.custom, here.cfg, here.runManager);
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
@@ -244,7 +243,7 @@ async function replay(name: string, lookup: Lookup, here: ReplayedHere): Promise
 }
 
 /** Core consumes a generator returned by `_call` and fires `handleToolEvent` per chunk, as it did when recording. */
-async function* replayGenerator(out: Replayed, here: ReplayedHere): AsyncGenerator<unknown, unknown, unknown> {
+async function* replayGenerator(out: Replayed, here: ThisCall): AsyncGenerator<unknown, unknown, unknown> {
   const events = out.events ?? [];
   for (let i = 0; i < events.length; i++) {
     await emitCustom(out.custom, here.cfg, here.runManager, i, i);

@@ -26,13 +26,14 @@ export function baseToolRequest(name: string, parsedArgs: unknown): ToolRequest 
 
 /**
  * Takes the next ordinal for this request in the current scope and returns the request to
- * look up. `space` separates counters of different fixture directories. `giveBack()` returns
+ * look up, and the counter's `key` (the call without its ordinal, in this fixture directory).
+ * `space` separates counters of different fixture directories. `giveBack()` returns
  * the ordinal: a call that interrupted a LangGraph graph is run again on resume, as the same
  * call (`interrupts.ts`).
  */
-export function nextToolRequest(base: ToolRequest, space: string): { request: ToolRequest; giveBack(): void } {
+export function nextToolRequest(base: ToolRequest, space: string): { request: ToolRequest; key: string; giveBack(): void } {
   const scope = currentScope();
   const key = `tool\u0000${space}\u0000${requestHash("tool", base)}`;
   const n = scope.nextOccurrence(key);
-  return { request: n === 1 ? base : { ...base, call: n }, giveBack: () => scope.returnOccurrence(key, n) };
+  return { request: n === 1 ? base : { ...base, call: n }, key, giveBack: () => scope.returnOccurrence(key, n) };
 }

@@ -1,0 +1,143 @@
+/**
+ * Identical tool calls (same tool, same arguments) from parallel LangGraph branches: each `Send`
+ * branch asks the model, then takes a ticket with `next_ticket({ queue: "main" })`. The calls are
+ * numbered in the order they start, which while recording follows the model's latency and on
+ * replay the branch order, so a user trial (35c, race2) replayed one branch's ticket to another,
+ * green. The recording now says so on stderr, naming the tool, the arguments and the test; calls
+ * whose order is fixed (a ToolNode's parallel calls in one AI message, a polling loop) stay quiet.
+ */
+import { expect } from "chai";
+import { HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { Annotation, END, START, Send, StateGraph } from "@langchain/langgraph";
+import { createAgent } from "langchain";
+import { z } from "zod";
+import { Vcr, type VcrMode } from "../../src/index";
+import type { FakeProvider } from "../helpers/fakeProvider";
+import { useFakeAndDir } from "../helpers/fixtureEnv";
+import { openai } from "../helpers/models";
+import { stderrOf } from "../helpers/notes";
+import { inOwnTest } from "../helpers/ownTest";
+
+const USERS = ["ann", "bob", "cyd", "dee"];
+const TITLE = "Send fan-out: a ticket per customer";
+const WARNING = `tool "next_ticket" was called with the same arguments {"queue":"main"} from parallel LangGraph branches in test "${TITLE}", and the calls were answered differently.`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("identical tool calls from parallel LangGraph branches", function () {
+  this.timeout(30000);
+  let fake: FakeProvider;
+  let dir: string;
+  let bodies: number;
+  let ticket: number;
+  let bodyMs: number;
+  useFakeAndDir((f, d) => ((fake = f), (dir = d), (bodies = 0), (ticket = 0), (bodyMs = 5)), "vcr-identical-calls-", {
+    answers: [
+      {
+        question: "Give me two tickets",
+        toolTurns: [
+          [
+            { name: "next_ticket", args: { queue: "main" } },
+            { name: "next_ticket", args: { queue: "main" } },
+          ],
+        ],
+        answer: "Done.",
+      },
+    ],
+  });
+
+  /** A stateful tool: each call takes the next ticket (after a short wait, as a database would). */
+  const nextTicket = tool(
+    async () => {
+      bodies++;
+      const n = ++ticket;
+      await sleep(bodyMs);
+      return `ticket #${n}`;
+    },
+    { name: "next_ticket", description: "Take the next support ticket number.", schema: z.object({ queue: z.string() }) },
+  );
+
+  /** The model's latency per customer while recording (the fake answers at once: a fetch that waits first stands in for the network). */
+  function slowFetch(latency: Record<string, number>): typeof fetch {
+    return async (input, init) => {
+      const user = USERS.find((u) => String(init?.body ?? "").includes(`Greet ${u}`));
+      await sleep(user ? (latency[user] ?? 0) : 0);
+      return fetch(input, init);
+    };
+  }
+
+  /** One run of the fan-out: each branch greets its customer through the model, then takes a ticket. The tickets each customer got. */
+  async function fanOut(mode: VcrMode, latency: Record<string, number>): Promise<string[]> {
+    const vcr = new Vcr({ dir, mode });
+    const model = openai(fake, vcr.cache, { configuration: { fetch: slowFetch(latency) } });
+    const takeTicket = vcr.tool(nextTicket);
+    const State = Annotation.Root({
+      users: Annotation<string[]>,
+      results: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const graph = new StateGraph(State)
+      .addNode("serve", async (s: { user: string }) => {
+        await model.invoke([new HumanMessage(`Greet ${s.user}`)]);
+        const t = await takeTicket.invoke({ type: "tool_call", id: `tc_${s.user}`, name: "next_ticket", args: { queue: "main" } });
+        return { results: [`${s.user}: ${String(t.content)}`] };
+      })
+      .addConditionalEdges(START, (s: typeof State.State) => s.users.map((user) => new Send("serve", { user })))
+      .addEdge("serve", END)
+      .compile();
+    const out = await inOwnTest({}, () => graph.invoke({ users: USERS }), TITLE);
+    return out.results.sort();
+  }
+
+  it("recorded while the model answered the branches out of order: the recording warns, naming the tool, the arguments and the test (and the replay, in branch order, hands the tickets out otherwise)", async () => {
+    let recorded: string[] = [];
+    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 120, bob: 0, cyd: 80, dee: 40 })));
+    expect(recorded).to.deep.equal(["ann: ticket #4", "bob: ticket #1", "cyd: ticket #3", "dee: ticket #2"]);
+    expect([fake.count(), bodies]).to.deep.equal([4, 4]);
+    expect(text).to.contain(WARNING);
+    expect(text.split(WARNING)).to.have.length(2); // once per test and call
+    const replayed = await fanOut("replay_only", {});
+    expect([fake.count(), bodies]).to.deep.equal([4, 4]);
+    expect(replayed).to.deep.equal(["ann: ticket #1", "bob: ticket #2", "cyd: ticket #3", "dee: ticket #4"]); // the limit the warning names
+  });
+
+  it("recorded while the model answered in branch order: no warning, and the replay hands out the recorded tickets", async () => {
+    let recorded: string[] = [];
+    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 0, bob: 40, cyd: 80, dee: 120 })));
+    expect(recorded).to.deep.equal(["ann: ticket #1", "bob: ticket #2", "cyd: ticket #3", "dee: ticket #4"]);
+    expect(text).not.to.contain(`tool "next_ticket"`);
+    expect(await fanOut("replay_only", {})).to.deep.equal(recorded);
+    expect([fake.count(), bodies]).to.deep.equal([4, 4]);
+  });
+
+  it("outside LangGraph (Promise.all over customers, each asking the model first): identical calls in flight together and answered differently make the recording warn", async () => {
+    bodyMs = 200; // bob's call is still running when ann's starts
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const model = openai(fake, vcr.cache, { configuration: { fetch: slowFetch({ ann: 20, bob: 0 }) } });
+    const takeTicket = vcr.tool(nextTicket);
+    const serve = async (user: string) => {
+      await model.invoke([new HumanMessage(`Greet ${user}`)]);
+      return (await takeTicket.invoke({ type: "tool_call", id: `tc_${user}`, name: "next_ticket", args: { queue: "main" } })).content;
+    };
+    const text = await stderrOf(() => inOwnTest({}, () => Promise.all(["ann", "bob"].map(serve)), "two customers at once"));
+    expect(text).to.contain(
+      `tool "next_ticket" was called with the same arguments {"queue":"main"} at the same time in test "two customers at once", and the calls were answered differently.`,
+    );
+  });
+
+  it("two identical calls in one AI message under createAgent, answered differently while in flight together: no warning (they start in the message's order), and the replay gives each its own", async () => {
+    const run = (mode: VcrMode) =>
+      inOwnTest({}, async () => {
+        const vcr = new Vcr({ dir, mode });
+        const agent = createAgent({ model: openai(fake, vcr.cache), tools: vcr.tools([nextTicket]) });
+        const out = await agent.invoke({ messages: [{ role: "user", content: "Give me two tickets" }] });
+        return out.messages.filter((m) => m.getType() === "tool").map((m) => String(m.content));
+      });
+    let recorded: string[] = [];
+    const text = await stderrOf(async () => void (recorded = await run("record_or_replay")));
+    expect(recorded).to.deep.equal(["ticket #1", "ticket #2"]);
+    expect(text).not.to.contain(`tool "next_ticket"`);
+    expect(await run("replay_only")).to.deep.equal(recorded);
+    expect([fake.count(), bodies]).to.deep.equal([2, 2]);
+  });
+});
