@@ -562,7 +562,7 @@ export class Recorder {
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;
     const otherForm = this.otherForm(base);
     const misnamed = shown ? this.nearest.misnamed : undefined;
-    this.count("missed", base.kind, base.mode, otherForm || misnamed || !nearest ? undefined : firstDifference(nearest));
+    this.count("missed", base.kind, base.mode, { cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest), hash: base.hash });
     const scope = currentTest();
     const test = scope?.title;
     const message = missMessage({
@@ -637,8 +637,9 @@ export class Recorder {
     );
   }
 
-  private count(what: keyof VcrStats, kind: string, mode: VcrMode, cause?: string): void {
+  /** `miss`: a miss's first difference from its nearest fixture, and its request's hash (the summary's roll-up). */
+  private count(what: keyof VcrStats, kind: string, mode: VcrMode, miss?: { cause?: string; hash: string }): void {
     this.stats[what]++;
-    emit(what === "missed" ? { type: what, kind, mode, cause } : { type: what, kind, mode });
+    emit(what === "missed" ? { type: what, kind, mode, ...miss } : { type: what, kind, mode });
   }
 }

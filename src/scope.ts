@@ -116,8 +116,11 @@ interface GlobalState {
 export type ScopeEvent =
   | { type: "used"; hash: string; file: string }
   | { type: "replayed" | "recorded" | "bypassed"; kind: string; mode?: VcrMode }
-  /** `cause`: the request's first difference from its nearest fixture, as the miss error words it (the summary rolls shared ones up). */
-  | { type: "missed"; kind: string; mode?: VcrMode; cause?: string }
+  /**
+   * `cause`: the request's first difference from its nearest fixture, as the miss error words it (the summary rolls shared
+   * ones up); `hash`: the request's, so a request missed again on a retried attempt counts once there.
+   */
+  | { type: "missed"; kind: string; mode?: VcrMode; cause?: string; hash?: string }
   /** A `record_or_replay` miss went to the provider to be recorded, and that call failed. */
   | { type: "failedLive"; kind: string; mode?: VcrMode }
   /** A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded. */

@@ -17,6 +17,7 @@ import { newRunIds, parseEnvJson } from "./runIds";
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwritableLedger, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
+import { causesRecord, type MissCausesRecord } from "./missCauses";
 import type { UsedByRecord } from "./usedBy";
 import { removeStaleRunDirs } from "./staleTmp";
 import { specFacts } from "./specDigests";
@@ -53,8 +54,8 @@ export interface UnitReport {
   used?: string[];
   usedBy?: UsedByRecord;
   modes?: string[];
-  /** Each miss's first difference from its nearest fixture → how many (the summary's roll-up). */
-  missCauses?: Record<string, number>;
+  /** Each miss's first difference from its nearest fixture → how many misses, and which requests (the summary's roll-up). */
+  missCauses?: MissCausesRecord;
   failed?: string[];
   /** Runner-specific extras (jest: what each test recorded, for the reporter to undo). */
   extra?: unknown[];
@@ -213,7 +214,7 @@ export class Unit {
       used: [...u.used],
       usedBy: u.usedByRecord(),
       modes: [...u.modes],
-      missCauses: Object.fromEntries(u.missCauses),
+      missCauses: causesRecord(u.missCauses),
       failed: [...this.failed, ...this.failedAttempts.values()],
       extra: this.extra,
     };

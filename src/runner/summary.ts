@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_SOURCES, modeSource, resolveMode } from "../modes";
 import { log } from "../log";
-import { suiteRerecordCommand } from "../diagnose/suiteCommand";
+import { causesRecord, missCausesNote, type MissCauses, type MissCausesRecord } from "./missCauses";
 
 export interface Totals {
   replayed: number;
@@ -22,46 +22,6 @@ export interface Totals {
   failedLive: number;
   /** Lookups that met a damaged fixture file (each threw a `VcrFixtureError`). */
   damaged: number;
-}
-
-/** A miss's first difference from its nearest fixture (as its error words it) → how many misses had it. */
-export type MissCauses = Map<string, number>;
-
-/** How many different causes a process and a run keep count of (a suite whose misses all differ needs no roll-up). */
-const MAX_CAUSES = 200;
-/** How many misses must share a cause for the summary to say so. */
-const ROLL_UP_AT = 3;
-/** How many shared causes the summary lists. */
-const CAUSES_LISTED = 3;
-
-/** Adds `from`'s counts to `into` (a count from another process's JSON that is not a number adds nothing). */
-export function addCauses(into: MissCauses, from: Iterable<[string, unknown]>): void {
-  for (const [cause, n] of from) {
-    const count = Number(n);
-    if (!(count > 0) || (!into.has(cause) && into.size >= MAX_CAUSES)) continue;
-    into.set(cause, (into.get(cause) ?? 0) + count);
-  }
-}
-
-/**
- * The lines after the summary when at least `ROLL_UP_AT` misses share their first difference
- * from their nearest fixture: a prompt edited for the whole suite, or a LangChain upgrade that
- * changed every request, fails each test with an error of its own, and this says it is one change.
- */
-export function missCausesNote(causes: MissCauses, missed: number): string | undefined {
-  const shared = [...causes].filter(([, n]) => n >= ROLL_UP_AT).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  if (shared.length === 0) return undefined;
-  const listed = shared.slice(0, CAUSES_LISTED);
-  const rest = shared.slice(CAUSES_LISTED);
-  const sum = (causes: [string, number][]) => causes.reduce((total, [, n]) => total + n, 0);
-  return [
-    `langchain-vcr: ${sum(shared)} of the ${missed} misses share their first difference from the nearest recorded fixture ` +
-      `(each test's error shows the rest):`,
-    ...listed.map(([cause, n]) => `  ${n}× ${cause}`),
-    ...(rest.length ? [`  … and ${rest.length} more shared difference(s), of ${sum(rest)} misses`] : []),
-    `  If the change is meant (a prompt edited, LangChain or a provider package upgraded), record them again with the real ` +
-      `providers configured and review the new fixtures: ${suiteRerecordCommand()}; if not, undo it.`,
-  ].join("\n");
 }
 
 export function emptyTotals(): Totals {
@@ -77,7 +37,7 @@ export function saveWorkerTotals(mainId: string, u: { totals: Totals; dirs: Read
   const dir = workerDir(mainId);
   try {
     fs.mkdirSync(dir, { recursive: true });
-    const counts = { totals: u.totals, dirs: [...u.dirs], modes: [...u.modes], missCauses: Object.fromEntries(u.missCauses) };
+    const counts = { totals: u.totals, dirs: [...u.dirs], modes: [...u.modes], missCauses: causesRecord(u.missCauses) };
     fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(counts));
   } catch (e) {
     // the counts are for the summary line only (the usage ledger is written elsewhere): never a failed hook
@@ -94,7 +54,7 @@ const warnedUnsaved = new Set<string>();
 /** Adds every worker's counts, directories and modes to `into`, then removes them. */
 export function collectWorkerTotals(
   mainId: string,
-  into: { add(w: { totals: Totals; dirs: string[]; modes?: string[]; missCauses?: Record<string, number> }): void },
+  into: { add(w: { totals: Totals; dirs: string[]; modes?: string[]; missCauses?: MissCausesRecord }): void },
 ): void {
   const dir = workerDir(mainId);
   let names: string[];

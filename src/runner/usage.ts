@@ -7,7 +7,8 @@
 import * as path from "node:path";
 import { stableTitle } from "../diagnose/runIdTitle";
 import { currentTest, onScopeEvent } from "../scope";
-import { addCauses, emptyTotals, type MissCauses, type Totals } from "./summary";
+import { emptyTotals, type Totals } from "./summary";
+import { addCauseCounts, addCauses, addMiss, requestKey, type MissCauses, type MissCausesRecord } from "./missCauses";
 import { addUse, addUses, fromRecord, toRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 
 export class Usage {
@@ -17,9 +18,11 @@ export class Usage {
   /** Fixture file → test file → the titles of its tests that used the fixture. */
   readonly usedBy: UsedBy = new Map();
   readonly modes = new Set<string>();
-  /** Each miss's first difference from its nearest fixture → how many misses had it (the summary rolls up those shared). */
+  /** Each miss's first difference from its nearest fixture → the misses and distinct requests that had it (the summary rolls up those shared). */
   readonly missCauses: MissCauses = new Map();
   private off: (() => void) | undefined;
+  /** Misses counted whose event named no request hash. */
+  private unhashed = 0;
 
   /** `specFile`: the test file of a test whose scope names none (a test process that runs one file at a time: `Unit`). */
   constructor(private readonly specFile = "") {}
@@ -41,11 +44,18 @@ export class Usage {
       } else {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);
-        if (e.type === "missed" && e.cause !== undefined) addCauses(this.missCauses, [[e.cause, 1]]);
+        if (e.type === "missed" && e.cause !== undefined) addMiss(this.missCauses, e.cause, this.missedRequest(e.hash));
       }
       changed?.();
     });
     return this;
+  }
+
+  /** The request a miss was, as the roll-up counts it: its hash in the test that made it (a retry's attempts are one). */
+  private missedRequest(hash: string | undefined): string {
+    if (hash === undefined) return `${process.pid}:${++this.unhashed}`; // an emitter that names no request: each miss its own
+    const test = currentTest();
+    return requestKey(test?.specFile ?? this.specFile, test?.title ?? "", hash);
   }
 
   stop(): void {
@@ -60,11 +70,11 @@ export class Usage {
     used?: Iterable<string>;
     usedBy?: UsedByRecord | UsedBy;
     modes?: Iterable<string>;
-    missCauses?: MissCauses | Record<string, number>;
+    missCauses?: MissCauses | MissCausesRecord;
   }): void {
     for (const k of Object.keys(this.totals) as (keyof Totals)[]) this.totals[k] += Number(other.totals[k]) || 0;
     const causes = other.missCauses; // another process's JSON: anything
-    if (causes instanceof Map) addCauses(this.missCauses, causes);
+    if (causes instanceof Map) addCauseCounts(this.missCauses, causes);
     else if (typeof causes === "object" && causes !== null) addCauses(this.missCauses, Object.entries(causes));
     for (const d of other.dirs) this.dirs.add(d);
     for (const u of other.used ?? []) this.used.add(u);

@@ -275,7 +275,7 @@ describe("langchain-vcr/vitest: a test vitest's retry runs again", function () {
     `import { ChatOpenAI } from "@langchain/openai";`,
     `import { Vcr } from "langchain-vcr";`,
     `const vcr = new Vcr({ dir: "cassettes" });`,
-    `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q);`,
+    `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q + (process.env.SUFFIX || ""));`,
     `let attempts = 0;`,
     `test("flaky", { retry: 2 }, async () => {`,
     `  attempts++;`,
@@ -306,6 +306,21 @@ describe("langchain-vcr/vitest: a test vitest's retry runs again", function () {
       const refused = await p.cli(["prune", "--check", FIXTURES]);
       expect(refused.status).to.equal(1);
       expect(refused.stderr).to.include(`1 test(s) failed (first: "flaky")`);
+    });
+  });
+
+  it("a request that misses on each of a test's 3 attempts is 1 request to the summary's roll-up of shared differences: not rolled up (before: 3 of the 4 misses share …)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({ "vitest.config.mjs": CONFIG(), "test/flaky.test.mjs": FLAKY });
+      const rec = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      const out = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, CI: "true", SUFFIX: " Be brief." });
+      const text = out.stdout + out.stderr;
+      expect(out.status, text).to.equal(1);
+      expect(fake.count(), "no request in CI").to.equal(3);
+      expect(summaryLines(out)[0], text).to.match(/ 0 recorded, 0 bypassed, 4 missed — mode replay_only/); // flaky's 3 attempts, steady's 1
+      expect(text).to.include(`messages[0].content: "asked by a flaky test" → "asked by a flaky test Be brief."`);
+      expect(text).to.not.include("share their first difference");
     });
   });
 });

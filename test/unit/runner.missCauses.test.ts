@@ -1,17 +1,33 @@
 import { expect } from "chai";
-import { addCauses, missCausesNote, type MissCauses } from "../../src/runner/summary";
+import { addCauses, causesRecord, missCausesNote, requestKey, type MissCauses } from "../../src/runner/missCauses";
+import { usageSummaryLine } from "../../src/runner/summary";
 import { Usage } from "../../src/runner/usage";
-import { emit } from "../../src/scope";
+import { emit, enterTest, leaveTest } from "../../src/scope";
 
 const FIX = "  If the change is meant (a prompt edited, LangChain or a provider package upgraded), record them again";
 
+/** `requests` distinct requests, missed `misses` times in all. */
+function cause(misses: number, requests = misses): { misses: number; requests: Set<string> } {
+  return { misses, requests: new Set(Array.from({ length: requests }, (_, i) => `r${i}`)) };
+}
+
+/** What a test process counts when `test` makes the request `hash` and it misses with `diff`. */
+function missIn(test: string, hash: string, diff = "temperature: (absent) → 0.5"): void {
+  enterTest(test, "/p/test/a.test.ts");
+  try {
+    emit({ type: "missed", kind: "chat", mode: "replay_only", cause: diff, hash });
+  } finally {
+    leaveTest();
+  }
+}
+
 describe("the summary's roll-up of misses that share their first difference from the nearest fixture", () => {
-  it("three misses of one cause are said, with the count and the difference; two are not", () => {
-    expect(missCausesNote(new Map([["temperature: (absent) → 0.5", 2]]), 2)).to.equal(undefined);
+  it("three requests of one cause are said, with the count and the difference; two are not", () => {
+    expect(missCausesNote(new Map([["temperature: (absent) → 0.5", cause(2)]]), 2)).to.equal(undefined);
     const note = missCausesNote(
       new Map([
-        ["temperature: (absent) → 0.5", 3],
-        ['messages[1].content: "a" → "b"', 1],
+        ["temperature: (absent) → 0.5", cause(3)],
+        ['messages[1].content: "a" → "b"', cause(1)],
       ]),
       5,
     )!;
@@ -25,47 +41,100 @@ describe("the summary's roll-up of misses that share their first difference from
     expect(lines).to.have.length(3);
   });
 
-  it("the most shared first, three at most, and how many more there are", () => {
+  it("counts requests, not misses: one request missed on 3 attempts is not rolled up; 3 requests missed on 2 attempts each are, and the line says how many requests", () => {
+    expect(missCausesNote(new Map([["temperature: (absent) → 0.5", cause(3, 1)]]), 3)).to.equal(undefined);
+    expect(missCausesNote(new Map([["temperature: (absent) → 0.5", cause(5, 2)]]), 5)).to.equal(undefined);
+    const lines = missCausesNote(new Map([["temperature: (absent) → 0.5", cause(6, 3)]]), 7)!.split("\n");
+    expect(lines[0]).to.include("6 of the 7 misses share their first difference");
+    expect(lines[1]).to.equal("  6× temperature: (absent) → 0.5 (3 distinct requests)");
+  });
+
+  it("the most shared first (by requests), three at most, and how many more there are", () => {
     const causes: MissCauses = new Map([
-      ["b", 3],
-      ["a", 3],
-      ["c", 9],
-      ["d", 4],
-      ["e", 5],
+      ["b", cause(3)],
+      ["a", cause(3)],
+      ["c", cause(9)],
+      ["d", cause(4)],
+      ["e", cause(5)],
+      ["f", cause(20, 2)], // one request retried: not shared
     ]);
-    const lines = missCausesNote(causes, 30)!.split("\n");
-    expect(lines[0]).to.include("24 of the 30 misses");
+    const lines = missCausesNote(causes, 50)!.split("\n");
+    expect(lines[0]).to.include("24 of the 50 misses");
     expect(lines.slice(1, 5)).to.deep.equal(["  9× c", "  5× e", "  4× d", "  … and 2 more shared difference(s), of 6 misses"]);
   });
 
-  it("counts from other processes add up; what is not a count adds nothing; past 200 causes a new one is not kept, a known one still counts", () => {
-    const into: MissCauses = new Map([["x", 1]]);
-    addCauses(into, Object.entries({ x: 2, y: "3", z: "many", w: -1, v: null }));
-    expect([...into]).to.deep.equal([
-      ["x", 3],
-      ["y", 3],
-    ]);
-    const full: MissCauses = new Map(Array.from({ length: 200 }, (_, i) => [`cause ${i}`, 1] as [string, number]));
-    addCauses(full, [
-      ["new", 5],
-      ["cause 7", 4],
-    ]);
-    expect(full.has("new")).to.equal(false);
-    expect(full.get("cause 7")).to.equal(5);
-  });
-
-  it("a test process's usage counts each miss's cause, and takes another's (its JSON report, a damaged one too)", () => {
+  it("a test process counts a request missed again in the same test (a retried attempt) once, the same request in another test apart", () => {
     const usage = new Usage().start();
     try {
-      for (let i = 0; i < 2; i++) emit({ type: "missed", kind: "chat", mode: "replay_only", cause: "temperature: (absent) → 0.5" });
+      for (let attempt = 0; attempt < 3; attempt++) missIn("retried", "h1");
       emit({ type: "missed", kind: "chat", mode: "replay_only" }); // no nearest: no cause
     } finally {
       usage.stop();
     }
-    expect(usage.totals.missed).to.equal(3);
-    usage.add({ totals: { missed: 2 } as never, dirs: [], missCauses: JSON.parse(JSON.stringify({ "temperature: (absent) → 0.5": 2 })) });
+    expect(usage.totals.missed).to.equal(4);
+    expect(usageSummaryLine(usage)).to.not.include("share their first difference");
+    usage.start();
+    try {
+      missIn("another", "h1");
+      missIn("a third", "h2");
+    } finally {
+      usage.stop();
+    }
+    expect(usageSummaryLine(usage)).to.include(
+      "langchain-vcr: 5 of the 6 misses share their first difference from the nearest recorded fixture (each test's error shows the rest):\n" +
+        "  5× temperature: (absent) → 0.5 (3 distinct requests)\n",
+    );
+  });
+
+  it("counts from other processes add up, a request two processes reported once; what is not a count adds nothing; past 200 causes a new one is not kept, a known one still counts", () => {
+    const key = requestKey("/p/a.test.ts", "t", "h");
+    const into: MissCauses = new Map([["x", { misses: 1, requests: new Set([key]) }]]);
+    addCauses(
+      into,
+      Object.entries({
+        x: { misses: 2, requests: [key, "other"] },
+        y: { misses: "3", requests: ["a", "b", 7] },
+        z: { misses: "many", requests: [] },
+        w: { misses: -1, requests: ["c"] },
+        v: null,
+        u: 4, // the form before requests were counted
+      }),
+    );
+    expect(causesRecord(into)).to.deep.equal({ x: { misses: 3, requests: [key, "other"] }, y: { misses: 3, requests: ["a", "b"] } });
+    const full: MissCauses = new Map(Array.from({ length: 200 }, (_, i) => [`cause ${i}`, cause(1)] as [string, ReturnType<typeof cause>]));
+    addCauses(full, [
+      ["new", { misses: 5, requests: ["n"] }],
+      ["cause 7", { misses: 4, requests: ["r1"] }],
+    ]);
+    expect(full.has("new")).to.equal(false);
+    expect(causesRecord(full)["cause 7"]).to.deep.equal({ misses: 5, requests: ["r0", "r1"] });
+  });
+
+  it("a usage takes another's (its JSON report, a damaged one too), and one in this process", () => {
+    const usage = new Usage().start();
+    try {
+      missIn("one", "h1");
+    } finally {
+      usage.stop();
+    }
+    const other = new Usage().start();
+    try {
+      missIn("two", "h2");
+    } finally {
+      other.stop();
+    }
+    usage.add({ totals: other.totals, dirs: [], missCauses: JSON.parse(JSON.stringify(causesRecord(other.missCauses))) });
     usage.add({ totals: {} as never, dirs: [], missCauses: "garbage" as never });
-    expect([...usage.missCauses]).to.deep.equal([["temperature: (absent) → 0.5", 4]]);
-    expect(missCausesNote(usage.missCauses, usage.totals.missed)).to.include("4 of the 5 misses");
+    usage.add({ totals: other.totals, dirs: [], missCauses: other.missCauses }); // the same request again: still 2
+    expect(causesRecord(usage.missCauses)["temperature: (absent) → 0.5"].requests).to.have.length(2);
+    missIn("three", "h3"); // not listening: not counted
+    const third = new Usage().start();
+    try {
+      missIn("three", "h3");
+    } finally {
+      third.stop();
+    }
+    usage.add(third);
+    expect(missCausesNote(usage.missCauses, usage.totals.missed)).to.include("4 of the 4 misses").and.include("(3 distinct requests)");
   });
 });
