@@ -62,7 +62,7 @@ export class Scope {
    * misses because it carries one throws it instead (recorder.ts).
    */
   toolErrors?: Error[];
-  /** The runner runs the test again after this failed attempt (vitest's `retry`): the clean-up says so. */
+  /** The runner runs the test again after this failed attempt (vitest's `retry`, `jest.retryTimes`): the clean-up and the summary say so. */
   retried?: boolean;
   /** Tool calls of the test answered by fixtures other tests of this process recorded (`runner/toolsFromOthers.ts`). */
   toolsFromOthers?: ToolFromOther[];
@@ -123,8 +123,11 @@ export type ScopeEvent =
   | { type: "missed"; kind: string; mode?: VcrMode; cause?: string; hash?: string }
   /** A `record_or_replay` miss went to the provider to be recorded, and that call failed. */
   | { type: "failedLive"; kind: string; mode?: VcrMode }
-  /** A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded. */
-  | { type: "undone"; count: number }
+  /**
+   * A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded.
+   * `retried`: a failed attempt's, which its runner runs again (vitest's `retry`, `jest.retryTimes`).
+   */
+  | { type: "undone"; count: number; retried?: boolean }
   /**
    * A lookup met a damaged fixture file (a `VcrFixtureError` was thrown): the summary points at
    * `validate`. `replayed`: the lookup had found it, and was counted as replayed (a response that

@@ -46,7 +46,7 @@ export function endTest(scope: Scope | undefined, failed: boolean | undefined, e
   }
   if (failed) {
     keepShared(scope, shared);
-    emitUndone(restoreFailedTest(scope));
+    emitUndone(restoreFailedTest(scope), scope.retried === true);
   }
 }
 
@@ -66,9 +66,9 @@ export function keepShared(scope: Scope, shared: readonly Shared[]): void {
   log.warn(lines.join("\n") + "\n");
 }
 
-/** Takes a failed test's recordings out of the run's "recorded" count. */
-function emitUndone(r: { undone: number }): void {
-  if (r.undone > 0) emit({ type: "undone", count: r.undone });
+/** Takes a failed test's recordings out of the run's "recorded" count (`retried`: a failed attempt's, which its runner runs again). */
+function emitUndone(r: { undone: number }, retried: boolean): void {
+  if (r.undone > 0) emit({ type: "undone", count: r.undone, ...(retried ? { retried } : {}) });
 }
 
 /** What a test left in flight: model, hash, expected file, and what to do about a provider that does not answer. */

@@ -18,6 +18,8 @@ export interface Totals {
   missed: number;
   /** Recordings a failed test's clean-up took back: counted in `recorded` when made, subtracted in the summary. */
   undone: number;
+  /** Of `undone`, those of failed attempts that their runner ran again (vitest's `retry`, `jest.retryTimes`): said apart. */
+  undoneRetried: number;
   /** `record_or_replay` misses whose live call failed: nothing recorded, and not a `replay_only` miss either. */
   failedLive: number;
   /** Lookups that met a damaged fixture file (each threw a `VcrFixtureError`). */
@@ -25,7 +27,7 @@ export interface Totals {
 }
 
 export function emptyTotals(): Totals {
-  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, failedLive: 0, damaged: 0 };
+  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, undoneRetried: 0, failedLive: 0, damaged: 0 };
 }
 
 function workerDir(mainId: string): string {
@@ -78,7 +80,9 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
   const notes: string[] = [];
   if (totals.failedLive > 0) notes.push(`${totals.failedLive} request(s) without a fixture failed live`);
-  if (totals.undone > 0) notes.push(`${totals.undone} more undone: their tests failed`);
+  const retried = Math.min(totals.undone, totals.undoneRetried);
+  if (totals.undone > retried) notes.push(`${totals.undone - retried} more undone: their tests failed`);
+  if (retried > 0) notes.push(`${retried} more undone: ${retried === 1 ? "a failed attempt" : "failed attempts"} the runner retried`);
   const recorded = `${Math.max(0, totals.recorded - totals.undone)} recorded${notes.length ? ` (${notes.join("; ")})` : ""}`;
   return (
     `langchain-vcr: ${totals.replayed} replayed, ${recorded}, ${totals.bypassed} bypassed, ` +

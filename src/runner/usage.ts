@@ -38,6 +38,7 @@ export class Usage {
         if (test?.title !== undefined) addUse(this.usedBy, e.file, test.specFile ?? this.specFile, stableTitle(test.title));
       } else if (e.type === "undone") {
         this.totals.undone += e.count;
+        if (e.retried) this.totals.undoneRetried += e.count;
       } else if (e.type === "damaged") {
         this.totals.damaged++;
         if (e.replayed) this.totals.replayed = Math.max(0, this.totals.replayed - 1);

@@ -286,7 +286,7 @@ describe("langchain-vcr/vitest: a test vitest's retry runs again", function () {
     ``,
   ].join("\n");
 
-  it("passing on a later attempt is passing: the run is complete and prune --check judges it; failing every attempt is still a failure", async () => {
+  it("passing on a later attempt is passing: the run is complete and prune --check judges it, and the summary says the undone recording was a retried attempt's; failing every attempt is still a failure", async () => {
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({ "vitest.config.mjs": CONFIG(), "test/flaky.test.mjs": FLAKY });
       const out = await p.run([VITEST, "run"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
@@ -298,6 +298,10 @@ describe("langchain-vcr/vitest: a test vitest's retry runs again", function () {
         "failed an attempt, which its runner's retry runs again: removed 1 fixture(s) it recorded: nothing a failed attempt records is kept.",
       );
       expect(p.fixtures()).to.have.length(2);
+      // the attempt's recording is undone as a retried attempt's, not as a failed test's (before: "their tests failed")
+      expect(summaryLines(out)[0], out.stdout + out.stderr).to.match(
+        /^langchain-vcr: 0 replayed, 2 recorded \(1 more undone: a failed attempt the runner retried\), 0 bypassed/,
+      );
       const check = await p.cli(["prune", "--check", FIXTURES]);
       expect(check.status, check.stdout + check.stderr).to.equal(0);
       expect(check.stderr).to.not.include("refused");
