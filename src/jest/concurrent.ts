@@ -54,6 +54,17 @@ export class ConcurrentTests {
     return scope;
   };
 
+  /** The scope of the current attempt of `test` (jest's test object, jest 30), if it has made a call. */
+  readonly attemptOf = (test: object): Scope | undefined => {
+    const known = this.byTest.get(test);
+    return known && known.attempt === (test as TestIdentity).invocations ? known.scope : undefined;
+  };
+
+  /** `scope` was ended already (a failed attempt jest retries, `retries.ts`): `endAll` leaves it out. */
+  forget(scope: Scope): void {
+    this.made = this.made.filter((s) => s !== scope);
+  }
+
   /** The file's tests are over: hands each concurrent test's scope (each attempt's) to `end`, and forgets them. */
   endAll(end: (scope: Scope) => void): void {
     const scopes = this.made;

@@ -5,14 +5,16 @@
  * sandbox: the current test is looked up from jest's own `expect.getState()` in `beforeEach`
  * (jest runs one test at a time per file, and `enterWith` there would not reach the test
  * body), a `test.concurrent` test, which runs without those hooks, at its first call
- * (`concurrent.ts`), and what each test recorded is kept for the reporter.
+ * (`concurrent.ts`), and what each test recorded is kept for the reporter; a failed attempt
+ * that `jest.retryTimes()` runs again is undone here, before it does (`retries.ts`).
  */
 import { enterTest, leaveTest, setRunner, setTestFinder, type Scope } from "../scope";
 import { ConcurrentTests, type ConcurrentState } from "./concurrent";
 import { checkEnvironment } from "../runner/configCheck";
 import { endTest } from "../runner/lifecycle";
 import { joinRun, Unit } from "../runner/share";
-import { journalEntry } from "./journal";
+import { journalEntry, type JournalEntry } from "./journal";
+import { JestAttempts, onCircusEvent, type Attempt } from "./retries";
 import { forgetShared } from "../runner/sharedRecordings";
 import { log } from "../log";
 import * as path from "node:path";
@@ -62,14 +64,27 @@ beforeEach(() => {
   enterTest(state.currentTestName ?? "(unknown test)", state.testPath); // a miss's command names the file
 });
 /** A test is over: a live call still in flight is named; jest tells the reporter, not us, whether the test failed. */
-function testOver(scope: Scope): void {
+function testOver(scope: Scope): JournalEntry | undefined {
   endTest(scope, undefined);
   const entry = journalEntry(scope);
   if (entry) unit.extra.push(entry);
+  return entry;
 }
+
+/** A failed attempt jest runs again: undone now, as a failed test's recordings are, and out of the journal (the reporter sees the last attempt only). */
+function retried({ scope, entry }: Attempt<JournalEntry>): void {
+  const at = entry ? unit.extra.indexOf(entry) : -1;
+  if (at >= 0) unit.extra.splice(at, 1);
+  concurrent.forget(scope); // a concurrent test's scope, which `endAll` would end
+  scope.retried = true;
+  endTest(scope, true);
+}
+const attempts = new JestAttempts<JournalEntry>(concurrent.attemptOf, retried);
+onCircusEvent(attempts.handle);
+
 afterEach(() => {
   const scope = leaveTest();
-  if (scope) testOver(scope);
+  if (scope) attempts.ended(scope, testOver(scope));
 });
 // registered before the test file's own top-level afterAll, which runs after it: use made there is followed
 afterAll(() => {

@@ -53,7 +53,10 @@ export function endTest(scope: Scope | undefined, failed: boolean | undefined, e
 /** A failed test's recordings that other tests used stay (`sharedRecordings.ts`): out of its clean-up, still counted as recorded, and said. */
 export function keepShared(scope: Scope, shared: readonly Shared[]): void {
   if (shared.length === 0) return;
-  const lines = [`${PREFIX}test "${scope.title ?? "(unknown test)"}" failed, but ${shared.length} fixture(s) it recorded stay: tests beside it replayed them.`];
+  const failed = scope.retried ? "failed an attempt, which its runner's retry runs again" : "failed";
+  const lines = [
+    `${PREFIX}test "${scope.title ?? "(unknown test)"}" ${failed}, but ${shared.length} fixture(s) it recorded stay: tests beside it replayed them.`,
+  ];
   for (const s of shared) {
     scope.created.delete(s.file);
     if (!scope.received?.has(s.file)) scope.tally.recorded = Math.max(0, scope.tally.recorded - 1); // a handed one was never its recording

@@ -709,6 +709,116 @@ describe("langchain-vcr/jest: a failed test's recording that a later test of the
   });
 });
 
+describe("langchain-vcr/jest: a test jest.retryTimes() runs again", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  const CONFIG = `module.exports = { testEnvironment: "node", transform: {}, testMatch: ["**/test/**/*.test.cjs"], testTimeout: 20000, setupFilesAfterEnv: ["langchain-vcr/jest"], reporters: ["default", "langchain-vcr/jest/reporter"] };\n`;
+  const ASK = [
+    `const { ChatOpenAI } = require("@langchain/openai");`,
+    `const { Vcr } = require("langchain-vcr");`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q + (process.env.SUFFIX || ""));`,
+    `const attempts = {};`,
+    // records, then fails its first attempt (FAIL_ALL: every attempt)
+    `const flaky = (title) => async () => {`,
+    `  attempts[title] = (attempts[title] || 0) + 1;`,
+    `  await ask("asked by " + title);`,
+    `  if (attempts[title] === 1 || process.env.FAIL_ALL) throw new Error("attempt " + attempts[title] + " fails");`,
+    `};`,
+  ];
+  const FILES = {
+    "jest.config.cjs": CONFIG,
+    "test/retry.test.cjs": [
+      ...ASK,
+      `jest.retryTimes(2);`,
+      `test("flaky", flaky("flaky"));`,
+      `test("steady", () => ask("asked by steady"));`,
+      `test.concurrent("concurrent flaky", flaky("concurrent flaky"));`,
+      ``,
+    ].join("\n"),
+    "test/describe.test.cjs": [
+      ...ASK,
+      `describe("block", () => {`,
+      `  jest.retryTimes(1, { entireDescribe: true });`,
+      `  test("flaky", flaky("block flaky"));`,
+      `  test("steady", () => ask("asked by block steady"));`,
+      `});`,
+      ``,
+    ].join("\n"),
+  };
+
+  it("a failed attempt's recordings are undone before the retry, which records again (8 requests, not 5: the retries replayed the failures' recordings); the summary says so; a CI run replays all", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject(FILES);
+      const out = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const text = out.stdout + out.stderr;
+      expect(out.status, text).to.equal(0);
+      // each flaky test twice (its first attempt undone), block flaky's describe twice (block steady replays its own the second time), steady once
+      expect(fake.count(), text).to.equal(8);
+      expect(p.fixtures(), text).to.have.length(5);
+      expect(text).to.include(`test "flaky" (test/retry.test.cjs) failed an attempt, which its runner's retry runs again: removed 1 fixture(s) it recorded`);
+      expect(text).to.include(
+        `test "concurrent flaky" (test/retry.test.cjs) failed an attempt, which its runner's retry runs again: removed 1 fixture(s) it recorded`,
+      );
+      expect(text).to.include(
+        `test "block flaky" (test/describe.test.cjs) failed an attempt, which its runner's retry runs again: removed 1 fixture(s) it recorded`,
+      );
+      expect(text).to.not.include(`test "block steady" failed`);
+      expect(summaryLines(out)[0], text).to.match(
+        /^langchain-vcr: 1 replayed, 5 recorded \(3 more undone: failed attempts the runner retried\), 0 bypassed, 0 missed/,
+      );
+      const check = await p.cli(["prune", "--check", FIXTURES]);
+      expect(check.status, check.stdout + check.stderr).to.equal(0);
+      const replay = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count(), "no request in CI").to.equal(8);
+    });
+  });
+
+  it("a failed attempt's recording that a test jest ran before the retry replayed and passed with stays (the retry replays it: 1 request); with retryImmediately nothing runs between, and the retry records again (2 requests)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const shared = (options: string) =>
+        [...ASK, `jest.retryTimes(1${options});`, `test("flaky shared", flaky("shared"));`, `test("replays it", () => ask("asked by shared"));`, ``].join("\n");
+      const p = makeProject({ "jest.config.cjs": CONFIG, "test/shared.test.cjs": shared("") });
+      const out = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const text = out.stdout + out.stderr;
+      expect(out.status, text).to.equal(0);
+      expect(fake.count(), text).to.equal(1);
+      expect(text).to.include(
+        `test "flaky shared" failed an attempt, which its runner's retry runs again, but 1 fixture(s) it recorded stay: tests beside it replayed them.`,
+      );
+      expect(text).to.include(`(kept: test "replays it" passed with it)`);
+      expect(p.fixtures()).to.have.length(1);
+      const immediate = makeProject({ "jest.config.cjs": CONFIG, "test/shared.test.cjs": shared(", { retryImmediately: true }") });
+      const again = await immediate.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(again.status, again.stdout + again.stderr).to.equal(0);
+      expect(fake.count(), again.stdout + again.stderr).to.equal(3);
+      expect(again.stdout + again.stderr).to.include(`test "flaky shared" (test/shared.test.cjs) failed an attempt, which its runner's retry runs again`);
+      expect(immediate.fixtures()).to.have.length(1);
+    });
+  });
+
+  it("a test failing every attempt: the retried attempts undone in the test process, the last by the reporter; a request missing on each attempt in CI is 1 request to the summary's roll-up", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({ "jest.config.cjs": CONFIG, "test/retry.test.cjs": FILES["test/retry.test.cjs"] });
+      const out = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", FAIL_ALL: "1" });
+      const text = out.stdout + out.stderr;
+      expect(out.status, text).to.equal(1);
+      expect(fake.count(), text).to.equal(7); // 3 attempts of each flaky test, steady once
+      expect(p.fixtures(), text).to.have.length(1); // steady's
+      expect(summaryLines(out)[0], text).to.match(
+        /^langchain-vcr: 0 replayed, 1 recorded \(2 more undone: their tests failed; 4 more undone: failed attempts the runner retried\), 0 bypassed/,
+      );
+      const miss = await p.run([JEST, "--ci", "-t", "^flaky$"], { FAKE_URL: fake.openaiBaseURL, CI: "true", SUFFIX: " Be brief." });
+      const missText = miss.stdout + miss.stderr;
+      expect(miss.status, missText).to.equal(1);
+      expect(fake.count(), "no request in CI").to.equal(7);
+      expect(summaryLines(miss)[0], missText).to.match(/ 0 recorded, 0 bypassed, 3 missed — mode replay_only/);
+      expect(missText).to.not.include("share their first difference");
+    });
+  });
+});
+
 describe("langchain-vcr/jest with projects: setupFilesAfterEnv at the root only (jest ignores it there)", function () {
   this.timeout(120000);
   after(removeTmpDirs);
