@@ -126,7 +126,6 @@ describe("diff --format markdown: a report too long for a pull-request comment",
 });
 
 describe("diff: an embedding's vector as a review compares it", () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const review = KINDS.embedding.review! as (response: unknown) => any;
 
   it("a vector of numbers by its size, norm and digest; a base64 one by its length and digest; a change anywhere shows", () => {
