@@ -16,8 +16,11 @@ export function alikeRequests(model: object, request: () => unknown, build: () =
   const out: unknown[] = [];
   const spelled = otherSpelling(model, request);
   if (spelled !== undefined) out.push(spelled);
+  // `request` may be another form of the call (ChatOpenAI's other API, adapters/chat/openaiApi.ts), which `build` does not make: no 0.3.0 form of it
+  const current = build();
+  if (!isDeepStrictEqual(current, request())) return out;
   const older = withLegacyBinary(build);
-  if (isDeepStrictEqual(older, request())) return out; // no binary data 0.3.0 kept: no other form
+  if (isDeepStrictEqual(older, current)) return out; // no binary data 0.3.0 kept: no other form
   out.push(older);
   const olderSpelled = otherSpelling(model, () => older);
   if (olderSpelled !== undefined) out.push(olderSpelled);
