@@ -1,6 +1,6 @@
 /** The `chat` kind: one chat-model call through `cache: vcr.cache`; its response is the generations. */
 import { generationsProblem } from "../adapters/chat/generations";
-import { messageProblem } from "./messageShape";
+import { generationShapesProblem, messageProblem } from "./messageShape";
 import { MODEL_UPGRADES, modelRender, modelTitle, renderGenerations, reviewGenerations } from "./model";
 import type { KindSpec, Rec } from "./types";
 
@@ -22,12 +22,12 @@ export const chat: KindSpec = {
 export function chatResponseProblem(response: unknown): string | undefined {
   const bad = generationsProblem(response);
   if (bad) return bad;
-  const gens = (response as { generations: { message?: Rec }[] }).generations;
+  const gens = (response as { generations: { message?: Rec; shape?: unknown }[] }).generations;
   if (gens.length === 0) return `has an empty "response.generations" (a chat call answers with at least one generation)`;
   for (const [i, g] of gens.entries()) {
     if (g.message === undefined) return `has a "response.generations[${i}].message" missing (a chat generation holds its message)`;
     const problem = messageProblem(g.message, `response.generations[${i}].message`);
     if (problem) return problem;
   }
-  return undefined;
+  return generationShapesProblem(gens);
 }

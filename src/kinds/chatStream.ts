@@ -1,7 +1,7 @@
 /** The `chat_stream` kind: one streamed chat-model call; its response is the provider's chunks. */
 import { streamResponseProblem, type StreamResponse } from "../adapters/stream/chunks";
 import { compactStream, expandStream } from "../adapters/stream/compact";
-import { mergeProblem, messageProblem } from "./messageShape";
+import { mergeProblem, messageProblem, shapeProblem } from "./messageShape";
 import { MODEL_UPGRADES, modelRender, modelTitle, reviewedCall } from "./model";
 import { contentText, isRec, joinText, messageReasoning, messageText, reasoningLine, toolCall, usageText } from "./text";
 import type { KindSpec, Rec } from "./types";
@@ -28,9 +28,9 @@ function streamProblem(response: unknown): string | undefined {
   const bad = streamResponseProblem(response);
   if (bad) return bad;
   const merged: Record<"response_metadata" | "additional_kwargs", Rec> = { response_metadata: {}, additional_kwargs: {} };
-  for (const [i, c] of (response as { chunks: { message: Rec }[] }).chunks.entries()) {
+  for (const [i, c] of (response as { chunks: { message: Rec; shape?: unknown }[] }).chunks.entries()) {
     const at = `response.chunks[${i}].message`;
-    const problem = messageProblem(c.message, at);
+    const problem = messageProblem(c.message, at) ?? shapeProblem(c.shape, `response.chunks[${i}].shape`);
     if (problem) return problem;
     for (const k of ["response_metadata", "additional_kwargs"] as const) {
       const clash = isRec(c.message[k]) ? mergeProblem(merged[k], c.message[k], `${at}.${k}`) : undefined;

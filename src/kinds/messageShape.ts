@@ -37,6 +37,27 @@ export function messageProblem(m: Rec, at: string): string | undefined {
   return undefined;
 }
 
+/** What is wrong with a generation's or a chunk's `shape` (adapters/chat/shape.ts) at `at`, or undefined: each of its members is a list of strings. */
+export function shapeProblem(shape: unknown, at: string): string | undefined {
+  if (shape === undefined) return undefined;
+  if (!isRec(shape)) return `has a "${at}" that is not an object (found ${found(shape)})`;
+  for (const k of ["fields", "metadata", "undefined"] as const) {
+    const v = shape[k];
+    const strings = v === undefined || (Array.isArray(v) && v.every((x) => typeof x === "string"));
+    if (!strings) return `has a "${at}.${k}" that is not a list of strings (found ${found(v)})`;
+  }
+  return undefined;
+}
+
+/** The first problem of the generations' `shape`s (a response `generationsProblem` accepted), or undefined. */
+export function generationShapesProblem(generations: readonly { shape?: unknown }[]): string | undefined {
+  for (const [i, g] of generations.entries()) {
+    const problem = shapeProblem(g.shape, `response.generations[${i}].shape`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 /**
  * Where merging the chunks' `member` (as AIMessageChunk.concat merges it, with core's
  * `_mergeDicts`) would meet one field with two types, or undefined. `acc` is this check's own

@@ -23,4 +23,6 @@ export interface ProviderSpec {
   streamedUsage?: "usage_metadata" | "response_metadata";
   /** constructor fields that turn extended thinking on, when the provider has it */
   thinkingFields?: Record<string, unknown>;
+  /** the client makes its tool calls' ids itself, at random (ChatGoogleGenerativeAI): two live answers with a tool call differ in them */
+  randomToolCallIds?: boolean;
 }

@@ -12,6 +12,7 @@ import { stderrOf } from "../helpers/notes";
 import { allBytes, fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake, Reply } from "./fakes/base";
 import { IMAGE, runOps, script } from "./ops";
+import { describeSameObjects } from "./sameObjects";
 import type { ProviderSpec } from "./spec";
 
 const ROOT = path.join(__dirname, "../..");
@@ -265,6 +266,7 @@ export function describeProvider(
 ): void {
   describe(title, () => {
     describeRecordReplay(spec);
+    describeSameObjects(spec);
     describeErrors(spec);
     describeKey(spec, key.busts, key.same);
     more?.();

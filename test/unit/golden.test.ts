@@ -129,7 +129,7 @@ describe("golden: the fixture file format", () => {
     expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "chat-fixture.json"), "utf8"));
   });
 
-  it("formats a chat answer with tool calls exactly like test/golden/chat-toolcalls-fixture.json: the calls and their args in the model's order, the kwargs it had as undefined listed", () => {
+  it("formats a chat answer with tool calls exactly like test/golden/chat-toolcalls-fixture.json: the calls and their args in the model's order, the kwargs it had as undefined listed, the fields it was constructed with (shape)", () => {
     const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "Refund order 9." }] };
     const message = new AIMessage({
       content: "",
@@ -149,6 +149,33 @@ describe("golden: the fixture file format", () => {
       response: storeGenerations([{ text: "", message: message as never }]),
     };
     expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "chat-toolcalls-fixture.json"), "utf8"));
+  });
+
+  it("formats a ChatOpenAI answer exactly like test/golden/chat-shape-fixture.json: its shape names the fields it was constructed with, the metadata they held before core merged the call's in, and the members it had as undefined", () => {
+    const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "Say hi." }] };
+    // as @langchain/openai 1.x builds a chat-completions answer, with the token details it leaves undefined
+    const message = new AIMessage({
+      id: "chatcmpl-1",
+      name: undefined,
+      content: "hi",
+      additional_kwargs: { function_call: undefined, tool_calls: undefined },
+      response_metadata: { model_provider: "openai", model_name: "gpt-4o-mini" },
+      type: "ai",
+      tool_calls: [],
+      invalid_tool_calls: [],
+      usage_metadata: { input_tokens: 2, output_tokens: 1, total_tokens: 3, input_token_details: { audio: undefined, cache_read: undefined } },
+    } as ConstructorParameters<typeof AIMessage>[0] & object);
+    const generationInfo = { finish_reason: "stop", service_tier: undefined };
+    message.response_metadata = { ...generationInfo, ...message.response_metadata }; // as core's generate() merges it
+    const fixture = {
+      schemaVersion: 2,
+      kind: "chat",
+      hash: requestHash("chat", request),
+      recordedAt: "2026-12-06T00:00:00.000Z",
+      request,
+      response: storeGenerations([{ text: "hi", message: message as never, generationInfo }]),
+    };
+    expect(formatFixture(fixture)).to.equal(fs.readFileSync(path.join(GOLDEN, "chat-shape-fixture.json"), "utf8"));
   });
 
   it("puts a vector on one line", () => {

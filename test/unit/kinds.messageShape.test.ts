@@ -62,6 +62,10 @@ describe("kinds: a chat message's members are checked as replay uses them", () =
     ["response.generations[0].message.content", (r) => (r.generations[0].message.content = true)],
     ["response.generations[0].message.content", (r) => (r.generations[0].message.content = {})],
     ["response.generations[0].message.content[0]", (r) => (r.generations[0].message.content = [1, "a"])],
+    ["response.generations[0].shape", (r) => (r.generations[0].shape = "fields")],
+    ["response.generations[0].shape.fields", (r) => (r.generations[0].shape.fields = "type")],
+    ["response.generations[0].shape.metadata", (r) => (r.generations[0].shape.metadata = { finish_reason: 1 })],
+    ["response.generations[0].shape.undefined", (r) => (r.generations[0].shape.undefined = [1])],
   ];
   for (const [field, change] of cases) {
     it(`${field} damaged (${change.toString().split("= ")[1]?.replace(/\)$/, "") ?? "deleted"}): validate reports it, replay refuses it naming the file`, async () => {
@@ -97,6 +101,12 @@ describe("kinds: a chat_stream's chunk messages are checked as replay uses them"
     const file = damage(dir, (r) => (r.common.message.response_metadata.usage = [1, "a"]));
     const last = JSON.parse(fs.readFileSync(file, "utf8")).response.chunks.length - 1;
     await refused(dir, file, `response.chunks[${last}].message.response_metadata.usage`, () => stream("replay_only"), fake);
+  });
+
+  it("a chunk whose shape names its undefined members with anything but strings: refused, naming the field", async () => {
+    await stream("record_or_replay");
+    const file = damage(dir, (r) => (r.chunks[1].shape = { undefined: [null] }));
+    await refused(dir, file, "response.chunks[1].shape.undefined", () => stream("replay_only"), fake);
   });
 
   it("a chunk whose content is a number: refused, naming the field", async () => {

@@ -45,6 +45,8 @@ describe("stream chunks: stored form", () => {
         response_metadata: { model_provider: "openai" },
       },
       generationInfo: { completion: 0, prompt: 0 },
+      // the fields the chunk was constructed with (its lc_kwargs), which JSON of its values does not say
+      shape: { fields: ["content", "id", "tool_call_chunks", "usage_metadata", "response_metadata", "additional_kwargs", "tool_calls", "invalid_tool_calls"] },
     });
     expect(Object.keys(stored.message)).to.not.include.members(["tool_calls", "additional_kwargs", "name", "type"]);
   });

@@ -9,6 +9,8 @@ import { defineMember, plainDeep, sortDeep } from "../../canonical/json";
 import { TOOL_CALLS } from "../../store/format";
 import { copyJson } from "../../canonical/copy";
 import { isStoredMember } from "../../store/members";
+import { pointer } from "../../store/undefinedMembers";
+import { recordedFields, restoreShape, setAfter, shapeOf, type StoredShape } from "./shape";
 
 export interface StoredMessage {
   type: string;
@@ -33,6 +35,8 @@ export interface StoredGeneration {
   text: string;
   message?: StoredMessage;
   generationInfo?: Record<string, unknown>;
+  /** What JSON does not hold of the live generation (./shape.ts). Not written by 0.3.0 and earlier (docs/upgrading.md). */
+  shape?: StoredShape;
 }
 
 export interface GenerationsResponse {
@@ -47,10 +51,16 @@ export function storeGenerations(generations: readonly GenerationLike[]): Genera
       const out: StoredGeneration = { text: g.text };
       if (g.message) out.message = storeMessage(g.message);
       if (g.generationInfo && Object.keys(g.generationInfo).length) out.generationInfo = sortDeep(g.generationInfo) as Record<string, unknown>;
+      const listed = new Set((out.message?.undefined_kwargs ?? []).map((k) => pointer("/message/additional_kwargs", k)));
+      const shape = shapeOf(g.message, OBJECT_MEMBERS, g.generationInfo, listed);
+      if (shape) out.shape = shape;
       return out;
     }),
   };
 }
+
+/** The members of a stored message that hold objects (whose undefined members the shape names). */
+const OBJECT_MEMBERS = ["content", "tool_calls", "invalid_tool_calls", "usage_metadata", "response_metadata", "additional_kwargs"] as const;
 
 function storeMessage(m: BaseMessage & Record<string, unknown>): StoredMessage {
   const out: StoredMessage = { type: m.getType(), content: m.content };
@@ -90,8 +100,9 @@ export function loadGenerations(
   const own = shared ? copyJson : same;
   return r.generations.map((g) => {
     const out: { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> } = { text: g.text };
-    if (g.message) out.message = loadMessage(g.message, own);
     if (g.generationInfo) out.generationInfo = own(g.generationInfo);
+    if (g.message) out.message = loadMessage(g.message, own, g.shape, out.generationInfo);
+    else restoreShape(g.shape, {}, out.generationInfo);
     return out;
   });
 }
@@ -100,8 +111,13 @@ function same<T>(value: T): T {
   return value;
 }
 
-function loadMessage(s: StoredMessage, own: <T>(value: T) => T): AIMessage {
-  const fields = {
+/**
+ * The message, built as the live one was when the fixture records how (`shape`: its constructor
+ * fields, the metadata core merged in after, the members it had as undefined); else (a fixture
+ * written by 0.3.0 or earlier) from every stored member, as before.
+ */
+function loadMessage(s: StoredMessage, own: <T>(value: T) => T, shape: unknown, generationInfo: unknown): AIMessage {
+  const values: Record<string, unknown> = {
     content: own(s.content),
     name: own(s.name), // strings, unless the file was edited: the kind's rule does not check them
     id: own(s.id),
@@ -110,8 +126,13 @@ function loadMessage(s: StoredMessage, own: <T>(value: T) => T): AIMessage {
     usage_metadata: own(s.usage_metadata),
     response_metadata: own(s.response_metadata) ?? {},
     additional_kwargs: withUndefined(own(s.additional_kwargs) ?? {}, s.undefined_kwargs),
-  } as ConstructorParameters<typeof AIMessage>[0] & object;
-  return new AIMessage(fields);
+  };
+  restoreShape(shape, values, generationInfo);
+  const fields = recordedFields({ ...values, type: s.type }, shape);
+  if (!fields) return new AIMessage(values as ConstructorParameters<typeof AIMessage>[0] & object);
+  const message = new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
+  setAfter(message, values, fields);
+  return message;
 }
 
 /** `kwargs` (the replay's own) with the members the message had as undefined (`undefined_kwargs`) put back; a member with a value wins. */

@@ -6,6 +6,7 @@
  */
 import { plainDeep, sortDeep } from "../../canonical/json";
 import { isStoredMember } from "../../store/members";
+import { recordedFields, restoreShape, setAfter, shapeOf, type StoredShape } from "../chat/shape";
 
 export interface StoredMessageChunk {
   /** Only written when the chunk is not an AI message chunk (rebuilt as one anyway). */
@@ -42,6 +43,8 @@ export interface StoredChunk {
   generationInfo?: Record<string, unknown>;
   /** Present when the provider called `handleLLMNewToken` with this chunk (ChatOllama skips its last one). */
   newToken?: StoredNewToken;
+  /** What JSON does not hold of the live chunk (../chat/shape.ts). Not written by 0.3.0 and earlier (docs/upgrading.md). */
+  shape?: StoredShape;
 }
 
 export interface StreamResponse {
@@ -82,8 +85,14 @@ export function storeChunk(chunk: GenerationChunkLike): StoredChunk {
   }
   const out: StoredChunk = { text: chunk.text ?? "", message };
   if (isStoredMember(chunk.generationInfo)) out.generationInfo = sortDeep(chunk.generationInfo) as Record<string, unknown>;
+  const shape = shapeOf(m, hasChunks ? CHUNK_MEMBERS : WHOLE_CALL_MEMBERS, chunk.generationInfo);
+  if (shape) out.shape = shape;
   return out;
 }
+
+/** The members of a stored chunk that hold objects (whose undefined members the shape names): a chunk with tool-call fragments stores no tool calls. */
+const CHUNK_MEMBERS = ["content", "tool_call_chunks", "usage_metadata", "response_metadata", "additional_kwargs"] as const;
+const WHOLE_CALL_MEMBERS = ["content", "tool_calls", "invalid_tool_calls", "usage_metadata", "response_metadata", "additional_kwargs"] as const;
 
 export function storeNewToken(chunk: StoredChunk, token: unknown, idx: unknown, bare = false): void {
   const t: StoredNewToken = {};
@@ -98,24 +107,28 @@ export function loadChunk(stored: StoredChunk, classes: ChunkClasses): Generatio
   // one per waiter), so the chunk may own its objects: no copy here.
   const s = stored;
   const m = s.message;
-  const fields: Record<string, unknown> = {
+  const values: Record<string, unknown> = {
     content: m.content,
     additional_kwargs: m.additional_kwargs ?? {},
     response_metadata: m.response_metadata ?? {},
   };
-  if (m.id !== undefined) fields.id = m.id;
-  if (m.name !== undefined) fields.name = m.name;
-  if (m.usage_metadata !== undefined) fields.usage_metadata = m.usage_metadata;
-  if (m.tool_call_chunks?.length) fields.tool_call_chunks = m.tool_call_chunks;
+  if (m.id !== undefined) values.id = m.id;
+  if (m.name !== undefined) values.name = m.name;
+  if (m.usage_metadata !== undefined) values.usage_metadata = m.usage_metadata;
+  if (m.tool_call_chunks?.length) values.tool_call_chunks = m.tool_call_chunks;
   else {
-    fields.tool_calls = m.tool_calls ?? [];
-    if (m.invalid_tool_calls?.length) fields.invalid_tool_calls = m.invalid_tool_calls;
+    values.tool_calls = m.tool_calls ?? [];
+    if (m.invalid_tool_calls?.length) values.invalid_tool_calls = m.invalid_tool_calls;
   }
-  const message = new classes.AIMessageChunk(fields);
+  restoreShape(s.shape, values, s.generationInfo);
+  // as the live chunk was built when the fixture records how, else (0.3.0 and earlier) from the stored members
+  const fields = recordedFields({ ...values, type: m.type ?? "ai" }, s.shape);
+  const message = new classes.AIMessageChunk(fields ?? values);
   if (m.invalid_tool_calls?.length && !m.tool_call_chunks?.length) {
     // AIMessageChunk's constructor drops invalid_tool_calls when given no tool_call_chunks.
     (message as Record<string, unknown>).invalid_tool_calls = m.invalid_tool_calls;
   }
+  if (fields) setAfter(message as object, values, fields);
   const init: { text: string; message: unknown; generationInfo?: Record<string, unknown> } = { text: s.text, message };
   if (s.generationInfo) init.generationInfo = s.generationInfo;
   return new classes.ChatGenerationChunk(init);

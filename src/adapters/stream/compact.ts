@@ -1,7 +1,7 @@
 /**
  * The on-disk form of a `chat_stream` response (schema version 2): what repeats on every
- * chunk is stored once. The most common value of each member of `message`, `generationInfo`
- * and `newToken` (when more than half the chunks share it) goes into `common`; each chunk
+ * chunk is stored once. The most common value of each member of `message`, `generationInfo`,
+ * `newToken` and `shape` (when more than half the chunks share it) goes into `common`; each chunk
  * keeps only what differs from it (a member `common` has and the chunk lacks is named in the
  * chunk's `drop`, as `"part.member"`; a part the chunk lacks altogether is `null`), its `text`
  * (left out when empty), and its `message.content` only when it is not its text. Reading puts every chunk back exactly as it was recorded. A response with no
@@ -12,7 +12,7 @@ import { canonicalJson, defineMember } from "../../canonical/json";
 import type { StoredChunk, StreamResponse } from "./chunks";
 
 type Rec = Record<string, unknown>;
-const PARTS = ["message", "generationInfo", "newToken"] as const;
+const PARTS = ["message", "generationInfo", "newToken", "shape"] as const;
 
 export interface CompactStream {
   common?: Partial<Record<(typeof PARTS)[number], Rec>>;

@@ -24,4 +24,5 @@ export const spec: ProviderSpec = {
   // withStructuredOutput defaults to method "jsonSchema": responseSchema + application/json text
   structuredReply: { text: '{"city":"Paris"}' },
   thinkingFields: { thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } },
+  randomToolCallIds: true,
 };
