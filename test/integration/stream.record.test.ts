@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { inOwnTest } from "../helpers/ownTest";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessageChunk, type BaseMessageChunk } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
@@ -466,7 +467,8 @@ describe("stream: recording and replay in one process", () => {
       };
       const live = await run();
       fake.reset();
-      const replayed = await run();
+      // the replay as the next run makes it: in one test, a graph's second answer from a fixture gets an id of its own (src/adapters/chat/answerIds.ts)
+      const replayed = await inOwnTest({}, run);
       expect(fake.count()).to.equal(0);
       expect(live.length).to.be.greaterThan(8);
       expect(replayed).to.deep.equal(live);

@@ -9,6 +9,7 @@ import { defineMember, plainDeep, sortDeep } from "../../canonical/json";
 import { TOOL_CALLS } from "../../store/format";
 import { copyJson } from "../../canonical/copy";
 import { isStoredMember } from "../../store/members";
+import { answerId } from "./answerIds";
 import { pointer } from "../../store/undefinedMembers";
 import { recordedFields, restoreShape, setAfter, shapeOf, type StoredShape } from "./shape";
 
@@ -90,18 +91,19 @@ export function generationsProblem(response: unknown): string | undefined {
  * The generations of a chat/llm fixture's response, as new LangChain objects. `shared`: the
  * response is the store's kept one (`isSharedFixture`), shared with every later replay, so
  * every object taken from it is copied; else it was parsed for this replay alone (or cloned
- * for one waiter on a shared recording), and the generations may own its objects.
+ * for one waiter on a shared recording), and the generations may own its objects. `answer`:
+ * which answer from the fixture this is in the test (`answerIds.ts`).
  */
 export function loadGenerations(
   response: unknown,
-  { shared = false }: { shared?: boolean } = {},
+  { shared = false, answer = 1 }: { shared?: boolean; answer?: number } = {},
 ): { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> }[] {
   const r = response as GenerationsResponse;
   const own = shared ? copyJson : same;
   return r.generations.map((g) => {
     const out: { text: string; message?: AIMessage; generationInfo?: Record<string, unknown> } = { text: g.text };
     if (g.generationInfo) out.generationInfo = own(g.generationInfo);
-    if (g.message) out.message = loadMessage(g.message, own, g.shape, out.generationInfo);
+    if (g.message) out.message = loadMessage(g.message, own, g.shape, out.generationInfo, answer);
     else restoreShape(g.shape, {}, out.generationInfo);
     return out;
   });
@@ -116,11 +118,11 @@ function same<T>(value: T): T {
  * fields, the metadata core merged in after, the members it had as undefined); else (a fixture
  * written by 0.3.0 or earlier) from every stored member, as before.
  */
-function loadMessage(s: StoredMessage, own: <T>(value: T) => T, shape: unknown, generationInfo: unknown): AIMessage {
+function loadMessage(s: StoredMessage, own: <T>(value: T) => T, shape: unknown, generationInfo: unknown, answer: number): AIMessage {
   const values: Record<string, unknown> = {
     content: own(s.content),
     name: own(s.name), // strings, unless the file was edited: the kind's rule does not check them
-    id: own(s.id),
+    id: answerId(own(s.id), answer), // the n-th answer from this fixture in a test: an id of its own (./answerIds.ts)
     tool_calls: own(s.tool_calls) ?? [],
     invalid_tool_calls: own(s.invalid_tool_calls) ?? [],
     usage_metadata: own(s.usage_metadata),

@@ -7,6 +7,7 @@
 import { plainDeep, sortDeep } from "../../canonical/json";
 import { isStoredMember } from "../../store/members";
 import { recordedFields, restoreShape, setAfter, shapeOf, type StoredShape } from "../chat/shape";
+import { answerId } from "../chat/answerIds";
 
 export interface StoredMessageChunk {
   /** Only written when the chunk is not an AI message chunk (rebuilt as one anyway). */
@@ -102,7 +103,8 @@ export function storeNewToken(chunk: StoredChunk, token: unknown, idx: unknown, 
   chunk.newToken = t;
 }
 
-export function loadChunk(stored: StoredChunk, classes: ChunkClasses): GenerationChunkLike {
+/** `answer`: which answer from the fixture this stream is in the test; its chunks' id is numbered past the first (../chat/answerIds.ts). */
+export function loadChunk(stored: StoredChunk, classes: ChunkClasses, answer = 1): GenerationChunkLike {
   // `stored` belongs to a fixture parsed for this replay alone (the recorder clones a shared
   // one per waiter), so the chunk may own its objects: no copy here.
   const s = stored;
@@ -112,7 +114,7 @@ export function loadChunk(stored: StoredChunk, classes: ChunkClasses): Generatio
     additional_kwargs: m.additional_kwargs ?? {},
     response_metadata: m.response_metadata ?? {},
   };
-  if (m.id !== undefined) values.id = m.id;
+  if (m.id !== undefined) values.id = answerId(m.id, answer);
   if (m.name !== undefined) values.name = m.name;
   if (m.usage_metadata !== undefined) values.usage_metadata = m.usage_metadata;
   if (m.tool_call_chunks?.length) values.tool_call_chunks = m.tool_call_chunks;
