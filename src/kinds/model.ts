@@ -126,7 +126,7 @@ export function modelQuestion(req: Rec): string {
 function question(req: Rec, shown: (text: string, max: number) => string): string {
   const msgs = Array.isArray(req.messages) ? (req.messages as unknown[]).filter(isRec) : [];
   const lastUser = [...msgs].reverse().find((m) => m.role === "user") ?? msgs[msgs.length - 1];
-  const text = typeof req.prompt === "string" ? req.prompt : lastUser ? contentText(lastUser.content) : "";
+  const text = typeof req.prompt === "string" ? req.prompt : lastUser ? contentText(lastUser.content, { digests: false }) : "";
   // an agent's later turn asks the same question: what came after it tells the turns apart
   const last = msgs[msgs.length - 1];
   const after = typeof req.prompt !== "string" && last && last !== lastUser ? ` → ${turnTitle(last, shown)}` : "";
@@ -156,7 +156,7 @@ function requiredAnswer(req: Rec): string {
 
 /** The last message of a conversation, briefly: `tool issue_refund: "Refunded $25…"`, `assistant: 1 tool call`. */
 function turnTitle(m: Rec, shown: (text: string, max: number) => string): string {
-  const text = contentText(m.content);
+  const text = contentText(m.content, { digests: false });
   const calls = Array.isArray(m.tool_calls) ? m.tool_calls.length : 0;
   const who = m.role === "tool" ? `tool${typeof m.name === "string" ? " " + m.name : ""}` : String(m.role ?? "message");
   if (text.trim() === "" && calls > 0) return `${who}: ${calls} tool call(s)`;

@@ -5,15 +5,19 @@ export function isRec(v: unknown): v is Rec {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** Message content as text: strings as is, text blocks joined, other blocks named (`text [tool_use] text`). */
-export function contentText(content: unknown): string {
+/**
+ * Message content as text: strings as is, text blocks joined, other blocks named (`text [tool_use] text`).
+ * `digests`: a file block's marker names its sha256 (show); without it (a request's title, which
+ * pairs a changed fixture with its old self in `diff`), a replaced image is the same question.
+ */
+export function contentText(content: unknown, { digests = true }: { digests?: boolean } = {}): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return content === undefined ? "" : compact(content);
   let out = "";
   let afterMarker = false;
   for (const b of content) {
     const text = typeof b === "string" ? b : isRec(b) && typeof b.text === "string" ? b.text : undefined;
-    const piece = text ?? (isRec(b) ? blockMarker(b) : compact(b));
+    const piece = text ?? (isRec(b) ? blockMarker(b, digests) : compact(b));
     // text pieces run on (a reply split into blocks); a marker stands apart from its neighbours
     if (piece === "") continue; // an empty text block: what stands apart stays apart
     if (out !== "" && (text === undefined || afterMarker)) out += " ";
@@ -24,13 +28,13 @@ export function contentText(content: unknown): string {
 }
 
 /** A non-text block by its type, and what names its file where the block (or a member of it: a source, an image_url, a digest) has it: mime type, a short sha256, a URL. */
-function blockMarker(b: Rec): string {
+function blockMarker(b: Rec, digests: boolean): string {
   const found = { mime: undefined as string | undefined, sha256: undefined as string | undefined, url: undefined as string | undefined };
   const look = (r: Rec, depth: number): void => {
     for (const [k, v] of Object.entries(r)) {
       if (typeof v === "string") {
         if (MIME_KEYS.has(k)) found.mime ??= v;
-        else if (k === "sha256") found.sha256 ??= v.slice(0, 12);
+        else if (k === "sha256" && digests) found.sha256 ??= v.slice(0, 12);
         else if (k === "url" && !v.startsWith("data:")) found.url ??= v;
       } else if (isRec(v) && depth < 2) look(v, depth + 1);
     }

@@ -1,0 +1,53 @@
+/**
+ * diff pairs a re-recorded fixture whose input file changed (an image replaced, a PDF edited)
+ * with its old self: the request's title, which pairs fixtures asking the same question, names a
+ * file block by its type and mime type, not its digest (src/kinds/text.ts, `digests: false`).
+ * Found by the verification of pkg41: "0 changed, 10 added, 10 removed" for a re-recorded set.
+ */
+import { expect } from "chai";
+import { computeDiff } from "../../src/cli/diffCompute";
+import { requestHash } from "../../src/canonical/json";
+import { SCHEMA_VERSION, type Fixture } from "../../src/store/fixture";
+import type { FixtureFile } from "../../src/store/reader";
+
+function chatFixture(sha256: string, answer: string): Fixture {
+  const request = {
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is in this image?" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: { sha256 } } },
+        ],
+      },
+    ],
+    model: "claude-haiku-4-5",
+  };
+  const hash = requestHash("chat", request);
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    kind: "chat",
+    hash,
+    recordedAt: "2026-12-06T00:00:00.000Z",
+    request,
+    response: { generations: [{ text: answer, message: { type: "ai", content: answer } }] },
+  };
+}
+
+function side(fixtures: Fixture[]) {
+  const files = new Map<string, FixtureFile>(fixtures.map((f) => [`${f.hash}.json`, { file: `${f.hash}.json`, text: "", bytes: 0, fixture: f }]));
+  return { files, label: (name: string) => `cassettes/${name}` };
+}
+
+describe("diff: a fixture re-recorded with another image", () => {
+  it("is one changed fixture (the image's digest and the answer), not one added and one removed", () => {
+    const before = chatFixture("a".repeat(64), "A red pixel.");
+    const after = chatFixture("b".repeat(64), "A blue pixel.");
+    const report = computeDiff(side([before]), side([after]), []);
+    expect(report.added).to.deep.equal([]);
+    expect(report.removed).to.deep.equal([]);
+    expect(report.changed).to.have.length(1);
+    expect(report.changed[0].request.map((d) => d.path)).to.deep.equal(["messages[0].content[1].source.data.sha256"]);
+    expect(report.changed[0].title).to.include("[image image/png]");
+  });
+});
