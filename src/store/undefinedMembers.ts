@@ -36,18 +36,34 @@ export function undefinedPointers(value: unknown, prefix: string, out: string[] 
  */
 export function restoreUndefined(root: Rec, pointers: unknown): void {
   if (!Array.isArray(pointers)) return;
-  for (const p of pointers) {
-    if (typeof p !== "string" || !p.startsWith("/")) continue;
-    const path = p.slice(1).split("/").map(unescape);
-    const last = path.pop()!;
+  for (const path of parsedPointers(pointers)) {
+    const last = path[path.length - 1];
     let parent: unknown = root;
-    for (const k of path) parent = parent !== null && typeof parent === "object" && Object.hasOwn(parent, k) ? (parent as Rec)[k] : undefined;
+    for (let i = 0; i < path.length - 1; i++) {
+      const k = path[i];
+      parent = parent !== null && typeof parent === "object" && Object.hasOwn(parent, k) ? (parent as Rec)[k] : undefined;
+    }
     if (parent === null || typeof parent !== "object") continue;
     if (Array.isArray(parent)) {
       const i = Number(last);
       if (Number.isInteger(i) && i >= 0 && parent[i] === null) parent[i] = undefined;
-    } else if (!Object.hasOwn(parent, last)) defineMember(parent as Rec, last, undefined);
+    } else if (!Object.hasOwn(parent, last)) {
+      // a plain assignment keeps the object's fast shape (a replay's hot path); defineMember only where it would set a prototype
+      if (last === "__proto__") defineMember(parent as Rec, last, undefined);
+      else (parent as Rec)[last] = undefined;
+    }
   }
+}
+
+/** Each pointer's keys, parsed once per list: a kept fixture's list is the same array on every replay. */
+const parsed = new WeakMap<readonly unknown[], string[][]>();
+function parsedPointers(pointers: readonly unknown[]): string[][] {
+  let out = parsed.get(pointers);
+  if (!out) {
+    out = pointers.flatMap((p) => (typeof p === "string" && p.startsWith("/") ? [p.slice(1).split("/").map(unescape)] : []));
+    parsed.set(pointers, out);
+  }
+  return out;
 }
 
 const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -100,7 +100,11 @@ export function setAfter(message: object, values: Rec, fields: Rec): void {
 function givenMetadata(metadata: unknown, names: unknown): unknown {
   if (!isRec(metadata) || !Array.isArray(names)) return metadata;
   const out: Rec = {};
-  for (const k of names) if (typeof k === "string" && Object.hasOwn(metadata, k)) defineMember(out, k, metadata[k]);
+  for (const k of names) {
+    if (typeof k !== "string" || !Object.hasOwn(metadata, k)) continue;
+    if (k === "__proto__") defineMember(out, k, metadata[k]);
+    else out[k] = metadata[k]; // a plain assignment keeps the object's fast shape (a replay's hot path)
+  }
   return out;
 }
 
