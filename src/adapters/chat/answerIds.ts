@@ -9,24 +9,23 @@
  * node makes: outside a graph no reducer merges by id, and a test that asks twice and compares the
  * two answers (or records and replays in one test) keeps getting the recorded id.
  */
-import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { currentScope } from "../../scope";
 
 /**
- * Which answer from fixture `file` this is in the current test's LangGraph runs: 1 for the first
- * (a recording counts as one), and outside a graph. `runMetadata`: the call's run manager's
- * metadata, for a stream (whose generator runs outside the config LangChain keeps for a call).
+ * Whether a call runs in a LangGraph node, from the options its `generate()` got (LangGraph's
+ * config: `metadata.langgraph_node`, the task's `configurable.checkpoint_ns`) or, for a stream,
+ * its run's metadata: property reads, no lookup of the running config (a replay's hot path).
  */
-export function answerNumber(file: string, runMetadata?: unknown): number {
-  const node = (runMetadata as { langgraph_node?: unknown } | undefined)?.langgraph_node;
-  if (node === undefined && !inGraphNode(AsyncLocalStorageProviderSingleton.getRunnableConfig())) return 1;
-  return currentScope().nextOccurrence(`answer\u0000${file}`);
+export function inGraphNode(options: unknown): boolean {
+  const o = options as { metadata?: { langgraph_node?: unknown }; configurable?: { checkpoint_ns?: unknown } } | undefined;
+  if (o?.metadata?.langgraph_node !== undefined) return true;
+  const ns = o?.configurable?.checkpoint_ns;
+  return typeof ns === "string" && ns !== "";
 }
 
-/** Whether a call runs in a LangGraph node (its config names the node, or the task's checkpoint namespace). */
-function inGraphNode(config: unknown): boolean {
-  const c = config as { metadata?: { langgraph_node?: unknown }; configurable?: { checkpoint_ns?: unknown } } | undefined;
-  return c?.metadata?.langgraph_node !== undefined || (typeof c?.configurable?.checkpoint_ns === "string" && c.configurable.checkpoint_ns !== "");
+/** Which answer from fixture `file` this is in the current test: 1 for the first (a recording counts as one), and for a call outside a graph. */
+export function answerNumber(file: string, inGraph: boolean): number {
+  return inGraph ? currentScope().nextOccurrence(`answer\u0000${file}`) : 1;
 }
 
 /** The id a message loaded from a fixture has as answer `n` of it in a test: its own, then `<id>-2`, `<id>-3`, … */

@@ -56,7 +56,10 @@ export class VcrCache extends BaseCache<Generation[]> {
     if (lookup.fixture) {
       entry.updated = true;
       assertReplayable(lookup);
-      const generations = loadGenerations(lookup.fixture.response, { shared: isSharedFixture(lookup.fixture), answer: answerNumber(lookup.file) });
+      const generations = loadGenerations(lookup.fixture.response, {
+        shared: isSharedFixture(lookup.fixture),
+        answer: answerNumber(lookup.file, call.inGraph),
+      });
       call.replayed(entry, generations);
       return generations as Generation[];
     }
@@ -72,7 +75,7 @@ export class VcrCache extends BaseCache<Generation[]> {
     if ((call.options() as { signal?: AbortSignal } | undefined)?.signal?.aborted) return;
     entry.updated = true;
     const secrets = await callSecrets(call.model);
-    answerNumber(entry.lookup.file); // the live answer is this fixture's first in the test: a caller that shared the call gets the next id
+    answerNumber(entry.lookup.file, call.inGraph); // the live answer is this fixture's first in the test: a caller that shared the call gets the next id
     this.recorder.record(entry.lookup, storeGenerations(value as Parameters<typeof storeGenerations>[0]), secrets);
   }
 

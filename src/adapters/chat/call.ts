@@ -53,6 +53,8 @@ export class ModelCall {
   readonly key = `langchain-vcr#${++calls.count}`;
   /** Set by the stream adapter when the chat cache stands aside and the call is recorded as a stream. */
   streamed = false;
+  /** The call runs in a LangGraph node (set from its `generate()` options): its answers are numbered (./answerIds.ts). */
+  inGraph = false;
   private callOptions: unknown = {};
   readonly entries: Entry[];
   private lookupCursor = 0;

@@ -13,6 +13,8 @@
 import { coerceMessageLikeToMessage, getBufferString } from "@langchain/core/messages";
 import { VcrConfigError } from "../../errors";
 import { patchOnce } from "../../internals/patchOnce";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+import { inGraphNode } from "./answerIds";
 import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type ModelKind } from "./call";
 import { enterCoreGenerate, patchInvokeGuard } from "./override";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
@@ -85,6 +87,8 @@ function patchGenerate(proto: object, kind: ModelKind, promptOf: (input: unknown
           return Promise.reject(e); // as core's own (async) generate() fails on such input
         }
         const call = new ModelCall(this, kind, inputs, promptOf);
+        // LangGraph hands a node's config to a model call through the running config, not generate()'s options
+        call.inGraph = inGraphNode(options) || inGraphNode(AsyncLocalStorageProviderSingleton.getRunnableConfig());
         const leave = enterCoreGenerate(this);
         // `error`: the live call failed (a miss that went live says so on it, once for the call: a batch fails as one)
         const end = (result: unknown, error?: { thrown: unknown }) => {

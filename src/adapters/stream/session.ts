@@ -19,7 +19,7 @@ import type { Normalize } from "../../canonical/normalize";
 import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { describeModel } from "../chat/cache";
 import { vcrCacheOf } from "../chat/vcrCacheOf";
-import { answerNumber } from "../chat/answerIds";
+import { answerNumber, inGraphNode } from "../chat/answerIds";
 import { loadChunk, type ChunkClasses, type GenerationChunkLike, type StreamResponse } from "./chunks";
 import { TokenNotes } from "./tokenNotes";
 import { cutStreamWarning } from "./finished";
@@ -106,7 +106,7 @@ export async function* vcrStream(
     return;
   }
   const response: StreamResponse = { chunks: notes.recorded };
-  answerNumber(lookup.file, runManager?.metadata); // the live stream is this fixture's first answer in the test
+  answerNumber(lookup.file, inGraphNode({ metadata: runManager?.metadata })); // the live stream is this fixture's first answer in the test
   const written = recorder.record(lookup, response, await callSecrets(model));
   const cut = written && cutStreamWarning(response.chunks, describeModel(model, request), lookup.file); // bypass writes nothing: undefined
   if (cut) log.warn(cut);
@@ -120,7 +120,7 @@ async function* replay(
 ): AsyncGenerator<GenerationChunkLike> {
   const fixture = lookup.fixture!;
   assertReplayable(lookup);
-  const answer = answerNumber(lookup.file, runManager?.metadata);
+  const answer = answerNumber(lookup.file, inGraphNode({ metadata: runManager?.metadata }));
   for (const stored of (fixture.response as StreamResponse).chunks) {
     signal?.throwIfAborted();
     const chunk = loadChunk(stored, classes, answer);
