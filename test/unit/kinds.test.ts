@@ -38,6 +38,17 @@ class FixedEmbeddings extends Embeddings {
 }
 
 /** Rewrites the only fixture's response in place (request and hash untouched). */
+/** The get_order tool the tool-fixture cases record, calling `onRun` each time its body runs. */
+function orderTool(onRun: () => void) {
+  return tool(
+    async ({ id }: { id: string }) => {
+      onRun();
+      return `order ${id}`;
+    },
+    { name: "get_order", description: "An order.", schema: z.object({ id: z.string() }) },
+  );
+}
+
 function damageResponse(dir: string, response: unknown): string {
   const files = fixtureFiles(dir);
   expect(files).to.have.length(1);
@@ -131,14 +142,7 @@ describe("kinds: one registry, one rule for validate and replay", () => {
 
   it('a tool fixture { "nothing": 1 }: validate reports it and replay refuses it without running the body', async () => {
     let runs = 0;
-    const make = () =>
-      tool(
-        async ({ id }: { id: string }) => {
-          runs++;
-          return `order ${id}`;
-        },
-        { name: "get_order", description: "An order.", schema: z.object({ id: z.string() }) },
-      );
+    const make = () => orderTool(() => runs++);
     await new Vcr({ dir, mode: "record_or_replay" }).tool(make()).invoke({ id: "7" });
     expect(runs).to.equal(1);
     const file = damageResponse(dir, { nothing: 1 });
@@ -158,14 +162,7 @@ describe("kinds: one registry, one rule for validate and replay", () => {
 
   it('a tool fixture whose "custom" is not a list: validate reports it and replay refuses it without running the body', async () => {
     let runs = 0;
-    const make = () =>
-      tool(
-        async ({ id }: { id: string }) => {
-          runs++;
-          return `order ${id}`;
-        },
-        { name: "get_order", description: "An order.", schema: z.object({ id: z.string() }) },
-      );
+    const make = () => orderTool(() => runs++);
     await inOwnTest({}, () => new Vcr({ dir, mode: "record_or_replay" }).tool(make()).invoke({ id: "7" }));
     damageResponse(dir, { result: "order 7", custom: { writer: "50%" } });
     const problems = await validateFixtures(dir);
