@@ -5,7 +5,9 @@
  * `Uint8Array` anywhere, the base64 of a binary block (`image`, `file`, `audio`, Google's
  * `media`, Anthropic's `document`, …) at its top level or one level down (Anthropic's
  * `source: {type: "base64", data}`, OpenAI's `input_audio: {data}`). A text source
- * (`{type: "text", media_type: "text/plain", data}`) stays text.
+ * (`{type: "text", media_type: "text/plain", data}`) stays text, and so does a string one level
+ * down that is not base64 (a JSON document's source): decoded as base64 anyway, two such texts
+ * could share a key.
  *
  * langchain-vcr 0.3.0 digested only a block's top-level data of fewer block types: its fixtures
  * of the others hold the base64 and are keyed by it. `withLegacyBinary` builds a request that
@@ -54,6 +56,16 @@ export function digestDataUrl(url: string): { mime: string; sha256: string } | u
   return { mime: m[1] || "text/plain", sha256: sha256Hex(bytes) };
 }
 
+/**
+ * Whether `s` is base64 (padded to a multiple of 4, line breaks allowed) or unpadded base64url:
+ * what a provider takes as bytes. Buffer's decoder skips any other character, so text decoded as
+ * base64 loses what tells two texts apart.
+ */
+function isBase64(s: string): boolean {
+  const t = /\s/.test(s) ? s.replace(/\s+/g, "") : s;
+  return (t.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(t)) || (t.length % 4 !== 1 && /^[A-Za-z0-9_-]*$/.test(t));
+}
+
 function digestBytes(value: string | Uint8Array): { sha256: string } {
   return { sha256: sha256Hex(typeof value === "string" ? Buffer.from(value, "base64") : value) };
 }
@@ -64,41 +76,46 @@ export type IdMapper = (id: string) => string;
 export function canonicalContent(content: unknown, normalize: Normalize, ids: IdMapper): unknown {
   if (typeof content === "string") return normalize(content);
   if (Array.isArray(content)) return content.map((b) => canonicalBlock(b, normalize, ids));
-  return canonicalValue(content, ids, false);
+  return canonicalValue(content, ids, false, false);
 }
 
 function canonicalBlock(block: unknown, normalize: Normalize, ids: IdMapper): unknown {
   if (typeof block === "string") return normalize(block);
   if (block === null || typeof block !== "object") return block;
   const b = block as Record<string, unknown>;
-  const out = canonicalValue(b, ids, (legacy ? BINARY_BLOCK_TYPES_0_3 : BINARY_BLOCK_TYPES).has(String(b.type))) as Record<string, unknown>;
+  const out = canonicalValue(b, ids, (legacy ? BINARY_BLOCK_TYPES_0_3 : BINARY_BLOCK_TYPES).has(String(b.type)), false) as Record<string, unknown>;
   if (typeof b.text === "string" && (b.type === "text" || b.type === undefined)) out.text = normalize(b.text);
   return out;
 }
 
-/** Deep copy that digests binary payloads and replaces tool-call ids by placeholders. */
-function canonicalValue(value: unknown, ids: IdMapper, binaryBlock: boolean): unknown {
+/**
+ * Deep copy that digests binary payloads and replaces tool-call ids by placeholders. `binaryBlock`:
+ * `value` is a binary block (or, `nested`, a member object of one), whose `data`/`base64`/`file_data` are bytes.
+ */
+function canonicalValue(value: unknown, ids: IdMapper, binaryBlock: boolean, nested: boolean): unknown {
   if (typeof value === "string") return value.startsWith("data:") ? (digestDataUrl(value) ?? value) : value;
   if (value instanceof Uint8Array) return digestBytes(value);
-  if (Array.isArray(value)) return value.map((v) => canonicalValue(v, ids, false));
+  if (Array.isArray(value)) return value.map((v) => canonicalValue(v, ids, false, false));
   if (value === null || typeof value !== "object") return value;
   // a Date (or anything with toJSON) is keyed by what the provider receives, never as {}
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return canonicalValue((value as { toJSON(): unknown }).toJSON(), ids, binaryBlock);
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return canonicalValue((value as { toJSON(): unknown }).toJSON(), ids, binaryBlock, nested);
   const src = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const toolish = src.type === "tool_use" || src.type === "tool_call" || src.type === "function_call";
   for (const [k, v] of Object.entries(src)) {
     if (v === undefined) continue;
-    if (binaryBlock && BINARY_KEYS.has(k) && (typeof v === "string" || v instanceof Uint8Array)) {
-      defineMember(out, k, typeof v === "string" && v.startsWith("data:") ? digestDataUrl(v) : digestBytes(v));
+    // bytes: at a block's top level any string (as 0.3.0 keyed it), one level down only base64 (else it is text)
+    const bytes = v instanceof Uint8Array || (typeof v === "string" && (!nested || v.startsWith("data:") || isBase64(v)));
+    if (binaryBlock && BINARY_KEYS.has(k) && bytes) {
+      defineMember(out, k, typeof v === "string" && v.startsWith("data:") ? digestDataUrl(v) : digestBytes(v as string | Uint8Array));
     } else if (k === "text" && typeof v === "string") {
       defineMember(out, k, v); // text is text, even when it starts with "data:" (normalized by the caller)
     } else if ((toolish && k === "id") || k === "tool_use_id" || k === "tool_call_id" || k === "call_id") {
       defineMember(out, k, typeof v === "string" ? ids(v) : v);
     } else {
       // one level down in a binary block: its source's or its audio's base64 (not a text source's text)
-      const nested = binaryBlock && !legacy && !Array.isArray(v) && v !== null && typeof v === "object" && !isTextSource(v as Record<string, unknown>);
-      defineMember(out, k, canonicalValue(v, ids, nested));
+      const source = binaryBlock && !legacy && !Array.isArray(v) && v !== null && typeof v === "object" && !isTextSource(v as Record<string, unknown>);
+      defineMember(out, k, canonicalValue(v, ids, source, source));
     }
   }
   return out;
