@@ -11,7 +11,7 @@ import { copyJson } from "../../canonical/copy";
 import { isStoredMember } from "../../store/members";
 import { answerId } from "./answerIds";
 import { pointer } from "../../store/undefinedMembers";
-import { recordedFields, restoreShape, setAfter, shapeOf, type StoredShape } from "./shape";
+import { recordedFields, restoreShape, shapeOf, type StoredShape } from "./shape";
 
 export interface StoredMessage {
   type: string;
@@ -114,9 +114,12 @@ function same<T>(value: T): T {
 }
 
 /**
- * The message, built as the live one was when the fixture records how (`shape`: its constructor
+ * The message, as the live one was when the fixture records how (`shape`: its constructor
  * fields, the metadata core merged in after, the members it had as undefined); else (a fixture
- * written by 0.3.0 or earlier) from every stored member, as before.
+ * written by 0.3.0 or earlier) from every stored member, as before. It is constructed from every
+ * stored member and then given the recorded constructor fields as its `lc_kwargs` (what
+ * `toJSON()` and deep equality read): the same object as constructing it from those fields and
+ * setting the rest after, as the provider and core did, for less work on the replay hot path (BENCHMARKS.md).
  */
 function loadMessage(s: StoredMessage, own: <T>(value: T) => T, shape: unknown, generationInfo: unknown, answer: number): AIMessage {
   const values: Record<string, unknown> = {
@@ -130,10 +133,9 @@ function loadMessage(s: StoredMessage, own: <T>(value: T) => T, shape: unknown, 
     additional_kwargs: withUndefined(own(s.additional_kwargs) ?? {}, s.undefined_kwargs),
   };
   restoreShape(shape, values, generationInfo);
-  const fields = recordedFields({ ...values, type: s.type }, shape);
-  if (!fields) return new AIMessage(values as ConstructorParameters<typeof AIMessage>[0] & object);
-  const message = new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
-  setAfter(message, values, fields);
+  const fields = recordedFields(values, s.type, shape);
+  const message = new AIMessage(values as ConstructorParameters<typeof AIMessage>[0] & object);
+  if (fields) message.lc_kwargs = fields;
   return message;
 }
 

@@ -75,24 +75,34 @@ export function restoreShape(shape: unknown, message: Rec, generationInfo: unkno
 
 /**
  * The constructor fields the live message was built with, from `values` (the stored members,
- * with LangChain's defaults): undefined when `shape` records none (a fixture written before
- * them), for the caller's own. A field replay cannot rebuild is left out.
+ * with LangChain's defaults) and its `type`: undefined when `shape` records none (a fixture
+ * written before them), for the caller's own. A field replay cannot rebuild is left out.
  */
-export function recordedFields(values: Rec, shape: unknown): Rec | undefined {
-  if (!isRec(shape) || !Array.isArray(shape.fields)) return undefined;
+export function recordedFields(values: Rec, type: unknown, shape: unknown): Rec | undefined {
+  const keys = isRec(shape) ? buildableFields(shape.fields) : undefined;
+  if (!keys) return undefined;
   const out: Rec = {};
-  for (const k of shape.fields) {
-    if (typeof k !== "string" || !BUILDABLE.has(k)) continue;
-    out[k] = k === "response_metadata" ? givenMetadata(values.response_metadata, shape.metadata) : values[k];
+  for (const k of keys) out[k] = k === "type" ? type : k === "response_metadata" ? givenMetadata(values.response_metadata, (shape as Rec).metadata) : values[k];
+  return out;
+}
+
+/** The recorded fields a replay can build, worked out once per list: a kept fixture's list is the same array on every replay. */
+const buildable = new WeakMap<readonly unknown[], string[]>();
+function buildableFields(fields: unknown): string[] | undefined {
+  if (!Array.isArray(fields)) return undefined;
+  let out = buildable.get(fields);
+  if (!out) {
+    out = fields.filter((k): k is string => typeof k === "string" && BUILDABLE.has(k));
+    buildable.set(fields, out);
   }
   return out;
 }
 
 /** Sets on `message` what it was not constructed with, as the provider and core set it after: a member of `values` the fields lack, the merged `response_metadata`. */
 export function setAfter(message: object, values: Rec, fields: Rec): void {
-  for (const [k, v] of Object.entries(values)) {
-    if (v === undefined || k === "type") continue;
-    if (!Object.hasOwn(fields, k) || fields[k] !== v) (message as Rec)[k] = v;
+  for (const k in values) {
+    const v = values[k];
+    if (v !== undefined && (fields[k] !== v || !Object.hasOwn(fields, k))) (message as Rec)[k] = v;
   }
 }
 

@@ -124,7 +124,7 @@ export function loadChunk(stored: StoredChunk, classes: ChunkClasses, answer = 1
   }
   restoreShape(s.shape, values, s.generationInfo);
   // as the live chunk was built when the fixture records how, else (0.3.0 and earlier) from the stored members
-  const fields = recordedFields({ ...values, type: m.type ?? "ai" }, s.shape);
+  const fields = recordedFields(values, m.type ?? "ai", s.shape);
   const message = new classes.AIMessageChunk(fields ?? values);
   if (m.invalid_tool_calls?.length && !m.tool_call_chunks?.length) {
     // AIMessageChunk's constructor drops invalid_tool_calls when given no tool_call_chunks.
