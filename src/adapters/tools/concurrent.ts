@@ -32,7 +32,8 @@ interface Call {
   branch?: { id: string; rank: number };
   /** Identical calls in flight while it was. */
   overlapped: Set<Call>;
-  answer?: { json: string; recorded: boolean };
+  /** `json`: the response's canonical JSON, worked out when a comparison needs it (most calls have no identical one). */
+  answer?: { response: unknown; recorded: boolean; json?: string };
 }
 
 interface Identical {
@@ -63,7 +64,7 @@ export function takeOff(key: string, tool: string, args: unknown, ordinal: numbe
     land(response, recorded) {
       group.inFlight.delete(call);
       if (call.answer) return;
-      call.answer = { json: canonicalJson(response), recorded };
+      call.answer = { response, recorded };
       if (group.warned) return;
       const other = group.calls.find((c) => c !== call && c.answer && raced(call, c));
       if (!other) return;
@@ -78,12 +79,16 @@ export function takeOff(key: string, tool: string, args: unknown, ordinal: numbe
 /** Whether two answered identical calls may swap answers on replay (see the file comment). */
 function raced(a: Call, b: Call): boolean {
   if (!a.answer!.recorded && !b.answer!.recorded) return false; // both replayed: this run recorded neither
-  if (a.answer!.json === b.answer!.json) return false; // swapped or not, each gets the same answer
+  if (answerJson(a) === answerJson(b)) return false; // swapped or not, each gets the same answer
   if (a.branch && b.branch) {
     if (a.branch.id === b.branch.id) return false;
     return a.ordinal - b.ordinal > 0 !== a.branch.rank - b.branch.rank > 0;
   }
   return a.overlapped.has(b);
+}
+
+function answerJson(c: Call): string {
+  return (c.answer!.json ??= canonicalJson(c.answer!.response));
 }
 
 function racedWarning(group: Identical, how: string, test: string | undefined): string {
