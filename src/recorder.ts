@@ -8,6 +8,7 @@ import { requestHash } from "./canonical/json";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
+import { httpStatus } from "./diagnose/httpStatus";
 import { failedLiveMessage, firstDifference, misnamedRecordedMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
@@ -535,6 +536,7 @@ export class Recorder {
           runner: currentRunner(),
           filterTitle: test?.filterTitle,
           specFile: test?.specFile,
+          status: httpStatus(error),
         });
       if (!appendNote(error as PrintedError, note)) log.warn(note);
     } catch {

@@ -117,19 +117,33 @@ function otherFormLine(other: { kind: string; file: string }): string {
  * The note joined to a provider's error when a `record_or_replay` miss went live to be
  * recorded and the call failed: the provider's own error never says a fixture was missing.
  */
-export function failedLiveMessage(m: Unmatched & { /** whether a nearest fixture was looked for (chat; not embeddings) */ searched: boolean }): string {
+export function failedLiveMessage(
+  m: Unmatched & {
+    /** whether a nearest fixture was looked for (chat; not embeddings) */ searched: boolean;
+    /** the HTTP status the provider answered with, when its error says (`httpStatus`) */ status?: number;
+  },
+): string {
   const lines = [
     `no recorded fixture matched this ${m.kind} request from ${m.describe}, so mode ${m.mode} sent it to the provider to record it, and that call failed (the error above); nothing was recorded.`,
     ...facts(m, m.searched, m.nearest ? undefined : packageHolding(m.file, process.cwd())),
   ];
   const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile);
+  const how = reachProvider(m.status);
   lines.push(
     m.nearest && m.nearest.differences.length > 0
-      ? `  If the request changed on purpose, record it with the real provider configured (its URL and key): ${fix}. If not, undo the change shown above.`
-      : `  To record it, run the test with the real provider configured (its URL and key): ${fix}.`,
+      ? `  If the request changed on purpose, record it ${how}: ${fix}. If not, undo the change shown above.`
+      : `  To record it, run the test ${how}: ${fix}.`,
     `  Under CI=true or LANGCHAIN_VCR_MODE=replay_only such a request fails as a VcrMissError and never reaches the provider.`,
   );
   return lines.join("\n");
+}
+
+/** How a recording run reaches the provider, after it answered with `status`: a provider that failed on its side needs only time, a refused key another key. */
+function reachProvider(status: number | undefined): string {
+  if (status !== undefined && (status >= 500 || status === 429))
+    return `again once the provider answers (it failed with HTTP ${status}, on its side: the request may be fine)`;
+  if (status === 401 || status === 403) return `with a key the provider accepts (it refused this one: HTTP ${status})`;
+  return "with the real provider configured (its URL and key)";
 }
 
 /**

@@ -5,6 +5,8 @@
  * one and what differs, and how to record it; the run's summary counts it.
  */
 import { expect } from "chai";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { HumanMessage } from "@langchain/core/messages";
 import { Vcr, type VcrMode } from "../../src/index";
@@ -67,6 +69,34 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
     expect(message).to.include(`${NOTE} chat_stream request`);
     expect(message).to.include("To record it, run the test with the real provider configured");
     expect(failedLive).to.equal(1);
+  });
+
+  it("a provider that failed on its side (HTTP 503) or refused the key (401): the fix says so, not that the provider is not configured", async () => {
+    await openai(fake, vcr().cache).invoke("Refund order 42, which arrived broken.");
+    let status = 503;
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      req.resume();
+      res
+        .writeHead(status, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "The server is overloaded.", type: "server_error" } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const failing = () => openai({ openaiBaseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, vcr().cache);
+    try {
+      const down = await failure(() => failing().invoke("Refund order 42, which arrived broken!"));
+      expect(down.message).to.include(
+        "If the request changed on purpose, record it again once the provider answers (it failed with HTTP 503, on its side: the request may be fine): LANGCHAIN_VCR_MODE=record_or_replay",
+      );
+      expect(down.message).not.to.include("with the real provider configured");
+      status = 401;
+      const refused = await failure(() => failing().invoke("Where is order 43?"));
+      expect(refused.message).to.include("record it with a key the provider accepts (it refused this one: HTTP 401)");
+      expect([down.failedLive, refused.failedLive, requests]).to.deep.equal([1, 1, 2]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("embeddings: one note for the call, every text counted", async () => {
