@@ -47,7 +47,7 @@ function collect(obj: object, depth: number, out: string[], seen: Set<object>, h
   seen.add(obj);
   let entries: [string, unknown][];
   try {
-    entries = http && obj instanceof Headers ? [...obj.entries()] : Object.entries(obj);
+    entries = http ? httpEntries(obj) : Object.entries(obj);
   } catch {
     return; // a proxy or an accessor that throws: nothing readable here
   }
@@ -59,6 +59,22 @@ function collect(obj: object, depth: number, out: string[], seen: Set<object>, h
       collect(v, depth + 1, out, seen, HTTP_CONTAINERS.has(k));
     }
   }
+}
+
+/**
+ * The name/value pairs of a client's headers or query parameters, in each form an SDK takes
+ * them: a record, a `Headers` (also one of another realm, or where the global is missing: jsdom),
+ * a `Map`, or a list of `[name, value]` pairs (the OpenAI SDK's `HeadersLike`).
+ */
+function httpEntries(obj: object): [string, unknown][] {
+  const pairs = Array.isArray(obj) ? obj : obj instanceof Map || isHeadersLike(obj) ? [...(obj as Map<unknown, unknown>).entries()] : undefined;
+  if (!pairs) return Object.entries(obj);
+  return pairs.filter((p): p is [string, unknown] => Array.isArray(p) && p.length === 2 && typeof p[0] === "string");
+}
+
+function isHeadersLike(obj: object): boolean {
+  const h = obj as { entries?: unknown; get?: unknown; has?: unknown };
+  return typeof h.entries === "function" && typeof h.get === "function" && typeof h.has === "function";
 }
 
 /** How long `callSecrets` waits for an AWS client's credentials: the live call has just resolved them, so the SDK answers at once. */

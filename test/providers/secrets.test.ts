@@ -247,6 +247,26 @@ describe("secrets: the literal credentials each real client holds", () => {
       "aGVhZGVyczpsaXRlcmFs",
     ]);
   });
+  it("headers given as a list of [name, value] pairs (the OpenAI SDK takes them), a Map, or a Headers of another realm (jsdom has no global one) are read too", () => {
+    const tuples = new ChatOpenAI({
+      model: "m",
+      apiKey: "openai-literal-2",
+      configuration: {
+        baseURL: "http://127.0.0.1:9/v1",
+        defaultHeaders: [
+          ["x-api-key", "tuple-xkey-1"],
+          ["x-team", "team-name-long"],
+        ] as never,
+      },
+    });
+    const found = clientSecrets(tuples as unknown as Record<string, unknown>);
+    expect(found).to.include.members(["openai-literal-2", "tuple-xkey-1"]);
+    expect(found).not.to.include("team-name-long");
+    expect(clientSecrets({ configuration: { defaultHeaders: new Map([["Authorization", "Bearer map-bearer-1"]]) } })).to.deep.equal(["map-bearer-1"]);
+    // what a Headers of another realm (a polyfill, jsdom's) is to this one: not an instance of the global class
+    const foreign = { entries: () => new Headers({ "api-key": "foreign-header-1" }).entries(), get: () => null, has: () => false };
+    expect(clientSecrets({ configuration: { defaultHeaders: foreign } })).to.deep.equal(["foreign-header-1"]);
+  });
   it("names of environment variables and other settings are not taken for secrets", () => {
     const found = clientSecrets(
       new ChatGroq({ model: "llama-3.3-70b-versatile", apiKey: "groq-literal-1", temperature: 0.2 }) as unknown as Record<string, unknown>,
