@@ -9,6 +9,7 @@ import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo"
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
 import { httpStatus } from "./diagnose/httpStatus";
+import { warnRecordingElsewhere } from "./diagnose/recordingElsewhere";
 import { failedLiveMessage, firstDifference, misnamedRecordedMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
@@ -357,6 +358,7 @@ export class Recorder {
   /** A miss that may record: wait on the same request in flight, or own the live call. */
   private async missed(base: Omit<Lookup, "fixture">, options: LookupOptions): Promise<Lookup> {
     const hash = base.hash;
+    warnRecordingElsewhere(this.store.dir, base.file); // a relative dir run from elsewhere: this request is recorded there
     for (;;) {
       const pending = this.inflight.get(hash);
       if (!pending) break;

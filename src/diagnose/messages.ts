@@ -1,4 +1,5 @@
 /** The text of miss errors and near-miss notes (VcrMissError and the log sink add the "langchain-vcr: " prefix): what happened, the facts, the nearest, the fix. */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
 import { MODE_ENV, type VcrMode } from "../modes";
@@ -11,7 +12,7 @@ import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
 import { isDirectory } from "../fsProbe";
-import { packagesHolding } from "../install/workspaces";
+import { enclosingDirs, packagesHolding } from "../install/workspaces";
 
 const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
@@ -193,7 +194,7 @@ function wholeSuiteCommand(runner: RunnerName | undefined): string {
  * directory; `file` is where the Vcr looked): anchor `dir` to the file that makes the Vcr. Recording
  * again would write a second copy where it looked.
  */
-function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string): string {
+export function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string): string {
   const given = path.dirname(path.relative(process.cwd(), file)) || "."; // the dir as given, relative: "cassettes", "test/cassettes"
   return (
     `  Fix it: anchor dir to the file that makes the Vcr, so it names ${path.dirname(there)} from wherever the tests run, e.g. in a setup file in ${pkg}:\n` +
@@ -202,19 +203,21 @@ function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string)
 }
 
 /**
- * Where a workspace package holds the fixture `file` (the same path, below the package instead of
- * `cwd`), from `cwd`: a relative `dir` that a run from the workspace's root resolved there. Undefined
- * for a file not below `cwd`, or no package holding it.
+ * Where a workspace package, or the package or workspace `cwd` is inside, holds the fixture `file`
+ * (the same path, below that directory instead of `cwd`), from `cwd`: a relative `dir` that a run
+ * from the workspace's root, or from a package's `test/` directory, resolved there. Undefined for a
+ * file not below `cwd`, or no such directory holding it.
  */
 export function fixtureInAPackage(file: string, cwd: string): string | undefined {
   return packageHolding(file, cwd)?.there;
 }
 
 /** `fixtureInAPackage`, with the package's directory (both from `cwd`). */
-function packageHolding(file: string, cwd: string): { there: string; pkg: string } | undefined {
+export function packageHolding(file: string, cwd: string): { there: string; pkg: string } | undefined {
   const below = path.relative(cwd, file);
   if (below.startsWith("..") || path.isAbsolute(below)) return undefined;
-  const hit = packagesHolding(cwd, below).find(({ at }) => at !== file);
+  const above = enclosingDirs(cwd).map((pkg) => ({ pkg, at: path.join(pkg, below) }));
+  const hit = [...packagesHolding(cwd, below), ...above].find(({ at }) => at !== file && fs.existsSync(at));
   return hit && { there: pathFrom(cwd, hit.at), pkg: pathFrom(cwd, hit.pkg) || "." };
 }
 

@@ -39,6 +39,24 @@ export function packagesHolding(cwd: string, below: string): { pkg: string; at: 
     .filter(({ at }) => fs.existsSync(at));
 }
 
+/**
+ * The directories above `cwd` that a relative fixture `dir` may have been meant against: up to
+ * the package `cwd` is inside (a test run from its `test/` directory), or, from a workspace
+ * package, up to the workspace's root. None from a package that is not in a workspace.
+ */
+export function enclosingDirs(cwd: string): string[] {
+  const start = path.resolve(cwd);
+  const inPackage = fs.existsSync(path.join(start, "package.json"));
+  const root = inPackage ? workspaceRoot(path.dirname(start))?.dir : undefined;
+  if (inPackage && !root) return [];
+  const out: string[] = [];
+  for (let d = path.dirname(start); d !== path.dirname(d); d = path.dirname(d)) {
+    out.push(d);
+    if (inPackage ? d === root : fs.existsSync(path.join(d, "package.json"))) return out;
+  }
+  return inPackage ? out : [];
+}
+
 function workspaceRoot(cwd: string): { dir: string; patterns: string[] } | undefined {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const patterns = workspacePatterns(path.join(dir, "package.json")) ?? pnpmWorkspacePatterns(path.join(dir, "pnpm-workspace.yaml"));

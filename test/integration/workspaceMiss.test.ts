@@ -12,6 +12,9 @@ import { fixtureInAPackage } from "../../src/diagnose/messages";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { stderrOf } from "../helpers/notes";
+
+const ELSEWHERE = "which does not exist yet, while";
 
 describe("a miss at a workspace's root names the package's directory that holds the fixture", () => {
   after(removeTmpDirs);
@@ -55,5 +58,55 @@ describe("a miss at a workspace's root names the package's directory that holds 
       expect(fixtureInAPackage(path.join(root, "cassettes", recorded), root)).to.equal(path.join("packages", "app", "cassettes", recorded));
       expect(fixtureInAPackage(path.join(app, "cassettes", recorded), root), "the package's own file").to.equal(undefined);
       expect(fixtureInAPackage(path.join(path.dirname(root), recorded), root), "a file not below the working directory").to.equal(undefined);
+    }));
+
+  it('run from the package test/ directory with dir: "cassettes": recording warns once, before the first call, that the package root cassettes/ holds the request; replay_only names it (trial 36a)', () =>
+    withFakeProvider({}, async (fake) => {
+      const root = tmpDir("vcr-sub-");
+      fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "app" }));
+      fs.mkdirSync(path.join(root, "test"));
+      await openai(fake, new Vcr({ dir: path.join(root, "cassettes"), mode: "record_or_replay" }).cache).invoke("hello from the app");
+      const [recorded] = fixtureFiles(path.join(root, "cassettes"));
+      const saved = process.cwd();
+      process.chdir(path.join(root, "test"));
+      try {
+        const miss = await openai(fake, new Vcr({ dir: "cassettes", mode: "replay_only" }).cache)
+          .invoke("hello from the app")
+          .catch((e) => e);
+        expect(miss).to.be.instanceOf(VcrMissError);
+        expect(miss.message).to.include(`  ${path.join(root, "cassettes", recorded)} holds this very fixture`);
+        const before = fake.count();
+        const vcr = new Vcr({ dir: "cassettes", mode: "record_or_replay" });
+        const said = await stderrOf(async () => {
+          await openai(fake, vcr.cache).invoke("hello from the app");
+          await openai(fake, vcr.cache).invoke("another question");
+        });
+        expect(said.split(ELSEWHERE)).to.have.length(2); // once
+        expect(said).to.include(
+          `langchain-vcr: recording into ${path.join(root, "test", "cassettes")}, ${ELSEWHERE} ${path.join(root, "cassettes", recorded)} holds this very request's fixture`,
+        );
+        expect(said).to.include(`Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join(root, "cassettes")} from wherever the tests run`);
+        expect(fake.count() - before).to.equal(2); // the warning does not stop the calls
+      } finally {
+        process.chdir(saved);
+      }
+    }));
+
+  it("no warning from a standalone package whose parent directory happens to hold a cassettes/ of its own, nor once the directory exists", () =>
+    withFakeProvider({}, async (fake) => {
+      const parent = tmpDir("vcr-parent-");
+      const pkg = path.join(parent, "pkg");
+      fs.mkdirSync(pkg);
+      fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "pkg" }));
+      await openai(fake, new Vcr({ dir: path.join(parent, "cassettes"), mode: "record_or_replay" }).cache).invoke("hello");
+      const saved = process.cwd();
+      process.chdir(pkg);
+      try {
+        const said = await stderrOf(() => openai(fake, new Vcr({ dir: "cassettes", mode: "record_or_replay" }).cache).invoke("hello"));
+        expect(said).to.not.include(ELSEWHERE);
+        expect(fixtureFiles(path.join(pkg, "cassettes"))).to.have.length(1);
+      } finally {
+        process.chdir(saved);
+      }
     }));
 });
