@@ -6,8 +6,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { defaultLedgerDir, MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
-import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
+import { defaultLedgerDir, LEDGER_DIR_ENV, MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
+import { ledgerVerdicts, suitesSharing, type LedgerSource } from "../runner/otherSuites";
+import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
+import { isDirectory } from "../fsProbe";
 import { flagWords, type ParsedArgs } from "./args";
 import { shellWord } from "../diagnose/messages";
 import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
@@ -22,21 +24,28 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "prune"));
   const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir, `prune${flagWords(args)}`);
-  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io));
+  const others = otherLedgerSources(args, io);
+  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), others);
   const verdict = verdicts?.last;
+  // another suite sharing this directory: what its last run used stays (each complete run knows only its own tests);
+  // from a workspace, each package's own ledger too (one fixture directory at the root for them all)
+  const sharingSuites = verdicts ? suitesSharing(verdicts, dir) : [];
   const fix =
     `  Fix: run the whole suite with the langchain-vcr plugin of your test runner (mocha, vitest, jest or node:test: no name filter such as --grep/-t/--test-name-pattern, ` +
     `no .only, no test files named, all tests passing), then run langchain-vcr prune again.\n`;
-  if (!verdict) {
+  if (!verdict && sharingSuites.length === 0) {
+    const looked = others.length
+      ? `, nor one of a run that used ${display(io, dir)} in the ${others.length} other ledger director${others.length === 1 ? "y" : "ies"} of this workspace's packages`
+      : "";
     io.err(
-      `langchain-vcr: prune refused: there is no usage ledger in ${display(io, ledgerDir)}, so nothing says which fixtures are in use.\n` +
+      `langchain-vcr: prune refused: there is no usage ledger in ${display(io, ledgerDir)}${looked}, so nothing says which fixtures are in use.\n` +
         `  The langchain-vcr runner plugins (langchain-vcr/mocha, /vitest, /jest with its reporter, /node-test) write one per run (CI shards: copy every shard's ledger files there).\n` +
         fix,
     );
     return 1;
   }
-  const run = `run ${verdict.runId} (started ${verdict.startedAt})`;
-  if (!verdict.complete) {
+  const run = verdict ? `run ${verdict.runId} (started ${verdict.startedAt})` : "";
+  if (verdict && !verdict.complete) {
     io.err(
       `langchain-vcr: prune refused: the last ${run} ${verdict.outdated ? "no longer matches the test files on disk" : "was partial"}, so fixtures it did not use may belong to tests it did not run:\n` +
         verdict.reasons.map((r) => `  - ${r}\n`).join("") +
@@ -47,18 +56,18 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
-  const lastUnused = fixtures.filter((f) => !verdict.used.has(f));
-  // what another suite sharing this directory last used stays: each complete run knows only its own tests
-  const sharingSuites = suitesSharing(verdicts, dir);
+  const lastUnused = verdict ? fixtures.filter((f) => !verdict.used.has(f)) : fixtures;
   const sharing = sharingSuites.map((o) => o.run);
   const keptFor = sharing.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
   const keptForOthers = new Set(keptFor.flatMap((k) => k.files));
   const unused = lastUnused.filter((f) => !keptForOthers.has(f));
-  // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere)
-  const recordedSince = unused.filter((f) => recordedAfter(f, verdict.startedAt));
-  const since = new Set(recordedSince);
-  const judged = unused.filter((f) => !since.has(f));
-  if (judged.length > 0 && judged.length === fixtures.length - recordedSince.length) {
+  // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere);
+  // without a run here, after the first of the sharing suites' runs started
+  const since = verdict?.startedAt ?? sharing.map((o) => o.startedAt).sort((a, b) => Date.parse(a) - Date.parse(b))[0];
+  const recordedSince = unused.filter((f) => recordedAfter(f, since));
+  const sinceSet = new Set(recordedSince);
+  const judged = unused.filter((f) => !sinceSet.has(f));
+  if (verdict && judged.length > 0 && judged.length === fixtures.length - recordedSince.length) {
     const elsewhere = [...new Set([...verdict.used].map((f) => path.dirname(f)))].slice(0, 3).map((d) => display(io, d));
     io.err(
       `langchain-vcr: prune refused: the last ${run} used none of the ${judged.length} fixtures in ${display(io, dir)}${recordedSince.length ? ` recorded before it started` : ""}.\n` +
@@ -72,7 +81,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     const partialSuite = partial.run;
     const runDirs = [...partial.ledgers].sort().map((d) => JSON.stringify(display(io, d)));
     io.err(
-      `langchain-vcr: prune refused: another suite uses ${display(io, dir)} too: ${suiteName(partialSuite)}. ` +
+      `langchain-vcr: prune refused: ${verdict ? "another suite" : "a suite"} uses ${display(io, dir)} too: ${suiteName(partialSuite)}. ` +
         `Its last run ${partialSuite.outdated ? "no longer matches its test files on disk" : "was partial"}, so fixtures no run used may be its tests':\n` +
         partialSuite.reasons.map((r) => `  - ${r}\n`).join("") +
         `  Fix: run that suite whole too (${partialSuite.runner}, no filter), then run langchain-vcr prune again. ` +
@@ -96,18 +105,24 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   for (const f of notCommitted)
     io.out(`  kept ${display(io, f)} (unused, but ${git?.unknown ? "git cannot say whether it is committed" : "not committed to git, or changed since"})\n`);
   io.out(
-    `langchain-vcr: ${verb} ${removable.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}; ` +
-      `kept ${fixtures.length - lastUnused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
-      (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
+    `langchain-vcr: ${verb} ${removable.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}` +
+      (verdict
+        ? `; kept ${fixtures.length - lastUnused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
+          (verdict.shards ? `, ${verdict.shards} shard(s)` : "")
+        : `, as the last runs of the ${sharing.length} suite(s) of this workspace's packages that use it say (no run here wrote a ledger)`) +
       `.\n`,
   );
   for (const k of keptFor) {
-    io.out(`langchain-vcr: also kept ${k.files.length} used by another suite sharing this directory: the last ${suiteName(k.suite)}.\n`);
+    io.out(
+      `langchain-vcr: ${verdict ? "also " : ""}kept ${k.files.length} used by ${verdict ? "another suite sharing this directory" : "a suite that uses it"}: the last ${suiteName(k.suite)}.\n`,
+    );
   }
   if (recordedSince.length) {
     io.out(
-      `langchain-vcr: kept ${recordedSince.length} fixture(s) recorded after the last ${run}: it cannot have used them. Its ledger in ${display(io, ledgerDir)} is older than\n` +
-        `  they are: a run from another directory (a workspace's root, a package) writes its ledger there. Run prune where the suite last ran, or run the whole suite here first.\n`,
+      verdict
+        ? `langchain-vcr: kept ${recordedSince.length} fixture(s) recorded after the last ${run}: it cannot have used them. Its ledger in ${display(io, ledgerDir)} is older than\n` +
+            `  they are: a run from another directory (a workspace's root, a package) writes its ledger there. Run prune where the suite last ran, or run the whole suite here first.\n`
+        : `langchain-vcr: kept ${recordedSince.length} fixture(s) recorded after the first of those runs started: it cannot have used them.\n`,
     );
   }
   if (notCommitted.length && git?.unknown) {
@@ -133,6 +148,23 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
 export function ledgerDirOf(args: ParsedArgs, io: Io): string {
   const flag = args.flags["ledger-dir"];
   return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(projectRoot(io.cwd), io.env);
+}
+
+/**
+ * The ledgers of the workspace's other packages and of its root, where each writes its own by
+ * default (a package's runner run in it, or through `npm test --workspaces`): the suites that may
+ * share a fixture directory with this one (one `cassettes/` at the root for every package). None
+ * when a ledger directory is given (`--ledger-dir`, env LANGCHAIN_VCR_LEDGER_DIR): it holds them all.
+ */
+export function otherLedgerSources(args: ParsedArgs, io: Io): LedgerSource[] {
+  if (typeof args.flags["ledger-dir"] === "string" || io.env[LEDGER_DIR_ENV]) return [];
+  const here = projectRoot(io.cwd);
+  const root = workspaceRootDir(here);
+  if (!root) return [];
+  return [root, ...workspaceDirs(here)]
+    .filter((pkg) => path.resolve(pkg) !== path.resolve(here))
+    .map((pkg) => ({ dir: defaultLedgerDir(pkg, {}), root: pkg }))
+    .filter((s) => isDirectory(s.dir));
 }
 
 /** The parts of the path of a ledger directory where a runner keeps it by default, below the directory it ran in. */

@@ -7,7 +7,7 @@ import { fixtureFileError } from "../store/store";
 import { flagWords, UsageError, type ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
-import { ledgerDirOf, ledgerRootOf } from "./prune";
+import { ledgerDirOf, ledgerRootOf, otherLedgerSources } from "./prune";
 import { renderFixture } from "./render";
 import { usedByLine } from "./usedBy";
 import { ledgerVerdicts } from "../runner/otherSuites";
@@ -29,7 +29,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
   const ledgerDir = ledgerDirOf(args, io);
-  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io));
+  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io));
   // a credential a fixture holds by mistake (validate reports it) is not printed, in a value or
   // in what the render joins (a stream's chunks); --json prints the file as it is
   io.out(

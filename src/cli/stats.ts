@@ -6,11 +6,11 @@
 import { flagWords, type ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
-import { ledgerDirOf, ledgerRootOf } from "./prune";
+import { ledgerDirOf, ledgerRootOf, otherLedgerSources } from "./prune";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { fixturesByTest, NO_LEDGER } from "./usedBy";
-import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
+import { ledgerVerdicts, suitesSharing, type LedgerSource } from "../runner/otherSuites";
 import { answeringModel } from "../kinds/model";
 
 export const statsSpec = { booleans: ["json", "by-test"], strings: ["ledger-dir"] } as const;
@@ -52,7 +52,14 @@ export interface FixtureStats {
 }
 
 /** `command`: the command line that asked, for a missing directory's hint. */
-export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest = false, command = "stats"): FixtureStats {
+export function collectStats(
+  dir: string,
+  ledgerDir: string,
+  cwd: string,
+  byTest = false,
+  command = "stats",
+  others: readonly LedgerSource[] = [],
+): FixtureStats {
   const files = listFixtures(dir, command);
   // null-prototype tallies: kinds and model names come from fixture files (a "__proto__" model must not pollute)
   const s: FixtureStats = {
@@ -86,7 +93,7 @@ export function collectStats(dir: string, ledgerDir: string, cwd: string, byTest
     sized.push({ file, bytes: read.bytes, kind, model });
   }
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
-  const verdicts = ledgerVerdicts(ledgerDir, cwd);
+  const verdicts = ledgerVerdicts(ledgerDir, cwd, others);
   const verdict = verdicts?.last;
   if (byTest) {
     const inDir = new Set(files);
@@ -126,7 +133,7 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "stats"));
   const ledgerDir = ledgerDirOf(args, io);
-  const s = collectStats(dir, ledgerDir, ledgerRootOf(ledgerDir, io), args.flags["by-test"] === true, `stats${flagWords(args)}`);
+  const s = collectStats(dir, ledgerDir, ledgerRootOf(ledgerDir, io), args.flags["by-test"] === true, `stats${flagWords(args)}`, otherLedgerSources(args, io));
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
     return 0;

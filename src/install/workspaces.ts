@@ -57,6 +57,11 @@ export function enclosingDirs(cwd: string): string[] {
   return inPackage ? out : [];
 }
 
+/** The directory of the workspace at or above `cwd` (its package.json names workspaces, or a pnpm-workspace.yaml), if any. */
+export function workspaceRootDir(cwd: string): string | undefined {
+  return workspaceRoot(cwd)?.dir;
+}
+
 function workspaceRoot(cwd: string): { dir: string; patterns: string[] } | undefined {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const patterns = workspacePatterns(path.join(dir, "package.json")) ?? pnpmWorkspacePatterns(path.join(dir, "pnpm-workspace.yaml"));

@@ -16,11 +16,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { readLedgers, runVerdict, runsNewestFirst, type RunVerdict } from "./ledgerFiles";
+import { readLedgers, relativeToRoot, runVerdict, runsNewestFirst, type RunVerdict } from "./ledgerFiles";
 
 export interface LedgerVerdicts {
-  /** The last run. */
-  last: RunVerdict;
+  /** The last run of the ledgers asked about; undefined when only other sources hold runs (`ledgerVerdicts`). */
+  last?: RunVerdict;
   /** When the last run was partial (a name filter): its suite's most recent complete run, if a kept ledger holds one. */
   lastComplete?: RunVerdict;
   /** Each other suite, by its last run, most recent first. */
@@ -36,32 +36,60 @@ export interface OtherSuite {
   ledgers: Set<string>;
 }
 
-export function ledgerVerdicts(ledgerDir: string, root: string): LedgerVerdicts | undefined {
+/**
+ * Where a suite's ledgers are, and the directory their paths are relative to (where it ran). A
+ * workspace whose packages share one fixture directory has one per package (`ledgerSources`).
+ */
+export interface LedgerSource {
+  dir: string;
+  root: string;
+}
+
+/**
+ * The last run of the first source's ledgers and the other suites of them all. Runs of another
+ * source (another package's) are always another suite, with their test files named from the first
+ * source's root. Without a run in the first source, there is no last run: only the other suites.
+ */
+export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly LedgerSource[] = []): LedgerVerdicts | undefined {
   const { ledgers, unreadable } = readLedgers(ledgerDir);
   const runs = runsNewestFirst(ledgers);
-  if (runs.length === 0) return undefined;
-  const last = runVerdict(runs[0], unreadable, ledgerDir, root);
-  const suites: ({ runner: string; files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = [
-    { runner: last.runner, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() },
-  ];
+  const elsewhere = others.flatMap((o) => verdictsOf(o, root));
+  if (runs.length === 0 && elsewhere.length === 0) return undefined;
+  const last = runs.length ? runVerdict(runs[0], unreadable, ledgerDir, root) : undefined;
+  const own = runs.slice(1).map((run) => ({ verdict: runVerdict(run, unreadable, ledgerDir, root), source: ledgerDir }));
+  const older = [...own, ...elsewhere].sort((a, b) => Date.parse(b.verdict.startedAt) - Date.parse(a.verdict.startedAt));
+  const suites: ({ runner: string; source: string; files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = last
+    ? [{ runner: last.runner, source: ledgerDir, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() }]
+    : [];
   let lastComplete: RunVerdict | undefined;
-  for (const run of runs.slice(1)) {
-    const verdict = runVerdict(run, unreadable, ledgerDir, root);
+  for (const { verdict, source } of older) {
     const files = verdict.specFiles;
     if (files.length === 0) continue;
-    let suite = suites.find((s) => s.runner === verdict.runner && files.some((f) => s.files.has(f)));
+    let suite = suites.find((s) => s.runner === verdict.runner && s.source === source && files.some((f) => s.files.has(f)));
     if (suite) {
       // an older run of a known suite: a complete one's files are that suite's too
       if (verdict.complete) for (const f of files) suite.files.add(f);
-      if (suite === suites[0] && verdict.complete && !last.complete) lastComplete ??= verdict;
+      if (last && suite === suites[0] && verdict.complete && !last.complete) lastComplete ??= verdict;
     } else {
       const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
-      suites.push((suite = { runner: verdict.runner, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
+      suites.push((suite = { runner: verdict.runner, source, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
     }
     for (const f of verdict.used) suite.dirs.add(path.dirname(f));
     for (const f of verdict.files) suite.ledgers.add(path.dirname(f));
   }
-  return { last, lastComplete, otherSuites: suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : [])) };
+  const otherSuites = suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : []));
+  return last ? { last, lastComplete, otherSuites } : { otherSuites };
+}
+
+/** Every run of another source's ledgers, its test files named from `root` (`source`: its ledger directory, which tells its suites apart). */
+function verdictsOf(o: LedgerSource, root: string): { verdict: RunVerdict; source: string }[] {
+  const { ledgers, unreadable } = readLedgers(o.dir);
+  const fromRoot = (f: string) => relativeToRoot(root, path.resolve(o.root, f));
+  return runsNewestFirst(ledgers).map((run) => {
+    const v = runVerdict(run, unreadable, o.dir, o.root);
+    const usedBy = new Map([...v.usedBy].map(([fixture, tests]) => [fixture, new Map([...tests].map(([spec, titles]) => [fromRoot(spec), titles]))] as const));
+    return { verdict: { ...v, specFiles: v.specFiles.map(fromRoot), usedBy }, source: o.dir };
+  });
 }
 
 /** The other suites that share fixture directory `dir` (any of their runs used a fixture there). */

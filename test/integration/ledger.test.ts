@@ -408,6 +408,62 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
 
+  it("a workspace whose packages share one fixture directory at its root, each with its own ledger: prune from a package keeps what the other package's last run used, and from the root judges by every package's (trial 36b)", async () => {
+    const ws = tmpDir("vcr-ledger-ws-");
+    fs.writeFileSync(path.join(ws, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
+    fs.mkdirSync(path.join(ws, "cassettes"));
+    const pkg = (name: string, tests: string[]) => {
+      const dir = path.join(ws, "packages", name);
+      fs.mkdirSync(path.join(dir, "test"), { recursive: true });
+      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name }));
+      fs.writeFileSync(path.join(dir, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+      fs.writeFileSync(path.join(dir, "test", `${name}.spec.js`), spec(name, tests).replace('dir: "cassettes"', 'dir: "../../cassettes"'));
+      return dir;
+    };
+    const api = pkg("api", ["api1", "api2"]);
+    const worker = pkg("worker", ["worker1"]);
+    for (const dir of [worker, api]) {
+      const r = await mocha(dir, fake); // the last run: api's, which knows nothing of worker's test
+      expect(r.code, r.stdout + r.stderr).to.equal(0);
+    }
+    const dead = addDeadFixture(ws);
+    expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(4);
+    const workerFixture = fixtureFiles(path.join(ws, "cassettes")).find((f) =>
+      fs.readFileSync(path.join(ws, "cassettes", f), "utf8").includes("question worker1"),
+    )!;
+
+    const fromApi = await cli(["prune", "--dry-run", "../../cassettes"], api);
+    expect(fromApi.code, fromApi.stderr).to.equal(0);
+    expect(fromApi.stdout.split("\n")[0]).to.equal(`  would remove ${path.join(ws, "cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
+    expect(fromApi.stdout).to.match(/\nlangchain-vcr: would remove 1 of 4 fixture\(s\) in \S+; kept 2 used by the last run /);
+    expect(fromApi.stdout).to.match(
+      /\nlangchain-vcr: also kept 1 used by another suite sharing this directory: the last mocha run \S+ \(started \S+; test files \.\.\/worker\/test\/worker\.spec\.js\)\.\n/,
+    );
+    const show = await cli(["show", workerFixture.slice(0, 12), "--dir", "../../cassettes"], api);
+    expect(show.stdout).to.match(/another suite sharing this directory: \.\.\/worker\/test\/worker\.spec\.js: "worker worker1"/);
+
+    const fromRoot = await cli(["prune"], ws);
+    expect(fromRoot.code, fromRoot.stderr).to.equal(0);
+    expect(fromRoot.stdout.split("\n")[0]).to.equal(`  removed ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
+    expect(fromRoot.stdout).to.include(
+      "langchain-vcr: removed 1 of 4 fixture(s) in cassettes, as the last runs of the 2 suite(s) of this workspace's packages that use it say (no run here wrote a ledger).\n",
+    );
+    expect(fromRoot.stdout).to.match(
+      /\nlangchain-vcr: kept 2 used by a suite that uses it: the last mocha run \S+ \(started \S+; test files packages\/api\/test\/api\.spec\.js\)\.\n/,
+    );
+    expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(3);
+
+    // a package's last run partial (--grep): from the root, what no run used may be its tests'
+    addDeadFixture(ws);
+    expect((await mocha(worker, fake, ["--grep", "worker1"])).code).to.equal(0);
+    const refused = await cli(["prune"], ws);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr.split("\n")[0]).to.match(
+      /^langchain-vcr: prune refused: a suite uses cassettes too: mocha run \S+ \(started \S+; test files packages\/worker\/test\/worker\.spec\.js\)\. Its last run was partial/,
+    );
+    expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(4);
+  });
+
   for (const parallel of [false, true]) {
     it(`two test files with a test of the same title${parallel ? " (--parallel)" : ""}: show and stats --by-test name each fixture's own test file`, async () => {
       const project = tmpDir("vcr-ledger-");
