@@ -256,7 +256,7 @@ function commandParts(runner: RunnerName | undefined): { env: string; exec: stri
 }
 
 /** `command`, run from the package when the package manager was invoked above it (`packageDirFromInvocation`). */
-function inPackage(command: string): string {
+export function inPackage(command: string): string {
   const cd = packageDirFromInvocation();
   return cd ? `cd ${shellWord(cd)} && ${command}` : command;
 }

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import * as path from "node:path";
 import { addCauses, causesRecord, missCausesNote, requestKey, type MissCauses } from "../../src/runner/missCauses";
 import { usageSummaryLine } from "../../src/runner/summary";
 import { Usage } from "../../src/runner/usage";
@@ -39,6 +40,18 @@ describe("the summary's roll-up of misses that share their first difference from
     expect(lines[2]).to.match(/ review the new fixtures: LANGCHAIN_VCR_MODE=record_or_replay \S.*; if not, undo it\.$/);
     expect(lines[2].startsWith(FIX)).to.equal(true);
     expect(lines).to.have.length(3);
+  });
+
+  it("run through the package manager from above the package (npm test -w packages/api: INIT_CWD), its command starts in the package, as each test's own does (trial 36b)", () => {
+    const saved = process.env.INIT_CWD;
+    process.env.INIT_CWD = path.dirname(process.cwd());
+    try {
+      const note = missCausesNote(new Map([["temperature: 0 → 0.5", cause(3)]]), 3)!;
+      expect(note.split("\n")[2]).to.include(` review the new fixtures: cd ${path.basename(process.cwd())} && LANGCHAIN_VCR_MODE=record_or_replay `);
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
   });
 
   it("counts requests, not misses: one request missed on 3 attempts is not rolled up; 3 requests missed on 2 attempts each are, and the line says how many requests", () => {
