@@ -4,6 +4,7 @@
  * Every adapter (chat, streaming, embeddings, tools) goes through it.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { requestHash } from "./canonical/json";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
@@ -566,7 +567,11 @@ export class Recorder {
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;
     const otherForm = this.otherForm(base);
     const misnamed = shown ? this.nearest.misnamed : undefined;
-    this.count("missed", base.kind, base.mode, { cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest), hash: base.hash });
+    this.count("missed", base.kind, base.mode, {
+      cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest),
+      hash: base.hash,
+      dir: path.dirname(base.file),
+    });
     const scope = currentTest();
     const test = scope?.title;
     const message = missMessage({
@@ -641,8 +646,8 @@ export class Recorder {
     );
   }
 
-  /** `miss`: a miss's first difference from its nearest fixture, and its request's hash (the summary's roll-up). */
-  private count(what: keyof VcrStats, kind: string, mode: VcrMode, miss?: { cause?: string; hash: string }): void {
+  /** `miss`: a miss's first difference from its nearest fixture, its request's hash (the summary's roll-up), and the directory it was looked for in. */
+  private count(what: keyof VcrStats, kind: string, mode: VcrMode, miss?: { cause?: string; hash: string; dir: string }): void {
     this.stats[what]++;
     emit(what === "missed" ? { type: what, kind, mode, ...miss } : { type: what, kind, mode });
   }

@@ -118,9 +118,10 @@ export type ScopeEvent =
   | { type: "replayed" | "recorded" | "bypassed"; kind: string; mode?: VcrMode }
   /**
    * `cause`: the request's first difference from its nearest fixture, as the miss error words it (the summary rolls shared
-   * ones up); `hash`: the request's, so a request missed again on a retried attempt counts once there.
+   * ones up); `hash`: the request's, so a request missed again on a retried attempt counts once there; `dir`: the fixture
+   * directory it was looked for in (the summary names it, though no fixture there was used).
    */
-  | { type: "missed"; kind: string; mode?: VcrMode; cause?: string; hash?: string }
+  | { type: "missed"; kind: string; mode?: VcrMode; cause?: string; hash?: string; dir?: string }
   /** A `record_or_replay` miss went to the provider to be recorded, and that call failed. */
   | { type: "failedLive"; kind: string; mode?: VcrMode }
   /**

@@ -46,6 +46,7 @@ export class Usage {
         this.totals[e.type]++;
         if (e.mode) this.modes.add(e.mode);
         if (e.type === "missed" && e.cause !== undefined) addMiss(this.missCauses, e.cause, this.missedRequest(e.hash));
+        if (e.type === "missed" && e.dir !== undefined) this.dirs.add(e.dir); // looked in, though nothing there was used
       }
       changed?.();
     });

@@ -4,6 +4,10 @@ import { addCauses, causesRecord, missCausesNote, requestKey, type MissCauses } 
 import { usageSummaryLine } from "../../src/runner/summary";
 import { Usage } from "../../src/runner/usage";
 import { emit, enterTest, leaveTest } from "../../src/scope";
+import { Vcr } from "../../src/index";
+import { VcrMissError } from "../../src/errors";
+import { offlineOpenAI } from "../helpers/models";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const FIX = "  If the change is meant (a prompt edited, LangChain or a provider package upgraded), record them again";
 
@@ -97,6 +101,24 @@ describe("the summary's roll-up of misses that share their first difference from
       "langchain-vcr: 5 of the 6 misses share their first difference from the nearest recorded fixture (each test's error shows the rest):\n" +
         "  5× temperature: (absent) → 0.5 (3 distinct requests)\n",
     );
+  });
+
+  it("a run whose every lookup missed names the directory it looked in, not '(no fixtures used)' (trial 36b: it read like the wrong directory)", async () => {
+    const dir = tmpDir("vcr-missdir-");
+    const usage = new Usage().start();
+    try {
+      const err = await offlineOpenAI(new Vcr({ dir, mode: "replay_only" }).cache)
+        .invoke("never recorded")
+        .catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(VcrMissError);
+    } finally {
+      usage.stop();
+    }
+    const line = usageSummaryLine(usage);
+    expect(line)
+      .to.include(" 1 missed — mode replay_only")
+      .and.to.match(new RegExp(`fixtures: ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+    removeTmpDirs();
   });
 
   it("counts from other processes add up, a request two processes reported once; what is not a count adds nothing; past 200 causes a new one is not kept, a known one still counts", () => {
