@@ -131,12 +131,16 @@ function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfi
         `  or call the function the first install() returned before installing again: const uninstall = vcr.install(); … uninstall();`,
     );
   }
-  return new VcrConfigError(
-    head +
-      `  Fix it: call the function the first install() returned before installing again:\n` +
-      `    const uninstall = vcr.install(); … uninstall();\n` +
-      `  In a vitest setup file (run before every test file, in a worker that may keep langchain-vcr loaded): add the plugin (plugins: [langchainVcr()] from "langchain-vcr/vitest"), and the next file's install() replaces the Vcr an earlier file installed.`,
-  );
+  // the same directory: one of the two calls is one too many (a test file repeating its setup file's)
+  const fix =
+    path.resolve(vcr.dir) === path.resolve(current.dir)
+      ? `  Fix it: remove one of the two calls: both use ${vcr.dir}, and the one in your setup file covers every test file.\n` +
+        `  (To install another Vcr for a while, call the function the first install() returned first: const uninstall = vcr.install(); … uninstall();)`
+      : `  Fix it: call the function the first install() returned before installing again:\n` + `    const uninstall = vcr.install(); … uninstall();`;
+  const vitest = process.env.VITEST
+    ? `\n  In a vitest setup file (run before every test file, in a worker that may keep langchain-vcr loaded): add the plugin (plugins: [langchainVcr()] from "langchain-vcr/vitest"), and the next file's install() replaces the Vcr an earlier file installed.`
+    : "";
+  return new VcrConfigError(head + fix + vitest);
 }
 
 /**
