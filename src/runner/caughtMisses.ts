@@ -57,7 +57,7 @@ export function caughtNote(scope: Scope, outcome: "passed" | "failed"): string |
   const list = scope.unanswered;
   if (!list?.length) return undefined;
   const title = `test "${scope.title ?? "(unknown test)"}"`;
-  const caught = `(by a withFallbacks, a retry, a try/catch, an agent's error handling, or the test itself)`;
+  const caught = `(by a withFallbacks, a retry, a try/catch, an agent's error handling, or the test itself; or the call was not awaited, and the test ended first)`;
   const lines = [
     outcome === "passed"
       ? `${PREFIX}${title} passed, but ${list.length} request(s) in it had no fixture, and the error was caught ${caught}: the code went on without the answer it gets live.`

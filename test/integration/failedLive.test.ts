@@ -157,6 +157,7 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
     expect(sorry).to.equal("Sorry");
     const note = caughtNote(gaveUp, "passed")!;
     expect(note).to.include('test "gave up" passed, but 1 request(s) in it had no fixture');
+    expect(note).to.include("or the call was not awaited, and the test ended first)"); // a forgotten await looks the same (trial 36a)
     expect(count(note, "  - chat request from")).to.equal(1); // two failed attempts, one request
   });
 });
