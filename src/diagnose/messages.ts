@@ -240,8 +240,14 @@ function shellQuote(s: string): string {
  */
 export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined, specFile?: string): string {
   if (title === undefined) return inPackage(suiteRerecordCommand());
-  // every runner takes the title as a regular expression
-  const quoted = shellQuote(filterTitleOf(title).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  // every runner takes the title as a regular expression; node:test's TAP output (its reporter off a terminal: CI logs)
+  // doubles each backslash of a line it prints, so there a character class escapes what it can
+  const pattern = filterTitleOf(title);
+  const quoted = shellQuote(
+    runner === "node-test"
+      ? pattern.replace(/[.*+?^${}()|[\]\\]/g, (c) => ("^[]\\".includes(c) ? `\\${c}` : `[${c}]`))
+      : pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+  );
   const { env, exec, yarn } = commandParts(runner);
   return inPackage(commandFor(runner, env, quoted, exec, yarn, specFile));
 }

@@ -127,6 +127,12 @@ describe("rerecordCommand", () => {
     // single quotes: the shell passes the backslashes and the $ through as they are
     expect(rerecordCommand("vitest", "costs $10 (net) + tax?")).to.equal(String.raw`${ENV} npx vitest run -t 'costs \$10 \(net\) \+ tax\?'`);
     expect(rerecordCommand("jest", "it's done.")).to.equal(String.raw`${ENV} npx jest -t 'it'\''s done\.'`);
+    // node:test's TAP reporter (off a terminal: CI logs) doubles a printed backslash: a character class instead, where one does (trial 36a)
+    const nodeTest = rerecordCommand("node-test", "forgets to await (prompt changed) $1.5?");
+    expect(nodeTest).to.equal(`${ENV} node --require langchain-vcr/node-test --test --test-name-pattern 'forgets to await [(]prompt changed[)] [$]1[.]5[?]'`);
+    const pattern = new RegExp("forgets to await [(]prompt changed[)] [$]1[.]5[?]");
+    expect(pattern.test("forgets to await (prompt changed) $1.5?")).to.equal(true);
+    expect(pattern.test("forgets to await prompt changed $1x5")).to.equal(false);
   });
   it("node:test: keeps what the process preloads (--import tsx, --require of a setup file that calls vcr.install()), its --env-file and conditions, which the command needs again", () => {
     expect(preloadArgs(["--require", "x", "--import", "tsx", "--loader=ts-node/esm", "--import=langchain-vcr/node-test"])).to.equal(
