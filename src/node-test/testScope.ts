@@ -9,6 +9,7 @@
  * node:test also hands to `afterEach`.
  */
 import { AsyncResource } from "node:async_hooks";
+import { fileURLToPath } from "node:url";
 import { type Scope, enterTestSlot, runAsTest, testScope } from "../scope";
 
 interface TestLike {
@@ -17,6 +18,8 @@ interface TestLike {
   parent?: TestLike;
   /** how many of its subtests may run at once (Infinity for `concurrency: true`) */
   concurrency?: number;
+  /** where the test was declared (Node 20.?+: a path, or a file: URL for an ES module) */
+  loc?: { file?: unknown };
   constructor: { name: string };
 }
 
@@ -47,8 +50,9 @@ export function installTestScopes(): void {
     if (!isTestBody) return original.call(this, fn, thisArg, ...args);
     const scope = testScope(fullTitle(this));
     scope.filterTitle = this.name;
-    // each test file runs in a process of its own (NODE_TEST_CONTEXT says so): a failed test's note names it
-    if (process.env.NODE_TEST_CONTEXT?.startsWith("child")) scope.specFile = process.argv[1];
+    // each test file runs in a process of its own (NODE_TEST_CONTEXT says so): a failed test's note names it, and
+    // the run's ledger the file that declared the test (an entry file that imports the test files, docs/runners.md: each of those)
+    if (process.env.NODE_TEST_CONTEXT?.startsWith("child")) scope.specFile = declaredIn(this) ?? process.argv[1];
     byContext.set(thisArg as object, scope);
     if ((this.parent?.concurrency ?? 1) <= 1) {
       // runs alone: the process-wide slot, no AsyncLocalStorage store (afterEach frees it)
@@ -65,6 +69,17 @@ export function installTestScopes(): void {
       ...args,
     );
   };
+}
+
+/** The file that declared `test`, when node:test says (`loc`): a path. */
+function declaredIn(test: TestLike): string | undefined {
+  const file = test.loc?.file;
+  if (typeof file !== "string" || file === "") return undefined;
+  try {
+    return file.startsWith("file:") ? fileURLToPath(file) : file;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The scope of the test whose context `afterEach` received. */

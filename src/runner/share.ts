@@ -264,6 +264,10 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     if (!r.done) unfinished.push(r.unit);
     // an unfinished report counts the use it holds (vitest writes it after each test): the run is partial all the same
     else if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, r.unit))); // "(unknown test file)" names none
+    // the files its tests were declared in and used fixtures from (node:test's entry file imports the test files): they ran too
+    if (r.done)
+      for (const tests of Object.values(r.usedBy ?? {}))
+        for (const spec of Object.keys(tests)) if (spec !== "" && !spec.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, spec)));
     if (!r.done && !r.totals) continue; // put on record as its file began, and nothing since
     total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes, missCauses: r.missCauses });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);

@@ -3,6 +3,11 @@
  * on Node 20, one ESM and one CommonJS test file (each in its own child process).
  */
 import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { requestHash } from "../../src/canonical/json";
+import { SCHEMA_VERSION } from "../../src/store/fixture";
+import { formatFixture } from "../../src/store/format";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
@@ -134,6 +139,48 @@ describe("langchain-vcr/node-test with tsx in an ES-module project (--import tsx
       expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
       expect(fake.count(), "requests on replay").to.equal(1);
       expect(summaryLines(replay)[0]).to.match(/^langchain-vcr: 1 replayed, 0 recorded/);
+    });
+  });
+});
+
+describe("langchain-vcr/node-test with an entry file that imports the test files (docs/runners.md: Node 20 and .ts files)", function () {
+  this.timeout(90000);
+  after(removeTmpDirs);
+
+  it("the run names the files that declared the tests, so a run of one of them alone is the same suite: prune after the next complete run goes ahead, and stats --by-test names each file (trial 36a)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const spec = (name: string) =>
+        [
+          `import { describe, it } from "node:test";`,
+          `import { askChat } from "../scenario.mjs";`,
+          `describe("${name}", () => { it("asks", () => askChat("${name} > asks")); });`,
+          ``,
+        ].join("\n");
+      // outside test/: node --test runs the entry file alone, as it would with .ts files on Node 20
+      const p = makeProject({
+        "test/all.mjs": `import "../specs/a.spec.mjs";\nimport "../specs/b.spec.mjs";\n`,
+        "specs/a.spec.mjs": spec("a"),
+        "specs/b.spec.mjs": spec("b"),
+      });
+      const args = ["--require", "langchain-vcr/node-test", "--test"];
+      const env = { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" };
+      for (const run of [args, [...args, "specs/a.spec.mjs"], args]) {
+        const out = await p.run(run, env);
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+      }
+      expect(fake.count()).to.equal(1); // both tests ask the same question: one fixture
+      // a fixture no test uses any more: prune weighs the run of one file alone only when something is unused
+      const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "a question from a deleted test" }] };
+      const hash = requestHash("chat", request);
+      const response = { generations: [{ text: "old" }] };
+      const dead = { schemaVersion: SCHEMA_VERSION, kind: "chat" as const, hash, recordedAt: "2026-01-01T00:00:00.000Z", request, response };
+      fs.writeFileSync(path.join(p.dir, FIXTURES, `${hash}.json`), formatFixture(dead));
+      const prune = await p.cli(["prune", FIXTURES, "--dry-run"]);
+      expect(prune.status, prune.stderr).to.equal(0);
+      expect(prune.stdout).to.match(/would remove 1 of 2 fixture\(s\) in \S+; kept 1 used by the last run/);
+      const byTest = await p.cli(["stats", FIXTURES, "--by-test"]);
+      expect(byTest.stdout).to.include("specs/a.spec.mjs").and.include("specs/b.spec.mjs");
+      expect(byTest.stdout).to.not.include("test/all.mjs");
     });
   });
 });
