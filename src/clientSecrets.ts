@@ -51,13 +51,19 @@ function collect(obj: object, depth: number, out: string[], seen: Set<object>, h
   } catch {
     return; // a proxy or an accessor that throws: nothing readable here
   }
-  for (const [k, v] of entries) {
-    if (typeof v === "string") {
-      const value = http ? (AUTH_SCHEME.exec(v.trim())?.[1] ?? v) : v;
-      if (value.length >= 8 && (http ? HTTP_SECRET_NAME : SECRET_FIELD).test(k) && !out.includes(value)) out.push(value);
-    } else if (v !== null && typeof v === "object" && !http && (CONTAINERS.has(k) || HTTP_CONTAINERS.has(k))) {
-      collect(v, depth + 1, out, seen, HTTP_CONTAINERS.has(k));
-    }
+  for (const [k, list] of entries) {
+    // a header given several values (the OpenAI SDK's Record<string, string | string[]>): each under its name
+    for (const v of http && Array.isArray(list) ? list : [list]) collectOne(k, v, depth, out, seen, http);
+  }
+}
+
+/** One member `k` of a client object (or, `http`, one header or query value): a credential it is, or a container to read. */
+function collectOne(k: string, v: unknown, depth: number, out: string[], seen: Set<object>, http: boolean): void {
+  if (typeof v === "string") {
+    const value = http ? (AUTH_SCHEME.exec(v.trim())?.[1] ?? v) : v;
+    if (value.length >= 8 && (http ? HTTP_SECRET_NAME : SECRET_FIELD).test(k) && !out.includes(value)) out.push(value);
+  } else if (v !== null && typeof v === "object" && !http && (CONTAINERS.has(k) || HTTP_CONTAINERS.has(k))) {
+    collect(v, depth + 1, out, seen, HTTP_CONTAINERS.has(k));
   }
 }
 

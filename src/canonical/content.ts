@@ -57,13 +57,16 @@ export function digestDataUrl(url: string): { mime: string; sha256: string } | u
 }
 
 /**
- * Whether `s` is base64 (padded to a multiple of 4, line breaks allowed) or unpadded base64url:
- * what a provider takes as bytes. Buffer's decoder skips any other character, so text decoded as
- * base64 loses what tells two texts apart.
+ * Whether `s` is the canonical base64 (line breaks allowed, padding optional) or base64url of some
+ * bytes: what a provider takes as bytes. Decoding then encoding gives it back, so two such strings
+ * are two byte strings; Buffer's decoder skips any other character (and a last character's spare
+ * bits), so text decoded as base64 loses what tells two texts apart.
  */
 function isBase64(s: string): boolean {
-  const t = /\s/.test(s) ? s.replace(/\s+/g, "") : s;
-  return (t.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(t)) || (t.length % 4 !== 1 && /^[A-Za-z0-9_-]*$/.test(t));
+  const t = /[\r\n]/.test(s) ? s.replace(/\r?\n/g, "") : s;
+  const bare = t.replace(/={1,2}$/, "");
+  if (/^[A-Za-z0-9+/]*$/.test(bare)) return Buffer.from(bare, "base64").toString("base64").replace(/=+$/, "") === bare;
+  return /^[A-Za-z0-9_-]*$/.test(bare) && Buffer.from(bare, "base64url").toString("base64url") === bare;
 }
 
 function digestBytes(value: string | Uint8Array): { sha256: string } {

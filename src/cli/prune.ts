@@ -33,19 +33,21 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const fix =
     `  Fix: run the whole suite with the langchain-vcr plugin of your test runner (mocha, vitest, jest or node:test: no name filter such as --grep/-t/--test-name-pattern, ` +
     `no .only, no test files named, all tests passing), then run langchain-vcr prune again.\n`;
-  if (!verdict && sharingSuites.length === 0) {
-    const looked = others.length
-      ? `, nor one of a run that used ${display(io, dir)} in the ${others.length} other ledger director${others.length === 1 ? "y" : "ies"} of this workspace's packages`
-      : "";
+  if (!verdict) {
+    // the workspace's packages ran, not this directory: a package that never ran here has no ledger, so its fixtures would look unused
+    const packages = [...new Set(sharingSuites.flatMap((o) => [...o.ledgers].map((d) => packageOfLedger(d))))].map((d) => display(io, d));
     io.err(
-      `langchain-vcr: prune refused: there is no usage ledger in ${display(io, ledgerDir)}${looked}, so nothing says which fixtures are in use.\n` +
+      `langchain-vcr: prune refused: there is no usage ledger in ${display(io, ledgerDir)}, so nothing says which fixtures are in use.\n` +
         `  The langchain-vcr runner plugins (langchain-vcr/mocha, /vitest, /jest with its reporter, /node-test) write one per run (CI shards: copy every shard's ledger files there).\n` +
-        fix,
+        (packages.length
+          ? `  The runs of ${packages.join(", ")} used ${display(io, dir)} and wrote their ledgers there: run prune in one of them (cd ${shellWord(packages[0])} && npx langchain-vcr prune ${shellWord(path.relative(path.resolve(io.cwd, packages[0]), dir) || ".")}),\n` +
+            `  which keeps what the other packages' last runs used; every package that uses ${display(io, dir)} must have run its whole suite on this machine first.\n`
+          : fix),
     );
     return 1;
   }
-  const run = verdict ? `run ${verdict.runId} (started ${verdict.startedAt})` : "";
-  if (verdict && !verdict.complete) {
+  const run = `run ${verdict.runId} (started ${verdict.startedAt})`;
+  if (!verdict.complete) {
     io.err(
       `langchain-vcr: prune refused: the last ${run} ${verdict.outdated ? "no longer matches the test files on disk" : "was partial"}, so fixtures it did not use may belong to tests it did not run:\n` +
         verdict.reasons.map((r) => `  - ${r}\n`).join("") +
@@ -56,18 +58,16 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
-  const lastUnused = verdict ? fixtures.filter((f) => !verdict.used.has(f)) : fixtures;
+  const lastUnused = fixtures.filter((f) => !verdict.used.has(f));
   const sharing = sharingSuites.map((o) => o.run);
   const keptFor = sharing.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
   const keptForOthers = new Set(keptFor.flatMap((k) => k.files));
   const unused = lastUnused.filter((f) => !keptForOthers.has(f));
-  // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere);
-  // without a run here, after the first of the sharing suites' runs started
-  const since = verdict?.startedAt ?? sharing.map((o) => o.startedAt).sort((a, b) => Date.parse(a) - Date.parse(b))[0];
-  const recordedSince = unused.filter((f) => recordedAfter(f, since));
+  // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere)
+  const recordedSince = unused.filter((f) => recordedAfter(f, verdict.startedAt));
   const sinceSet = new Set(recordedSince);
   const judged = unused.filter((f) => !sinceSet.has(f));
-  if (verdict && judged.length > 0 && judged.length === fixtures.length - recordedSince.length) {
+  if (judged.length > 0 && judged.length === fixtures.length - recordedSince.length) {
     const elsewhere = [...new Set([...verdict.used].map((f) => path.dirname(f)))].slice(0, 3).map((d) => display(io, d));
     io.err(
       `langchain-vcr: prune refused: the last ${run} used none of the ${judged.length} fixtures in ${display(io, dir)}${recordedSince.length ? ` recorded before it started` : ""}.\n` +
@@ -81,7 +81,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     const partialSuite = partial.run;
     const runDirs = [...partial.ledgers].sort().map((d) => JSON.stringify(display(io, d)));
     io.err(
-      `langchain-vcr: prune refused: ${verdict ? "another suite" : "a suite"} uses ${display(io, dir)} too: ${suiteName(partialSuite)}. ` +
+      `langchain-vcr: prune refused: another suite uses ${display(io, dir)} too: ${suiteName(partialSuite)}. ` +
         `Its last run ${partialSuite.outdated ? "no longer matches its test files on disk" : "was partial"}, so fixtures no run used may be its tests':\n` +
         partialSuite.reasons.map((r) => `  - ${r}\n`).join("") +
         `  Fix: run that suite whole too (${partialSuite.runner}, no filter), then run langchain-vcr prune again. ` +
@@ -105,24 +105,18 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   for (const f of notCommitted)
     io.out(`  kept ${display(io, f)} (unused, but ${git?.unknown ? "git cannot say whether it is committed" : "not committed to git, or changed since"})\n`);
   io.out(
-    `langchain-vcr: ${verb} ${removable.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}` +
-      (verdict
-        ? `; kept ${fixtures.length - lastUnused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
-          (verdict.shards ? `, ${verdict.shards} shard(s)` : "")
-        : `, as the last runs of the ${sharing.length} suite(s) of this workspace's packages that use it say (no run here wrote a ledger)`) +
+    `langchain-vcr: ${verb} ${removable.length} of ${fixtures.length} fixture(s) in ${display(io, dir)}; ` +
+      `kept ${fixtures.length - lastUnused.length} used by the last ${run}, ${verdict.processes} process ledger(s)` +
+      (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
       `.\n`,
   );
   for (const k of keptFor) {
-    io.out(
-      `langchain-vcr: ${verdict ? "also " : ""}kept ${k.files.length} used by ${verdict ? "another suite sharing this directory" : "a suite that uses it"}: the last ${suiteName(k.suite)}.\n`,
-    );
+    io.out(`langchain-vcr: also kept ${k.files.length} used by another suite sharing this directory: the last ${suiteName(k.suite)}.\n`);
   }
   if (recordedSince.length) {
     io.out(
-      verdict
-        ? `langchain-vcr: kept ${recordedSince.length} fixture(s) recorded after the last ${run}: it cannot have used them. Its ledger in ${display(io, ledgerDir)} is older than\n` +
-            `  they are: a run from another directory (a workspace's root, a package) writes its ledger there. Run prune where the suite last ran, or run the whole suite here first.\n`
-        : `langchain-vcr: kept ${recordedSince.length} fixture(s) recorded after the first of those runs started: it cannot have used them.\n`,
+      `langchain-vcr: kept ${recordedSince.length} fixture(s) recorded after the last ${run}: it cannot have used them. Its ledger in ${display(io, ledgerDir)} is older than\n` +
+        `  they are: a run from another directory (a workspace's root, a package) writes its ledger there. Run prune where the suite last ran, or run the whole suite here first.\n`,
     );
   }
   if (notCommitted.length && git?.unknown) {
@@ -161,10 +155,9 @@ export function otherLedgerSources(args: ParsedArgs, io: Io): LedgerSource[] {
   const here = projectRoot(io.cwd);
   const root = workspaceRootDir(here);
   if (!root) return [];
-  return [root, ...workspaceDirs(here)]
-    .filter((pkg) => path.resolve(pkg) !== path.resolve(here))
-    .map((pkg) => ({ dir: defaultLedgerDir(pkg, {}), root: pkg }))
-    .filter((s) => isDirectory(s.dir));
+  const dirs = new Set([root, ...workspaceDirs(here)].map((pkg) => path.resolve(pkg))); // a workspace pattern "." lists the root again
+  dirs.delete(path.resolve(here));
+  return [...dirs].map((pkg) => ({ dir: defaultLedgerDir(pkg, {}), root: pkg })).filter((s) => isDirectory(s.dir));
 }
 
 /** The parts of the path of a ledger directory where a runner keeps it by default, below the directory it ran in. */
@@ -179,6 +172,12 @@ const DEFAULT_LEDGER_TAIL = path.join("node_modules", ".cache", "langchain-vcr",
 export function ledgerRootOf(ledgerDir: string, io: Io): string {
   const resolved = path.resolve(ledgerDir);
   return resolved.endsWith(path.sep + DEFAULT_LEDGER_TAIL) ? resolved.slice(0, -DEFAULT_LEDGER_TAIL.length - 1) : projectRoot(io.cwd);
+}
+
+/** The directory a ledger directory of a run belongs to: the one above its default `node_modules/.cache/langchain-vcr/ledgers/<run>`. */
+function packageOfLedger(runDir: string): string {
+  const at = path.resolve(runDir).lastIndexOf(path.sep + DEFAULT_LEDGER_TAIL);
+  return at >= 0 ? path.resolve(runDir).slice(0, at) : path.dirname(runDir);
 }
 
 /** Whether the fixture `file` says it was recorded after `startedAt` (a file it cannot be read from says nothing: judged as any other). */

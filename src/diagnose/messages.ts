@@ -139,10 +139,10 @@ export function failedLiveMessage(
   return lines.join("\n");
 }
 
-/** How a recording run reaches the provider, after it answered with `status`: a provider that failed on its side needs only time, a refused key another key. */
+/** How a recording run reaches the provider, after it answered with `status`: a provider that failed on its side needs only time, a rate limit time or quota, a refused key another key. */
 function reachProvider(status: number | undefined): string {
-  if (status !== undefined && (status >= 500 || status === 429))
-    return `again once the provider answers (it failed with HTTP ${status}, on its side: the request may be fine)`;
+  if (status === 429) return "again once the provider takes it (HTTP 429: rate-limited, or the account is out of quota: wait, or check its quota)";
+  if (status !== undefined && status >= 500) return `again once the provider answers (it failed with HTTP ${status}, on its side: the request may be fine)`;
   if (status === 401 || status === 403) return `with a key the provider accepts (it refused this one: HTTP ${status})`;
   return "with the real provider configured (its URL and key)";
 }
@@ -245,7 +245,7 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
   const pattern = filterTitleOf(title);
   const quoted = shellQuote(
     runner === "node-test"
-      ? pattern.replace(/[.*+?^${}()|[\]\\]/g, (c) => ("^[]\\".includes(c) ? `\\${c}` : `[${c}]`))
+      ? pattern.replace(/[.*+?^${}()|[\]\\]/g, (c) => ("^]\\".includes(c) ? `\\${c}` : `[${c}]`))
       : pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
   );
   const { env, exec, yarn } = commandParts(runner);

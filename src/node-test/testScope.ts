@@ -11,6 +11,7 @@
 import { AsyncResource } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import { type Scope, enterTestSlot, runAsTest, testScope } from "../scope";
+import { namedAsTestFile } from "../runner/specDigests";
 
 interface TestLike {
   name?: string;
@@ -71,15 +72,21 @@ export function installTestScopes(): void {
   };
 }
 
-/** The file that declared `test`, when node:test says (`loc`): a path. */
+/**
+ * The file that declared `test`, when node:test says (`loc`) and it is named as a test file: a
+ * helper that declares tests for several files (a shared provider suite, a library's wrapper) is
+ * not one, and would join the suites that share it.
+ */
 function declaredIn(test: TestLike): string | undefined {
-  const file = test.loc?.file;
-  if (typeof file !== "string" || file === "") return undefined;
+  const loc = test.loc?.file;
+  if (typeof loc !== "string" || loc === "") return undefined;
+  let file: string;
   try {
-    return file.startsWith("file:") ? fileURLToPath(file) : file;
+    file = loc.startsWith("file:") ? fileURLToPath(loc) : loc;
   } catch {
     return undefined;
   }
+  return namedAsTestFile(file) ? file : undefined;
 }
 
 /** The scope of the test whose context `afterEach` received. */

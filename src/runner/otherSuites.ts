@@ -38,7 +38,7 @@ export interface OtherSuite {
 
 /**
  * Where a suite's ledgers are, and the directory their paths are relative to (where it ran). A
- * workspace whose packages share one fixture directory has one per package (`ledgerSources`).
+ * workspace whose packages share one fixture directory has one per package (`otherLedgerSources`, cli/prune.ts).
  */
 export interface LedgerSource {
   dir: string;
@@ -47,8 +47,11 @@ export interface LedgerSource {
 
 /**
  * The last run of the first source's ledgers and the other suites of them all. Runs of another
- * source (another package's) are always another suite, with their test files named from the first
- * source's root. Without a run in the first source, there is no last run: only the other suites.
+ * source (another package's, the workspace root's) are always another suite, with their test files
+ * named from the first source's root: a run from the root may name every package's files, and
+ * joining it to this package's suite would join the other packages' runs too (their fixtures
+ * would then look unused here). Without a run in the first source, there is no last run: only
+ * the other suites.
  */
 export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly LedgerSource[] = []): LedgerVerdicts | undefined {
   const { ledgers, unreadable } = readLedgers(ledgerDir);

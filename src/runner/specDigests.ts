@@ -57,6 +57,11 @@ function runDigestOf(file: string): string | undefined {
 /** How a test file's name ends (`.spec.ts`, `.test.mjs`, `_test.js`): what names the files beside it that count as test files. */
 const TEST_SUFFIX = /[._-](?:spec|test)\.[cm]?[jt]sx?$/;
 
+/** Whether `file` is named as a test file (`refund.spec.ts`, `a.test.mjs`) and is not a package's (under node_modules). */
+export function namedAsTestFile(file: string): boolean {
+  return TEST_SUFFIX.test(file) && !file.split(/[\\/]/).includes("node_modules");
+}
+
 /** The files beside the run's test files named as they are (relative to `root`, sorted): the run's test files and those its config leaves out. */
 export function specSiblings(root: string, files: readonly string[]): string[] {
   const out = new Set<string>();

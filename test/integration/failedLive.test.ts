@@ -71,7 +71,7 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
     expect(failedLive).to.equal(1);
   });
 
-  it("a provider that failed on its side (HTTP 503) or refused the key (401): the fix says so, not that the provider is not configured", async () => {
+  it("a provider that failed on its side (HTTP 503), refused the key (401) or rate-limited the call (429): the fix says so, not that the provider is not configured", async () => {
     await openai(fake, vcr().cache).invoke("Refund order 42, which arrived broken.");
     let status = 503;
     let requests = 0;
@@ -93,7 +93,12 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
       status = 401;
       const refused = await failure(() => failing().invoke("Where is order 43?"));
       expect(refused.message).to.include("record it with a key the provider accepts (it refused this one: HTTP 401)");
-      expect([down.failedLive, refused.failedLive, requests]).to.deep.equal([1, 1, 2]);
+      status = 429;
+      const limited = await failure(() => failing().invoke("Where is order 44?"));
+      expect(limited.message).to.include(
+        "record it again once the provider takes it (HTTP 429: rate-limited, or the account is out of quota: wait, or check its quota)",
+      );
+      expect([down.failedLive, refused.failedLive, limited.failedLive, requests]).to.deep.equal([1, 1, 1, 3]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

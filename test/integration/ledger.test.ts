@@ -408,7 +408,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
 
-  it("a workspace whose packages share one fixture directory at its root, each with its own ledger: prune from a package keeps what the other package's last run used, and from the root judges by every package's (trial 36b)", async () => {
+  it("a workspace whose packages share one fixture directory at its root, each with its own ledger: prune from a package keeps what the other package's last run used; at the root, where no run wrote a ledger, it refuses and says where to run it (trial 36b)", async () => {
     const ws = tmpDir("vcr-ledger-ws-");
     fs.writeFileSync(path.join(ws, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
     fs.mkdirSync(path.join(ws, "cassettes"));
@@ -442,24 +442,27 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const show = await cli(["show", workerFixture.slice(0, 12), "--dir", "../../cassettes"], api);
     expect(show.stdout).to.match(/another suite sharing this directory: \.\.\/worker\/test\/worker\.spec\.js: "worker worker1"/);
 
+    // at the root no run wrote a ledger: a package that never ran on this machine would have none either, and its fixtures would look unused
     const fromRoot = await cli(["prune"], ws);
-    expect(fromRoot.code, fromRoot.stderr).to.equal(0);
-    expect(fromRoot.stdout.split("\n")[0]).to.equal(`  removed ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
-    expect(fromRoot.stdout).to.include(
-      "langchain-vcr: removed 1 of 4 fixture(s) in cassettes, as the last runs of the 2 suite(s) of this workspace's packages that use it say (no run here wrote a ledger).\n",
+    expect(fromRoot.code).to.equal(1);
+    expect(fromRoot.stderr).to.include(
+      `langchain-vcr: prune refused: there is no usage ledger in ${path.join("node_modules", ".cache", "langchain-vcr", "ledgers")}`,
     );
-    expect(fromRoot.stdout).to.match(
-      /\nlangchain-vcr: kept 2 used by a suite that uses it: the last mocha run \S+ \(started \S+; test files packages\/api\/test\/api\.spec\.js\)\.\n/,
+    expect(fromRoot.stderr).to.include(
+      `  The runs of ${path.join("packages", "api")}, ${path.join("packages", "worker")} used cassettes and wrote their ledgers there: run prune in one of them (cd ${path.join("packages", "api")} && npx langchain-vcr prune ../../cassettes),\n`,
     );
+    expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(4);
+    const pruned = await cli(["prune", "../../cassettes"], api);
+    expect(pruned.code, pruned.stderr).to.equal(0);
     expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(3);
 
-    // a package's last run partial (--grep): from the root, what no run used may be its tests'
+    // the other package's last run partial (--grep): what no run used may be its tests'
     addDeadFixture(ws);
     expect((await mocha(worker, fake, ["--grep", "worker1"])).code).to.equal(0);
-    const refused = await cli(["prune"], ws);
+    const refused = await cli(["prune", "../../cassettes"], api);
     expect(refused.code).to.equal(1);
     expect(refused.stderr.split("\n")[0]).to.match(
-      /^langchain-vcr: prune refused: a suite uses cassettes too: mocha run \S+ \(started \S+; test files packages\/worker\/test\/worker\.spec\.js\)\. Its last run was partial/,
+      /^langchain-vcr: prune refused: another suite uses \S+ too: mocha run \S+ \(started \S+; test files \.\.\/worker\/test\/worker\.spec\.js\)\. Its last run was partial/,
     );
     expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(4);
   });

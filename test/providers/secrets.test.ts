@@ -263,6 +263,10 @@ describe("secrets: the literal credentials each real client holds", () => {
     expect(found).to.include.members(["openai-literal-2", "tuple-xkey-1"]);
     expect(found).not.to.include("team-name-long");
     expect(clientSecrets({ configuration: { defaultHeaders: new Map([["Authorization", "Bearer map-bearer-1"]]) } })).to.deep.equal(["map-bearer-1"]);
+    // a header given several values (Record<string, string | string[]>): each is read under the header's name
+    expect(
+      clientSecrets({ configuration: { defaultHeaders: { "x-api-key": ["list-key-one-1", "list-key-two-2"], "x-team": ["team-name-long"] } } }),
+    ).to.deep.equal(["list-key-one-1", "list-key-two-2"]);
     // what a Headers of another realm (a polyfill, jsdom's) is to this one: not an instance of the global class
     const foreign = { entries: () => new Headers({ "api-key": "foreign-header-1" }).entries(), get: () => null, has: () => false };
     expect(clientSecrets({ configuration: { defaultHeaders: foreign } })).to.deep.equal(["foreign-header-1"]);

@@ -147,7 +147,7 @@ describe("langchain-vcr/node-test with an entry file that imports the test files
   this.timeout(90000);
   after(removeTmpDirs);
 
-  it("the run names the files that declared the tests, so a run of one of them alone is the same suite: prune after the next complete run goes ahead, and stats --by-test names each file (trial 36a)", async () => {
+  it("the run names the files that declared the tests, so a run of one of them alone is the same suite: prune after the next complete run goes ahead, and stats --by-test names each file; a helper that declares a test is not one (trial 36a)", async () => {
     await withFakeProvider({}, async (fake) => {
       const spec = (name: string) =>
         [
@@ -157,10 +157,18 @@ describe("langchain-vcr/node-test with an entry file that imports the test files
           ``,
         ].join("\n");
       // outside test/: node --test runs the entry file alone, as it would with .ts files on Node 20
+      // a helper that declares a test for the files that import it is no test file: its test is the entry's
+      const shared = [
+        `import { it } from "node:test";`,
+        `import { askChat } from "../scenario.mjs";`,
+        `it("shared asks", () => askChat("shared asks"));`,
+        ``,
+      ].join("\n");
       const p = makeProject({
         "test/all.mjs": `import "../specs/a.spec.mjs";\nimport "../specs/b.spec.mjs";\n`,
         "specs/a.spec.mjs": spec("a"),
-        "specs/b.spec.mjs": spec("b"),
+        "specs/b.spec.mjs": `import "./shared.mjs";\n` + spec("b"),
+        "specs/shared.mjs": shared,
       });
       const args = ["--require", "langchain-vcr/node-test", "--test"];
       const env = { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" };
@@ -179,8 +187,8 @@ describe("langchain-vcr/node-test with an entry file that imports the test files
       expect(prune.status, prune.stderr).to.equal(0);
       expect(prune.stdout).to.match(/would remove 1 of 2 fixture\(s\) in \S+; kept 1 used by the last run/);
       const byTest = await p.cli(["stats", FIXTURES, "--by-test"]);
-      expect(byTest.stdout).to.include("specs/a.spec.mjs").and.include("specs/b.spec.mjs");
-      expect(byTest.stdout).to.not.include("test/all.mjs");
+      expect(byTest.stdout).to.include("specs/a.spec.mjs").and.include("specs/b.spec.mjs").and.include("test/all.mjs");
+      expect(byTest.stdout).to.not.include("specs/shared.mjs");
     });
   });
 });

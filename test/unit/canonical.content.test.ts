@@ -30,6 +30,11 @@ describe("canonical content: bytes and text one level down in a binary block", (
     const d = canonical(doc("total: one?"))[0].source;
     expect(c).to.not.deep.equal(d);
     expect(Buffer.from("total: one!", "base64")).to.deep.equal(Buffer.from("total: one?", "base64"));
+    // the alphabet alone is not enough: "abd" decodes to the bytes of "abc" (its last character's spare bits are dropped), so it stays text
+    expect(Buffer.from("abd", "base64")).to.deep.equal(Buffer.from("abc", "base64"));
+    expect(canonical(doc("abc"))[0].source.data).to.deep.equal({ sha256: sha(Buffer.from("abc", "base64")) });
+    expect(canonical(doc("abd"))[0].source.data).to.equal("abd");
+    expect(canonical(doc("ab cd"))[0].source.data).to.equal("ab cd");
   });
 
   it("a data: URL one level down is digested whatever its payload; a Uint8Array always", () => {

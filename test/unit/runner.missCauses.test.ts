@@ -114,11 +114,13 @@ describe("the summary's roll-up of misses that share their first difference from
     } finally {
       usage.stop();
     }
-    const line = usageSummaryLine(usage);
-    expect(line)
-      .to.include(" 1 missed — mode replay_only")
-      .and.to.match(new RegExp(`fixtures: ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
-    removeTmpDirs();
+    try {
+      expect(usageSummaryLine(usage))
+        .to.include(" 1 missed — mode replay_only")
+        .and.to.match(new RegExp(`fixtures: ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+    } finally {
+      removeTmpDirs();
+    }
   });
 
   it("counts from other processes add up, a request two processes reported once; what is not a count adds nothing; past 200 causes a new one is not kept, a known one still counts", () => {

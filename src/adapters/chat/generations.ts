@@ -11,7 +11,7 @@ import { copyJson } from "../../canonical/copy";
 import { isStoredMember } from "../../store/members";
 import { answerId } from "./answerIds";
 import { pointer } from "../../store/undefinedMembers";
-import { recordedFields, restoreShape, shapeOf, type StoredShape } from "./shape";
+import { recordedFields, restoreShape, setAfter, shapeOf, type StoredShape } from "./shape";
 
 export interface StoredMessage {
   type: string;
@@ -134,9 +134,19 @@ function loadMessage(s: StoredMessage, own: <T>(value: T) => T, shape: unknown, 
   };
   restoreShape(shape, values, generationInfo);
   const fields = recordedFields(values, s.type, shape);
+  if (fields && isV1(values.response_metadata)) {
+    // the constructor turns a v1 answer's fields into content blocks (outputVersion "v1"): only building from them gives that lc_kwargs
+    const built = new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
+    setAfter(built, values, fields);
+    return built;
+  }
   const message = new AIMessage(values as ConstructorParameters<typeof AIMessage>[0] & object);
   if (fields) message.lc_kwargs = fields;
   return message;
+}
+
+function isV1(metadata: unknown): boolean {
+  return typeof metadata === "object" && metadata !== null && (metadata as { output_version?: unknown }).output_version === "v1";
 }
 
 /** `kwargs` (the replay's own) with the members the message had as undefined (`undefined_kwargs`) put back; a member with a value wins. */
