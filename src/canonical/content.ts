@@ -108,8 +108,7 @@ function canonicalValue(value: unknown, ids: IdMapper, binaryBlock: boolean, nes
   for (const [k, v] of Object.entries(src)) {
     if (v === undefined) continue;
     // bytes: at a block's top level any string (as 0.3.0 keyed it), one level down only base64 (else it is text)
-    const bytes = v instanceof Uint8Array || (typeof v === "string" && (!nested || v.startsWith("data:") || isBase64(v)));
-    if (binaryBlock && BINARY_KEYS.has(k) && bytes) {
+    if (binaryBlock && BINARY_KEYS.has(k) && (v instanceof Uint8Array || (typeof v === "string" && (!nested || v.startsWith("data:") || isBase64(v))))) {
       defineMember(out, k, typeof v === "string" && v.startsWith("data:") ? digestDataUrl(v) : digestBytes(v as string | Uint8Array));
     } else if (k === "text" && typeof v === "string") {
       defineMember(out, k, v); // text is text, even when it starts with "data:" (normalized by the caller)

@@ -35,7 +35,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     `no .only, no test files named, all tests passing), then run langchain-vcr prune again.\n`;
   if (!verdict) {
     // the workspace's packages ran, not this directory: a package that never ran here has no ledger, so its fixtures would look unused
-    const packages = [...new Set(sharingSuites.flatMap((o) => [...o.ledgers].map((d) => packageOfLedger(d))))].map((d) => display(io, d));
+    const packages = [...new Set(sharingSuites.flatMap((o) => [...o.ledgers].map((run) => ledgerRootOf(path.dirname(run), io))))].map((d) => display(io, d));
     io.err(
       `langchain-vcr: prune refused: there is no usage ledger in ${display(io, ledgerDir)}, so nothing says which fixtures are in use.\n` +
         `  The langchain-vcr runner plugins (langchain-vcr/mocha, /vitest, /jest with its reporter, /node-test) write one per run (CI shards: copy every shard's ledger files there).\n` +
@@ -172,12 +172,6 @@ const DEFAULT_LEDGER_TAIL = path.join("node_modules", ".cache", "langchain-vcr",
 export function ledgerRootOf(ledgerDir: string, io: Io): string {
   const resolved = path.resolve(ledgerDir);
   return resolved.endsWith(path.sep + DEFAULT_LEDGER_TAIL) ? resolved.slice(0, -DEFAULT_LEDGER_TAIL.length - 1) : projectRoot(io.cwd);
-}
-
-/** The directory a ledger directory of a run belongs to: the one above its default `node_modules/.cache/langchain-vcr/ledgers/<run>`. */
-function packageOfLedger(runDir: string): string {
-  const at = path.resolve(runDir).lastIndexOf(path.sep + DEFAULT_LEDGER_TAIL);
-  return at >= 0 ? path.resolve(runDir).slice(0, at) : path.dirname(runDir);
 }
 
 /** Whether the fixture `file` says it was recorded after `startedAt` (a file it cannot be read from says nothing: judged as any other). */
