@@ -1,6 +1,6 @@
 /**
  * What replay parsed and checked for a fixture file, kept until the file changes, so a hit
- * costs one `stat` (and the caller's copy) instead of a read, a parse and the checks. One per process,
+ * costs one `stat` or `fstat` (and the caller's copy) instead of a read, a parse and the checks. One per process,
  * keyed by file path (every Vcr on a directory shares it).
  *
  * Never stale: a file counts as unchanged only while its inode, size, mtime and ctime (to
@@ -14,12 +14,21 @@
  * kept yet to check against) and no copies, since a file read once (in a suite whose every
  * test replays its own fixture, each one) needs neither; one read again is kept from then on.
  *
+ * Replayed again after it was kept, a file (up to 64 in a process, on a local Linux file system:
+ * heldFiles.ts) is checked through a descriptor held open on it (`held`): an `fstat`, which costs a replay about
+ * half what a `stat` of the path does. It sees every change to the file itself: written in place,
+ * replaced by a rename over it, deleted or moved (its ctime moves with any change to its links). Not a
+ * directory above it renamed away with another put at its path, or a symbolic link above it
+ * pointed elsewhere, while the process runs: those are read again only once the file itself
+ * changes or its entry goes (docs/guarantees.md).
+ *
  * What is kept is the store's to hand out (`FixtureStore.read`): frozen, and copied for every
  * caller but one that copies what it takes itself (a borrowing read). Bounded: past
  * `MAX_ENTRIES` files (kept, or only read once, a miss included) the entry first made goes.
  */
 import * as fs from "node:fs";
 import { realNow } from "../clock";
+import { holdFile, NEVER, onHoldableFs, releaseFile } from "./heldFiles";
 
 const STAT = { throwIfNoEntry: false } as const;
 const RACY_MS = 1000;
@@ -31,6 +40,8 @@ interface Entry<T> {
   mtimeMs: number;
   ctimeMs: number;
   value: T;
+  /** A descriptor open on the file, once it was kept and replayed again (`held`); `NEVER` when none will be. */
+  fd?: number;
 }
 /** A file read once, with nothing kept for it. */
 const SEEN = null;
@@ -43,7 +54,12 @@ function sameStat(e: Entry<unknown>, stat: FileStat): boolean {
 
 export class ParsedFileCache<T> {
   private readonly entries = new Map<string, Entry<T> | typeof SEEN>();
-  constructor(private readonly maxEntries = MAX_ENTRIES) {}
+  private heldCount = 0;
+  constructor(
+    private readonly maxEntries = MAX_ENTRIES,
+    private readonly maxHeld = Infinity,
+    private readonly holdable: (file: string) => boolean = onHoldableFs,
+  ) {}
 
   /**
    * True the first time `file` is asked about (then nothing is kept for it, and the caller
@@ -71,8 +87,32 @@ export class ParsedFileCache<T> {
   get(file: string, stat: FileStat): T | undefined {
     const e = this.entries.get(file);
     if (!e) return undefined;
-    if (sameStat(e, stat)) return e.value;
-    this.entries.set(file, SEEN);
+    if (sameStat(e, stat)) {
+      if (e.fd === undefined && this.heldCount < this.maxHeld) this.hold(file, e);
+      return e.value;
+    }
+    this.drop(file, e);
+    return undefined;
+  }
+
+  /**
+   * The value kept for `file`, checked through the descriptor held open on it (no path lookup: half
+   * the cost of a `stat` on a replay), else undefined (then the caller stats the path). Unchanged
+   * while its size, mtime and ctime are: a write in place moves them, and a rename over the file,
+   * a delete or a move of it (any change to its links) moves its ctime.
+   */
+  held(file: string): T | undefined {
+    const e = this.entries.get(file);
+    if (!e || e.fd === undefined || e.fd === NEVER) return undefined;
+    let now: fs.Stats;
+    try {
+      now = fs.fstatSync(e.fd);
+    } catch {
+      this.drop(file, e);
+      return undefined;
+    }
+    if (sameStat(e, now)) return e.value;
+    this.drop(file, e);
     return undefined;
   }
 
@@ -83,8 +123,34 @@ export class ParsedFileCache<T> {
   }
 
   private set(file: string, entry: Entry<T> | typeof SEEN): void {
-    if (this.entries.size >= this.maxEntries && !this.entries.has(file)) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.maxEntries && !this.entries.has(file)) {
+      const oldest = this.entries.keys().next().value!;
+      this.release(this.entries.get(oldest));
+      this.entries.delete(oldest);
+    }
+    this.release(this.entries.get(file));
     this.entries.set(file, entry);
+  }
+
+  /** Forgets what was kept for `file` (it changed): read again, and kept again, from its next replay. */
+  private drop(file: string, e: Entry<T>): void {
+    this.release(e);
+    this.entries.set(file, SEEN);
+  }
+
+  /** Holds a descriptor open on a kept file just found unchanged by path, for `held` (heldFiles.ts says where it may). */
+  private hold(file: string, e: Entry<T>): void {
+    const fd = holdFile(e, file, this.holdable, (now) => sameStat(e, now));
+    if (fd === undefined) return;
+    e.fd = fd;
+    if (fd !== NEVER) this.heldCount++;
+  }
+
+  private release(e: Entry<T> | typeof SEEN | undefined): void {
+    if (!e || e.fd === undefined || e.fd === NEVER) return;
+    releaseFile(e, e.fd);
+    e.fd = undefined;
+    this.heldCount--;
   }
 
   /** How many files have a value kept. */

@@ -65,6 +65,8 @@ export class FixtureStore {
   read(hash: string, asked?: Asked, { borrow = false }: { borrow?: boolean } = {}): Fixture | undefined {
     const file = this.fileFor(hash);
     if (PARSED.firstRead(file)) return this.readFile(hash, file, asked); // nothing kept to check, nothing to keep yet
+    const held = PARSED.held(file);
+    if (held) return borrow ? held : { ...held, response: copyJson(held.response) };
     const stat = statOf(file); // before the read: a change made while reading shows at the next stat
     const kept = stat && PARSED.get(file, stat);
     // a borrower copies what it takes; any other caller gets the response to keep and change (the request is only read: frozen)

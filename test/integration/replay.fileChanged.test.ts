@@ -14,6 +14,7 @@ import { openai, TEST_KEY } from "../helpers/models";
 import { inOwnTest } from "../helpers/ownTest";
 import { fixtureFiles } from "../helpers/tmp";
 import { fsCallsOn } from "../helpers/fsCalls";
+import { descriptorsCheck } from "../../src/store/heldFiles";
 
 const Q = "What is 2+2?";
 const OLD = Date.now() / 1000 - 3600; // fixtures a suite replays were written long before it runs
@@ -52,7 +53,9 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     // the miss before recording was the file's first read: this one stats it first, reads, parses, checks and keeps it
     expect(await readsOf(file, async () => expect((await model.invoke(Q)).content).to.equal(live.content))).to.equal(1);
     expect(await readsOf(file, () => model.invoke(Q))).to.equal(0); // kept: not read again
-    expect(await readsOf(file, () => model.invoke(Q))).to.equal(0);
+    // from here on, checked through the descriptor held open on it (on a local Linux file system), not by path
+    const byPath = await fsCallsOn(file, ["statSync", "readFileSync"], () => model.invoke(Q));
+    expect(byPath).to.deep.equal({ statSync: descriptorsCheck(file) ? 0 : 1, readFileSync: 0 });
     return { vcr, model, file, text: fs.readFileSync(file, "utf8"), live };
   }
 
@@ -60,6 +63,9 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     ["in place (same inode, new mtime)", "fs.writeFileSync(f, text);"],
     ["in place, same size, mtime set back to the old one (ctime tells)", `fs.writeFileSync(f, text); fs.utimesSync(f, ${OLD}, ${OLD});`],
     ["by rename, as git and langchain-vcr write", 'fs.writeFileSync(f + ".tmp", text); fs.renameSync(f + ".tmp", f);'],
+    ["by moving the old file away (still linked) and writing a new one", 'fs.renameSync(f, f + ".old"); fs.writeFileSync(f, text);'],
+    ["by deleting it and writing it anew", "fs.rmSync(f); fs.writeFileSync(f, text);"],
+    ["by copying another file over it", 'fs.writeFileSync(f + ".new", text); fs.copyFileSync(f + ".new", f); fs.rmSync(f + ".new");'],
   ]) {
     it(`a fixture rewritten by another process ${name}: the next replay returns the new response`, async () => {
       const { vcr, model, file, text, live } = await recordedAndKept();
@@ -83,6 +89,20 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     const changed = text.split(JSON.stringify(live.content)).join(JSON.stringify("same len " + String(live.content).slice(9)));
     fs.writeFileSync(file, changed); // same size, same tick as the read a moment ago
     expect((await model.invoke(Q)).content).to.equal("same len " + String(live.content).slice(9));
+  });
+
+  it("a fixture that is a symbolic link, pointed at another file: the next replay returns the new target's response", async () => {
+    const { model, file, text, live } = await recordedAndKept();
+    const a = path.join(path.dirname(file), "a.target"),
+      b = path.join(path.dirname(file), "b.target");
+    fs.renameSync(file, a);
+    fs.writeFileSync(b, text.split(JSON.stringify(live.content)).join(JSON.stringify("from b")));
+    fs.utimesSync(b, OLD, OLD);
+    fs.symlinkSync(a, file);
+    for (let i = 0; i < 3; i++) expect((await model.invoke(Q)).content).to.equal(live.content); // read, kept, replayed from what was kept
+    await rewriteElsewhere(file, b, "fs.rmSync(f); fs.symlinkSync(text, f);");
+    expect((await model.invoke(Q)).content).to.equal("from b");
+    expect(fake.count()).to.equal(1);
   });
 
   it("a fixture deleted after it was kept is a miss, not a replay", async () => {

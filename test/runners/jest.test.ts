@@ -6,6 +6,7 @@ import { ROOT } from "../helpers/built";
 import type { ChildResult } from "../helpers/child";
 import { withFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
+import { descriptorsCheck } from "../../src/store/heldFiles";
 import { DASH_T, describeParity } from "./helpers/parity";
 import {
   agentAndLookupsCjs,
@@ -454,6 +455,57 @@ describe("langchain-vcr/jest after a module registry reset (resetModules: true, 
       await recordThenReplay(p, fake, VM_MODULES_ENV(fake), 2, "/v1/responses");
     });
   });
+});
+
+describe("langchain-vcr/jest: a fixture replayed again and again in jest's per-file contexts", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  // Where a kept fixture would be checked through a descriptor held open (src/store/heldFiles.ts): not in jest, which evaluates
+  // langchain-vcr again in a new context for every test file, where what one file's copy held would stay open for the process.
+  (process.platform === "linux" ? it : it.skip)(
+    "holds no descriptor open on it (two test files, 6 replays each: 0 open on the fixture); a plain Node process replaying it holds 1",
+    async () => {
+      await withFakeProvider({}, async (fake) => {
+        const openOnFixtures = `() => require("node:fs").readdirSync("/proc/self/fd").map((fd) => { try { return require("node:fs").readlinkSync("/proc/self/fd/" + fd); } catch { return ""; } }).filter((t) => t.includes("${FIXTURES}"))`;
+        const chat = `const chat = () => new (require("@langchain/openai").ChatOpenAI)({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`;
+        const replays = (n: number) => [
+          `  for (let i = 0; i < ${n}; i++) expect((await chat().invoke("asked again and again")).content).toBe("echo: asked again and again");`,
+        ];
+        const testFile = [chat, `test("asks again and again", async () => {`, ...replays(6), `  expect((${openOnFixtures})()).toEqual([]);`, `});`, ``].join(
+          "\n",
+        );
+        const p = makeProject({
+          "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
+          "jest.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, maxWorkers: 1, testMatch: ["**/llm/**/*.test.cjs"], setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"] };\n`,
+          "llm/a.test.cjs": testFile,
+          "llm/b.test.cjs": testFile,
+          "plain.cjs": [
+            `const assert = require("node:assert");`,
+            `const { Vcr } = require("langchain-vcr");`,
+            `new Vcr({ dir: "${FIXTURES}", mode: "replay_only" }).install();`,
+            chat,
+            `(async () => {`,
+            ...replays(6).map((l) => l.replace("expect(", "assert.equal(").replace(").toBe(", ", ")),
+            `  console.log(JSON.stringify((${openOnFixtures})().length));`,
+            `})();`,
+            ``,
+          ].join("\n"),
+        });
+        const rec = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+        expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+        const old = Date.now() / 1000 - 3600; // a committed fixture: kept from its second replay in a process
+        fs.utimesSync(path.join(p.dir, FIXTURES, p.fixtures()[0]), old, old);
+        const replay = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+        expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+        const plain = await p.run(["plain.cjs"], { FAKE_URL: fake.openaiBaseURL });
+        expect(plain.status, plain.stderr).to.equal(0);
+        expect(plain.stdout.trim()).to.equal(descriptorsCheck(p.dir) ? "1" : "0");
+        expect(fake.count()).to.equal(1);
+      });
+    },
+  );
 });
 
 describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, first required inside a test", function () {

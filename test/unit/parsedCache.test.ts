@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyJson } from "../../src/canonical/copy";
 import { ParsedFileCache } from "../../src/store/parsedCache";
+import { descriptorsCheck } from "../../src/store/heldFiles";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const OLD = Date.now() / 1000 - 3600;
@@ -78,6 +79,85 @@ describe("ParsedFileCache (what replay parsed, per fixture file)", () => {
     expect(files.map((f) => cache.get(f, cache.stat(f)!))).to.deep.equal([undefined, undefined, 2, 3, 4]);
     expect(cache.firstRead(files[0]), "an evicted file is read as new").to.equal(true);
     expect(cache.size, "a file read once takes a place").to.equal(2);
+  });
+});
+
+describe("ParsedFileCache: a kept file checked through a descriptor held open", () => {
+  let dir: string;
+  beforeEach(() => (dir = tmpDir()));
+  afterEach(() => removeTmpDirs());
+  const linux = process.platform === "linux";
+  const openFds = () => fs.readdirSync("/proc/self/fd").length;
+
+  function oldFile(name: string, text = "{}"): string {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    fs.utimesSync(file, OLD, OLD);
+    return file;
+  }
+  /** Kept, then found unchanged by path once: from then on held (where descriptors check). */
+  function keptAndHit(cache: ParsedFileCache<string>, file: string, value: string): void {
+    cache.firstRead(file);
+    cache.keep(file, cache.stat(file)!, () => value);
+    expect(cache.get(file, cache.stat(file)!)).to.equal(value);
+  }
+
+  it("from the first replay after it was kept, answers with no path lookup; a change of any kind drops it, and closes its descriptor", function () {
+    if (!linux || !descriptorsCheck(dir)) this.skip();
+    const changes: [string, (f: string) => void][] = [
+      ["written in place, same size, times set back", (f) => (fs.writeFileSync(f, "[]"), fs.utimesSync(f, OLD, OLD))],
+      ["replaced by a rename over it", (f) => (fs.writeFileSync(f + ".tmp", "{}"), fs.utimesSync(f + ".tmp", OLD, OLD), fs.renameSync(f + ".tmp", f))],
+      ["moved away (still linked), another put at its path", (f) => (fs.renameSync(f, f + ".old"), fs.writeFileSync(f, "{}"))],
+      ["deleted", (f) => fs.rmSync(f)],
+    ];
+    for (const [name, change] of changes) {
+      const cache = new ParsedFileCache<string>();
+      const file = oldFile(`${changes.findIndex((c) => c[0] === name)}.json`);
+      expect(cache.held(file), `${name}: kept, not yet replayed`).to.equal(undefined);
+      const before = openFds();
+      keptAndHit(cache, file, "kept");
+      expect(openFds(), name).to.equal(before + 1);
+      expect(cache.held(file), name).to.equal("kept");
+      expect(cache.held(file), name).to.equal("kept");
+      change(file);
+      expect(cache.held(file), name).to.equal(undefined);
+      expect(openFds(), `${name}: closed`).to.equal(before);
+      expect(cache.size, name).to.equal(0);
+    }
+  });
+
+  it("holds at most its bound of descriptors; an evicted entry closes its own", function () {
+    if (!linux || !descriptorsCheck(dir)) this.skip();
+    const before = openFds();
+    const cache = new ParsedFileCache<string>(3, 2);
+    const files = [0, 1, 2].map((i) => oldFile(`${i}.json`));
+    files.forEach((f, i) => keptAndHit(cache, f, `v${i}`));
+    expect(openFds()).to.equal(before + 2);
+    expect(files.map((f) => cache.held(f))).to.deep.equal(["v0", "v1", undefined]);
+    keptAndHit(cache, oldFile("3.json"), "v3"); // evicts 0.json's entry: its descriptor goes, and 3.json takes one
+    expect(openFds()).to.equal(before + 2);
+    expect(cache.held(files[0])).to.equal(undefined);
+    expect(cache.held(path.join(dir, "3.json"))).to.equal("v3");
+  });
+
+  it("never holds a symbolic link, nor a file where descriptors do not see a replacement: those are checked by path", function () {
+    if (!linux) this.skip();
+    const before = openFds();
+    const target = oldFile("target.json");
+    const link = path.join(dir, "link.json");
+    fs.symlinkSync(target, link);
+    const cache = new ParsedFileCache<string>();
+    keptAndHit(cache, link, "through the link");
+    expect(cache.held(link)).to.equal(undefined);
+    let asked = 0;
+    const elsewhere = new ParsedFileCache<string>(10, 10, () => (asked++, false)); // overlayfs, NFS, FUSE…
+    const file = oldFile("plain.json");
+    keptAndHit(elsewhere, file, "plain");
+    expect(elsewhere.held(file)).to.equal(undefined);
+    expect(elsewhere.get(file, elsewhere.stat(file)!), "still kept, checked by path").to.equal("plain");
+    expect(elsewhere.get(file, elsewhere.stat(file)!)).to.equal("plain");
+    expect(asked, "its file system asked about once, not on every replay").to.equal(1);
+    expect(openFds()).to.equal(before);
   });
 });
 

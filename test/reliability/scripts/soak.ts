@@ -2,11 +2,15 @@
  * Soak child (run with `node --expose-gc`): records a few chat, embedding and tool fixtures
  * against its own in-process loopback fake, closes the fake, then replays them SOAK_REPLAYS
  * times under `replay_only` (the fake is gone, so any miss or live call fails). Prints one
- * JSON line: heapUsed after a full GC and the open file-descriptor count at checkpoints.
+ * JSON line: heapUsed after a full GC, the open file-descriptor count and how many of those are
+ * open on fixture files (descriptors held on kept fixtures: src/store/heldFiles.ts) at checkpoints.
+ * The fixtures are dated an hour back before replaying, as a suite's committed ones are: kept from
+ * their second replay, held from their third.
  *
  * env: FIXTURE_DIR (required), SOAK_REPLAYS (default 10000).
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { tool } from "langchain";
@@ -24,6 +28,7 @@ interface Checkpoint {
   heapUsed: number;
   rss: number;
   fds: number;
+  fixtureFds: number;
 }
 
 function gc(): void {
@@ -33,15 +38,23 @@ function gc(): void {
   g();
 }
 
-function openFds(): number {
-  return fs.readdirSync("/proc/self/fd").length;
+function openFds(): string[] {
+  return fs.readdirSync("/proc/self/fd").map((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return ""; // the directory's own descriptor, closed by now
+    }
+  });
 }
 
 async function checkpoint(replays: number): Promise<Checkpoint> {
   await new Promise((r) => setImmediate(r)); // let finished work release its resources
   gc();
   const m = process.memoryUsage();
-  return { replays, heapUsed: m.heapUsed, rss: m.rss, fds: openFds() };
+  const fds = openFds();
+  const dir = path.resolve(process.env.FIXTURE_DIR!) + path.sep;
+  return { replays, heapUsed: m.heapUsed, rss: m.rss, fds: fds.length, fixtureFds: fds.filter((t) => t.startsWith(dir)).length };
 }
 
 async function main(): Promise<void> {
@@ -67,6 +80,8 @@ async function main(): Promise<void> {
   await inOwnTest({}, () => lookup.invoke({ id: "42" }));
   const recordedCalls = fake.count();
   await fake.close();
+  const past = Date.now() / 1000 - 3600;
+  for (const f of fs.readdirSync(process.env.FIXTURE_DIR!)) fs.utimesSync(path.join(process.env.FIXTURE_DIR!, f), past, past);
 
   // replay: every call must hit (replay_only, and the provider is gone)
   const every = Math.max(1, Math.floor(total / 10));
