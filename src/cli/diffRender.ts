@@ -105,7 +105,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       "",
       `**${x.kind}** ${cell(x.title)} (${rerecordedLabel(x)})`,
       "",
-      ...section("request", x.request, true),
+      ...(x.request.length ? section("request", x.request, true) : []), // the same name: the same request, unless a redaction changed
       ...section("response", x.response, true),
     ]);
   }
@@ -189,7 +189,7 @@ function summary(r: DiffReport): string {
 }
 
 function section(label: string, diffs: VcrDifference[], markdown: boolean): string[] {
-  if (diffs.length === 0) return markdown ? [] : [`  ${label}: same`];
+  if (diffs.length === 0) return [markdown ? `- ${label}: same` : `  ${label}: same`]; // a prompt edit that left the answer alone is news to a reviewer
   const lines = diffs.slice(0, MAX_DIFFS).map((d) => (markdown ? `- ${label} \`${d.path}\`: ${change(d, true)}` : `  ${label} ${d.path}: ${change(d, false)}`));
   if (diffs.length > MAX_DIFFS) lines.push(markdown ? `- … and ${diffs.length - MAX_DIFFS} more` : `  … and ${diffs.length - MAX_DIFFS} more`);
   return lines;

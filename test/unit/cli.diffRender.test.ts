@@ -84,6 +84,30 @@ describe("diff: fixtures re-recorded with no reviewed difference (record_always 
   });
 });
 
+describe("diff: a prompt edit whose recorded answer stayed the same", () => {
+  const report: DiffReport = {
+    changed: [
+      {
+        before: "cassettes/a.json",
+        after: "cassettes/b.json",
+        kind: "chat",
+        title: 'm: "Say hi politely"',
+        request: [{ path: "messages[0].content", recorded: "Say hi", requested: "Say hi politely" }],
+        response: [],
+      },
+    ],
+    added: [],
+    removed: [],
+    rerecorded: [],
+    damaged: [],
+  };
+
+  it("says so in text and in markdown: the answer did not change", () => {
+    expect(renderText(report, { dir: "cassettes", base: "HEAD" })).to.contain("  request messages[0].content: Say hi {+politely+}\n  response: same\n");
+    expect(renderMarkdown(report, { dir: "cassettes", base: "HEAD" })).to.contain("- request `messages[0].content`: Say hi **politely**\n- response: same\n");
+  });
+});
+
 describe("diff --format markdown: a report too long for a pull-request comment", () => {
   const answer = (n: number) => [
     { path: "generations[0].text", recorded: `The old answer number ${n} `.repeat(6), requested: `The new answer number ${n} `.repeat(6) },
