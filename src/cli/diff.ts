@@ -64,6 +64,7 @@ export function diffFixtures(dirArg: string, base: string, command = "diff"): Di
   const baseFiles = new Map<string, FixtureFile>();
   const workFiles = new Map<string, FixtureFile>();
   const sameName: string[] = [];
+  const unchanged: string[] = [];
   const wanted = new Map<string, string>(); // blob id → name, for the base files to read
   for (const name of workNames) {
     const id = baseBlobs.get(name);
@@ -73,7 +74,10 @@ export function diffFixtures(dirArg: string, base: string, command = "diff"): Di
       continue;
     }
     const bytes = readBytesIfAny(file);
-    if (bytes && sameBlob(bytes, id)) continue; // unchanged
+    if (bytes && sameBlob(bytes, id)) {
+      unchanged.push(name);
+      continue;
+    }
     workFiles.set(name, bytes ? parseFixtureFile(label(name), bytes.toString("utf8")) : readFixtureFile(file));
     sameName.push(name);
     wanted.set(id, name);
@@ -87,7 +91,9 @@ export function diffFixtures(dirArg: string, base: string, command = "diff"): Di
     if (problem === undefined && bytes) baseFiles.set(name, parseFixtureFile(label(name), bytes.toString("utf8")));
     else baseFiles.set(name, { file: label(name), bytes: 0, problem: problem ?? "cannot be read from git" });
   }
-  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort());
+  // read only if an added fixture pairs with no removed one: it may be an edit of one still here
+  const unchangedFiles = () => ({ files: new Map(unchanged.sort().map((n) => [n, readFixtureFile(path.join(dir, n))])), label });
+  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort(), unchangedFiles);
   report.damaged.push(...misnamed(dir, allBaseBlobs, label));
   return { report, dir: relPosix || ".", base };
 }

@@ -35,6 +35,11 @@ export interface DiffListed {
   file: string;
   kind: string;
   title: string;
+  /**
+   * An added fixture that is an edit of one both sides hold unchanged (a prompt edited and recorded
+   * again, before `prune` removed the old fixture): that fixture, and how the two differ.
+   */
+  editOf?: { file: string; request: VcrDifference[]; response: VcrDifference[] };
 }
 
 export interface DiffReport {
@@ -69,7 +74,16 @@ interface Side {
   label(name: string): string;
 }
 
-export function computeDiff(base: Side, work: Side, sameName: readonly string[]): DiffReport {
+/**
+ * `unchanged`: the fixtures both sides hold with the same bytes (read only when an added fixture
+ * is paired with no removed one), for the edits of a fixture still there (`DiffListed.editOf`).
+ */
+export function computeDiff(
+  base: Side,
+  work: Side,
+  sameName: readonly string[],
+  unchanged: () => Side = () => ({ files: new Map(), label: work.label }),
+): DiffReport {
   const report: DiffReport = { changed: [], added: [], removed: [], rerecorded: [], damaged: [] };
   const good = (side: Side, which: "base" | "working tree", name: string): Fixture | undefined => {
     const f = side.files.get(name);
@@ -118,7 +132,18 @@ export function computeDiff(base: Side, work: Side, sameName: readonly string[])
   const pairedA = new Set(pairs.map(([a]) => a.name));
   const pairedR = new Set(pairs.map(([, r]) => r.name));
   const listed = (side: Side, e: Entry): DiffListed => ({ file: side.label(e.name), kind: e.fixture.kind, title: fixtureTitle(e.fixture) });
-  report.added = added.filter((a) => !pairedA.has(a.name)).map((a) => listed(work, a));
+  const unpaired = added.filter((a) => !pairedA.has(a.name));
+  const still = unpaired.length ? stillThere(unpaired, unchanged()) : new Map<Entry, Entry>();
+  report.added = unpaired.map((a) => {
+    const of = still.get(a);
+    if (!of) return listed(work, a);
+    const editOf = {
+      file: work.label(of.name),
+      request: diffValues(of.request, a.request),
+      response: responseDiffs(a.fixture.kind, of.response, a.fixture.response),
+    };
+    return { ...listed(work, a), editOf };
+  });
   report.removed = removed.filter((r) => !pairedR.has(r.name)).map((r) => listed(base, r));
   report.changed.sort((x, y) => (x.after < y.after ? -1 : 1));
   return report;
@@ -195,6 +220,29 @@ interface Candidate {
   a: Entry;
   r: Entry;
   score: number;
+}
+
+/**
+ * For each added fixture, the unchanged fixture it is an edit of (the nearest, as a removed one is
+ * paired: `isEdit`), if any. Several added ones may be edits of the same one.
+ */
+function stillThere(added: Entry[], unchanged: Side): Map<Entry, Entry> {
+  const out = new Map<Entry, Entry>();
+  const kept: Entry[] = [];
+  for (const [name, f] of unchanged.files) if (f.fixture && !unusableProblems(name, f.fixture).length) kept.push(...entry(name, f.fixture, true));
+  if (added.length * kept.length > MAX_COMPARISONS) return out;
+  for (const a of added) {
+    let best: Candidate | undefined;
+    for (const r of kept) {
+      if (r.fixture.kind !== a.fixture.kind) continue;
+      const near = nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }]);
+      if (!near || !isEdit(near.differences)) continue;
+      const score = nearness(near.differences);
+      if (!best || score < best.score || (score === best.score && r.name < best.r.name)) best = { a, r, score };
+    }
+    if (best) out.set(a, best.r);
+  }
+  return out;
 }
 
 /** A response's differences, in its kind's `review` view, in reading order: the answer's text, tool calls, the rest, ids and token counts last. */

@@ -27,6 +27,10 @@ export function renderJson(r: DiffReport): string {
       ...(c.migrated ? { migrated: true } : {}),
     })),
     added: r.added.map((x) => x.file),
+    // an added fixture that edits one still there, unchanged (before prune): which, and how they differ
+    addedEdits: r.added.flatMap((x) =>
+      x.editOf ? [{ added: x.file, editOf: x.editOf.file, request: diffs(x.editOf.request), response: diffs(x.editOf.response) }] : [],
+    ),
     removed: r.removed.map((x) => x.file),
     rerecorded: r.rerecorded.map((x) => ({
       file: x.file,
@@ -66,7 +70,10 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
     for (const x of alike) lines.push(`  ${x.file}  ${x.kind} ${x.title}`);
   }
   if (r.added.length + r.removed.length) lines.push("");
-  for (const f of r.added) lines.push(`added    ${f.file}  ${f.kind} ${f.title}`);
+  for (const f of r.added) {
+    lines.push(`added    ${f.file}  ${f.kind} ${f.title}`);
+    if (f.editOf) lines.push(`  ${stillHere(f.editOf.file)}`, ...section("request", f.editOf.request, false), ...section("response", f.editOf.response, false));
+  }
   for (const f of r.removed) lines.push(`removed  ${f.file}  ${f.kind} ${f.title}`);
   for (const d of r.damaged) lines.push(`damaged  ${d.file} (${d.side}): ${d.problem}`);
   return lines.join("\n") + "\n";
@@ -91,7 +98,13 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       code(short(x.file)),
     ]),
     ...(alike.length ? [["re-recorded", "—", `${alike.length} fixture(s) with no difference a review shows: ${ALIKE}`, "—", "—"]] : []),
-    ...r.added.map((f) => ["added", f.kind, cell(f.title), "—", code(short(f.file))]),
+    ...r.added.map((f) => [
+      "added",
+      f.kind,
+      cell(f.title),
+      f.editOf ? `${code(f.editOf.request.map((d) => d.path).join(", "))} (an edit: see below)` : "—",
+      code(short(f.file)),
+    ]),
     ...r.removed.map((f) => ["removed", f.kind, cell(f.title), "—", code(short(f.file))]),
     ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
   ];
@@ -99,6 +112,17 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
   for (const c of r.changed.filter((x) => !x.migrated || beyondUpgrade(x))) {
     const note = c.migrated ? " (migrated, and changed beyond the upgrade)" : "";
     blocks.push(["", `**${c.kind}** ${cell(c.title)}${note}`, "", ...section("request", c.request, true), ...section("response", c.response, true)]);
+  }
+  for (const f of r.added.filter((x) => x.editOf)) {
+    const e = f.editOf!;
+    blocks.push([
+      "",
+      `**${f.kind}** ${cell(f.title)} (added)`,
+      "",
+      `_${escapeMd(stillHere(e.file))}_`,
+      ...section("request", e.request, true),
+      ...section("response", e.response, true),
+    ]);
   }
   for (const x of differing) {
     blocks.push([
@@ -160,6 +184,11 @@ const TABLE_RULE = "|---|---|---|---|---|";
 const ALIKE = "only what a review leaves out changed (the recording time, ids, provider metadata, reasoning text, the contents of blocks that are not text)";
 
 type Rerecorded = DiffReport["rerecorded"][number];
+
+/** An added fixture that edits one still there: the old one stays until prune removes it (once no test uses it). */
+function stillHere(file: string): string {
+  return `an edit of ${file}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it`;
+}
 
 /** A fixture rewritten under its own name: recorded again, or edited by hand (its recording time unchanged). */
 function rerecordedLabel(x: Rerecorded): string {

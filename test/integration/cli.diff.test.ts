@@ -71,6 +71,27 @@ describe("cli: langchain-vcr diff", function () {
     git(dir, "commit", "-qm", "fixtures");
     writeSpec(dir, { capital: "What is the capital of Spain?", prime: "Name one prime number." });
     expect(await mocha(dir, fake)).to.equal(0);
+    // before prune: the new fixture is added, as an edit of the old one, which is still there (not of the unchanged prime one)
+    const [spainEarly] = fixtureFiles(path.join(dir, "cassettes")).filter((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes("Spain"));
+    const early = await cli(["diff"], dir);
+    expect(early.stdout).to.contain("0 changed, 1 added, 0 removed, 0 re-recorded");
+    expect(early.stdout).to.contain(
+      `added    cassettes/${spainEarly}  chat gpt-4o-mini: "What is the capital of Spain?"\n` +
+        `  an edit of cassettes/${france}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it\n` +
+        `  request messages[0].content: What is the capital of [-France?-] {+Spain?+}\n` +
+        `  response generations[0].text: echo: What is the capital of [-France?-] {+Spain?+}\n`,
+    );
+    const earlyMd = (await cli(["diff", "--format", "markdown"], dir)).stdout;
+    expect(earlyMd).to.match(/\| added \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content` \(an edit: see below\) \|/);
+    expect(earlyMd).to.contain(`_an edit of cassettes/${france}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it_`);
+    expect(earlyMd).to.contain("- request `messages[0].content`: What is the capital of ~~France?~~ **Spain?**");
+    const earlyJson = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
+    expect(earlyJson.added).to.deep.equal([`cassettes/${spainEarly}`]);
+    expect(earlyJson.addedEdits).to.have.length(1);
+    expect(earlyJson.addedEdits[0]).to.deep.include({ added: `cassettes/${spainEarly}`, editOf: `cassettes/${france}` });
+    expect(earlyJson.addedEdits[0].request).to.deep.equal([
+      { path: "messages[0].content", recorded: "What is the capital of France?", requested: "What is the capital of Spain?" },
+    ]);
     const pruned = await cli(["prune"], dir);
     expect(pruned.code, pruned.stderr).to.equal(0);
     expect(pruned.stdout).to.contain(`removed cassettes/${france}`);
