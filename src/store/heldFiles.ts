@@ -12,9 +12,10 @@
  * - in the process's main realm only. jest (and vitest's vm pools) evaluate this module again in a
  *   new context for every test file, and what that context holds would never be closed.
  *
- * Bounded for the process: `MAX_HELD` at most, however often the module is evaluated in one realm
- * (vitest with the package inlined evaluates it per test file); a descriptor whose entry is garbage
- * (its cache went with its module) is closed by the finalizer.
+ * Bounded: `MAX_HELD` at most per thread (each worker thread is a realm of its own, and a thread's
+ * descriptors close with it), however often the module is evaluated in one realm (vitest with the
+ * package inlined evaluates it per test file); a descriptor whose entry is garbage (its cache went
+ * with its module) is closed by the finalizer.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -87,10 +88,13 @@ export function holdFile(owner: object, file: string, holdable: (file: string) =
   }
 }
 
-/** Closes what `holdFile` opened for `owner`. */
-export function releaseFile(owner: object, fd: number): void {
+/**
+ * Gives up what `holdFile` opened for `owner`, closing it unless `close` is false: the descriptor no
+ * longer names the file held (something else closed it, and the number went to another file).
+ */
+export function releaseFile(owner: object, fd: number, close = true): void {
   HELD.closer.unregister(owner);
-  closeQuietly(fd);
+  if (close) closeQuietly(fd);
   HELD.count--;
 }
 

@@ -14,10 +14,11 @@
  * kept yet to check against) and no copies, since a file read once (in a suite whose every
  * test replays its own fixture, each one) needs neither; one read again is kept from then on.
  *
- * Replayed again after it was kept, a file (up to 64 in a process, on a local Linux file system:
- * heldFiles.ts) is checked through a descriptor held open on it (`held`): an `fstat`, which costs a replay about
- * half what a `stat` of the path does. It sees every change to the file itself: written in place,
- * replaced by a rename over it, deleted or moved (its ctime moves with any change to its links). Not a
+ * Replayed again after it was kept, a file last changed more than a second before (up to 64 per
+ * thread, on a local Linux file system: heldFiles.ts) is checked through a descriptor held open on
+ * it (`held`): an `fstat`, which costs a replay about half what a `stat` of the path does. The inode
+ * is the one held; it sees every change to the file itself: written in place, replaced by a rename
+ * over it, deleted or moved (its ctime moves with any change to its links). Not a
  * directory above it renamed away with another put at its path, or a symbolic link above it
  * pointed elsewhere, while the process runs: those are read again only once the file itself
  * changes or its entry goes (docs/guarantees.md).
@@ -33,6 +34,18 @@ import { holdFile, NEVER, onHoldableFs, releaseFile } from "./heldFiles";
 const STAT = { throwIfNoEntry: false } as const;
 const RACY_MS = 1000;
 const MAX_ENTRIES = 10_000;
+/** When no descriptor is left, one unused over a whole sweep of this length goes to a kept file that wants one. */
+const IDLE_MS = 1000;
+
+/** What tests set apart from the defaults. */
+export interface ParsedCacheOptions {
+  /** Descriptors this cache holds at most (besides the process's bound, heldFiles.ts). */
+  maxHeld?: number;
+  /** Whether the file system holding a file is one where a descriptor sees a replacement. */
+  holdable?: (file: string) => boolean;
+  /** The real time now, in milliseconds since the epoch. */
+  now?: () => number;
+}
 
 interface Entry<T> {
   ino: number;
@@ -42,6 +55,8 @@ interface Entry<T> {
   value: T;
   /** A descriptor open on the file, once it was kept and replayed again (`held`); `NEVER` when none will be. */
   fd?: number;
+  /** Whether a replay used the descriptor since the last sweep (`reclaim`). */
+  used?: boolean;
 }
 /** A file read once, with nothing kept for it. */
 const SEEN = null;
@@ -54,12 +69,20 @@ function sameStat(e: Entry<unknown>, stat: FileStat): boolean {
 
 export class ParsedFileCache<T> {
   private readonly entries = new Map<string, Entry<T> | typeof SEEN>();
-  private heldCount = 0;
+  /** The entries holding a descriptor, first held first. */
+  private readonly heldEntries = new Set<Entry<T>>();
+  private lastSweep = -Infinity;
+  private readonly maxHeld: number;
+  private readonly holdable: (file: string) => boolean;
+  private readonly now: () => number;
   constructor(
     private readonly maxEntries = MAX_ENTRIES,
-    private readonly maxHeld = Infinity,
-    private readonly holdable: (file: string) => boolean = onHoldableFs,
-  ) {}
+    options: ParsedCacheOptions = {},
+  ) {
+    this.maxHeld = options.maxHeld ?? Infinity;
+    this.holdable = options.holdable ?? onHoldableFs;
+    this.now = options.now ?? realNow;
+  }
 
   /**
    * True the first time `file` is asked about (then nothing is kept for it, and the caller
@@ -88,7 +111,7 @@ export class ParsedFileCache<T> {
     const e = this.entries.get(file);
     if (!e) return undefined;
     if (sameStat(e, stat)) {
-      if (e.fd === undefined && this.heldCount < this.maxHeld) this.hold(file, e);
+      if (e.fd === undefined) this.hold(file, e);
       return e.value;
     }
     this.drop(file, e);
@@ -111,14 +134,19 @@ export class ParsedFileCache<T> {
       this.drop(file, e);
       return undefined;
     }
-    if (sameStat(e, now)) return e.value;
+    if (sameStat(e, now)) {
+      e.used = true;
+      return e.value;
+    }
+    // another inode: the descriptor is no longer the one opened (something closed it, and its number went to another file)
+    if (now.ino !== e.ino) this.release(e, false);
     this.drop(file, e);
     return undefined;
   }
 
   /** Keeps what `make` gives, parsed from `file` as it was at `stat` (taken before the read). */
   keep(file: string, stat: FileStat, make: () => T): void {
-    if (stat.mtimeMs > realNow() - RACY_MS) return; // a test's fake clock set ahead would keep a file just written
+    if (stat.mtimeMs > this.now() - RACY_MS) return; // realNow: a test's fake clock set ahead would keep a file just written
     this.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, value: make() });
   }
 
@@ -138,19 +166,49 @@ export class ParsedFileCache<T> {
     this.entries.set(file, SEEN);
   }
 
-  /** Holds a descriptor open on a kept file just found unchanged by path, for `held` (heldFiles.ts says where it may). */
+  /**
+   * Holds a descriptor open on a kept file just found unchanged by path, for `held` (heldFiles.ts
+   * says where it may). Not while its ctime is within the last second: before Linux 6.13 a file's
+   * times move with a coarse clock, and a replacement in the same tick as its last change would
+   * leave them all the same (the path's inode shows it; the descriptor's would not). When none is
+   * left, one no replay used for a second goes (a fixture deleted, or not replayed since).
+   */
   private hold(file: string, e: Entry<T>): void {
-    const fd = holdFile(e, file, this.holdable, (now) => sameStat(e, now));
+    if (e.ctimeMs > this.now() - RACY_MS) return;
+    let fd = this.heldEntries.size < this.maxHeld ? holdFile(e, file, this.holdable, (now) => sameStat(e, now)) : undefined;
+    if (fd === undefined && this.reclaim()) fd = holdFile(e, file, this.holdable, (now) => sameStat(e, now));
     if (fd === undefined) return;
     e.fd = fd;
-    if (fd !== NEVER) this.heldCount++;
+    if (fd === NEVER) return;
+    e.used = true;
+    this.heldEntries.add(e);
   }
 
-  private release(e: Entry<T> | typeof SEEN | undefined): void {
+  /**
+   * Releases a descriptor no replay used since the last sweep, at least `IDLE_MS` ago, and starts a
+   * new sweep; whether one was released. At most one sweep per `IDLE_MS`, so a replay marks its use
+   * with a flag, not a clock.
+   */
+  private reclaim(): boolean {
+    const now = this.now();
+    if (now - this.lastSweep < IDLE_MS) return false;
+    const first = this.lastSweep === -Infinity;
+    this.lastSweep = now;
+    let idle: Entry<T> | undefined;
+    for (const h of this.heldEntries) {
+      if (!h.used && !idle && !first) idle = h;
+      h.used = false;
+    }
+    if (!idle) return false;
+    this.release(idle);
+    return true;
+  }
+
+  private release(e: Entry<T> | typeof SEEN | undefined, close = true): void {
     if (!e || e.fd === undefined || e.fd === NEVER) return;
-    releaseFile(e, e.fd);
+    releaseFile(e, e.fd, close);
     e.fd = undefined;
-    this.heldCount--;
+    this.heldEntries.delete(e);
   }
 
   /** How many files have a value kept. */

@@ -53,20 +53,21 @@ describe("replay keeps a parsed fixture until its file changes", function () {
     // the miss before recording was the file's first read: this one stats it first, reads, parses, checks and keeps it
     expect(await readsOf(file, async () => expect((await model.invoke(Q)).content).to.equal(live.content))).to.equal(1);
     expect(await readsOf(file, () => model.invoke(Q))).to.equal(0); // kept: not read again
-    // from here on, checked through the descriptor held open on it (on a local Linux file system), not by path
+    // its ctime is within the last second (utimes just set it): checked by path, no descriptor held yet (the test below holds them)
     const byPath = await fsCallsOn(file, ["statSync", "readFileSync"], () => model.invoke(Q));
-    expect(byPath).to.deep.equal({ statSync: descriptorsCheck(file) ? 0 : 1, readFileSync: 0 });
+    expect(byPath).to.deep.equal({ statSync: 1, readFileSync: 0 });
     return { vcr, model, file, text: fs.readFileSync(file, "utf8"), live };
   }
 
-  for (const [name, how] of [
+  const REWRITES = [
     ["in place (same inode, new mtime)", "fs.writeFileSync(f, text);"],
     ["in place, same size, mtime set back to the old one (ctime tells)", `fs.writeFileSync(f, text); fs.utimesSync(f, ${OLD}, ${OLD});`],
     ["by rename, as git and langchain-vcr write", 'fs.writeFileSync(f + ".tmp", text); fs.renameSync(f + ".tmp", f);'],
     ["by moving the old file away (still linked) and writing a new one", 'fs.renameSync(f, f + ".old"); fs.writeFileSync(f, text);'],
     ["by deleting it and writing it anew", "fs.rmSync(f); fs.writeFileSync(f, text);"],
     ["by copying another file over it", 'fs.writeFileSync(f + ".new", text); fs.copyFileSync(f + ".new", f); fs.rmSync(f + ".new");'],
-  ]) {
+  ];
+  for (const [name, how] of REWRITES) {
     it(`a fixture rewritten by another process ${name}: the next replay returns the new response`, async () => {
       const { vcr, model, file, text, live } = await recordedAndKept();
       const changed = text.split(JSON.stringify(live.content)).join(JSON.stringify(String(live.content).toUpperCase()));
@@ -78,6 +79,33 @@ describe("replay keeps a parsed fixture until its file changes", function () {
       expect(vcr.stats()).to.include({ recorded: 1, replayed: 4 });
     });
   }
+
+  it("fixtures checked through a descriptor held open (a second after their last change, on a local Linux file system): every one of those rewrites by another process is seen at the next replay", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const model = openai(fake, vcr.cache);
+    const asks = REWRITES.map((_, i) => `Question ${i}: what is 2+2?`);
+    const live: string[] = [];
+    for (const q of asks) live.push(String((await model.invoke(q)).content));
+    const files = fixtureFiles(dir).map((f) => path.join(dir, f));
+    for (const f of files) fs.utimesSync(f, OLD, OLD);
+    for (const q of asks) await model.invoke(q); // read again: kept
+    await new Promise((r) => setTimeout(r, 1100)); // their ctime a second old: held from their next replay
+    for (const q of asks) await model.invoke(q);
+    const held = descriptorsCheck(dir);
+    for (const [i, q] of asks.entries()) {
+      const file = files.find((f) => fs.readFileSync(f, "utf8").includes(JSON.stringify(live[i])))!;
+      expect(await fsCallsOn(file, ["statSync", "readFileSync"], () => model.invoke(q)), REWRITES[i][0]).to.deep.equal({
+        statSync: held ? 0 : 1,
+        readFileSync: 0,
+      });
+      const text = fs.readFileSync(file, "utf8");
+      const changed = text.split(JSON.stringify(live[i])).join(JSON.stringify(live[i].toUpperCase()));
+      expect(changed.length).to.equal(text.length);
+      await rewriteElsewhere(file, changed, REWRITES[i][1]);
+      expect(await readsOf(file, async () => expect((await model.invoke(q)).content, REWRITES[i][0]).to.equal(live[i].toUpperCase()))).to.equal(1);
+    }
+    expect(fake.count()).to.equal(asks.length);
+  });
 
   it("a fixture rewritten right after it was read (within the same second): never replayed stale", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });

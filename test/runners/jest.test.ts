@@ -497,6 +497,7 @@ describe("langchain-vcr/jest: a fixture replayed again and again in jest's per-f
         expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
         const old = Date.now() / 1000 - 3600; // a committed fixture: kept from its second replay in a process
         fs.utimesSync(path.join(p.dir, FIXTURES, p.fixtures()[0]), old, old);
+        await new Promise((r) => setTimeout(r, 1100)); // its last change a second back: a descriptor would be held from its third replay
         const replay = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
         expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
         const plain = await p.run(["plain.cjs"], { FAKE_URL: fake.openaiBaseURL });

@@ -88,6 +88,10 @@ describe("ParsedFileCache: a kept file checked through a descriptor held open", 
   afterEach(() => removeTmpDirs());
   const linux = process.platform === "linux";
   const openFds = () => fs.readdirSync("/proc/self/fd").length;
+  // files written here have a ctime of now: a descriptor is held only once it is a second old (a clock that moved on)
+  let ahead = 2000;
+  const now = () => Date.now() + ahead;
+  beforeEach(() => (ahead = 2000));
 
   function oldFile(name: string, text = "{}"): string {
     const file = path.join(dir, name);
@@ -111,7 +115,7 @@ describe("ParsedFileCache: a kept file checked through a descriptor held open", 
       ["deleted", (f) => fs.rmSync(f)],
     ];
     for (const [name, change] of changes) {
-      const cache = new ParsedFileCache<string>();
+      const cache = new ParsedFileCache<string>(undefined, { now });
       const file = oldFile(`${changes.findIndex((c) => c[0] === name)}.json`);
       expect(cache.held(file), `${name}: kept, not yet replayed`).to.equal(undefined);
       const before = openFds();
@@ -129,7 +133,7 @@ describe("ParsedFileCache: a kept file checked through a descriptor held open", 
   it("holds at most its bound of descriptors; an evicted entry closes its own", function () {
     if (!linux || !descriptorsCheck(dir)) this.skip();
     const before = openFds();
-    const cache = new ParsedFileCache<string>(3, 2);
+    const cache = new ParsedFileCache<string>(3, { maxHeld: 2, now });
     const files = [0, 1, 2].map((i) => oldFile(`${i}.json`));
     files.forEach((f, i) => keptAndHit(cache, f, `v${i}`));
     expect(openFds()).to.equal(before + 2);
@@ -140,17 +144,48 @@ describe("ParsedFileCache: a kept file checked through a descriptor held open", 
     expect(cache.held(path.join(dir, "3.json"))).to.equal("v3");
   });
 
+  it("holds none while the file's ctime is within the last second (a coarse clock could leave a replacement's times the same), and does once it is older", function () {
+    if (!linux || !descriptorsCheck(dir)) this.skip();
+    ahead = 0;
+    const cache = new ParsedFileCache<string>(undefined, { now });
+    const file = oldFile("fresh-ctime.json"); // mtime an hour back, ctime now: as cp -p, tar x or rsync -a leave a file
+    keptAndHit(cache, file, "kept");
+    expect(cache.held(file), "its ctime is now").to.equal(undefined);
+    expect(cache.get(file, cache.stat(file)!)).to.equal("kept");
+    expect(cache.held(file)).to.equal(undefined);
+    ahead = 1500;
+    expect(cache.get(file, cache.stat(file)!)).to.equal("kept");
+    expect(cache.held(file), "a second and a half later").to.equal("kept");
+  });
+
+  it("when none is left, a descriptor unused for a second goes to the file that wants one (a fixture deleted, or not replayed since); one in use stays", function () {
+    if (!linux || !descriptorsCheck(dir)) this.skip();
+    const cache = new ParsedFileCache<string>(undefined, { maxHeld: 1, now });
+    const [a, b] = [oldFile("a.json"), oldFile("b.json")];
+    keptAndHit(cache, a, "a");
+    expect(cache.held(a)).to.equal("a");
+    const before = openFds();
+    keptAndHit(cache, b, "b");
+    expect(cache.held(b), "a's was used just now").to.equal(undefined);
+    ahead += 1500; // a unused since
+    expect(cache.get(b, cache.stat(b)!)).to.equal("b");
+    expect(cache.held(b)).to.equal("b");
+    expect(cache.held(a), "a's went to b: a is checked by path again").to.equal(undefined);
+    expect(cache.get(a, cache.stat(a)!), "still kept").to.equal("a");
+    expect(openFds()).to.equal(before);
+  });
+
   it("never holds a symbolic link, nor a file where descriptors do not see a replacement: those are checked by path", function () {
     if (!linux) this.skip();
     const before = openFds();
     const target = oldFile("target.json");
     const link = path.join(dir, "link.json");
     fs.symlinkSync(target, link);
-    const cache = new ParsedFileCache<string>();
+    const cache = new ParsedFileCache<string>(undefined, { now });
     keptAndHit(cache, link, "through the link");
     expect(cache.held(link)).to.equal(undefined);
     let asked = 0;
-    const elsewhere = new ParsedFileCache<string>(10, 10, () => (asked++, false)); // overlayfs, NFS, FUSE…
+    const elsewhere = new ParsedFileCache<string>(10, { holdable: () => (asked++, false), now }); // overlayfs, NFS, FUSE…
     const file = oldFile("plain.json");
     keptAndHit(elsewhere, file, "plain");
     expect(elsewhere.held(file)).to.equal(undefined);

@@ -4,8 +4,8 @@
  * times under `replay_only` (the fake is gone, so any miss or live call fails). Prints one
  * JSON line: heapUsed after a full GC, the open file-descriptor count and how many of those are
  * open on fixture files (descriptors held on kept fixtures: src/store/heldFiles.ts) at checkpoints.
- * The fixtures are dated an hour back before replaying, as a suite's committed ones are: kept from
- * their second replay, held from their third.
+ * The fixtures are dated an hour back before replaying, as a suite's committed ones are, and the
+ * replays start a second after that: kept from their second replay, held from their third.
  *
  * env: FIXTURE_DIR (required), SOAK_REPLAYS (default 10000).
  */
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
   await fake.close();
   const past = Date.now() / 1000 - 3600;
   for (const f of fs.readdirSync(process.env.FIXTURE_DIR!)) fs.utimesSync(path.join(process.env.FIXTURE_DIR!, f), past, past);
+  await new Promise((r) => setTimeout(r, 1100)); // their last change (the utimes) a second back: descriptors are held from their third replay
 
   // replay: every call must hit (replay_only, and the provider is gone)
   const every = Math.max(1, Math.floor(total / 10));
