@@ -370,6 +370,16 @@ describe("cli: langchain-vcr diff", function () {
     expect(JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout).rerecorded[0].editedByHand).to.equal(true);
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "repaired");
+    // a hand edit of one copy of the answer: the generation's text (what generate() returns) and not the message (trial 37)
+    const twoCopies = JSON.parse(text);
+    const said = twoCopies.response.generations[0].text as string;
+    twoCopies.response.generations[0].text = "Edited: " + said;
+    fs.writeFileSync(path.join(cassettes, original), JSON.stringify(twoCopies, null, 2) + "\n");
+    const oneCopy = await cli(["diff"], dir);
+    expect(oneCopy.stdout, oneCopy.stdout).to.contain(`\nedited by hand (recordedAt unchanged) chat `);
+    expect(oneCopy.stdout).to.contain(`  response generations[0].generation_text: (absent) → ${JSON.stringify("Edited: " + said)}`);
+    expect(oneCopy.stdout).to.not.contain("no difference a review shows");
+    fs.writeFileSync(path.join(cassettes, original), text);
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('--base "nope...": "nope" is not a commit');

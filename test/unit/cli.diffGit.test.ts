@@ -27,7 +27,7 @@ async function diffJson(cwd: string, dir: string): Promise<{ code: number; repor
   return { code, report: out ? JSON.parse(out) : {}, err };
 }
 
-const nothing = { changed: [], added: [], removed: [], rerecorded: [], damaged: [] };
+const nothing = { changed: [], added: [], addedEdits: [], removed: [], rerecorded: [], damaged: [] };
 
 describe("cli: diff reads the base from git", () => {
   afterEach(removeTmpDirs);
