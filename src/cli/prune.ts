@@ -49,7 +49,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const run = `run ${verdict.runId} (started ${verdict.startedAt})`;
   if (!verdict.complete) {
     io.err(
-      `langchain-vcr: prune refused: the last ${run} ${verdict.outdated ? "no longer matches the test files on disk" : "was partial"}, so fixtures it did not use may belong to tests it did not run:\n` +
+      `langchain-vcr: prune refused: the last ${run} ${verdict.outdated ? "no longer matches the test files or the git checkout on disk" : "was partial"}, so fixtures it did not use may belong to tests it did not run:\n` +
         verdict.reasons.map((r) => `  - ${r}\n`).join("") +
         // only shards' ledgers missing: the suite ran whole, in shards; the reason says what to do
         (verdict.reasons.every((r) => r.startsWith(MISSING_SHARD))

@@ -15,6 +15,7 @@
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwritableLedger, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
 import { configuredFiles } from "./configSpec";
 import { specFacts } from "../runner/specDigests";
+import { checkoutOf } from "../runner/checkout";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { addUse, addUses, toRecord, type UsedBy } from "../runner/usedBy";
 import { processWide } from "../processWide";
@@ -213,6 +214,7 @@ export class RunLedger {
       partial,
       ...copyLists((this.lists ??= this.sortedLists())),
       ...specFacts(this.s.root, this.lists.specFiles),
+      ...(run.role === "main" ? checkoutFacts(this.s.root) : {}),
     };
   }
 
@@ -264,4 +266,14 @@ export class RunLedger {
 /** The kept lists, copied: what `record()` hands out must not change what a later write holds. */
 function copyLists(lists: Lists): Lists {
   return { specFiles: [...lists.specFiles], used: [...lists.used], usedBy: structuredClone(lists.usedBy) };
+}
+
+/** The main process's checkout, read once (its ledger is written again as the run goes on). */
+let checkoutRead: { root: string; facts: { checkout?: ReturnType<typeof checkoutOf> } } | undefined;
+function checkoutFacts(root: string): { checkout?: ReturnType<typeof checkoutOf> } {
+  if (checkoutRead?.root !== root) {
+    const checkout = checkoutOf(root);
+    checkoutRead = { root, facts: checkout ? { checkout } : {} };
+  }
+  return checkoutRead.facts;
 }

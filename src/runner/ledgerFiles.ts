@@ -14,6 +14,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles } from "./specDigests";
+import { movedCheckout, type Checkout } from "./checkout";
 import { fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 import { log } from "../log";
 
@@ -79,6 +80,8 @@ export interface LedgerRecord {
    * ledgers of older versions; in the first ones, fixture file → titles: `runner/usedBy.ts`).
    */
   usedBy?: UsedByRecord;
+  /** Main process only: the git checkout the run ran on (absent outside git, and in ledgers of older versions). */
+  checkout?: Checkout;
 }
 
 export function defaultLedgerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
@@ -302,6 +305,8 @@ export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; p
     );
   if (added.length)
     stale.push(`${added.length} test file(s) added since the run, beside its own (${list(added)}): another branch, a stash popped; the run never ran them`);
+  const moved = movedCheckout(records, root);
+  if (moved) stale.push(moved);
   stale.forEach(add);
   const shardTotals = new Set([...chosen.keys()].filter((k) => k !== "unsharded").map((k) => Number(k.split("/")[1])));
   let shards: number | undefined;

@@ -21,6 +21,7 @@ import { causesRecord, type MissCausesRecord } from "./missCauses";
 import type { UsedByRecord } from "./usedBy";
 import { removeStaleRunDirs } from "./staleTmp";
 import { specFacts } from "./specDigests";
+import { checkoutOf } from "./checkout";
 import { log } from "../log";
 import { processWide } from "../processWide";
 import { SHARE_ENV } from "./shareEnv";
@@ -283,6 +284,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const record = runRecord(share, {
     specFiles: specList,
     ...specFacts(share.root, specList),
+    checkout: checkoutOf(share.root),
     exitCode: end.exitCode,
     shard: end.shard,
     partial: reasons,
@@ -326,7 +328,7 @@ export function recordRunStart(share: RunShare, shard?: Shard): void {
 /** The main process's ledger of the run: without `exitCode` until the run finishes. */
 function runRecord(
   share: RunShare,
-  fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy" | "specFiles" | "specDigests" | "specSiblings">,
+  fields: Pick<LedgerRecord, "exitCode" | "shard" | "partial" | "used" | "usedBy" | "specFiles" | "specDigests" | "specSiblings" | "checkout">,
 ): LedgerRecord {
   return {
     ledgerVersion: LEDGER_VERSION,
@@ -343,6 +345,7 @@ function runRecord(
     specFiles: fields.specFiles,
     ...(fields.specDigests ? { specDigests: fields.specDigests } : {}),
     ...(fields.specSiblings ? { specSiblings: fields.specSiblings } : {}),
+    ...(fields.checkout ? { checkout: fields.checkout } : {}),
     used: fields.used,
     usedBy: fields.usedBy,
   };

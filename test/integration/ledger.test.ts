@@ -280,7 +280,9 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     fs.appendFileSync(path.join(project, "test/b.spec.js"), "// edited since the run\n");
     const r = await cli(["prune"], project);
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.include("no longer matches the test files on disk").and.include("1 test file(s) changed since the run (test/b.spec.js)");
+    expect(r.stderr)
+      .to.include("no longer matches the test files or the git checkout on disk")
+      .and.include("1 test file(s) changed since the run (test/b.spec.js)");
     expect(fixtureFiles(path.join(project, "cassettes")))
       .to.include(dead)
       .and.have.length(4);
@@ -295,6 +297,55 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     fs.rmSync(path.join(project, "test/b.spec.js"));
     const gone = await cli(["prune", "--dry-run"], project);
     expect(gone.code, gone.stderr).to.equal(0);
+  });
+
+  it("a run on another branch, whose test files are the same and whose app code asks another question, makes prune refuse, naming both; a commit made since on the run's branch does not (trial 37)", async () => {
+    const dir = tmpDir("vcr-ledger-branch-");
+    git(dir, "init", "-q", "-b", "polite");
+    fs.writeFileSync(path.join(dir, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+    fs.writeFileSync(path.join(dir, ".gitignore"), "node_modules\n");
+    fs.mkdirSync(path.join(dir, "test"));
+    fs.mkdirSync(path.join(dir, "src"));
+    // the question lives in the app's code; the test file is the same on both branches
+    fs.writeFileSync(path.join(dir, "src/question.js"), `module.exports = "Answer politely: what is 2+2?";\n`);
+    fs.writeFileSync(path.join(dir, "test/a.spec.js"), spec("a", ["asks"], () => "__Q__").replace(`"__Q__"`, `require("../src/question")`));
+    expect((await mocha(dir, fake)).code).to.equal(0);
+    const [polite] = fixtureFiles(path.join(dir, "cassettes"));
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "polite");
+    git(dir, "checkout", "-q", "-b", "pirate");
+    fs.writeFileSync(path.join(dir, "src/question.js"), `module.exports = "Answer like a pirate: what is 2+2?";\n`);
+    expect((await mocha(dir, fake)).code).to.equal(0);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "pirate");
+    const mains = ledgerFiles(path.join(dir, LEDGERS))
+      .map((l) => l.record)
+      .filter((r) => r.role === "main")
+      .sort((x, y) => (x.writtenAt < y.writtenAt ? -1 : 1));
+    const ledger = mains[mains.length - 1];
+    // read as the run went, before the commit: the branch's first commit, its change uncommitted
+    expect(ledger.checkout).to.deep.equal({ head: git(dir, "rev-parse", "HEAD^").trim(), branch: "pirate" });
+    git(dir, "checkout", "-q", "polite");
+    const refused = await cli(["prune"], dir);
+    expect(refused.code, refused.stdout + refused.stderr).to.equal(1);
+    expect(refused.stderr).to.include(
+      `the run was on branch pirate (${ledger.checkout.head.slice(0, 7)}) and the work tree is now on branch polite (${git(dir, "rev-parse", "HEAD").trim().slice(0, 7)}): that branch's code may ask other requests than its tests did there`,
+    );
+    expect(fixtureFiles(path.join(dir, "cassettes"))).to.deep.equal([polite]); // still there: polite's test uses it
+    // back on the run's branch, after a commit made since (the run's commit is its parent): the same line of work
+    git(dir, "checkout", "-q", "pirate");
+    fs.writeFileSync(path.join(dir, "NOTES.md"), "notes\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "notes");
+    const dry = await cli(["prune", "--dry-run"], dir);
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout).to.include(`cassettes/${polite}`); // pirate's run did not use polite's fixture
+    // a run at that commit, then a reset to before it: the run's commit no longer leads here
+    expect((await mocha(dir, fake)).code).to.equal(0);
+    git(dir, "reset", "-q", "--hard", "HEAD~1");
+    const reset = await cli(["prune", "--dry-run"], dir);
+    expect(reset.code).to.equal(1);
+    expect(reset.stderr, reset.stderr).to.include("which does not follow it (a reset, or another commit checked out)");
   });
 
   it("a --grep run's ledger makes prune refuse, saying why, and nothing is deleted", async () => {
