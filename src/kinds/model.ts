@@ -197,7 +197,8 @@ export function reviewGenerations(response: unknown): unknown {
       const out: Rec = { text: isRec(g.message) ? messageText(m.content) : g.text };
       // the generation's own text, where it is not the message's (a hand edit of one copy, or a client that keeps only the first block):
       // generate() hands it back, so a change to it is a change a review must see
-      if (isRec(g.message) && typeof g.text === "string" && g.text !== out.text) out.generation_text = g.text;
+      // (not an empty one: clients that answer in blocks, Anthropic's with a tool call, leave it empty)
+      if (isRec(g.message) && typeof g.text === "string" && g.text !== "" && g.text !== out.text) out.generation_text = g.text;
       const blocks = otherBlockTypes(m.content); // a thinking or tool-use block that comes or goes shows, though it is not the text
       if (blocks.length) out.other_blocks = blocks;
       if (Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls.map(reviewedCall);

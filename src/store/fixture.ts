@@ -32,7 +32,7 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
     value = JSON.parse(text);
   } catch (e) {
     if (CONFLICT_MARKERS.test(text)) return { problem: CONFLICT_PROBLEM, cause: e };
-    return { problem: `is not valid JSON (${(e as Error).message}): a merge conflict or a truncated write, perhaps`, cause: e };
+    return { problem: `is not valid JSON (${withLine((e as Error).message, text)}): a merge conflict or a truncated write, perhaps`, cause: e };
   }
   const problem = envelopeProblem(value, expectedHash);
   if (problem) return { problem };
@@ -40,6 +40,16 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
   const fromDisk = kindSpec(fixture.kind)?.fromDisk;
   if (fromDisk) fixture.response = fromDisk(fixture.response);
   return { fixture };
+}
+
+/** A JSON.parse message's "at position N" with the line and column an editor shows (Node 22 adds them itself). */
+export function withLine(message: string, text: string): string {
+  const at = /at position (\d+)(?! \(line)/.exec(message);
+  if (!at) return message;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return `${message} (line ${line} column ${column})`;
 }
 
 /** git's conflict markers, each at the start of a line: a merge left the file unresolved. */

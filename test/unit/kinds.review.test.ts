@@ -51,6 +51,13 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     expect(after.generations[0]).to.include({ finish_reason: "STOP" });
   });
 
+  it("shows the generation's own text where it is not the message's (a hand edit of one copy: generate() returns it), and not when it is, or is empty", () => {
+    const gen = (text: string, content: string) => ({ generations: [{ text, message: { type: "ai", content } }] });
+    expect(KINDS.chat.review!(gen("Ahoy!", "Arr!"))).to.deep.equal({ generations: [{ text: "Arr!", generation_text: "Ahoy!" }] });
+    expect(KINDS.chat.review!(gen("Arr!", "Arr!"))).to.deep.equal({ generations: [{ text: "Arr!" }] });
+    expect(KINDS.chat.review!(gen("", "Arr!"))).to.deep.equal({ generations: [{ text: "Arr!" }] });
+  });
+
   it("reads the finish reason in each provider's spelling (Anthropic stop_reason, Bedrock stopReason)", () => {
     const gen = (meta: object) => ({ generations: [{ text: "ok", message: { type: "ai", content: "ok", response_metadata: meta } }] });
     for (const meta of [{ stop_reason: "end_turn" }, { stopReason: "end_turn" }, { finish_reason: "end_turn" }]) {

@@ -211,6 +211,10 @@ describe("validateFixtures", () => {
     expect(problemsOf(problems, empty)).to.deep.equal(["is empty"]);
     expect(problemsOf(problems, broken)).to.have.length(1);
     expect(problemsOf(problems, broken)[0]).to.match(/^is not valid JSON \(.+\): a merge conflict or a truncated write, perhaps$/);
+    // where, as an editor shows it (Node 20 gives the position alone; Node 22 adds the line and column itself)
+    const indented = path.join(dir, "e".repeat(64) + ".json");
+    fs.writeFileSync(indented, '{\n  "a": 1,\n  x\n}\n');
+    expect(problemsOf(await validateFixtures(dir), indented)[0]).to.match(/^is not valid JSON \(.+ at position 14 \(line 3 column 3\)\): a merge conflict/);
     expect(problemsOf(problems, noKind)).to.deep.equal(['has an unknown "kind" "video" (valid: chat, chat_stream, llm, embedding, tool, moderation)']);
     expect(problemsOf(problems, kindless)).to.deep.equal(['has no "kind" (valid: chat, chat_stream, llm, embedding, tool, moderation)']);
     expect(problemsOf(problems, newer)[0]).to.match(/^has schemaVersion 3, newer than this langchain-vcr understands \(2\)/);
