@@ -632,7 +632,7 @@ export class Recorder {
     // nor one written since this run started, by another test process of it (vitest and jest run each test file in its own):
     // in a first recording of a suite, every new test's nearest is a sibling recorded moments before
     if (!nearest || this.store.metInProcess(nearest.file) || writtenThisRun(nearest.file)) return;
-    const line = recordedNearMessage(lookup, nearest);
+    const line = recordedNearMessage({ kind: lookup.kind, file: lookup.file, test: currentTest()?.title }, nearest);
     if (line) log.note(line);
   }
 

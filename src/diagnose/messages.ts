@@ -75,6 +75,13 @@ export function missMessage(
       `  Upgrade them offline (no model call): npx langchain-vcr migrate ${JSON.stringify(path.dirname(m.file))}`,
     );
   }
+  if (m.nearestUsedThisRun && m.nearest && m.nearest.differences.length > 0 && !held) {
+    // a copied test whose fixture stayed on the machine that recorded it misses in CI with a sibling's fixture as its nearest
+    lines.push(
+      `  ${m.nearest.file} answered another call earlier in this run: if this request is a new test's, not an edit of that call, ` +
+        `its fixture was never recorded, or was recorded and not committed (on the machine that recorded it, git status ${shellWord(path.dirname(m.file))} lists it).`,
+    );
+  }
   if (m.otherForm) lines.push(otherFormLine(m.otherForm));
   if (m.misnamed)
     lines.push(`  ${m.misnamed} holds this very request under another name (its "hash" is this one): a fixture is read only from its hash's file name.`);
@@ -409,7 +416,7 @@ export function misnamedRecordedMessage(rec: { kind: string; file: string }, mis
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
-export function recordedNearMessage(rec: { kind: string; file: string }, nearest: VcrNearest): string | undefined {
+export function recordedNearMessage(rec: { kind: string; file: string; test?: string }, nearest: VcrNearest): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {
     // the same request in another file: one written by an older langchain-vcr (a lookup never reads it)
@@ -421,6 +428,7 @@ export function recordedNearMessage(rec: { kind: string; file: string }, nearest
   if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
   if (!isEdit(d)) return undefined; // another question (or more than 3 fields apart), not an edit of the recorded one
   const lines = [`recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
+  if (rec.test) lines.push(`  test:     ${rec.test}`); // the runner prints notes under whichever test's output, or none
   lines.push(...formatDifferences(nearest));
   const hint = hintFor(nearest.differences);
   if (hint) lines.push(`  hint: ${hint}`);

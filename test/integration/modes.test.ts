@@ -43,6 +43,16 @@ describe("modes", () => {
     expect(err.nearest.differences).to.deep.equal([{ path: "messages[0].content", recorded: "Today is 2026-11-28", requested: "Today is 2026-11-29" }]);
     expect(err.message).to.include('messages[0].content: "Today is 2026-11-28" → "Today is 2026-11-29"');
     expect(err.message).to.include("hint: a date changed between runs: add normalizers.isoDate");
+    // the nearest answered a call of this run (it was recorded here): maybe another test's, and this one's never committed
+    expect(err.message).to.include(
+      `  ${err.nearest.file} answered another call earlier in this run: if this request is a new test's, not an edit of that call, its fixture was never recorded, or was recorded and not committed (on the machine that recorded it, git status ${dir} lists it).`,
+    );
+    // the same nearest in a directory no call of this run met: not said
+    const other = path.join(dir, "copy");
+    fs.mkdirSync(other);
+    fs.copyFileSync(err.nearest.file, path.join(other, path.basename(err.nearest.file)));
+    const fresh = await withVcr({ mode: "replay_only" }, () => openai(fake, new Vcr({ dir: other }).cache).invoke("Today is 2026-11-29")).catch((e) => e);
+    expect(fresh.message).to.include("nearest recorded chat fixture").and.not.include("answered another call earlier in this run");
   });
 
   it("record_always: ignores the fixture, calls the model, overwrites", async () => {

@@ -14,6 +14,7 @@ import { datedBack, readFixtures, tmpDir } from "../helpers/tmp";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { interceptNotes } from "../helpers/notes";
+import { inOwnTest } from "../helpers/ownTest";
 
 /** Runs `fn` with the note enabled and returns what langchain-vcr wrote to stderr. */
 async function notesDuring(fn: () => Promise<unknown>, quiet?: string): Promise<string[]> {
@@ -56,6 +57,13 @@ describe("the near-miss note on recording", () => {
     expect(notes[0]).to.include("2026-11-28").and.include("2026-11-29");
     expect(notes[0]).to.include("hint: a date changed between runs: add normalizers.isoDate");
     expect(fake.count()).to.equal(2);
+  });
+
+  it("the note names the test that recorded (a runner prints it under whichever test's output, or none: trial 37)", async () => {
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Today is 2026-11-28. Plan my week."));
+    const notes = await notesDuring(() => inOwnTest({}, () => model().invoke("Today is 2026-11-29. Plan my week."), "plans the week"));
+    expect(notes).to.have.length(1);
+    expect(notes[0].split("\n")[1]).to.equal("  test:     plans the week");
   });
 
   it("a nearest fixture written since the run started (another test process of the run recorded it: vitest, jest) is not noted", async () => {
