@@ -257,10 +257,62 @@ export function wordChange(before: string, after: string, markdown: boolean): st
   const head = clip((pre.length > CONTEXT_WORDS ? "… " : "") + pre.slice(-CONTEXT_WORDS).join(" "), "before");
   const tail = clip(post.slice(0, CONTEXT_WORDS).join(" ") + (post.length > CONTEXT_WORDS ? " …" : ""), "after");
   const esc = (s: string) => (markdown ? escapeMd(s) : s);
+  const del = (t: string) => (markdown ? `~~${esc(t)}~~` : `[-${t}-]`);
+  const ins = (t: string) => (markdown ? `**${esc(t)}**` : `{+${t}+}`);
+  // several edits in one stretch ("a helpful tutor. Answer in one" → "a pirate tutor. Answer in one short"): each on its own
+  const between = wordEdits(words(a.slice(start, a.length - end)), words(b.slice(start, b.length - end)));
+  if (between) {
+    const middle = between.map((p) => (p.op === "same" ? esc(p.text) : p.op === "gone" ? del(p.text) : ins(p.text))).join(" ");
+    return [esc(head), middle, esc(tail)].filter(Boolean).join(" ").replace(/\n/g, " ");
+  }
   const [lead, goneCut, cameCut, trail] = narrowed(gone, came);
-  const del = goneCut ? (markdown ? `~~${esc(goneCut)}~~` : `[-${goneCut}-]`) : "";
-  const ins = cameCut ? (markdown ? `**${esc(cameCut)}**` : `{+${cameCut}+}`) : "";
-  return [esc(head), esc(lead) + [del, ins].filter(Boolean).join(" ") + esc(trail), esc(tail)].filter(Boolean).join(" ").replace(/\n/g, " ");
+  const change = [goneCut ? del(goneCut) : "", cameCut ? ins(cameCut) : ""].filter(Boolean).join(" ");
+  return [esc(head), esc(lead) + change + esc(trail), esc(tail)].filter(Boolean).join(" ").replace(/\n/g, " ");
+}
+
+/** Word lists this long at most are compared word by word (`wordEdits`). */
+const MAX_EDIT_WORDS = 400;
+
+/**
+ * The changed stretch of two texts word by word, when the two keep most of its words (a longest
+ * common subsequence of at least two, and half the shorter side): unchanged words plain (a long run
+ * of them cut to its ends), removed and added runs marked. Undefined otherwise, or when the stretch
+ * is too long or holds a run of characters too long to read (base64): `narrowed` shows those.
+ */
+function wordEdits(gone: string[], came: string[]): { op: "same" | "gone" | "came"; text: string }[] | undefined {
+  if (!gone.length || !came.length || gone.length + came.length > MAX_EDIT_WORDS) return undefined;
+  if ([...gone, ...came].some((w) => w.length > MAX_CHANGED)) return undefined;
+  const n = gone.length,
+    m = came.length;
+  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) lcs[i][j] = gone[i] === came[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  // a word or two in common between two rewrites ("a") would cut them into pieces: only a stretch mostly kept is shown word by word
+  if (lcs[0][0] < 2 || lcs[0][0] * 2 < Math.min(n, m)) return undefined;
+  const ops: { op: "same" | "gone" | "came"; words: string[] }[] = [];
+  const push = (op: "same" | "gone" | "came", w: string) => {
+    const last = ops[ops.length - 1];
+    if (last?.op === op) last.words.push(w);
+    else ops.push({ op, words: [w] });
+  };
+  let i = 0,
+    j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && gone[i] === came[j]) {
+      push("same", gone[i]);
+      i++;
+      j++;
+    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      push("gone", gone[i++]); // a removed run before the run added in its place reads as a replacement: [-old-] {+new+}
+    } else push("came", came[j++]);
+  }
+  return ops.map((o) => ({
+    op: o.op,
+    text:
+      o.op === "same" && o.words.length > 2 * CONTEXT_WORDS
+        ? [...o.words.slice(0, CONTEXT_WORDS), "…", ...o.words.slice(-CONTEXT_WORDS)].join(" ")
+        : o.words.join(" "),
+  }));
 }
 
 /** The longest changed run shown, and the characters of an unchanged word kept on each side of it. */

@@ -33,6 +33,18 @@ describe("diff: changed words in context", () => {
     );
   });
 
+  it("shows several edits in one stretch each on its own, unchanged words between them plain (trial 37); a rewrite sharing a word or two stays one change", () => {
+    expect(
+      wordChange("You are a helpful geography tutor. Answer in one sentence.", "You are a pirate geography tutor. Answer in one short sentence.", false),
+    ).to.equal("You are a [-helpful-] {+pirate+} geography tutor. Answer in one {+short+} sentence.");
+    expect(
+      wordChange("You are a helpful geography tutor. Answer in one sentence.", "You are a pirate geography tutor. Answer in one short sentence.", true),
+    ).to.equal("You are a ~~helpful~~ **pirate** geography tutor. Answer in one **short** sentence.");
+    const long = (first: string, last: string) => `${first} ${"word ".repeat(20)}${last}`;
+    expect(wordChange(long("a", "t"), long("X", "Y"), false)).to.equal("[-a-] {+X+} word word word word word word … word word word word word word [-t-] {+Y+}");
+    expect(wordChange("echo: Stream a haiku", "Old pond, a frog jumps", false)).to.equal("[-echo: Stream a haiku-] {+Old pond, a frog jumps+}");
+  });
+
   it("shows an insertion, a deletion, and escapes markdown", () => {
     expect(wordChange("Say hi", "Say hi twice", false)).to.equal("Say hi {+twice+}");
     expect(wordChange("Say hi twice", "Say hi", false)).to.equal("Say hi [-twice-]");
