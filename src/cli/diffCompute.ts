@@ -223,24 +223,29 @@ interface Candidate {
 }
 
 /**
- * For each added fixture, the unchanged fixture it is an edit of (the nearest, as a removed one is
- * paired: `isEdit`), if any. Several added ones may be edits of the same one.
+ * For each added fixture, the unchanged fixture it is an edit of (as a removed one is paired:
+ * `isEdit`), if any: the nearest pairs first, each unchanged fixture with one added one at most (a
+ * test copied from another beside an edit of that other: the edit is paired, the copy is added).
  */
 function stillThere(added: Entry[], unchanged: Side): Map<Entry, Entry> {
   const out = new Map<Entry, Entry>();
   const kept: Entry[] = [];
   for (const [name, f] of unchanged.files) if (f.fixture && !unusableProblems(name, f.fixture).length) kept.push(...entry(name, f.fixture, true));
   if (added.length * kept.length > MAX_COMPARISONS) return out;
+  const candidates: Candidate[] = [];
   for (const a of added) {
-    let best: Candidate | undefined;
     for (const r of kept) {
       if (r.fixture.kind !== a.fixture.kind) continue;
       const near = nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }]);
-      if (!near || !isEdit(near.differences)) continue;
-      const score = nearness(near.differences);
-      if (!best || score < best.score || (score === best.score && r.name < best.r.name)) best = { a, r, score };
+      if (near && isEdit(near.differences)) candidates.push({ a, r, score: nearness(near.differences) });
     }
-    if (best) out.set(a, best.r);
+  }
+  candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : x.a.name > y.a.name ? 1 : x.r.name < y.r.name ? -1 : 1));
+  const taken = new Set<Entry>();
+  for (const c of candidates) {
+    if (out.has(c.a) || taken.has(c.r)) continue;
+    out.set(c.a, c.r);
+    taken.add(c.r);
   }
   return out;
 }

@@ -211,7 +211,9 @@ function beyondUpgrade(c: { request: unknown[]; response: unknown[] }): number {
 function summary(r: DiffReport): string {
   const n = (count: number, what: string) => `${count} ${what}`;
   const migrated = r.changed.filter((c) => c.migrated).length;
-  return [n(r.changed.length - migrated, "changed"), n(r.added.length, "added"), n(r.removed.length, "removed"), n(r.rerecorded.length, "re-recorded")]
+  const byHand = r.rerecorded.filter((x) => x.editedByHand).length;
+  const rerecorded = n(r.rerecorded.length, "re-recorded") + (byHand ? ` (${byHand} edited by hand)` : "");
+  return [n(r.changed.length - migrated, "changed"), n(r.added.length, "added"), n(r.removed.length, "removed"), rerecorded]
     .concat(migrated ? [n(migrated, "migrated")] : [])
     .concat(r.damaged.length ? [n(r.damaged.length, "damaged")] : [])
     .join(", ");

@@ -1,6 +1,7 @@
 /** `langchain-vcr show <hash|file> [--dir dir]`: one recorded exchange, readably. */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { unusableProblems } from "../validate";
 import { VcrFixtureError } from "../errors";
 import { parseFixtureFile } from "../store/reader";
 import { fixtureFileError } from "../store/store";
@@ -35,6 +36,8 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   io.out(
     masked(
       renderFixture(masked(read.fixture, args), display(io, file), [
+        // what replay and validate say of it: a reader of the answer must not take it for one a test replays
+        ...unusableProblems(display(io, file), read.fixture).map((p) => `  damaged:  ${p}`),
         usedByLine(
           file,
           verdicts?.last,

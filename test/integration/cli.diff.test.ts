@@ -364,7 +364,7 @@ describe("cli: langchain-vcr diff", function () {
     git(dir, "commit", "-qm", "a hand edit");
     fs.writeFileSync(path.join(cassettes, original), text);
     const repaired = await cli(["diff"], dir);
-    expect(repaired.stdout, repaired.stdout).to.match(/1 re-recorded\n/);
+    expect(repaired.stdout, repaired.stdout).to.match(/1 re-recorded \(1 edited by hand\)\n/);
     // its recordedAt is the base's: a hand edit, not a recording (a recording stamps its time)
     expect(repaired.stdout).to.contain(`\nedited by hand (recordedAt unchanged) chat `).and.not.contain("\nre-recorded chat");
     expect(JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout).rerecorded[0].editedByHand).to.equal(true);

@@ -244,6 +244,19 @@ describe("langchain-vcr CLI (child process)", function () {
       );
     });
 
+    it("says when a fixture is damaged, as replay and validate say it (a request edited by hand: trial 38)", async () => {
+      const edited = path.join(tmpDir(), path.basename(recorded.capital));
+      const f = JSON.parse(fs.readFileSync(recorded.capital, "utf8"));
+      f.request.messages[0].content = "What is the capital of Spain?";
+      fs.writeFileSync(edited, JSON.stringify(f, null, 2) + "\n");
+      const r = await cli(["show", edited, "--ledger-dir", path.join(dir, "no-ledgers")]);
+      expect(r.code, r.stderr).to.equal(0);
+      const damaged = r.stdout.split("\n").filter((l) => l.startsWith("  damaged:  "));
+      expect(damaged).to.have.length(1);
+      expect(damaged[0]).to.include('has a "request" that no longer hashes to its "hash"');
+      expect((await cli(["show", recorded.capital, "--ledger-dir", path.join(dir, "no-ledgers")])).stdout).to.not.include("damaged:");
+    });
+
     it("renders tools, tool calls and tool results of a conversation, given a file path", async () => {
       const call = await cli(["show", recorded.toolCall]);
       expect(call.code).to.equal(0);

@@ -51,3 +51,33 @@ describe("diff: a fixture re-recorded with another image", () => {
     expect(report.changed[0].title).to.include("[image image/png]");
   });
 });
+
+describe("diff: added fixtures that edit one still there (before prune)", () => {
+  function ask(system: string, user: string): Fixture {
+    const request = {
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: user },
+      ],
+      model: "gpt-4o-mini",
+    };
+    return {
+      schemaVersion: SCHEMA_VERSION,
+      kind: "chat",
+      hash: requestHash("chat", request),
+      recordedAt: "2026-12-06T00:00:00.000Z",
+      request,
+      response: { generations: [{ text: "Bonjour", message: { type: "ai", content: "Bonjour" } }] },
+    };
+  }
+
+  it("each unchanged fixture is the edit of one added fixture at most, the nearest: a test copied beside an edit of its source is added (trial 38)", () => {
+    const old = ask("You translate English to French.", "Good morning");
+    const edited = ask("You translate English to formal French.", "Good morning");
+    const copied = ask("You translate English to formal French.", "Good evening");
+    const report = computeDiff(side([]), side([edited, copied]), [], () => side([old]));
+    const byFile = new Map(report.added.map((a) => [a.file, a.editOf?.file]));
+    expect(byFile.get(`cassettes/${edited.hash}.json`)).to.equal(`cassettes/${old.hash}.json`);
+    expect(byFile.get(`cassettes/${copied.hash}.json`), "the copy: added, an edit of nothing still there").to.equal(undefined);
+  });
+});
