@@ -6,11 +6,11 @@
  */
 import { expect } from "chai";
 import { computeDiff } from "../../src/cli/diffCompute";
-import { requestHash } from "../../src/canonical/json";
-import { SCHEMA_VERSION, type Fixture } from "../../src/store/fixture";
+import type { Fixture } from "../../src/store/fixture";
+import { chatFixture } from "../helpers/chatFixture";
 import type { FixtureFile } from "../../src/store/reader";
 
-function chatFixture(sha256: string, answer: string): Fixture {
+function imageAsked(sha256: string, answer: string): Fixture {
   const request = {
     messages: [
       {
@@ -23,15 +23,7 @@ function chatFixture(sha256: string, answer: string): Fixture {
     ],
     model: "claude-haiku-4-5",
   };
-  const hash = requestHash("chat", request);
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    kind: "chat",
-    hash,
-    recordedAt: "2026-12-06T00:00:00.000Z",
-    request,
-    response: { generations: [{ text: answer, message: { type: "ai", content: answer } }] },
-  };
+  return chatFixture(request, answer, "2026-12-06T00:00:00.000Z");
 }
 
 function side(fixtures: Fixture[]) {
@@ -41,8 +33,8 @@ function side(fixtures: Fixture[]) {
 
 describe("diff: a fixture re-recorded with another image", () => {
   it("is one changed fixture (the image's digest and the answer), not one added and one removed", () => {
-    const before = chatFixture("a".repeat(64), "A red pixel.");
-    const after = chatFixture("b".repeat(64), "A blue pixel.");
+    const before = imageAsked("a".repeat(64), "A red pixel.");
+    const after = imageAsked("b".repeat(64), "A blue pixel.");
     const report = computeDiff(side([before]), side([after]), []);
     expect(report.added).to.deep.equal([]);
     expect(report.removed).to.deep.equal([]);
@@ -53,23 +45,17 @@ describe("diff: a fixture re-recorded with another image", () => {
 });
 
 describe("diff: added fixtures that edit one still there (before prune)", () => {
-  function ask(system: string, user: string): Fixture {
-    const request = {
-      messages: [
-        { role: "system", content: system },
-        { role: "user", content: user },
-      ],
-      model: "gpt-4o-mini",
-    };
-    return {
-      schemaVersion: SCHEMA_VERSION,
-      kind: "chat",
-      hash: requestHash("chat", request),
-      recordedAt: "2026-12-06T00:00:00.000Z",
-      request,
-      response: { generations: [{ text: "Bonjour", message: { type: "ai", content: "Bonjour" } }] },
-    };
-  }
+  const ask = (system: string, user: string): Fixture =>
+    chatFixture(
+      {
+        messages: [
+          { role: "system", content: system },
+          { role: "user", content: user },
+        ],
+        model: "gpt-4o-mini",
+      },
+      "Bonjour",
+    );
 
   it("each unchanged fixture is the edit of one added fixture at most, the nearest: a test copied beside an edit of its source is added (trial 38)", () => {
     const old = ask("You translate English to French.", "Good morning");

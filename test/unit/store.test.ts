@@ -3,6 +3,7 @@ import { SCHEMA_VERSION } from "../../src/store/fixture";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fsCallsOn } from "../helpers/fsCalls";
+import { chatFixture } from "../helpers/chatFixture";
 import { requestHash } from "../../src/canonical/json";
 import { VcrFixtureError, VcrRecordError } from "../../src/errors";
 import { FixtureStore, isSharedFixture } from "../../src/store/store";
@@ -14,14 +15,7 @@ import { rerecordCommand } from "../../src/diagnose/messages";
 import { currentRunner, currentTest } from "../../src/scope";
 
 function fixture(request: unknown = { messages: [{ role: "user", content: "hi" }], model: "m" }): Fixture {
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    kind: "chat",
-    hash: requestHash("chat", request),
-    recordedAt: "2026-01-01T00:00:00.000Z",
-    request,
-    response: { generations: [{ text: "ok", message: { type: "ai", content: "ok" } }] },
-  };
+  return chatFixture(request);
 }
 
 describe("FixtureStore", () => {
