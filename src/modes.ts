@@ -53,7 +53,8 @@ export function checkToolMode(value: unknown, where: string): VcrToolMode {
   throw new VcrConfigError(`${JSON.stringify(value)} is not a valid tool mode (${where}). Valid tool modes are: ${VCR_TOOL_MODES.join(", ")}.`);
 }
 
-function isCi(): boolean {
+/** Whether the CI environment variable is set (to anything but "", "false" or "0"): the default mode is then replay_only. */
+export function isCi(): boolean {
   const ci = process.env.CI;
   return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
 }

@@ -16,6 +16,7 @@ import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
 import { finishRun, recordRunStart, reportCount, startRun, unitReport, type RunShare } from "../runner/share";
 import { log } from "../log";
+import { isCi, MODE_ENV } from "../modes";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
 
@@ -31,6 +32,8 @@ interface JestGlobalConfig {
   watch?: boolean;
   watchAll?: boolean;
   shard?: { shardIndex: number; shardCount: number };
+  /** `--ci`, or jest's own guess that it runs in CI (ci-info). */
+  ci?: boolean;
 }
 interface AssertionLike {
   fullName: string;
@@ -66,6 +69,13 @@ class LangchainVcrJestReporter {
   /** The tests are about to run (not for `--listTests`): the run is on record from here. */
   onRunStart(): void {
     recordRunStart(this.share, this.shard());
+    if (this.globalConfig.ci && !isCi() && !process.env[MODE_ENV]) {
+      // jest's --ci does not seal the run: a request without a fixture would go to the provider and be recorded (trial 38)
+      log.note(
+        `jest runs with --ci, but the CI environment variable is not set, so langchain-vcr's mode is record_or_replay (unless your code sets one): ` +
+          `a request without a fixture is sent to the provider and recorded.\n  To replay only, as in CI: CI=true npx jest --ci (or ${MODE_ENV}=replay_only).\n`,
+      );
+    }
   }
 
   private shard(): Shard | undefined {

@@ -457,6 +457,36 @@ describe("langchain-vcr/jest after a module registry reset (resetModules: true, 
   });
 });
 
+describe("langchain-vcr/jest: jest's --ci without the CI environment variable", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  it("says that the run is not sealed (a request without a fixture is recorded), with the command that is; not when CI or LANGCHAIN_VCR_MODE is set (trial 38)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
+        "jest.config.cjs": JEST_LLM_CONFIG,
+        "llm/a.test.cjs": [
+          `const { ChatOpenAI } = require("@langchain/openai");`,
+          `test("asks", async () => { expect((await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke("hi")).content).toBe("echo: hi"); });`,
+          ``,
+        ].join("\n"),
+      });
+      const note = "jest runs with --ci, but the CI environment variable is not set, so langchain-vcr's mode is record_or_replay (unless your code sets one)";
+      const loud = { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_QUIET: "" };
+      const unsealed = await p.run([JEST, "--ci"], loud);
+      expect(unsealed.status, unsealed.stdout + unsealed.stderr).to.equal(0);
+      expect(unsealed.stderr).to.include(note).and.include("To replay only, as in CI: CI=true npx jest --ci (or LANGCHAIN_VCR_MODE=replay_only).");
+      expect(fake.count(), "recorded live, as the note says").to.equal(1);
+      for (const env of [{ CI: "true" }, { LANGCHAIN_VCR_MODE: "replay_only" }]) {
+        const sealed = await p.run([JEST, "--ci"], { ...loud, ...env });
+        expect(sealed.status, sealed.stdout + sealed.stderr).to.equal(0);
+        expect(sealed.stderr, JSON.stringify(env)).to.not.include(note);
+      }
+    });
+  });
+});
+
 describe("langchain-vcr/jest: a fixture replayed again and again in jest's per-file contexts", function () {
   this.timeout(120000);
   after(removeTmpDirs);
