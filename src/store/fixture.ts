@@ -44,7 +44,7 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
 
 /** A JSON.parse message's "at position N" with the line and column an editor shows (Node 22 adds them itself). */
 export function withLine(message: string, text: string): string {
-  const at = /at position (\d+)(?! \(line)/.exec(message);
+  const at = /at position (\d+)(?!\d| \(line)/.exec(message);
   if (!at) return message;
   const before = text.slice(0, Number(at[1]));
   const line = before.split("\n").length;

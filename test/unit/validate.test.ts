@@ -2,7 +2,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "../../src/canonical/json";
-import { SCHEMA_VERSION } from "../../src/store/fixture";
+import { SCHEMA_VERSION, withLine } from "../../src/store/fixture";
 import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
@@ -215,6 +215,10 @@ describe("validateFixtures", () => {
     const indented = path.join(dir, "e".repeat(64) + ".json");
     fs.writeFileSync(indented, '{\n  "a": 1,\n  x\n}\n');
     expect(problemsOf(await validateFixtures(dir), indented)[0]).to.match(/^is not valid JSON \(.+ at position 14 \(line 3 column 3\)\): a merge conflict/);
+    // Node 22's own message already says it: said once (the position's digits are not cut short to add it again)
+    expect(withLine("Expected double-quoted property name in JSON at position 14 (line 3 column 3)", '{\n  "a": 1,\n  x\n}\n')).to.equal(
+      "Expected double-quoted property name in JSON at position 14 (line 3 column 3)",
+    );
     expect(problemsOf(problems, noKind)).to.deep.equal(['has an unknown "kind" "video" (valid: chat, chat_stream, llm, embedding, tool, moderation)']);
     expect(problemsOf(problems, kindless)).to.deep.equal(['has no "kind" (valid: chat, chat_stream, llm, embedding, tool, moderation)']);
     expect(problemsOf(problems, newer)[0]).to.match(/^has schemaVersion 3, newer than this langchain-vcr understands \(2\)/);
