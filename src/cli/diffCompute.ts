@@ -194,9 +194,8 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   const sameQuestions: Candidate[] = [];
   for (const a of rest) {
     for (const r of open) {
-      const near = nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }]);
-      if (!near) continue;
-      const d = near.differences;
+      const d = differencesOf(a, r);
+      if (!d) continue;
       if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
       else if (d.length > 0 && d.length <= MAX_EDIT_DIFFERENCES && sameQuestion(a.fixture, r.fixture)) sameQuestions.push({ a, r, score: nearness(d) });
     }
@@ -204,16 +203,26 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   const usedA = new Set<Entry>();
   // edits first; then a text rewritten beyond an edit (a new system prompt) where the two ask the same
   // question: the model, the last user text and what came after it, in full
-  for (const candidates of [edits, sameQuestions]) {
-    candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : 1));
-    for (const c of candidates) {
-      if (usedA.has(c.a) || usedR.has(c.r)) continue;
-      usedA.add(c.a);
-      usedR.add(c.r);
-      out.push([c.a, c.r]);
-    }
-  }
+  for (const candidates of [edits, sameQuestions]) for (const c of nearestFirst(candidates, usedA, usedR)) out.push([c.a, c.r]);
   return out;
+}
+
+/** How `a`'s request differs from `r`'s, as a miss's nearest fixture is compared; undefined when they cannot be (another kind). */
+function differencesOf(a: Entry, r: Entry): VcrDifference[] | undefined {
+  return nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }])?.differences;
+}
+
+/** The candidates taken nearest first, each fixture on either side in one pair at most (`usedA`, `usedR`: taken before, and now). */
+function nearestFirst(candidates: Candidate[], usedA: Set<Entry>, usedR: Set<Entry>): Candidate[] {
+  const taken: Candidate[] = [];
+  candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : 1));
+  for (const c of candidates) {
+    if (usedA.has(c.a) || usedR.has(c.r)) continue;
+    usedA.add(c.a);
+    usedR.add(c.r);
+    taken.push(c);
+  }
+  return taken;
 }
 
 interface Candidate {
@@ -236,17 +245,11 @@ function stillThere(added: Entry[], unchanged: Side): Map<Entry, Entry> {
   for (const a of added) {
     for (const r of kept) {
       if (r.fixture.kind !== a.fixture.kind) continue;
-      const near = nearestOf(a.fixture.kind, a.request, [{ kind: r.fixture.kind, hash: r.fixture.hash, file: r.name, request: r.request }]);
-      if (near && isEdit(near.differences)) candidates.push({ a, r, score: nearness(near.differences) });
+      const d = differencesOf(a, r);
+      if (d && isEdit(d)) candidates.push({ a, r, score: nearness(d) });
     }
   }
-  candidates.sort((x, y) => x.score - y.score || (x.a.name < y.a.name ? -1 : x.a.name > y.a.name ? 1 : x.r.name < y.r.name ? -1 : 1));
-  const taken = new Set<Entry>();
-  for (const c of candidates) {
-    if (out.has(c.a) || taken.has(c.r)) continue;
-    out.set(c.a, c.r);
-    taken.add(c.r);
-  }
+  for (const c of nearestFirst(candidates, new Set(), new Set())) out.set(c.a, c.r);
   return out;
 }
 
