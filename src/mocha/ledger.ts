@@ -15,7 +15,7 @@
 import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwritableLedger, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
 import { configuredFiles } from "./configSpec";
 import { specFacts } from "../runner/specDigests";
-import { checkoutOf } from "../runner/checkout";
+import { checkoutOf, type Checkout } from "../runner/checkout";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { addUse, addUses, toRecord, type UsedBy } from "../runner/usedBy";
 import { processWide } from "../processWide";
@@ -214,7 +214,7 @@ export class RunLedger {
       partial,
       ...copyLists((this.lists ??= this.sortedLists())),
       ...specFacts(this.s.root, this.lists.specFiles),
-      ...(run.role === "main" ? checkoutFacts(this.s.root) : {}),
+      ...(run.role === "main" ? checkoutFacts(this.s.root) : {}), // a few small files of git's, read at each write: a watch run may be on another branch by now
     };
   }
 
@@ -268,12 +268,8 @@ function copyLists(lists: Lists): Lists {
   return { specFiles: [...lists.specFiles], used: [...lists.used], usedBy: structuredClone(lists.usedBy) };
 }
 
-/** The main process's checkout, read once (its ledger is written again as the run goes on). */
-let checkoutRead: { root: string; facts: { checkout?: ReturnType<typeof checkoutOf> } } | undefined;
-function checkoutFacts(root: string): { checkout?: ReturnType<typeof checkoutOf> } {
-  if (checkoutRead?.root !== root) {
-    const checkout = checkoutOf(root);
-    checkoutRead = { root, facts: checkout ? { checkout } : {} };
-  }
-  return checkoutRead.facts;
+/** The main process's checkout, when it is in a git work tree. */
+function checkoutFacts(root: string): { checkout?: Checkout } {
+  const checkout = checkoutOf(root);
+  return checkout ? { checkout } : {};
 }
