@@ -8,6 +8,7 @@ import { RunnableToolLike } from "@langchain/core/runnables";
 import { Embeddings } from "@langchain/core/embeddings";
 import { installCorePatches } from "./patches";
 import { followJestRegistry } from "./install/jestRegistry";
+import { watchUseWithoutJestPlugin } from "./install/jestUnplugged";
 
 installCorePatches({
   BaseChatModel,
@@ -20,6 +21,7 @@ installCorePatches({
   ChatGenerationChunk,
 } as unknown as Parameters<typeof installCorePatches>[0]);
 followJestRegistry(); // under jest: the copies a module registry reset loads are patched too
+watchUseWithoutJestPlugin(); // under jest's reporter: a test file that uses langchain-vcr without langchain-vcr/jest is named
 
 export { Vcr } from "./vcr";
 export type { VcrOptions } from "./options";

@@ -14,7 +14,8 @@ import { keepShared } from "../runner/lifecycle";
 import { failedOnMiss } from "../runner/caughtMisses";
 import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
-import { finishRun, recordRunStart, reportCount, startRun, unitReport, type RunShare } from "../runner/share";
+import { finishRun, recordRunStart, reportCount, startRun, unitReport, unpluggedUnits, withoutPlugin, type RunShare } from "../runner/share";
+import * as path from "node:path";
 import { log } from "../log";
 import { isCi, MODE_ENV } from "../modes";
 import type { Shard } from "../runner/ledgerFiles";
@@ -137,10 +138,22 @@ class LangchainVcrJestReporter {
     // not in a run that selected some test files or projects: one without the plugin's (--selectProjects web) is no sign of a mistake
     const selected =
       patterns.length > 0 || !!narrowed || !!(c.onlyChanged || c.lastCommit || c.changedSince || c.findRelatedTests || c.onlyFailures) || !!shard;
-    if (!selected && this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
+    const unplugged = unpluggedUnits(this.share); // in any run: these files did use langchain-vcr
+    if (unplugged.length) log.warn(usedWithoutPlugin(unplugged));
+    else if (!selected && this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
     // jest writes everything to stderr; the summary line goes with it
     finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, undone: this.undone, print: (line) => process.stderr.write("\n" + line + "\n") });
   }
+}
+
+/** Test files that used langchain-vcr (a setup file of the user's called vcr.install()) without langchain-vcr/jest. */
+function usedWithoutPlugin(files: string[]): string {
+  const named = files.map((f) => path.relative(process.cwd(), f) || f);
+  return (
+    `${files.length} ${withoutPlugin("jest")} (${named.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}): the summary below leaves them out, no test of theirs was scoped or cleaned up after, and \`prune\` will not trust this run.\n` +
+    `  Nearest: jest reads setupFilesAfterEnv from each project's config (or the config itself), and langchain-vcr/jest is not in the one these files ran under.\n` +
+    `  Fix it: put "langchain-vcr/jest" first in that setupFilesAfterEnv, before the setup file that calls vcr.install(), as docs/runners.md shows.`
+  );
 }
 
 /** A whole run in whose `ran` test files tests ran, and none of which loaded langchain-vcr/jest (which reports to this reporter). */

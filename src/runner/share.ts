@@ -60,6 +60,8 @@ export interface UnitReport {
   failed?: string[];
   /** Runner-specific extras (jest: what each test recorded, for the reporter to undo). */
   extra?: unknown[];
+  /** jest: the file used langchain-vcr without langchain-vcr/jest, so nothing of its use was counted (`install/jestUnplugged.ts`). */
+  unplugged?: boolean;
 }
 
 /** The main process starts the run its test processes will join. */
@@ -261,7 +263,9 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   if (share.tmpProblem) reasons.push(share.tmpProblem);
   const rel = new RootRelative(share.root);
   const specFiles = new Set<string>();
+  const unplugged: string[] = [];
   for (const r of readReports(share.dir, reasons)) {
+    if (r.unplugged) unplugged.push(r.unit.startsWith("(") ? r.unit : rel.of(path.resolve(share.root, r.unit)));
     if (!r.done) unfinished.push(r.unit);
     // an unfinished report counts the use it holds (vitest writes it after each test): the run is partial all the same
     else if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, r.unit))); // "(unknown test file)" names none
@@ -279,6 +283,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
       `${unfinished.length} test file(s) stopped before they finished (${unfinishedCauses(share.runner)}), so their fixture use is not fully known: ${unfinished.slice(0, 3).join(", ")}`,
     );
   }
+  if (unplugged.length) reasons.push(`${unplugged.length} ${withoutPlugin(share.runner)}: ${unplugged.sort().slice(0, 3).join(", ")}`);
   if (failed.length) reasons.push(`${failed.length} test(s) failed (first: ${JSON.stringify(failed[0])})`);
   const specList = [...specFiles].sort();
   const record = runRecord(share, {
@@ -364,6 +369,19 @@ function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld
 /** How many test files (or processes) have reported to this run so far, finished or not. */
 export function reportCount(share: RunShare): number {
   return readReports(share.dir, []).length;
+}
+
+/** The test files (as their reports name them) that used langchain-vcr without the runner's plugin: jest's, whose setup file is configured apart from its reporter. */
+export function unpluggedUnits(share: RunShare): string[] {
+  return readReports(share.dir, [])
+    .filter((r) => r.unplugged)
+    .map((r) => r.unit)
+    .sort();
+}
+
+/** What `unpluggedUnits` are, after their count. */
+export function withoutPlugin(runner: string): string {
+  return `test file(s) used langchain-vcr without loading langchain-vcr/${runner}, so their fixture use was not counted`;
 }
 
 /**

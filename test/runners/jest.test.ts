@@ -951,4 +951,42 @@ describe("langchain-vcr/jest with projects: setupFilesAfterEnv at the root only 
         if (counts[2]) expect(out).to.include(`Fix it: add setupFilesAfterEnv: ["langchain-vcr/jest", …] to the config of every project that calls models`);
       });
     });
+
+  it("a project whose setup file calls vcr.install() without langchain-vcr/jest: its fixtures replay, the reporter names the test file in a narrowed run too, and prune will not trust the run (before: the summary said 0 used, no warning, and prune kept the suite's fixtures as another suite's)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "jest.config.cjs": [
+          `module.exports = {`,
+          `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
+          `  projects: [{ displayName: "llm", testEnvironment: "node", transform: {}, testMatch: ["<rootDir>/llm/**/*.test.cjs"], setupFilesAfterEnv: ["<rootDir>/vcr-setup.cjs"] }],`,
+          `};`,
+          ``,
+        ].join("\n"),
+        "llm/ask.test.cjs": [
+          `const { ChatOpenAI } = require("@langchain/openai");`,
+          `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q);`,
+          `test("asks", () => ask("a question"));`,
+          ``,
+        ].join("\n"),
+        "llm/other.test.cjs": `test("calls no model", () => {});\n`,
+      });
+      const warning = "1 test file(s) used langchain-vcr without loading langchain-vcr/jest, so their fixture use was not counted (llm/ask.test.cjs)";
+      const record = await p.run([JEST, "--ci"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      let out = record.stdout + record.stderr;
+      expect(record.status, out).to.equal(0);
+      expect([fake.count(), p.fixtures().length, out.split(warning).length - 1], out).to.deep.equal([1, 1, 1]);
+      expect(out).to.include(`Fix it: put "langchain-vcr/jest" first in that setupFilesAfterEnv`);
+      expect(out, "the other warning is for runs where nothing used langchain-vcr").to.not.include("none of them loaded langchain-vcr/jest");
+      const narrowed = await p.run([JEST, "--ci", "llm/ask"], { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      out = narrowed.stdout + narrowed.stderr;
+      expect(narrowed.status, out).to.equal(0);
+      expect([fake.count(), out.split(warning).length - 1], out).to.deep.equal([1, 1]);
+      const prune = await p.cli(["prune", "--dry-run", FIXTURES]);
+      out = prune.stdout + prune.stderr;
+      expect(prune.status, out).to.equal(1);
+      expect(out).to.include("1 test file(s) used langchain-vcr without loading langchain-vcr/jest");
+      expect(p.fixtures(), out).to.have.length(1);
+    });
+  });
 });

@@ -1,0 +1,57 @@
+/**
+ * jest takes its reporter from the root config and setup files from each project's, so a run can
+ * have langchain-vcr's reporter and a test file that uses langchain-vcr (a setup file of the
+ * user's calls `vcr.install()`) without `langchain-vcr/jest` in that file: its fixtures replay,
+ * but nothing counts them, no test is scoped, and the run's ledger does not know them (a user
+ * trial: the summary said "0 replayed", and `prune` put the suite's own fixtures down to
+ * "another suite").
+ *
+ * So in a jest test process of a run the reporter started, the first fixture event of a test
+ * file that has not loaded `langchain-vcr/jest` (the plugin sets the runner first) leaves a note
+ * in the run's directory, as the plugin's report would. The reporter warns, naming the files,
+ * in any run (a run of named files too), and the run's ledger is partial, so `prune` refuses
+ * it. The listener goes with the first event: nothing is added to a replay after it.
+ */
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { currentRunner, onScopeEvent } from "../scope";
+import { processWide } from "../processWide";
+import { parseEnvJson } from "../runner/runIds";
+import { SHARE_ENV } from "../runner/shareEnv";
+import { underJest } from "./jestWhen";
+
+/** The note's fields: a unit report (`runner/share.ts`) that counts nothing and says why. */
+export interface UnpluggedNote {
+  unit: string;
+  pid: number;
+  done: true;
+  unplugged: true;
+}
+
+/** Once per test file: jest gives each its own `globalThis`, where `processWide` keeps state. */
+const watched = processWide("jest.unplugged.v1", () => ({ on: false }));
+
+export function watchUseWithoutJestPlugin(env: NodeJS.ProcessEnv = process.env): void {
+  if (watched.on || !underJest(env)) return;
+  const share = parseEnvJson<{ runner: string; dir: string }>(env[SHARE_ENV], (s) => s.runner === "jest" && typeof s.dir === "string");
+  if (!share) return; // no reporter: the setup file, if loaded, warns about that
+  watched.on = true;
+  const off = onScopeEvent(() => {
+    off();
+    if (currentRunner() === undefined) leaveNote(share.dir);
+  });
+}
+
+function leaveNote(dir: string): void {
+  const state = (globalThis as { expect?: { getState?(): { testPath?: string } } }).expect?.getState?.();
+  const note: UnpluggedNote = { unit: state?.testPath ?? "(unknown test file)", pid: process.pid, done: true, unplugged: true };
+  const file = path.join(dir, `${process.pid}-unplugged-${randomBytes(3).toString("hex")}.json`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(note));
+    fs.renameSync(`${file}.tmp`, file);
+  } catch {
+    // the temp directory cannot be written: the reporter says so for the run (share.tmpProblem)
+  }
+}
