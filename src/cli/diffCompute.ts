@@ -18,13 +18,18 @@ import type { FixtureFile } from "../store/reader";
 import { unusableProblems } from "../validate";
 import { upgradedParts } from "../store/upgrade";
 
+/** A request difference as `diff` shows it: the role of the message it is in (`messages[0].content` is the system prompt). */
+export interface ShownDifference extends VcrDifference {
+  role?: string;
+}
+
 export interface DiffChange {
   before: string;
   after: string;
   kind: string;
   /** A one-line name of the request (its kind's `title`). */
   title: string;
-  request: VcrDifference[];
+  request: ShownDifference[];
   response: VcrDifference[];
   /** The removed fixture was of an older schema version (a `migrate`). */
   migrated?: true;
@@ -39,7 +44,7 @@ export interface DiffListed {
    * An added fixture that is an edit of one both sides hold unchanged (a prompt edited and recorded
    * again, before `prune` removed the old fixture): that fixture, and how the two differ.
    */
-  editOf?: { file: string; request: VcrDifference[]; response: VcrDifference[] };
+  editOf?: { file: string; request: ShownDifference[]; response: VcrDifference[] };
 }
 
 export interface DiffReport {
@@ -55,7 +60,7 @@ export interface DiffReport {
     file: string;
     kind: string;
     title: string;
-    request: VcrDifference[];
+    request: ShownDifference[];
     response: VcrDifference[];
     /** Its `recordedAt` is the base's: the file was edited, not recorded again (a recording stamps its time). */
     editedByHand?: true;
@@ -109,7 +114,7 @@ export function computeDiff(
       file: work.label(name),
       kind: b.kind,
       title: fixtureTitle(b),
-      request: diffValues(before.request, b.request),
+      request: requestDiffs(before.request, b.request),
       response: responseDiffs(b.kind, before.response, b.response),
       ...(a.recordedAt === b.recordedAt ? { editedByHand: true as const } : {}),
     });
@@ -123,7 +128,7 @@ export function computeDiff(
       after: work.label(a.name),
       kind: a.fixture.kind,
       title: fixtureTitle(a.fixture),
-      request: diffValues(r.request, a.request),
+      request: requestDiffs(r.request, a.request),
       response: responseDiffs(a.fixture.kind, r.response, a.fixture.response),
     };
     if (r.fixture.schemaVersion < a.fixture.schemaVersion) change.migrated = true;
@@ -139,7 +144,7 @@ export function computeDiff(
     if (!of) return listed(work, a);
     const editOf = {
       file: work.label(of.name),
-      request: diffValues(of.request, a.request),
+      request: requestDiffs(of.request, a.request),
       response: responseDiffs(a.fixture.kind, of.response, a.fixture.response),
     };
     return { ...listed(work, a), editOf };
@@ -251,6 +256,24 @@ function stillThere(added: Entry[], unchanged: Side): Map<Entry, Entry> {
   }
   for (const c of nearestFirst(candidates, new Set(), new Set())) out.set(c.a, c.r);
   return out;
+}
+
+/**
+ * A request's differences, each in a message named by that message's role. Two requests whose
+ * messages' roles differ are never paired (`nearestOf`), so the working tree's role is the base's
+ * too; a message only the base has is named by the base's.
+ */
+function requestDiffs(before: unknown, after: unknown): ShownDifference[] {
+  return diffValues(before, after).map((d) => {
+    const at = /^messages\[(\d+)\](?!\.role$)/.exec(d.path); // a changed role shows itself
+    if (!at) return d;
+    const roleIn = (request: unknown): string | undefined => {
+      const m = isRec(request) && Array.isArray(request.messages) ? (request.messages[Number(at[1])] as unknown) : undefined;
+      return isRec(m) && typeof m.role === "string" ? m.role : undefined;
+    };
+    const role = roleIn(after) ?? roleIn(before);
+    return role ? { ...d, role } : d;
+  });
 }
 
 /** A response's differences, in its kind's `review` view, in reading order: the answer's text, tool calls, the rest, ids and token counts last. */

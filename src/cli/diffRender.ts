@@ -5,7 +5,7 @@
  */
 import type { VcrDifference } from "../errors";
 import { formatValue } from "../diagnose/diff";
-import type { DiffReport } from "./diffCompute";
+import type { DiffReport, ShownDifference } from "./diffCompute";
 
 const MAX_DIFFS = 8;
 const CONTEXT_WORDS = 6;
@@ -87,14 +87,14 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       c.migrated ? "migrated" : "changed",
       c.kind,
       cell(c.title),
-      `${code((c.migrated ? [...c.request.map((d) => d.path), ...c.response.map((d) => `response ${d.path}`)] : c.request.map((d) => d.path)).join(", ") || "—")}`,
+      `${code((c.migrated ? [...c.request.map(shown), ...c.response.map((d) => `response ${d.path}`)] : c.request.map(shown)).join(", ") || "—")}`,
       `${code(short(c.before))} → ${code(short(c.after))}`,
     ]),
     ...differing.map((x) => [
       rerecordedLabel(x),
       x.kind,
       cell(x.title),
-      code([...x.request.map((d) => d.path), ...x.response.map((d) => `response ${d.path}`)].join(", ")), // one of the two differs: the row is not alike
+      code([...x.request.map(shown), ...x.response.map((d) => `response ${d.path}`)].join(", ")), // one of the two differs: the row is not alike
       code(short(x.file)),
     ]),
     ...(alike.length ? [["re-recorded", "—", `${alike.length} fixture(s) with no difference a review shows: ${ALIKE}`, "—", "—"]] : []),
@@ -102,7 +102,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       "added",
       f.kind,
       cell(f.title),
-      f.editOf ? `${code(f.editOf.request.map((d) => d.path).join(", "))} (an edit: see below)` : "—",
+      f.editOf ? `${code(f.editOf.request.map(shown).join(", "))} (an edit: see below)` : "—",
       code(short(f.file)),
     ]),
     ...r.removed.map((f) => ["removed", f.kind, cell(f.title), "—", code(short(f.file))]),
@@ -219,11 +219,19 @@ function summary(r: DiffReport): string {
     .join(", ");
 }
 
-function section(label: string, diffs: VcrDifference[], markdown: boolean): string[] {
+function section(label: string, diffs: ShownDifference[], markdown: boolean): string[] {
   if (diffs.length === 0) return [markdown ? `- ${label}: same` : `  ${label}: same`]; // a prompt edit that left the answer alone is news to a reviewer
-  const lines = diffs.slice(0, MAX_DIFFS).map((d) => (markdown ? `- ${label} \`${d.path}\`: ${change(d, true)}` : `  ${label} ${d.path}: ${change(d, false)}`));
+  const role = (d: ShownDifference) => (d.role ? ` (${d.role})` : "");
+  const lines = diffs
+    .slice(0, MAX_DIFFS)
+    .map((d) => (markdown ? `- ${label} \`${d.path}\`${role(d)}: ${change(d, true)}` : `  ${label} ${shown(d)}: ${change(d, false)}`));
   if (diffs.length > MAX_DIFFS) lines.push(markdown ? `- … and ${diffs.length - MAX_DIFFS} more` : `  … and ${diffs.length - MAX_DIFFS} more`);
   return lines;
+}
+
+/** A difference's path, with the role of the message it is in: `messages[0].content (system)`. */
+function shown(d: ShownDifference): string {
+  return d.role ? `${d.path} (${d.role})` : d.path;
 }
 
 /** A difference: a changed text as its changed words in context, any other value as old → new. */

@@ -78,13 +78,15 @@ describe("cli: langchain-vcr diff", function () {
     expect(early.stdout).to.contain(
       `added    cassettes/${spainEarly}  chat gpt-4o-mini: "What is the capital of Spain?"\n` +
         `  an edit of cassettes/${france}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it\n` +
-        `  request messages[0].content: What is the capital of [-France?-] {+Spain?+}\n` +
+        `  request messages[0].content (user): What is the capital of [-France?-] {+Spain?+}\n` +
         `  response generations[0].text: echo: What is the capital of [-France?-] {+Spain?+}\n`,
     );
     const earlyMd = (await cli(["diff", "--format", "markdown"], dir)).stdout;
-    expect(earlyMd).to.match(/\| added \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content` \(an edit: see below\) \|/);
+    expect(earlyMd).to.match(
+      /\| added \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content \(user\)` \(an edit: see below\) \|/,
+    );
     expect(earlyMd).to.contain(`_an edit of cassettes/${france}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it_`);
-    expect(earlyMd).to.contain("- request `messages[0].content`: What is the capital of ~~France?~~ **Spain?**");
+    expect(earlyMd).to.contain("- request `messages[0].content` (user): What is the capital of ~~France?~~ **Spain?**");
     const earlyJson = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
     expect(earlyJson.added).to.deep.equal([`cassettes/${spainEarly}`]);
     expect(earlyJson.addedEdits).to.have.length(1);
@@ -102,7 +104,7 @@ describe("cli: langchain-vcr diff", function () {
     expect(fromRoot.code, fromRoot.stderr).to.equal(0);
     expect(fromRoot.stdout).to.contain("langchain-vcr diff: cassettes (HEAD → working tree): 1 changed, 0 added, 0 removed, 0 re-recorded");
     expect(fromRoot.stdout).to.contain(`  cassettes/${france} → cassettes/${spain}`);
-    expect(fromRoot.stdout).to.contain("  request messages[0].content: What is the capital of [-France?-] {+Spain?+}");
+    expect(fromRoot.stdout).to.contain("  request messages[0].content (user): What is the capital of [-France?-] {+Spain?+}");
     expect(fromRoot.stdout).to.contain("  response generations[0].text: echo: What is the capital of [-France?-] {+Spain?+}");
     const sub = await cli(["diff", "../cassettes"], path.join(dir, "test"));
     expect(sub.stdout).to.equal(fromRoot.stdout);
@@ -113,9 +115,9 @@ describe("cli: langchain-vcr diff", function () {
     expect(md.code).to.equal(0);
     expect(md.stdout).to.contain("| | kind | request | changed fields | fixture |");
     expect(md.stdout).to.match(
-      /\| changed \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content` \| `cassettes\/[0-9a-f]{12}….json` → `cassettes\/[0-9a-f]{12}….json` \|/,
+      /\| changed \| chat \| gpt-4o-mini: "What is the capital of Spain\?" \| `messages\[0\]\.content \(user\)` \| `cassettes\/[0-9a-f]{12}….json` → `cassettes\/[0-9a-f]{12}….json` \|/,
     );
-    expect(md.stdout).to.contain("- request `messages[0].content`: What is the capital of ~~France?~~ **Spain?**");
+    expect(md.stdout).to.contain("- request `messages[0].content` (user): What is the capital of ~~France?~~ **Spain?**");
 
     const js = await cli(["diff", "cassettes", "--format=json"], dir);
     const report = JSON.parse(js.stdout);
@@ -245,7 +247,7 @@ describe("cli: langchain-vcr diff", function () {
     expect(text.stdout.match(/^changed chat gpt-4o-mini: "Weather in (Paris|Oslo)\?"$/gm)).to.have.length(2);
     expect(
       text.stdout.split(
-        "request messages[0].content: You are a [-helpful travel assistant. Be brief.-] {+friendly travel guide. Answer in one short sentence.+}",
+        "request messages[0].content (system): You are a [-helpful travel assistant. Be brief.-] {+friendly travel guide. Answer in one short sentence.+}",
       ),
     ).to.have.length(3);
     expect(text.stdout).to.match(/^added {4}cassettes\/[0-9a-f]{64}\.json {2}chat gpt-4o-mini: "Name one prime number\."$/m);
@@ -298,9 +300,9 @@ describe("cli: langchain-vcr diff", function () {
     const text = await cli(["diff"], dir);
     expect(text.code, text.stderr).to.equal(0);
     expect(text.stdout).to.contain("0 changed, 0 added, 0 removed, 1 re-recorded");
-    expect(text.stdout).to.contain(`  cassettes/${file}\n  request messages[0].content: Balance for [-CUST-XXXX?-] {+CUST-1001?+}\n  response `);
+    expect(text.stdout).to.contain(`  cassettes/${file}\n  request messages[0].content (user): Balance for [-CUST-XXXX?-] {+CUST-1001?+}\n  response `);
     const markdown = (await cli(["diff", "--format", "markdown"], dir)).stdout;
-    expect(markdown).to.contain("| re-recorded | chat |").and.contain("| `messages[0].content, response ");
+    expect(markdown).to.contain("| re-recorded | chat |").and.contain("| `messages[0].content (user), response ");
     const report = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
     expect(report.rerecorded).to.have.length(1);
     expect(report.rerecorded[0].request).to.deep.equal([

@@ -1,0 +1,83 @@
+/**
+ * diff names the role of the message a request difference is in: `messages[0].content` is the
+ * system prompt in one request and the user's question in another (user trial 37: a reviewer could
+ * not tell which prompt a change was in). The JSON report keeps the paths as `VcrMissError.nearest`
+ * gives them.
+ */
+import { expect } from "chai";
+import { computeDiff } from "../../src/cli/diffCompute";
+import { renderJson, renderMarkdown, renderText } from "../../src/cli/diffRender";
+import type { Fixture } from "../../src/store/fixture";
+import type { FixtureFile } from "../../src/store/reader";
+import { chatFixture } from "../helpers/chatFixture";
+
+function asked(messages: { role: string; content: string }[], answer: string): Fixture {
+  return chatFixture({ messages, model: "gpt-4o-mini", temperature: 0 }, answer, "2026-12-06T00:00:00.000Z");
+}
+
+function side(fixtures: Fixture[]) {
+  const files = new Map<string, FixtureFile>(fixtures.map((f) => [`${f.hash}.json`, { file: `${f.hash}.json`, text: "", bytes: 0, fixture: f }]));
+  return { files, label: (name: string) => `cassettes/${name}` };
+}
+
+const QUESTION = "What is the capital of France?";
+
+describe("diff: the role of the message a difference is in", () => {
+  it("a system prompt and a question edited: each path names its message's role, in text and markdown, and JSON keeps the bare path", () => {
+    const before = asked(
+      [
+        { role: "system", content: "You are a helpful tutor." },
+        { role: "user", content: QUESTION },
+      ],
+      "Paris.",
+    );
+    const after = asked(
+      [
+        { role: "system", content: "You are a pirate tutor." },
+        { role: "user", content: QUESTION + " Be brief." },
+      ],
+      "Paris.",
+    );
+    const report = computeDiff(side([before]), side([after]), []);
+    expect(report.changed.map((c) => c.request.map((d) => [d.path, d.role]))).to.deep.equal([
+      [
+        ["messages[0].content", "system"],
+        ["messages[1].content", "user"],
+      ],
+    ]);
+    const text = renderText(report, { dir: "cassettes", base: "HEAD" });
+    expect(text).to.contain("  request messages[0].content (system): You are a [-helpful-] {+pirate+} tutor.\n");
+    expect(text).to.contain("  request messages[1].content (user): What is the capital of France? {+Be brief.+}\n");
+    const markdown = renderMarkdown(report, { dir: "cassettes", base: "HEAD" });
+    expect(markdown).to.contain("`messages[0].content (system), messages[1].content (user)`");
+    expect(markdown).to.contain("- request `messages[0].content` (system): You are a ~~helpful~~ **pirate** tutor.\n");
+    expect(JSON.parse(renderJson(report)).changed[0].request.map((d: object) => Object.keys(d))).to.deep.equal([
+      ["path", "recorded", "requested"],
+      ["path", "recorded", "requested"],
+    ]);
+  });
+
+  it("a conversation whose earlier answer and latest question were edited: the assistant's turn and the user's are told apart", () => {
+    const turns = (answer: string, question: string) => [
+      { role: "user", content: QUESTION },
+      { role: "assistant", content: answer },
+      { role: "user", content: question },
+    ];
+    const before = asked(turns("Paris is the capital.", "And of Spain?"), "Madrid.");
+    const after = asked(turns("Paris is the capital city.", "And of Spain, please?"), "Madrid.");
+    const report = computeDiff(side([before]), side([after]), []);
+    expect(report.changed.flatMap((c) => c.request).map((d) => [d.path, d.role])).to.deep.equal([
+      ["messages[1].content", "assistant"],
+      ["messages[2].content", "user"],
+    ]);
+    expect(renderText(report, { dir: "cassettes", base: "HEAD" })).to.contain("  request messages[1].content (assistant): Paris is the ");
+  });
+
+  it("a difference outside the messages (the model, a parameter) names no role", () => {
+    const before = asked([{ role: "user", content: QUESTION }], "Paris.");
+    const after = chatFixture({ messages: [{ role: "user", content: QUESTION }], model: "gpt-4o", temperature: 0 }, "Paris.", before.recordedAt);
+    const report = computeDiff(side([before]), side([after]), []);
+    expect(report.changed.flatMap((c) => c.request).map((d) => [d.path, d.role])).to.deep.equal([["model", undefined]]);
+    expect(renderText(report, { dir: "cassettes", base: "HEAD" })).to.contain("  request model: [-gpt-4o-mini-] {+gpt-4o+}\n");
+  });
+});
