@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { gitOut } from "./diffGit";
+import { dotGitAbove } from "../dotGit";
 
 /**
  * Whether git holds a file of `dir` as committed and unchanged, and, when git cannot say for a
@@ -25,20 +26,12 @@ export function committedTest(dir: string): { committed: (file: string) => boole
   } catch (e) {
     failure = ((e as { stderr?: unknown }).stderr ? String((e as { stderr: unknown }).stderr) : (e as Error).message).trim().split("\n")[0];
   }
-  const inRepo = hasGitAbove(dir) || hasGitAbove(real);
+  const inRepo = dotGitAbove(dir) !== undefined || dotGitAbove(real) !== undefined;
   if (!top) return inRepo ? { committed: () => false, unknown: `git could not answer for ${dir} (${failure || "no answer"})` } : undefined;
   if (path.relative(top, real).startsWith("..")) return { committed: () => false, unknown: `${dir} is a link to a directory outside the git work tree ${top}` };
   const clean = cleanTracked(top, path.relative(top, real) || ".");
   if (!clean) return { committed: () => false, unknown: `git could not list the files of ${dir}` };
   return { committed: (file) => clean.has(path.join(fs.realpathSync.native(path.dirname(file)), path.basename(file))) };
-}
-
-/** Whether a `.git` (a directory, or a worktree's file) is at or above `dir`. */
-function hasGitAbove(dir: string): boolean {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, ".git"))) return true;
-    if (path.dirname(d) === d) return false;
-  }
 }
 
 /** Files under `rel` that git tracks as they were committed: ls-files' plain entries (tag H) that status does not list. */

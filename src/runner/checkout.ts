@@ -9,6 +9,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { gitDirAbove } from "../dotGit";
 
 export interface Checkout {
   /** HEAD's commit. */
@@ -61,19 +62,6 @@ function isAncestor(root: string, older: string, newer: string): boolean {
     return true;
   } catch {
     return false; // not an ancestor, or git cannot say (the run's commit gone): the run does not speak for this checkout
-  }
-}
-
-function gitDirAbove(dir: string): string | undefined {
-  for (let d = dir; ; d = path.dirname(d)) {
-    const dotGit = path.join(d, ".git");
-    const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return dotGit;
-    if (stat?.isFile()) {
-      const to = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, "utf8"))?.[1]?.trim();
-      return to ? path.resolve(d, to) : undefined; // a worktree's or a submodule's .git file
-    }
-    if (path.dirname(d) === d) return undefined;
   }
 }
 
