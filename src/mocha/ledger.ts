@@ -16,6 +16,7 @@ import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwr
 import { configuredFiles } from "./configSpec";
 import { specFacts } from "../runner/specDigests";
 import { checkoutOf, type Checkout } from "../runner/checkout";
+import { rootInRepo } from "../runner/runRoot";
 import { CONTEXT_ENV, resolveRunContext, serializeContext, type RunContext } from "./runContext";
 import { addUse, addUses, toRecord, type UsedBy } from "../runner/usedBy";
 import { processWide } from "../processWide";
@@ -215,6 +216,7 @@ export class RunLedger {
       ...copyLists((this.lists ??= this.sortedLists())),
       ...specFacts(this.s.root, this.lists.specFiles),
       ...(run.role === "main" ? checkoutFacts(this.s.root) : {}), // a few small files of git's, read at each write: a watch run may be on another branch by now
+      ...rootInRepo(this.s.root),
     };
   }
 

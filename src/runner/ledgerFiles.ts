@@ -15,6 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles } from "./specDigests";
 import { movedCheckout, type Checkout } from "./checkout";
+import { runRootOf } from "./runRoot";
 import { fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 import { log } from "../log";
 
@@ -82,6 +83,8 @@ export interface LedgerRecord {
   usedBy?: UsedByRecord;
   /** Main process only: the git checkout the run ran on (absent outside git, and in ledgers of older versions). */
   checkout?: Checkout;
+  /** Where the run's root (which the paths above are relative to) is in its git work tree, "" at its top (absent outside git, and in ledgers of older versions): `runRoot.ts`. */
+  rootInRepo?: string;
 }
 
 export function defaultLedgerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
@@ -295,8 +298,10 @@ export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; p
     else if (main.exitCode !== 0) add(`${label} failed: ${runner} exited with code ${main.exitCode}`);
     for (const l of g) for (const r of l.partial) add(key === "unsharded" ? r : `${r} (shard ${key})`);
   }
-  const changed = changedSpecFiles(records, root);
-  const added = addedSpecFiles(records, root);
+  // the run's paths are relative to where it ran: a shared ledger directory may hold a run made in another package
+  const base = runRootOf(records, root);
+  const changed = changedSpecFiles(records, base);
+  const added = addedSpecFiles(records, base);
   const list = (files: string[]) => `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`;
   const stale: string[] = []; // the reasons that say the tests on disk changed, not that the run was partial
   if (changed.length)
@@ -325,14 +330,15 @@ export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; p
   }
 
   const used = new Set<string>();
-  for (const l of records) for (const u of l.used) used.add(path.resolve(root, u));
+  for (const l of records) for (const u of l.used) used.add(path.resolve(base, u));
   const usedBy: UsedBy = new Map();
-  for (const l of records) fromRecord(l.usedBy, (u) => path.resolve(root, u), undefined, usedBy);
+  const spec = (f: string) => (base === root ? f : relativeToRoot(root, path.resolve(base, f))); // as the reader's root sees it
+  for (const l of records) fromRecord(l.usedBy, (u) => path.resolve(base, u), spec, usedBy);
   const main = records.find((l) => l.role === "main") ?? records[0];
   return {
     runId,
     runner: main?.runner ?? "mocha",
-    specFiles: [...new Set(records.flatMap((l) => l.specFiles))].sort(),
+    specFiles: [...new Set(records.flatMap((l) => l.specFiles).map(spec))].sort(),
     startedAt: records.map((l) => l.startedAt).sort()[0] ?? latest[0].startedAt,
     complete: reasons.length === 0,
     reasons,

@@ -22,6 +22,7 @@ import type { UsedByRecord } from "./usedBy";
 import { removeStaleRunDirs } from "./staleTmp";
 import { specFacts } from "./specDigests";
 import { checkoutOf } from "./checkout";
+import { rootInRepo } from "./runRoot";
 import { log } from "../log";
 import { processWide } from "../processWide";
 import { SHARE_ENV } from "./shareEnv";
@@ -351,6 +352,7 @@ function runRecord(
     ...(fields.specDigests ? { specDigests: fields.specDigests } : {}),
     ...(fields.specSiblings ? { specSiblings: fields.specSiblings } : {}),
     ...(fields.checkout ? { checkout: fields.checkout } : {}),
+    ...rootInRepo(share.root),
     used: fields.used,
     usedBy: fields.usedBy,
   };

@@ -459,8 +459,8 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(fixtureFiles(path.join(project, "cassettes"))).to.deep.equal(fixtures);
   });
 
-  it("a workspace whose packages share one fixture directory at its root, each with its own ledger: prune from a package keeps what the other package's last run used; at the root, where no run wrote a ledger, it refuses and says where to run it (trial 36b)", async () => {
-    const ws = tmpDir("vcr-ledger-ws-");
+  /** A workspace whose packages api (tests api1, api2) and worker (worker1) share cassettes/ at its root; each package's suite run in it, worker's first. */
+  async function workspaceRun(env: NodeJS.ProcessEnv = {}, ws = tmpDir("vcr-ledger-ws-")): Promise<{ ws: string; api: string; worker: string }> {
     fs.writeFileSync(path.join(ws, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
     fs.mkdirSync(path.join(ws, "cassettes"));
     const pkg = (name: string, tests: string[]) => {
@@ -474,9 +474,14 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const api = pkg("api", ["api1", "api2"]);
     const worker = pkg("worker", ["worker1"]);
     for (const dir of [worker, api]) {
-      const r = await mocha(dir, fake); // the last run: api's, which knows nothing of worker's test
+      const r = await mocha(dir, fake, [], env); // the last run: api's, which knows nothing of worker's test
       expect(r.code, r.stdout + r.stderr).to.equal(0);
     }
+    return { ws, api, worker };
+  }
+
+  it("a workspace whose packages share one fixture directory at its root, each with its own ledger: prune from a package keeps what the other package's last run used; at the root, where no run wrote a ledger, it refuses and says where to run it (trial 36b)", async () => {
+    const { ws, api, worker } = await workspaceRun();
     const dead = addDeadFixture(ws);
     expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(4);
     const workerFixture = fixtureFiles(path.join(ws, "cassettes")).find((f) =>
@@ -516,6 +521,31 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
       /^langchain-vcr: prune refused: another suite uses \S+ too: mocha run \S+ \(started \S+; test files \.\.\/worker\/test\/worker\.spec\.js\)\. Its last run was partial/,
     );
     expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(4);
+  });
+
+  it("the same workspace with one LANGCHAIN_VCR_LEDGER_DIR for every package: prune at the root reads each run's paths from where it ran, keeps what both used and removes only the dead fixture (trial 36b; before: it refused, every fixture used in /cassettes)", async () => {
+    const top = tmpDir("vcr-ledger-shared-"); // the git work tree, the workspace a directory inside it
+    git(top, "init", "-q");
+    const ws = path.join(top, "mono");
+    fs.mkdirSync(ws);
+    const shared = { LANGCHAIN_VCR_LEDGER_DIR: path.join(ws, "ledgers") };
+    await workspaceRun(shared, ws);
+    const dead = addDeadFixture(ws);
+    git(top, "add", "-A");
+    git(top, "commit", "-qm", "fixtures");
+    expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(4);
+
+    const dry = await cli(["prune", "--dry-run"], ws, shared);
+    expect(dry.code, dry.stdout + dry.stderr).to.equal(0);
+    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove cassettes/${dead}  chat gpt-4o-mini: "a question from a deleted test"`);
+    expect(dry.stdout).to.match(/\nlangchain-vcr: would remove 1 of 4 fixture\(s\) in cassettes; kept 2 used by the last run /);
+    expect(dry.stdout).to.match(
+      /\nlangchain-vcr: also kept 1 used by another suite sharing this directory: the last mocha run \S+ \(started \S+; test files packages\/worker\/test\/worker\.spec\.js\)\.\n/,
+    );
+    const pruned = await cli(["prune"], ws, shared);
+    expect(pruned.code, pruned.stderr).to.equal(0);
+    expect(fixtureFiles(path.join(ws, "cassettes"))).to.not.include(dead);
+    expect(fixtureFiles(path.join(ws, "cassettes"))).to.have.length(3);
   });
 
   for (const parallel of [false, true]) {
