@@ -195,10 +195,21 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   }
   const open = removed.filter((r) => !usedR.has(r));
   if (rest.length * open.length > MAX_COMPARISONS) return out;
+  for (const c of editsOf(rest, open)) out.push([c.a, c.r]);
+  return out;
+}
+
+/**
+ * Which of `others` each of `added` is an edit of, each fixture on either side in one pair at
+ * most: edits first (`isEdit`), nearest first; then a text rewritten beyond an edit (a new system
+ * prompt) where the two ask the same question: the model, the last user text and what came after
+ * it, in full.
+ */
+function editsOf(added: Entry[], others: Entry[]): Candidate[] {
   const edits: Candidate[] = [];
   const sameQuestions: Candidate[] = [];
-  for (const a of rest) {
-    for (const r of open) {
+  for (const a of added) {
+    for (const r of others) {
       const d = differencesOf(a, r);
       if (!d) continue;
       if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
@@ -206,10 +217,8 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
     }
   }
   const usedA = new Set<Entry>();
-  // edits first; then a text rewritten beyond an edit (a new system prompt) where the two ask the same
-  // question: the model, the last user text and what came after it, in full
-  for (const candidates of [edits, sameQuestions]) for (const c of nearestFirst(candidates, usedA, usedR)) out.push([c.a, c.r]);
-  return out;
+  const usedR = new Set<Entry>();
+  return [edits, sameQuestions].flatMap((candidates) => nearestFirst(candidates, usedA, usedR));
 }
 
 /** How `a`'s request differs from `r`'s, as a miss's nearest fixture is compared; undefined when they cannot be (another kind). */
@@ -238,24 +247,15 @@ interface Candidate {
 
 /**
  * For each added fixture, the unchanged fixture it is an edit of (as a removed one is paired:
- * `isEdit`), if any: the nearest pairs first, each unchanged fixture with one added one at most (a
- * test copied from another beside an edit of that other: the edit is paired, the copy is added).
+ * `editsOf`, a rewritten system prompt included), if any: the nearest pairs first, each unchanged
+ * fixture with one added one at most (a test copied from another beside an edit of that other: the
+ * edit is paired, the copy is added).
  */
 function stillThere(added: Entry[], unchanged: Side): Map<Entry, Entry> {
-  const out = new Map<Entry, Entry>();
   const kept: Entry[] = [];
   for (const [name, f] of unchanged.files) if (f.fixture && !unusableProblems(name, f.fixture).length) kept.push(...entry(name, f.fixture, true));
-  if (added.length * kept.length > MAX_COMPARISONS) return out;
-  const candidates: Candidate[] = [];
-  for (const a of added) {
-    for (const r of kept) {
-      if (r.fixture.kind !== a.fixture.kind) continue;
-      const d = differencesOf(a, r);
-      if (d && isEdit(d)) candidates.push({ a, r, score: nearness(d) });
-    }
-  }
-  for (const c of nearestFirst(candidates, new Set(), new Set())) out.set(c.a, c.r);
-  return out;
+  if (added.length * kept.length > MAX_COMPARISONS) return new Map();
+  return new Map(editsOf(added, kept).map((c) => [c.a, c.r]));
 }
 
 /**

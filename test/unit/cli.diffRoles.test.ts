@@ -81,3 +81,33 @@ describe("diff: the role of the message a difference is in", () => {
     expect(renderText(report, { dir: "cassettes", base: "HEAD" })).to.contain("  request model: [-gpt-4o-mini-] {+gpt-4o+}\n");
   });
 });
+
+const REFUND = "Order 42 arrived broken: refund my $25.";
+const OLD_PROMPT = "You are a support agent.";
+const NEW_PROMPT = "You are a friendly support agent. Always refund politely.";
+const withPrompt = (system: string, question: string, answer: string) =>
+  asked(
+    [
+      { role: "system", content: system },
+      { role: "user", content: question },
+    ],
+    answer,
+  );
+
+describe("diff before prune: an added fixture whose system prompt was rewritten, beside the old one", () => {
+  it("is an edit of the old one, which is still there (the same question asked), with the rewritten prompt shown (trial 39: it was a bare 'added')", () => {
+    const old = withPrompt(OLD_PROMPT, REFUND, "Refunded.");
+    const report = computeDiff(side([]), side([withPrompt(NEW_PROMPT, REFUND, "Refunded.")]), [], () => side([old]));
+    expect(report.added.map((a) => a.editOf?.file)).to.deep.equal([`cassettes/${old.hash}.json`]);
+    expect(report.added[0].editOf!.request.map((d) => [d.path, d.role])).to.deep.equal([["messages[0].content", "system"]]);
+    const text = renderText(report, { dir: "cassettes", base: "HEAD" });
+    expect(text).to.contain(`  an edit of cassettes/${old.hash}.json, which is still here, unchanged`);
+    expect(text).to.contain("  request messages[0].content (system): You are a {+friendly+} support agent. {+Always refund politely.+}\n");
+  });
+
+  it("another question beside it, with that prompt, is plain added: a rewrite pairs only where the same question is asked", () => {
+    const old = withPrompt(OLD_PROMPT, REFUND, "Refunded.");
+    const report = computeDiff(side([]), side([withPrompt(NEW_PROMPT, "Where is my parcel?", "On its way.")]), [], () => side([old]));
+    expect(report.added.map((a) => a.editOf)).to.deep.equal([undefined]);
+  });
+});
