@@ -40,6 +40,8 @@ export interface SecretHit {
   pattern: string;
   /** For `environment_secret`: the variable whose value it is. */
   variable?: string;
+  /** For `client_api_key`: the key is a word or words with no digit, as a placeholder is (`placeholder`), not the shape of a real key. */
+  wordLike?: true;
 }
 
 /** A literal value no fixture may hold: a client's own credential, or a credential variable's value (`variable` names it). */
@@ -129,9 +131,15 @@ function patternSpans(text: string, re: RegExp): Span[] {
   return [...text.matchAll(g)].map((m) => [m.index, m.index + m[0].length] as const);
 }
 
+/** A key of letters, `-` and `_` only, at most 20 characters: a placeholder's shape (`placeholder`, `test-key`), which prose can hold. */
+const WORD_LIKE = /^[A-Za-z][A-Za-z_-]{7,19}$/;
+
 /** A known secret as the scan and the mask read it: its value, what a hit on it is, its marker; undefined when it is not looked for. */
 function literal(s: KnownSecret, allow: ReadonlySet<string>): { value: string; hit: Omit<SecretHit, "path">; marker: string } | undefined {
-  if (typeof s === "string") return s.length >= 8 ? { value: s, hit: { pattern: "client_api_key" }, marker: "[secret: the client's key]" } : undefined;
+  if (typeof s === "string")
+    return s.length >= 8
+      ? { value: s, hit: { pattern: "client_api_key", ...(WORD_LIKE.test(s) ? { wordLike: true } : {}) }, marker: "[secret: the client's key]" }
+      : undefined;
   if (allow.has("environment_secret")) return undefined;
   return { value: s.value, hit: { pattern: "environment_secret", variable: s.variable }, marker: `[secret: $${s.variable}]` };
 }
@@ -228,7 +236,8 @@ export function secretError(
 ): VcrSecretError {
   const how =
     hit.pattern === "client_api_key"
-      ? "It holds a credential of the model client itself (its API key, or an AWS secret or session token)."
+      ? "It holds a credential of the model client itself (its API key, or an AWS secret or session token)." +
+        (hit.wordLike ? " That key is a word with no digit, as a placeholder key is, and this fixture holds the word." : "")
       : hit.pattern === "environment_secret"
         ? `It holds the value of the environment variable ${hit.variable}.`
         : `It matches the credential pattern "${hit.pattern}".`;
@@ -240,7 +249,9 @@ export function secretError(
       // in the answer, the provider (or a tool's result) wrote it: nothing in the test's prompt to take out
       `  Fix it: ${hit.path.startsWith("$.response") ? "the answer holds it (the model, or a tool's result, wrote it): add" : "keep the secret out of the prompt, or add"} a redactor (options.redactors) that masks it` +
       (hit.pattern === "client_api_key"
-        ? "."
+        ? hit.wordLike
+          ? `; or, recording against a local server with a placeholder key, give the client one under 8 characters (apiKey "unused", or its key variable), which is never taken for a credential.`
+          : "."
         : `, or, if it is a harmless test value, allow the pattern: new Vcr({ allowSecretPatterns: ["${hit.pattern}"] }).`),
     hit,
   );

@@ -361,6 +361,26 @@ describe("secret safety", () => {
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
   });
 
+  it("a placeholder key that is a word (trial 39: GROQ_API_KEY=placeholder, recording against a local server): a prompt holding the word is still refused, and the error says the key is a placeholder's shape and that one under 8 characters is never a credential, which then records", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const prompt = "Replace the placeholder in this template: Hello {name}";
+    const err = await openai(fake, vcr.cache, { apiKey: "placeholder" })
+      .invoke(prompt)
+      .catch((e) => e);
+    expect(err).to.be.instanceOf(VcrSecretError);
+    expect(err.message).to.include("That key is a word with no digit, as a placeholder key is, and this fixture holds the word.");
+    expect(err.message).to.include(`give the client one under 8 characters (apiKey "unused", or its key variable), which is never taken for a credential.`);
+    expect(fake.count(), "no call was sent").to.equal(0);
+    await openai(fake, vcr.cache, { apiKey: "unused" }).invoke(prompt);
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([1, 1]);
+    // a key of a real key's shape says nothing of placeholders
+    const real = await openai(fake, vcr.cache, { apiKey: "plain-looking-key-123" })
+      .invoke("my key is plain-looking-key-123")
+      .catch((e) => e);
+    expect(real).to.be.instanceOf(VcrSecretError);
+    expect(real.message).to.not.include("placeholder");
+  });
+
   it("a pattern can be allowed by name; a redactor can mask instead", async () => {
     const allowed = new Vcr({ dir, mode: "record_or_replay", allowSecretPatterns: ["aws_access_key"] });
     await openai(fake, allowed.cache).invoke("docs example AKIAIOSFODNN7EXAMPLE");
