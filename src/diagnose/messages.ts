@@ -138,7 +138,8 @@ export function failedLiveMessage(
   const fix = rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile);
   const how = reachProvider(m.status);
   lines.push(
-    m.nearest && m.nearest.differences.length > 0
+    // an edit of the nearest fixture's request may be a mistake to undo; another question (a new test's) is only to record
+    m.nearest && isEdit(m.nearest.differences)
       ? `  If the request changed on purpose, record it ${how}: ${fix}. If not, undo the change shown above.`
       : `  To record it, run the test ${how}: ${fix}.`,
     `  Under CI=true or LANGCHAIN_VCR_MODE=replay_only such a request fails as a VcrMissError and never reaches the provider.`,

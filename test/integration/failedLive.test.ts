@@ -92,11 +92,13 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
       expect(down.message).not.to.include("with the real provider configured");
       status = 401;
       const refused = await failure(() => failing().invoke("Where is order 43?"));
-      expect(refused.message).to.include("record it with a key the provider accepts (it refused this one: HTTP 401)");
+      // another question than the recorded one (a new test's): nothing to undo, only to record
+      expect(refused.message).to.include("To record it, run the test with a key the provider accepts (it refused this one: HTTP 401)");
+      expect(refused.message).to.not.include("undo the change");
       status = 429;
       const limited = await failure(() => failing().invoke("Where is order 44?"));
       expect(limited.message).to.include(
-        "record it again once the provider takes it (HTTP 429: rate-limited, or the account is out of quota: wait, or check its quota)",
+        "run the test again once the provider takes it (HTTP 429: rate-limited, or the account is out of quota: wait, or check its quota)",
       );
       expect([down.failedLive, refused.failedLive, limited.failedLive, requests]).to.deep.equal([1, 1, 1, 3]);
     } finally {
