@@ -136,8 +136,10 @@ function question(req: Rec, shown: (text: string, max: number) => string): strin
 /**
  * The answer a request demands, which tells a structured-output call from an agent turn that asks
  * the same question: ` (tool_choice: triage)` for a forced tool (OpenAI and Anthropic as the
- * canonical form holds them, Google's `allowedFunctionNames`, Bedrock's `toolChoice.tool`),
- * ` (response_format: ticket)` for a JSON schema, ` (response_format: json)` for JSON mode.
+ * canonical form holds them, Google's `allowedFunctionNames`, Bedrock's `toolChoice.tool`, any tool
+ * forced where there is one: Mistral's `toolChoice: "any"`, OpenAI's `"required"`),
+ * ` (response_format: ticket)` for a JSON schema (Google's `responseSchema`: `json schema`, it has no
+ * name), ` (response_format: json)` for JSON mode.
  */
 function requiredAnswer(req: Rec): string {
   const named = (name: unknown, field: string) => (typeof name === "string" && name !== "" ? ` (${field}: ${name})` : "");
@@ -148,9 +150,18 @@ function requiredAnswer(req: Rec): string {
   const allowed = Array.isArray(calling.allowedFunctionNames) ? calling.allowedFunctionNames : [];
   if (calling.mode === "ANY" && allowed.length === 1) return named(allowed[0], "tool_choice");
   if (isRec(config.toolChoice) && isRec(config.toolChoice.tool)) return named(config.toolChoice.tool.name, "tool_choice");
+  const choice = req.tool_choice ?? req.toolChoice;
+  const tools = Array.isArray(req.tools) ? req.tools.filter(isRec) : [];
+  if ((choice === "any" || choice === "required") && tools.length === 1) {
+    const fn = isRec(tools[0].function) ? tools[0].function : tools[0]; // OpenAI's { type: "function", function: { name } }, or the name on the tool
+    return named(fn.name, "tool_choice");
+  }
   const rf = req.response_format;
   if (isRec(rf) && rf.type === "json_schema") return named(typeof rf.name === "string" ? rf.name : "json schema", "response_format");
   if (isRec(rf) && rf.type === "json_object") return named("json", "response_format");
+  const generation = isRec(req.generationConfig) ? req.generationConfig : {}; // Google's
+  if (generation.responseSchema !== undefined || generation.responseJsonSchema !== undefined) return named("json schema", "response_format");
+  if (generation.responseMimeType === "application/json") return named("json", "response_format");
   return "";
 }
 

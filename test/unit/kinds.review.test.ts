@@ -258,5 +258,15 @@ describe("a chat fixture's title (diff's added and removed rows)", () => {
     expect(title({ toolConfig: { toolChoice: { auto: {} } } })).to.equal(q);
     expect(title({ response_format: { type: "json_schema", name: "ticket", schema: {} } })).to.equal(`${q} (response_format: ticket)`);
     expect(title({ response_format: { type: "json_object" } })).to.equal(`${q} (response_format: json)`);
+    // trial 39: Mistral's and Google's structured output read like a plain chat call
+    const cityInfo = { name: "city_info", parameters: { type: "object" } };
+    expect(title({ toolChoice: "any", tools: [cityInfo] })).to.equal(`${q} (tool_choice: city_info)`); // Mistral
+    expect(title({ tool_choice: "required", tools: [{ type: "function", function: cityInfo }] })).to.equal(`${q} (tool_choice: city_info)`);
+    expect(title({ toolChoice: "any", tools: [cityInfo, { name: "other" }] })).to.equal(q); // an agent that must call one of its tools
+    expect(title({ generationConfig: { responseMimeType: "application/json", responseSchema: { type: "object" } } })).to.equal(
+      `${q} (response_format: json schema)`,
+    ); // Google
+    expect(title({ generationConfig: { responseMimeType: "application/json" } })).to.equal(`${q} (response_format: json)`);
+    expect(title({ generationConfig: { temperature: 0 } })).to.equal(q);
   });
 });
