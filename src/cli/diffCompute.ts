@@ -69,6 +69,23 @@ export interface DiffReport {
   damaged: { file: string; side: "base" | "working tree"; problem: string }[];
 }
 
+/** What a change did to its request: changes that did the same (a system prompt rewritten for every test) are one group. */
+export function requestChangeOf(c: { request: readonly VcrDifference[] }): string {
+  return canonicalJson(c.request.map((d) => [d.path, d.recorded ?? null, d.requested ?? null]));
+}
+
+/** Changes that did the same to their requests together, each group where its first file (by name) would be, by file name within it. */
+function sortChanges(changes: DiffChange[]): void {
+  const first = new Map<string, string>();
+  for (const c of changes) {
+    const key = requestChangeOf(c);
+    const at = first.get(key);
+    if (at === undefined || c.after < at) first.set(key, c.after);
+  }
+  const by = (c: DiffChange) => first.get(requestChangeOf(c))!;
+  changes.sort((x, y) => (by(x) === by(y) ? (x.after < y.after ? -1 : 1) : by(x) < by(y) ? -1 : 1));
+}
+
 /** Past this many comparisons, the remaining new and removed fixtures are listed unpaired. */
 const MAX_COMPARISONS = 4_000_000;
 
@@ -150,7 +167,7 @@ export function computeDiff(
     return { ...listed(work, a), editOf };
   });
   report.removed = removed.filter((r) => !pairedR.has(r.name)).map((r) => listed(base, r));
-  report.changed.sort((x, y) => (x.after < y.after ? -1 : 1));
+  sortChanges(report.changed);
   return report;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { VcrDifference } from "../errors";
 import { formatValue } from "../diagnose/diff";
-import type { DiffReport, ShownDifference } from "./diffCompute";
+import { requestChangeOf, type DiffReport, type ShownDifference } from "./diffCompute";
 
 const MAX_DIFFS = 8;
 const CONTEXT_WORDS = 6;
@@ -46,9 +46,10 @@ export function renderJson(r: DiffReport): string {
 
 export function renderText(r: DiffReport, h: DiffHeader): string {
   const lines = [`langchain-vcr diff: ${h.dir} (${h.base} → working tree): ${summary(r)}`];
+  const asAbove = sameAsAbove();
   for (const c of r.changed.filter((x) => !x.migrated)) {
     lines.push("", `changed ${c.kind} ${c.title}`, `  ${c.before} → ${c.after}`);
-    lines.push(...section("request", c.request, false), ...section("response", c.response, false));
+    lines.push(...(asAbove(c) ? [`  request: ${SAME_CHANGE}`] : section("request", c.request, false)), ...section("response", c.response, false));
   }
   const migrated = r.changed.filter((x) => x.migrated);
   if (migrated.length) lines.push("", `migrated from an older schema version (langchain-vcr migrate):`);
@@ -109,9 +110,11 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
     ...r.damaged.map((d) => ["damaged", d.side, cell(d.problem), "", code(short(d.file))]),
   ];
   const blocks: string[][] = [];
+  const asAbove = sameAsAbove();
   for (const c of r.changed.filter((x) => !x.migrated || beyondUpgrade(x))) {
     const note = c.migrated ? " (migrated, and changed beyond the upgrade)" : "";
-    blocks.push(["", `**${c.kind}** ${cell(c.title)}${note}`, "", ...section("request", c.request, true), ...section("response", c.response, true)]);
+    const request = !c.migrated && asAbove(c) ? [`- request: ${SAME_CHANGE}`] : section("request", c.request, true);
+    blocks.push(["", `**${c.kind}** ${cell(c.title)}${note}`, "", ...request, ...section("response", c.response, true)]);
   }
   for (const f of r.added.filter((x) => x.editOf)) {
     const e = f.editOf!;
@@ -184,6 +187,20 @@ const TABLE_RULE = "|---|---|---|---|---|";
 const ALIKE = "only what a review leaves out changed (the recording time, ids, provider metadata, reasoning text, the contents of blocks that are not text)";
 
 type Rerecorded = DiffReport["rerecorded"][number];
+
+/** What a change shown right after another that did the same to its request says, instead of the same lines again. */
+const SAME_CHANGE = "the same change as the fixture above";
+
+/** Whether each change, asked in order, did to its request what the change asked before it did (changes come grouped: `sortChanges`). */
+function sameAsAbove(): (c: { request: readonly VcrDifference[] }) => boolean {
+  let last: string | undefined;
+  return (c) => {
+    const key = c.request.length ? requestChangeOf(c) : undefined;
+    const same = key !== undefined && key === last;
+    last = key;
+    return same;
+  };
+}
 
 /** An added fixture that edits one still there: the old one stays until prune removes it (once no test uses it). */
 function stillHere(file: string): string {

@@ -111,3 +111,21 @@ describe("diff before prune: an added fixture whose system prompt was rewritten,
     expect(report.added.map((a) => a.editOf)).to.deep.equal([undefined]);
   });
 });
+
+describe("diff: changes that did the same to their requests", () => {
+  it("come together, each group where its first file would be, and each after the first says so instead of the same lines (trial 39: one prompt rewrite across 8 fixtures)", () => {
+    const fixtures = (system: string) => ["Paris?", "Oslo?", "Rome?"].map((q) => withPrompt(system, `Weather in ${q}`, "Sunny."));
+    const before = [...fixtures(OLD_PROMPT), asked([{ role: "user", content: QUESTION }], "Paris.")];
+    const after = [...fixtures(NEW_PROMPT), asked([{ role: "user", content: QUESTION + " Be brief." }], "Paris.")];
+    const report = computeDiff(side(before), side(after), []);
+    const groups = report.changed.map((c) => (c.title.includes("Weather") ? "rewrite" : "edit"));
+    // the rewrite's three together: the edit before or after them, never between
+    expect(groups.join(",")).to.be.oneOf(["rewrite,rewrite,rewrite,edit", "edit,rewrite,rewrite,rewrite"]);
+    const inGroup = report.changed.filter((c) => c.title.includes("Weather")).map((c) => c.after);
+    expect(inGroup).to.deep.equal([...inGroup].sort());
+    const text = renderText(report, { dir: "cassettes", base: "HEAD" });
+    expect(text.split("request messages[0].content (system): You are a {+friendly+} support agent.")).to.have.length(2);
+    expect(text.split("  request: the same change as the fixture above\n")).to.have.length(3);
+    expect(text.split("request messages[0].content (user): What is the capital of France? {+Be brief.+}")).to.have.length(2);
+  });
+});
