@@ -46,9 +46,11 @@ export interface FixtureStats {
   } | null;
   /**
    * With `--by-test`: test file (relative to the project root; "" where the runner named none) →
-   * test title → the fixtures in `dir` it used in the last run (null: no ledger).
+   * test title → the fixtures in `dir` it used in the last run, and in the last run of each other suite sharing `dir` (null: no ledger).
    */
   byTest?: Record<string, Record<string, string[]>> | null;
+  /** With `--by-test`: how many suites' last runs `byTest` joins (the last run, and those of the other suites sharing the directory). */
+  byTestSuites?: number;
 }
 
 /** `command`: the command line that asked, for a missing directory's hint. */
@@ -95,17 +97,20 @@ export function collectStats(
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
   const verdicts = ledgerVerdicts(ledgerDir, cwd, others);
   const verdict = verdicts?.last;
+  const sharing = verdicts ? suitesSharing(verdicts, dir).map((o) => o.run) : [];
   if (byTest) {
     const inDir = new Set(files);
     const inThisDir = (tests: Map<string, string[]>) =>
       Object.fromEntries([...tests].map(([t, fs]) => [t, fs.filter((f) => inDir.has(f))] as const).filter(([, fs]) => fs.length > 0));
     s.byTest = verdict
-      ? Object.fromEntries([...fixturesByTest(verdict)].map(([spec, tests]) => [spec, inThisDir(tests)] as const).filter(([, t]) => Object.keys(t).length > 0))
+      ? Object.fromEntries(
+          [...fixturesByTest(verdict, ...sharing)].map(([spec, tests]) => [spec, inThisDir(tests)] as const).filter(([, t]) => Object.keys(t).length > 0),
+        )
       : null;
+    s.byTestSuites = verdict ? 1 + sharing.length : 0;
   }
   if (verdicts && verdict) {
     const notLast = files.filter((f) => !verdict.used.has(f));
-    const sharing = suitesSharing(verdicts, dir).map((o) => o.run);
     const others = notLast.filter((f) => sharing.some((o) => o.used.has(f))).length;
     s.unused = {
       count: notLast.length - others,
@@ -167,7 +172,8 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   if (s.byTest === null) lines.push(`by test: unknown (${NO_LEDGER})`);
   else if (s.byTest) {
-    lines.push("by test (last run):");
+    const more = (s.byTestSuites ?? 1) - 1;
+    lines.push(more ? `by test (last run, and the last run of ${more} other suite(s) sharing this directory):` : "by test (last run):");
     for (const [spec, tests] of Object.entries(s.byTest)) {
       lines.push(`  ${spec || "(no test file named: a ledger of langchain-vcr 0.2.0, or a runner that gave none)"}`);
       for (const [t, fs] of Object.entries(tests)) lines.push(`    ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `      ${display(io, f)}`));

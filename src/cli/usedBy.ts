@@ -32,16 +32,21 @@ function usersIn(file: string, run: RunVerdict, what: string): string {
   return parts.join("; ") + `  (run ${run.runId}${run.complete ? "" : ", partial"})`; // a partial run's tests are some of those that use it
 }
 
-/** Test file (relative to the root; "" for none named) → test title → the fixture files it used (absolute), each level sorted. */
-export function fixturesByTest(run: RunVerdict): Map<string, Map<string, string[]>> {
+/**
+ * Test file (relative to the root; "" for none named) → test title → the fixture files it used
+ * (absolute), each level sorted; over several runs (the last runs of the suites sharing a
+ * directory), each file once.
+ */
+export function fixturesByTest(...runs: RunVerdict[]): Map<string, Map<string, string[]>> {
   const out = new Map<string, Map<string, string[]>>();
-  for (const [fixture, bySpec] of run.usedBy) {
-    for (const [spec, titles] of bySpec) {
-      let tests = out.get(spec);
-      if (!tests) out.set(spec, (tests = new Map()));
-      for (const t of titles) tests.set(t, [...(tests.get(t) ?? []), fixture]);
+  for (const run of runs)
+    for (const [fixture, bySpec] of run.usedBy) {
+      for (const [spec, titles] of bySpec) {
+        let tests = out.get(spec);
+        if (!tests) out.set(spec, (tests = new Map()));
+        for (const t of titles) if (!tests.get(t)?.includes(fixture)) tests.set(t, [...(tests.get(t) ?? []), fixture]);
+      }
     }
-  }
   const sorted = <V>(m: Map<string, V>) => new Map([...m].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
   for (const [spec, tests] of out) {
     for (const files of tests.values()) files.sort();

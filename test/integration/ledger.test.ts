@@ -542,6 +542,15 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(dry.stdout).to.match(
       /\nlangchain-vcr: also kept 1 used by another suite sharing this directory: the last mocha run \S+ \(started \S+; test files packages\/worker\/test\/worker\.spec\.js\)\.\n/,
     );
+    // stats --by-test joins the other suite's last run (before: the last suite's tests only)
+    const byTest = await cli(["stats", "--by-test"], ws, shared);
+    expect(byTest.stdout).to.include("by test (last run, and the last run of 1 other suite(s) sharing this directory):\n");
+    for (const [spec, title] of [
+      ["packages/api/test/api.spec.js", "api api1"],
+      ["packages/api/test/api.spec.js", "api api2"],
+      ["packages/worker/test/worker.spec.js", "worker worker1"],
+    ])
+      expect(byTest.stdout).to.match(new RegExp(`\\n  ${spec.replace(/[./]/g, "\\$&")}\\n(    .*\\n|      .*\\n)*    ${title}: 1 fixture\\(s\\)\\n`));
     const pruned = await cli(["prune"], ws, shared);
     expect(pruned.code, pruned.stderr).to.equal(0);
     expect(fixtureFiles(path.join(ws, "cassettes"))).to.not.include(dead);
