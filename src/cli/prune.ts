@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultLedgerDir, LEDGER_DIR_ENV, MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
 import { ledgerVerdicts, suitesSharing, type LedgerSource } from "../runner/otherSuites";
+import { leftOutTests } from "../runner/leftOut";
 import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
 import { isDirectory } from "../fsProbe";
 import { flagWords, type ParsedArgs } from "./args";
@@ -62,7 +63,10 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const sharing = sharingSuites.map((o) => o.run);
   const keptFor = sharing.map((o) => ({ suite: o, files: lastUnused.filter((f) => o.used.has(f)) })).filter((k) => k.files.length > 0);
   const keptForOthers = new Set(keptFor.flatMap((k) => k.files));
-  const unused = lastUnused.filter((f) => !keptForOthers.has(f));
+  // tests the run before used fixtures in, whose test files are unchanged, and that used none in the last run: left out by the environment?
+  const leftOut = leftOutTests(verdict, verdicts?.previous);
+  const keptLeftOut = lastUnused.filter((f) => !keptForOthers.has(f) && leftOut.fixtures.has(f));
+  const unused = lastUnused.filter((f) => !keptForOthers.has(f) && !leftOut.fixtures.has(f));
   // recorded (or re-recorded) after the run started: the run could not have used it (a run of the suite from another directory, whose ledger is elsewhere)
   const recordedSince = unused.filter((f) => recordedAfter(f, verdict.startedAt));
   const sinceSet = new Set(recordedSince);
@@ -112,6 +116,15 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   );
   for (const k of keptFor) {
     io.out(`langchain-vcr: also kept ${k.files.length} used by another suite sharing this directory: the last ${suiteName(k.suite)}.\n`);
+  }
+  if (keptLeftOut.length) {
+    const tests = leftOut.tests.slice(0, 3).map((t) => `${t.spec}: ${JSON.stringify(t.title)}`);
+    io.out(
+      `langchain-vcr: also kept ${keptLeftOut.length} used in the run before (${verdicts!.previous!.runId}) by ${leftOut.tests.length} test(s) that used none in the last run, though their test files are unchanged: ` +
+        `${tests.join(", ")}${leftOut.tests.length > 3 ? ", …" : ""}.\n` +
+        `  An environment variable may have left them out of the last run (tests defined from a list in the environment), or they no longer call a model. ` +
+        `Run the whole suite as CI does; once a second complete run has not used them, prune removes them.\n`,
+    );
   }
   if (recordedSince.length) {
     io.out(

@@ -246,6 +246,8 @@ export interface RunVerdict {
   used: Set<string>;
   /** Absolute fixture file → test file (relative to the root, as in the ledger) → the full titles of its tests that used it. */
   usedBy: UsedBy;
+  /** Test file (as `specFiles` names it) → a digest of its bytes when the run ended (ledgers of older versions: none). */
+  specDigests: Map<string, string>;
   /** Ledger files the verdict was made from. */
   files: string[];
   processes: number;
@@ -339,6 +341,7 @@ export function runVerdict(latest: LoadedLedger[], unreadable: { file: string; p
     runId,
     runner: main?.runner ?? "mocha",
     specFiles: [...new Set(records.flatMap((l) => l.specFiles).map(spec))].sort(),
+    specDigests: new Map(records.flatMap((l) => Object.entries(l.specDigests ?? {})).map(([f, digest]) => [spec(f), digest] as const)),
     startedAt: records.map((l) => l.startedAt).sort()[0] ?? latest[0].startedAt,
     complete: reasons.length === 0,
     reasons,

@@ -23,6 +23,8 @@ export interface LedgerVerdicts {
   last?: RunVerdict;
   /** When the last run was partial (a name filter): its suite's most recent complete run, if a kept ledger holds one. */
   lastComplete?: RunVerdict;
+  /** The most recent complete run of the last run's suite before it (`runner/leftOut.ts`). */
+  previous?: RunVerdict;
   /** Each other suite, by its last run, most recent first. */
   otherSuites: OtherSuite[];
 }
@@ -64,7 +66,7 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
   const suites: ({ runner: string; source: string; files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = last
     ? [{ runner: last.runner, source: ledgerDir, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() }]
     : [];
-  let lastComplete: RunVerdict | undefined;
+  let previous: RunVerdict | undefined;
   for (const { verdict, source } of older) {
     const files = verdict.specFiles;
     if (files.length === 0) continue;
@@ -72,7 +74,7 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     if (suite) {
       // an older run of a known suite: a complete one's files are that suite's too
       if (verdict.complete) for (const f of files) suite.files.add(f);
-      if (last && suite === suites[0] && verdict.complete && !last.complete) lastComplete ??= verdict;
+      if (last && suite === suites[0] && verdict.complete) previous ??= verdict;
     } else {
       const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
       suites.push((suite = { runner: verdict.runner, source, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
@@ -81,7 +83,7 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     for (const f of verdict.files) suite.ledgers.add(path.dirname(f));
   }
   const otherSuites = suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : []));
-  return last ? { last, lastComplete, otherSuites } : { otherSuites };
+  return last ? { last, lastComplete: last.complete ? undefined : previous, previous, otherSuites } : { otherSuites };
 }
 
 /** Every run of another source's ledgers, its test files named from `root` (`source`: its ledger directory, which tells its suites apart). */

@@ -348,6 +348,36 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(reset.stderr, reset.stderr).to.include("which does not follow it (a reset, or another commit checked out)");
   });
 
+  it("a complete run whose tests come from the environment (one left out), test files unchanged: prune keeps what the run before used in the left-out test, once, and says why; after a second such run it goes (trial 39: PROVIDERS=bedrock)", async () => {
+    const dir = tmpDir("vcr-ledger-env-");
+    fs.writeFileSync(path.join(dir, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+    fs.mkdirSync(path.join(dir, "test"));
+    const text = spec("env", ["a", "b"]).replace(`  it("b"`, `  if (!process.env.ONLY_A) it("b"`);
+    fs.writeFileSync(path.join(dir, "test/env.spec.js"), text);
+    expect((await mocha(dir, fake)).code).to.equal(0);
+    const dead = addDeadFixture(dir);
+    const [bFixture] = fixtureFiles(path.join(dir, "cassettes")).filter((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes("question b"));
+    const onlyA = await mocha(dir, fake, [], { ONLY_A: "1" });
+    expect(onlyA.code, onlyA.stdout + onlyA.stderr).to.equal(0);
+
+    const dry = await cli(["prune", "--dry-run"], dir);
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
+    expect(dry.stdout).to.match(/\nlangchain-vcr: would remove 1 of 3 fixture\(s\) in cassettes; kept 1 used by the last run /);
+    expect(dry.stdout).to.match(
+      /\nlangchain-vcr: also kept 1 used in the run before \(\S+\) by 1 test\(s\) that used none in the last run, though their test files are unchanged: test\/env\.spec\.js: "env b"\.\n {2}An environment variable may have left them out/,
+    );
+    expect(dry.stdout).to.not.include(bFixture);
+
+    // a second complete run without it: the test no longer uses a fixture, by two runs' word
+    expect((await mocha(dir, fake, [], { ONLY_A: "1" })).code).to.equal(0);
+    const again = await cli(["prune", "--dry-run"], dir);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(again.stdout).to.include(`would remove ${path.join("cassettes", bFixture)}`);
+    expect(again.stdout).to.match(/\nlangchain-vcr: would remove 2 of 3 fixture\(s\)/);
+    expect(again.stdout).to.not.include("used in the run before");
+  });
+
   it("a --grep run's ledger makes prune refuse, saying why, and nothing is deleted", async () => {
     const project = clone(recorded, true); // holds the earlier complete run too: the latest run decides
     addDeadFixture(project);
