@@ -15,6 +15,7 @@ import { failedLiveMessage, firstDifference, misnamedRecordedMessage, missMessag
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
+import { warnStaleInstall } from "./diagnose/staleInstall";
 import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMode, type VcrToolMode } from "./modes";
 import { applyRedactors, redactedRequest, redactionSplitAcross, splitRedactionError, type Redactor } from "./redact";
 import { currentRunner, currentTest, emit, keepPassableError, type Scope } from "./scope";
@@ -467,6 +468,7 @@ export class Recorder {
         usedIn(result.file, currentTest); // written again over what a test beside it recorded: its clean-up must not delete this one's
       }
       this.warnSize(result.file, result.bytes);
+      warnStaleInstall(result.file);
       this.count("recorded", lookup.kind, lookup.mode);
       if (lookup.kind === "tool") noteToolRecorded(result.file, test); // a failed test that replays it is told who recorded it
       emit({ type: "used", hash: lookup.hash, file: lookup.file });

@@ -7,6 +7,7 @@ import { currentRunner, currentTest, type RunnerName } from "../scope";
 import { changesEveryRun, formatChange, hintFor, isEdit } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { packageManager } from "./packageManager";
+import { staleInstall } from "./staleInstall";
 import { filterTitleOf } from "./runIdTitle";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { sharedCommandArgs } from "../runner/shareEnv";
@@ -179,6 +180,8 @@ function facts(m: Unmatched, searched: boolean, held: { there: string } | undefi
       `  ${held.there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), here a workspace's root.`,
     );
   }
+  const stale = staleInstall();
+  if (stale) lines.push(`  ${stale}`);
   return lines;
 }
 

@@ -1,0 +1,64 @@
+/**
+ * The installed LangChain packages against npm's lock file (`src/diagnose/staleInstall.ts`): a pull
+ * of an upgrade without `npm ci` (user trial 40) is named in a miss, the summary's roll-up and the
+ * first recording, with the fix.
+ */
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { staleInstall } from "../../src/diagnose/staleInstall";
+import { missMessage } from "../../src/diagnose/messages";
+import { missCausesNote } from "../../src/runner/missCauses";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+function project(installed: Record<string, string>, locked: Record<string, string>): string {
+  const dir = tmpDir("vcr-stale-");
+  fs.mkdirSync(path.join(dir, ".git")); // the repository's top: the lock file is not looked for above it
+  const packages: Record<string, object> = { "": { name: "app" } };
+  for (const [name, version] of Object.entries(locked)) packages[`node_modules/${name}`] = { version };
+  packages["node_modules/zod"] = { version: "4.0.0" }; // not LangChain's: never compared
+  fs.writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages }));
+  for (const [name, version] of Object.entries({ ...installed, zod: "3.0.0" })) {
+    fs.mkdirSync(path.join(dir, "node_modules", name), { recursive: true });
+    fs.writeFileSync(path.join(dir, "node_modules", name, "package.json"), JSON.stringify({ name, version }));
+  }
+  return dir;
+}
+
+describe("staleInstall: LangChain packages that are not the lock file's", () => {
+  after(removeTmpDirs);
+
+  it("names each installed package whose version is not the lock file's, and the fix; none when they match or there is no npm lock file", () => {
+    const stale = project(
+      { "@langchain/core": "1.2.0", "@langchain/openai": "1.6.0", langchain: "1.0.6" },
+      { "@langchain/core": "1.4.0", "@langchain/openai": "1.6.0", langchain: "1.5.14", "@langchain/anthropic": "1.5.11" },
+    );
+    expect(staleInstall(stale)).to.equal(
+      "the installed LangChain packages are not the ones package-lock.json names: @langchain/core 1.2.0 (the lock file: 1.4.0), langchain 1.0.6 (the lock file: 1.5.14). " +
+        "A pull without an install? Install from the lock file (npm ci) and run the tests again before recording anything: " +
+        "these packages may ask other requests than the ones the fixtures were recorded for.",
+    );
+    const below = path.join(stale, "test");
+    fs.mkdirSync(below);
+    expect(staleInstall(below)).to.include("names: @langchain/core 1.2.0"); // from a subdirectory too
+    expect(staleInstall(project({ "@langchain/core": "1.4.0" }, { "@langchain/core": "1.4.0" }))).to.equal(undefined);
+    const noLock = tmpDir("vcr-stale-");
+    fs.mkdirSync(path.join(noLock, ".git"));
+    expect(staleInstall(noLock)).to.equal(undefined);
+  });
+
+  it("is a line of a miss's message and of the summary's roll-up, run from such a project", () => {
+    const stale = project({ "@langchain/core": "1.2.0" }, { "@langchain/core": "1.4.0" });
+    const cwd = process.cwd();
+    process.chdir(stale);
+    try {
+      const miss = missMessage({ kind: "chat", hash: "a".repeat(64), file: "cassettes/x.json", request: {}, mode: "replay_only", describe: "ChatOpenAI" });
+      expect(miss).to.include("\n  the installed LangChain packages are not the ones package-lock.json names: @langchain/core 1.2.0 (the lock file: 1.4.0).");
+      const causes = new Map([["max_tokens: 16384 → 2048", { misses: 4, requests: new Set(["a", "b", "c", "d"]) }]]);
+      expect(missCausesNote(causes, 5)).to.include("\n  the installed LangChain packages are not the ones package-lock.json names");
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(missCausesNote(new Map([["x", { misses: 3, requests: new Set(["a", "b", "c"]) }]]), 3)).to.not.include("installed LangChain packages");
+  });
+});
