@@ -57,12 +57,12 @@ function lockFileAbove(dir: string): string | undefined {
   }
 }
 
-let warned = false;
+let warnedOf: string | undefined;
 
-/** Once a process, at its first recording: the fixtures it writes are for packages the lock file does not hold. */
+/** At a process's first recording (and again only if what differs changes): the fixtures it writes are for packages the lock file does not hold. */
 export function warnStaleInstall(file: string): void {
-  if (warned) return;
-  warned = true;
   const line = staleInstall();
-  if (line) log.warn(`recorded ${file}, but ${line}\n`);
+  if (line === undefined || line === warnedOf) return;
+  warnedOf = line;
+  log.warn(`recorded ${file}, but ${line}\n`);
 }

@@ -10,6 +10,10 @@ import { staleInstall } from "../../src/diagnose/staleInstall";
 import { missMessage } from "../../src/diagnose/messages";
 import { missCausesNote } from "../../src/runner/missCauses";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { Vcr } from "../../src/index";
+import { startFakeProvider } from "../helpers/fakeProvider";
+import { openai } from "../helpers/models";
+import { stderrOf } from "../helpers/notes";
 
 function project(installed: Record<string, string>, locked: Record<string, string>): string {
   const dir = tmpDir("vcr-stale-");
@@ -60,5 +64,25 @@ describe("staleInstall: LangChain packages that are not the lock file's", () => 
       process.chdir(cwd);
     }
     expect(missCausesNote(new Map([["x", { misses: 3, requests: new Set(["a", "b", "c"]) }]]), 3)).to.not.include("installed LangChain packages");
+  });
+
+  it("a recording there warns once (each process's first), naming the fixture: a plain local run would otherwise record the old packages' requests in silence", async () => {
+    const stale = project({ "@langchain/core": "1.2.0" }, { "@langchain/core": "1.4.0" });
+    const fake = await startFakeProvider();
+    const cwd = process.cwd();
+    process.chdir(stale);
+    try {
+      const vcr = new Vcr({ dir: path.join(stale, "cassettes"), mode: "record_or_replay" });
+      const text = await stderrOf(async () => {
+        await openai(fake, vcr.cache).invoke("first question");
+        await openai(fake, vcr.cache).invoke("second question");
+      });
+      expect(text.split("the installed LangChain packages are not the ones package-lock.json names")).to.have.length(2);
+      expect(text).to.match(/langchain-vcr: recorded \S+cassettes\/[0-9a-f]{64}\.json, but the installed LangChain packages/);
+      expect(fake.count()).to.equal(2);
+    } finally {
+      process.chdir(cwd);
+      await fake.close();
+    }
   });
 });
