@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
+import { OPENAI_API_MEMBER } from "./adapters/chat/openaiApi";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
@@ -566,7 +567,10 @@ export class Recorder {
     noteUnanswered(currentTest(), { kind: base.kind, describe, file: base.file, mode: base.mode, how: "missed" });
     const shown = this.shown(base, secrets);
     const request = shown ? shown.request : NOT_SHOWN;
-    const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, this.usedThisRun) : undefined;
+    // this very request's fixture of the other OpenAI API was read to key this one (openaiApi.ts): it is not another request's
+    const sibling = this.otherApiFile(base);
+    const used = sibling ? (file: string) => file !== sibling && this.usedThisRun(file) : this.usedThisRun;
+    const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, used) : undefined;
     const otherForm = this.otherForm(base);
     const misnamed = shown ? this.nearest.misnamed : undefined;
     this.count("missed", base.kind, base.mode, {
@@ -586,7 +590,7 @@ export class Recorder {
       filterTitle: scope?.filterTitle,
       specFile: scope?.specFile,
       older: this.nearest.older,
-      nearestUsedThisRun: nearest !== undefined && this.usedThisRun(nearest.file),
+      nearestUsedThisRun: nearest !== undefined && used(nearest.file),
       otherForm,
       misnamed,
     });
@@ -615,6 +619,14 @@ export class Recorder {
     const redacted = redactedRequest(base.kind, base.hash, base.request, this.config.redactors);
     const known = secrets ? [...secrets(), ...envSecrets()] : envSecrets();
     return redacted && { request: maskSecrets(redacted.request, known, this.config.allowSecretPatterns) };
+  }
+
+  /** The fixture of this request as the other OpenAI API keyed it, when this one was keyed with `openai_api` (`ownApiRequest`). */
+  private otherApiFile(base: Pick<Lookup, "kind" | "request">): string | undefined {
+    const r = base.request;
+    if (r === null || typeof r !== "object" || !(OPENAI_API_MEMBER in r)) return undefined;
+    const { [OPENAI_API_MEMBER]: _api, ...same } = r as Record<string, unknown>;
+    return this.store.fileFor(requestHash(base.kind, same));
   }
 
   private reportNearMiss(lookup: Lookup): void {

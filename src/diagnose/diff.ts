@@ -39,14 +39,25 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
+/** A tool definition's fields the Responses API form has and chat completions' does not (`tools[0].strict: (absent) → null`). */
+const RESPONSES_TOOL_FIELD = /^tools\[\d+\]\.(?:strict|type)$/;
+
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
 export function hintFor(differences: readonly VcrDifference[]): string | undefined {
-  const api = differences.find((d) => d.path === OPENAI_API_MEMBER && d.recorded === undefined);
+  // the same request but for the API: with other differences beside it, the fixture is not this request's
+  const api = differences.length === 1 && differences[0].path === OPENAI_API_MEMBER && differences[0].recorded === undefined ? differences[0] : undefined;
   if (api) {
     return (
       `ChatOpenAI sends this call to OpenAI's ${api.requested === "responses" ? "Responses API" : "Chat Completions API"}, and the fixture of the same request holds the other API's answer ` +
       `(useResponsesApi, built-in tools, some models, or a new @langchain/openai choose the API): record this call, and it gets a fixture of its own beside that one, ` +
       `which stays for the calls that use the other API`
+    );
+  }
+  if (differences.length > 0 && differences.every((d) => RESPONSES_TOOL_FIELD.test(d.path) && d.recorded === undefined)) {
+    return (
+      `the tool definitions gained only what @langchain/openai adds to the tools it sends OpenAI's Responses API: a string model ` +
+      `(createAgent({ model: "openai:…" })) calls chat completions with older langchain and @langchain/openai releases and the Responses API with newer ones. ` +
+      `After such an upgrade, record the suite again and review it (docs/upgrading.md)`
     );
   }
   const [first] = volatileDifferences(differences);

@@ -16,6 +16,8 @@ import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { readFixtures } from "../helpers/tmp";
+import { chatFixture } from "../helpers/chatFixture";
+import { formatFixture } from "../../src/store/format";
 
 const WEATHER = {
   type: "function" as const,
@@ -148,5 +150,30 @@ describe("OpenAI Responses API: record and replay", () => {
           expect(await validateFixtures(dir)).to.deep.equal([]); // the second one's name is its request's hash, openai_api included
         });
       }
+
+    it("beside another test's fixture that looks like an edit of it, the miss names this request's own fixture of the other API, one difference, with the hint; another request's miss gets no such hint (trial 40: the sibling was named, the hint shown anyway)", async () => {
+      await client(new Vcr({ dir, mode: "record_or_replay" }), "completions").invoke("Say hello.");
+      const [own] = fs.readdirSync(dir);
+      // another test's fixture, from an earlier run (this process never read it): its prompt looks like an edit of this one
+      const request = { ...JSON.parse(fs.readFileSync(path.join(dir, own), "utf8")).request, temperature: 0 };
+      request.messages = [{ role: "user", content: "Please say hello." }];
+      const sibling = chatFixture(request, "Hello!");
+      fs.writeFileSync(path.join(dir, `${sibling.hash}.json`), formatFixture(sibling));
+      const requests = fake.count();
+      const sealed = new Vcr({ dir, mode: "replay_only" });
+      const err = (await client(sealed, "responses")
+        .invoke("Say hello.")
+        .catch((e: unknown) => e)) as Error;
+      expect(err).to.be.instanceOf(VcrMissError);
+      expect(err.message).to.include(
+        `nearest recorded chat fixture: ${path.join(dir, own)}, which differs at:\n    openai_api: (absent) → "responses"\n  hint: ChatOpenAI sends`,
+      );
+      const other = (await client(sealed, "responses")
+        .invoke("Say hello!")
+        .catch((e: unknown) => e)) as Error;
+      expect(other).to.be.instanceOf(VcrMissError);
+      expect(other.message).to.not.include("the fixture of the same request holds the other API's answer");
+      expect(fake.count()).to.equal(requests);
+    });
   });
 });

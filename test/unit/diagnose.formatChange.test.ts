@@ -74,3 +74,20 @@ describe("hintFor: a value a run makes anew, and whether a normalizer reaches wh
     expect(hint).not.to.include("add normalizers.");
   });
 });
+
+describe("hintFor: OpenAI's two APIs", () => {
+  const d = (path: string, recorded: unknown, requested: unknown) => ({ path, recorded, requested });
+
+  it("the other API's fixture of the same request: only when openai_api is the one difference (trial 40: it was shown beside an edited prompt)", () => {
+    expect(hintFor([d("openai_api", undefined, "responses")])).to.include("ChatOpenAI sends this call to OpenAI's Responses API");
+    expect(hintFor([d("messages[0].content", "Explicit: hi", "No tools: hi"), d("openai_api", undefined, "responses")])).to.equal(undefined);
+  });
+
+  it("tool definitions that gained only strict or type: the Responses API's form after an upgrade (trial 40: no word on why)", () => {
+    const gained = [d("tools[0].strict", undefined, null), d("tools[0].type", undefined, "function")];
+    expect(hintFor(gained)).to.include("what @langchain/openai adds to the tools it sends OpenAI's Responses API").and.include("docs/upgrading.md");
+    expect(hintFor([d("tools[1].strict", undefined, null)])).to.include("Responses API");
+    expect(hintFor([...gained, d("temperature", 0, undefined)])).to.equal(undefined);
+    expect(hintFor([d("tools[0].strict", true, null)])).to.equal(undefined); // changed, not gained
+  });
+});
