@@ -10,6 +10,7 @@ import { packageManager } from "./packageManager";
 import { staleInstall } from "./staleInstall";
 import { filterTitleOf } from "./runIdTitle";
 import { mochaCommandArgs } from "../mocha/contextEnv";
+import { argsNaming } from "../mocha/runContext";
 import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
 import { isDirectory } from "../fsProbe";
@@ -309,8 +310,14 @@ function commandFor(
       return `${env} ${yarn ? "yarn node" : "node"} --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test${filter("--test-name-pattern")}${testFileArg(ownTestFile())}`;
     default:
       // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
-      return `${env} ${exec} mocha${words(mochaCommandArgs())}${filter("--grep")}`;
+      return `${env} ${exec} mocha${words(mochaArgsFor(specFile))}${filter("--grep")}`;
   }
+}
+
+/** The suite's mocha arguments, its spec files swapped for the test's own when none of them is it (`argsNaming`). */
+function mochaArgsFor(specFile: string | undefined): readonly string[] | undefined {
+  const args = mochaCommandArgs();
+  return args && specFile ? argsNaming(args, specFile) : args;
 }
 
 /**

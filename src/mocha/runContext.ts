@@ -8,6 +8,8 @@
  * forks (mocha also sets `MOCHA_WORKER_ID` there). Pure functions: the caller passes env,
  * argv and pids.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { parseShard, SHARD_ENV, type Shard } from "../runner/ledgerFiles";
 import { newRunIds, parseEnvJson } from "../runner/runIds";
 import { NARROWING_OPTIONS, narrowingReason } from "../runner/narrowingArgs";
@@ -84,6 +86,22 @@ const LEFT_OUT = new Set(["grep", "g", "fgrep", "f", "invert", "i", "watch", "w"
 /** `args` (mocha's, after node and the script) without the options in LEFT_OUT and their values. */
 export function commandArgs(args: readonly string[]): string[] {
   return [...mochaArgs(args)].flatMap((arg) => ("option" in arg && LEFT_OUT.has(arg.option) ? [] : arg.tokens));
+}
+
+/**
+ * `args` with the spec files named on it swapped for `specFile` when none of them is it: mocha
+ * adds its config's `spec` to the files a command line names, so a test of another file ran too
+ * (a user trial: a miss in test/app.spec.ts printed `mocha test/notools.spec.ts --grep …`). Left
+ * as they are when one is a glob or a directory (it may hold the file), or follows `--`.
+ */
+export function argsNaming(args: readonly string[], specFile: string, cwd: string = process.cwd()): string[] {
+  const items = [...mochaArgs(args)];
+  const named = items.flatMap((a) => ("positional" in a ? [a] : []));
+  const target = path.resolve(cwd, specFile);
+  const isFile = (f: string) => fs.statSync(path.resolve(cwd, f), { throwIfNoEntry: false })?.isFile() === true;
+  if (named.length === 0 || named.some((a) => a.tokens[0] === "--" || !isFile(a.positional[0]) || path.resolve(cwd, a.positional[0]) === target))
+    return [...args];
+  return items.flatMap((a) => (!("positional" in a) ? a.tokens : a === named[0] ? [path.relative(cwd, target).split(path.sep).join("/")] : []));
 }
 
 export function serializeContext(c: RunContext): string {
