@@ -21,6 +21,8 @@ import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
 import { VcrConfigError } from "../errors";
+import { ledgerDirOf, ledgerRootOf, otherLedgerSources } from "./prune";
+import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
 
 export const diffSpec = { strings: ["base", "format", SECRET_FLAG] } as const;
 const FORMATS = ["text", "markdown", "json"] as const;
@@ -33,7 +35,8 @@ export interface DiffResult {
 }
 
 /** `command`: the command line that asked, for a missing directory's hint. */
-export function diffFixtures(dirArg: string, base: string, command = "diff"): DiffResult {
+/** `inUse`: whether the last complete runs on this machine used a fixture, by its path (`usedByLastRuns`); undefined when no ledger says. */
+export function diffFixtures(dirArg: string, base: string, command = "diff", inUse?: (file: string) => boolean): DiffResult {
   if (fs.existsSync(dirArg) && !fs.statSync(dirArg).isDirectory()) throw new DiffUsageError(`${dirArg} is not a directory (pass the fixture directory)`);
   const top = workTreeOf(dirArg);
   const dir = realPathOf(dirArg);
@@ -93,7 +96,8 @@ export function diffFixtures(dirArg: string, base: string, command = "diff"): Di
   }
   // read only if an added fixture pairs with no removed one: it may be an edit of one still here
   const unchangedFiles = () => ({ files: new Map(unchanged.sort().map((n) => [n, readFixtureFile(path.join(dir, n))])), label });
-  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort(), unchangedFiles);
+  const used = inUse && ((name: string) => inUse(path.join(dirArg, name)) || inUse(path.join(dir, name))); // the ledger's path, or the real one
+  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort(), unchangedFiles, used);
   report.damaged.push(...misnamed(dir, allBaseBlobs, label));
   return { report, dir: relPosix || ".", base };
 }
@@ -137,10 +141,25 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
     // run from a subdirectory of the project: the default directory is the one at the work tree's top level
     dir = path.join(workTreeOf(dir), path.basename(dir));
   }
-  const r = diffFixtures(dir, base, `diff${flagWords(args)}`);
+  const r = diffFixtures(dir, base, `diff${flagWords(args)}`, usedByLastRuns(dir, args, io));
   const header = { dir: r.dir, base: r.base };
   // a credential a fixture holds by mistake (validate reports it) stays out of the report, which a pull-request comment shows
   const report = masked(r.report, args);
   io.out(format === "json" ? renderJson(report) : format === "markdown" ? renderMarkdown(report, header) : renderText(report, header));
   return 0;
+}
+
+/**
+ * What the last complete runs on this machine used (the last run of the suite here and of each
+ * other suite sharing `dir`), from their ledgers; undefined when one is missing or partial. A
+ * fixture they used is still a test's, not the old form of an added one.
+ */
+function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): ((file: string) => boolean) | undefined {
+  const ledgerDir = ledgerDirOf(args, io);
+  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io));
+  if (!verdicts?.last?.complete) return undefined;
+  const runs = [verdicts.last, ...suitesSharing(verdicts, dir).map((o) => o.run)];
+  if (runs.some((r) => !r.complete)) return undefined;
+  const used = new Set(runs.flatMap((r) => [...r.used]));
+  return (file) => used.has(file);
 }

@@ -76,13 +76,13 @@ export function requestChangeOf(c: { request: readonly VcrDifference[] }): strin
 
 /** Changes that did the same to their requests together, each group where its first file (by name) would be, by file name within it. */
 function sortChanges(changes: DiffChange[]): void {
+  const keyOf = new Map(changes.map((c) => [c, requestChangeOf(c)] as const));
   const first = new Map<string, string>();
-  for (const c of changes) {
-    const key = requestChangeOf(c);
+  for (const [c, key] of keyOf) {
     const at = first.get(key);
     if (at === undefined || c.after < at) first.set(key, c.after);
   }
-  const by = (c: DiffChange) => first.get(requestChangeOf(c))!;
+  const by = (c: DiffChange) => first.get(keyOf.get(c)!)!;
   changes.sort((x, y) => (by(x) === by(y) ? (x.after < y.after ? -1 : 1) : by(x) < by(y) ? -1 : 1));
 }
 
@@ -99,12 +99,15 @@ interface Side {
 /**
  * `unchanged`: the fixtures both sides hold with the same bytes (read only when an added fixture
  * is paired with no removed one), for the edits of a fixture still there (`DiffListed.editOf`).
+ * `inUse`: whether the last complete runs on this machine used an unchanged fixture, by its file
+ * name (their ledgers); undefined when no ledger says.
  */
 export function computeDiff(
   base: Side,
   work: Side,
   sameName: readonly string[],
   unchanged: () => Side = () => ({ files: new Map(), label: work.label }),
+  inUse?: (name: string) => boolean,
 ): DiffReport {
   const report: DiffReport = { changed: [], added: [], removed: [], rerecorded: [], damaged: [] };
   const good = (side: Side, which: "base" | "working tree", name: string): Fixture | undefined => {
@@ -155,7 +158,7 @@ export function computeDiff(
   const pairedR = new Set(pairs.map(([, r]) => r.name));
   const listed = (side: Side, e: Entry): DiffListed => ({ file: side.label(e.name), kind: e.fixture.kind, title: fixtureTitle(e.fixture) });
   const unpaired = added.filter((a) => !pairedA.has(a.name));
-  const still = unpaired.length ? stillThere(unpaired, unchanged()) : new Map<Entry, Entry>();
+  const still = unpaired.length ? stillThere(unpaired, unchanged(), inUse) : new Map<Entry, Entry>();
   report.added = unpaired.map((a) => {
     const of = still.get(a);
     if (!of) return listed(work, a);
@@ -222,7 +225,7 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
  * prompt) where the two ask the same question: the model, the last user text and what came after
  * it, in full.
  */
-function editsOf(added: Entry[], others: Entry[]): Candidate[] {
+function editsOf(added: Entry[], others: Entry[], rewrites = true): Candidate[] {
   const edits: Candidate[] = [];
   const sameQuestions: Candidate[] = [];
   for (const a of added) {
@@ -230,7 +233,8 @@ function editsOf(added: Entry[], others: Entry[]): Candidate[] {
       const d = differencesOf(a, r);
       if (!d) continue;
       if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
-      else if (d.length > 0 && d.length <= MAX_EDIT_DIFFERENCES && sameQuestion(a.fixture, r.fixture)) sameQuestions.push({ a, r, score: nearness(d) });
+      else if (rewrites && d.length > 0 && d.length <= MAX_EDIT_DIFFERENCES && sameQuestion(a.fixture, r.fixture))
+        sameQuestions.push({ a, r, score: nearness(d) });
     }
   }
   const usedA = new Set<Entry>();
@@ -264,21 +268,23 @@ interface Candidate {
 
 /**
  * For each added fixture, the unchanged fixture it is an edit of (as a removed one is paired:
- * `editsOf`, a rewritten system prompt included), if any: the nearest pairs first, each unchanged
- * fixture with one added one at most (a test copied from another beside an edit of that other: the
- * edit is paired, the copy is added).
+ * `editsOf`), if any: the nearest pairs first, each unchanged fixture with one added one at most
+ * (a test copied from another beside an edit of that other: the edit is paired, the copy is
+ * added). A fixture the last complete runs used (`inUse`) is a test's still, not an old form. A
+ * rewritten system prompt pairs only with one they did not use: without their word, a new test that
+ * asks what another asks under another prompt (a persona of a describe.each) would be called an edit.
  */
-function stillThere(added: Entry[], unchanged: Side): Map<Entry, Entry> {
+function stillThere(added: Entry[], unchanged: Side, inUse: ((name: string) => boolean) | undefined): Map<Entry, Entry> {
   const kept: Entry[] = [];
-  for (const [name, f] of unchanged.files) if (f.fixture && !unusableProblems(name, f.fixture).length) kept.push(...entry(name, f.fixture, true));
+  for (const [name, f] of unchanged.files)
+    if (f.fixture && !unusableProblems(name, f.fixture).length && !inUse?.(name)) kept.push(...entry(name, f.fixture, true));
   if (added.length * kept.length > MAX_COMPARISONS) return new Map();
-  return new Map(editsOf(added, kept).map((c) => [c.a, c.r]));
+  return new Map(editsOf(added, kept, inUse !== undefined).map((c) => [c.a, c.r]));
 }
 
 /**
- * A request's differences, each in a message named by that message's role. Two requests whose
- * messages' roles differ are never paired (`nearestOf`), so the working tree's role is the base's
- * too; a message only the base has is named by the base's.
+ * A request's differences, each in a message named by that message's role, the base's and the
+ * working tree's where they differ (a system prompt put before the question: `user → system`).
  */
 function requestDiffs(before: unknown, after: unknown): ShownDifference[] {
   return diffValues(before, after).map((d) => {
@@ -288,7 +294,8 @@ function requestDiffs(before: unknown, after: unknown): ShownDifference[] {
       const m = isRec(request) && Array.isArray(request.messages) ? (request.messages[Number(at[1])] as unknown) : undefined;
       return isRec(m) && typeof m.role === "string" ? m.role : undefined;
     };
-    const role = roleIn(after) ?? roleIn(before);
+    const [was, is] = [roleIn(before), roleIn(after)];
+    const role = was && is && was !== is ? `${was} → ${is}` : (is ?? was);
     return role ? { ...d, role } : d;
   });
 }

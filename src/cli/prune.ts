@@ -118,10 +118,12 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     io.out(`langchain-vcr: also kept ${k.files.length} used by another suite sharing this directory: the last ${suiteName(k.suite)}.\n`);
   }
   if (keptLeftOut.length) {
-    const tests = leftOut.tests.slice(0, 3).map((t) => `${t.spec}: ${JSON.stringify(t.title)}`);
+    const keptSet = new Set(keptLeftOut);
+    const behind = leftOut.tests.filter((t) => [...t.fixtures].some((f) => keptSet.has(f))); // not those whose fixtures another suite keeps
+    const tests = behind.slice(0, 3).map((t) => `${t.spec}: ${JSON.stringify(t.title)}`);
     io.out(
-      `langchain-vcr: also kept ${keptLeftOut.length} used in the run before (${verdicts!.previous!.runId}) by ${leftOut.tests.length} test(s) that used none in the last run, though their test files are unchanged: ` +
-        `${tests.join(", ")}${leftOut.tests.length > 3 ? ", …" : ""}.\n` +
+      `langchain-vcr: also kept ${keptLeftOut.length} used in the run before (${verdicts!.previous!.runId}) by ${behind.length} test(s) that used none in the last run, though their test files are unchanged: ` +
+        `${tests.join(", ")}${behind.length > 3 ? ", …" : ""}.\n` +
         `  An environment variable may have left them out of the last run (tests defined from a list in the environment), or they no longer call a model. ` +
         `Run the whole suite as CI does; once a second complete run has not used them, prune removes them.\n`,
     );

@@ -39,8 +39,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** A tool definition's fields the Responses API form has and chat completions' does not (`tools[0].strict: (absent) → null`). */
-const RESPONSES_TOOL_FIELD = /^tools\[\d+\]\.(?:strict|type)$/;
+/** A tool definition's field the Responses API form has and chat completions' does not, with the value it has there: `tools[0].strict: (absent) → null`, `tools[0].type: (absent) → "function"` (a user's own `strict: true` is not it). */
+function gainedResponsesToolField(d: VcrDifference): boolean {
+  const field = /^tools\[\d+\]\.(strict|type)$/.exec(d.path)?.[1];
+  return d.recorded === undefined && ((field === "strict" && d.requested === null) || (field === "type" && d.requested === "function"));
+}
 
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
 export function hintFor(differences: readonly VcrDifference[]): string | undefined {
@@ -53,7 +56,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `which stays for the calls that use the other API`
     );
   }
-  if (differences.length > 0 && differences.every((d) => RESPONSES_TOOL_FIELD.test(d.path) && d.recorded === undefined)) {
+  if (differences.length > 0 && differences.every(gainedResponsesToolField)) {
     return (
       `the tool definitions gained only what @langchain/openai adds to the tools it sends OpenAI's Responses API: a string model ` +
       `(createAgent({ model: "openai:…" })) calls chat completions with older langchain and @langchain/openai releases and the Responses API with newer ones. ` +

@@ -12,6 +12,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { log } from "../log";
+import { dotGitAbove } from "../dotGit";
 
 let memo: { cwd: string; line: string | undefined } | undefined;
 
@@ -49,11 +50,14 @@ function read(cwd: string): string | undefined {
   );
 }
 
+/** The nearest package-lock.json at or above `dir`, not above its git work tree's top. */
 function lockFileAbove(dir: string): string | undefined {
+  const dotGit = dotGitAbove(dir);
+  const top = dotGit ? path.dirname(dotGit.path) : undefined;
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     const file = path.join(d, "package-lock.json");
     if (fs.existsSync(file)) return file;
-    if (fs.existsSync(path.join(d, ".git")) || path.dirname(d) === d) return undefined; // not past the repository's top
+    if (d === top || path.dirname(d) === d) return undefined;
   }
 }
 

@@ -20,6 +20,7 @@ import { processWide } from "../processWide";
 import { parseEnvJson } from "../runner/runIds";
 import { SHARE_ENV } from "../runner/shareEnv";
 import { underJest } from "./jestWhen";
+import { log } from "../log";
 
 /** The note's fields: a unit report (`runner/share.ts`) that counts nothing and says why. */
 export interface UnpluggedNote {
@@ -34,16 +35,17 @@ const watched = processWide("jest.unplugged.v1", () => ({ on: false }));
 
 export function watchUseWithoutJestPlugin(env: NodeJS.ProcessEnv = process.env): void {
   if (watched.on || !underJest(env)) return;
-  const share = parseEnvJson<{ runner: string; dir: string }>(env[SHARE_ENV], (s) => s.runner === "jest" && typeof s.dir === "string");
+  const share = parseEnvJson<{ runner: string; dir: string; tmpProblem?: string }>(env[SHARE_ENV], (s) => s.runner === "jest" && typeof s.dir === "string");
   if (!share) return; // no reporter: the setup file, if loaded, warns about that
   watched.on = true;
   const off = onScopeEvent(() => {
     off();
-    if (currentRunner() === undefined) leaveNote(share.dir);
+    if (currentRunner() === undefined) leaveNote(share.dir, share.tmpProblem);
   });
 }
 
-function leaveNote(dir: string): void {
+/** Written as the plugin's reports are (a temporary file renamed: the reporter never reads half a note); this file's own copy, so the main entry does not load the runner's report code. */
+function leaveNote(dir: string, tmpProblem: string | undefined): void {
   const state = (globalThis as { expect?: { getState?(): { testPath?: string } } }).expect?.getState?.();
   const note: UnpluggedNote = { unit: state?.testPath ?? "(unknown test file)", pid: process.pid, done: true, unplugged: true };
   const file = path.join(dir, `${process.pid}-unplugged-${randomBytes(3).toString("hex")}.json`);
@@ -51,7 +53,11 @@ function leaveNote(dir: string): void {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(`${file}.tmp`, JSON.stringify(note));
     fs.renameSync(`${file}.tmp`, file);
-  } catch {
-    // the temp directory cannot be written: the reporter says so for the run (share.tmpProblem)
+  } catch (e) {
+    // the temp directory cannot be written: the reporter says so for the run (share.tmpProblem); anything else, here
+    if (!tmpProblem)
+      log.warn(
+        `could not leave the note that ${note.unit} used langchain-vcr without langchain-vcr/jest in ${dir}: ${(e as Error).message}; its fixture use is not counted\n`,
+      );
   }
 }

@@ -89,19 +89,21 @@ export function commandArgs(args: readonly string[]): string[] {
 }
 
 /**
- * `args` with the spec files named on it swapped for `specFile` when none of them is it: mocha
- * adds its config's `spec` to the files a command line names, so a test of another file ran too
- * (a user trial: a miss in test/app.spec.ts printed `mocha test/notools.spec.ts --grep …`). Left
- * as they are when one is a glob or a directory (it may hold the file), or follows `--`.
+ * `args` with the one spec file named on it swapped for `specFile` when it is another: mocha adds
+ * its config's `spec` to the files a command line names, so a test of another file ran too (a
+ * user trial: a miss in test/app.spec.ts printed `mocha test/notools.spec.ts --grep …`). Left as
+ * they are when it is a glob or a directory (it may hold the file) or follows `--`, and when
+ * several are named (one may be a setup file the run needs).
  */
 export function argsNaming(args: readonly string[], specFile: string, cwd: string = process.cwd()): string[] {
   const items = [...mochaArgs(args)];
   const named = items.flatMap((a) => ("positional" in a ? [a] : []));
   const target = path.resolve(cwd, specFile);
   const isFile = (f: string) => fs.statSync(path.resolve(cwd, f), { throwIfNoEntry: false })?.isFile() === true;
-  if (named.length === 0 || named.some((a) => a.tokens[0] === "--" || !isFile(a.positional[0]) || path.resolve(cwd, a.positional[0]) === target))
+  // one file, and not it: with several, one may be a setup file the run needs (mocha test/setup.ts test/b.spec.ts)
+  if (named.length !== 1 || named[0].tokens[0] === "--" || !isFile(named[0].positional[0]) || path.resolve(cwd, named[0].positional[0]) === target)
     return [...args];
-  return items.flatMap((a) => (!("positional" in a) ? a.tokens : a === named[0] ? [path.relative(cwd, target).split(path.sep).join("/")] : []));
+  return items.flatMap((a) => (a === named[0] ? [path.relative(cwd, target).split(path.sep).join("/")] : a.tokens));
 }
 
 export function serializeContext(c: RunContext): string {

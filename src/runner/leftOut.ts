@@ -9,9 +9,9 @@
 import type { RunVerdict } from "./ledgerFiles";
 
 export interface LeftOut {
-  /** The tests, by test file and title, in the order the run before's ledger holds them. */
-  tests: { spec: string; title: string }[];
-  /** The fixtures (absolute) they used in the run before and the last run did not use. */
+  /** The tests, by test file and title, in the order the run before's ledger holds them, each with the fixtures it used then that the last run did not. */
+  tests: { spec: string; title: string; fixtures: Set<string> }[];
+  /** All their fixtures (absolute). */
   fixtures: Set<string>;
 }
 
@@ -21,21 +21,21 @@ export function leftOutTests(last: RunVerdict, previous: RunVerdict | undefined)
   const ranLast = new Map<string, Set<string>>(); // test file → the titles of its tests that used a fixture in the last run
   for (const bySpec of last.usedBy.values())
     for (const [spec, titles] of bySpec) for (const t of titles) (ranLast.get(spec) ?? ranLast.set(spec, new Set()).get(spec)!).add(t);
-  const seen = new Set<string>();
+  const tests = new Map<string, LeftOut["tests"][number]>();
   for (const [fixture, bySpec] of previous.usedBy) {
+    if (last.used.has(fixture)) continue;
     for (const [spec, titles] of bySpec) {
       const digest = previous.specDigests.get(spec);
       if (spec === "" || digest === undefined || last.specDigests.get(spec) !== digest) continue; // changed, gone, or unknown: the tests may be others
       for (const title of titles) {
         if (ranLast.get(spec)?.has(title)) continue;
-        if (!last.used.has(fixture)) out.fixtures.add(fixture);
         const key = `${spec}\0${title}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          out.tests.push({ spec, title });
-        }
+        const test = tests.get(key) ?? tests.set(key, { spec, title, fixtures: new Set() }).get(key)!;
+        test.fixtures.add(fixture);
+        out.fixtures.add(fixture);
       }
     }
   }
+  out.tests = [...tests.values()];
   return out;
 }

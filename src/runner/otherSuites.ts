@@ -23,7 +23,7 @@ export interface LedgerVerdicts {
   last?: RunVerdict;
   /** When the last run was partial (a name filter): its suite's most recent complete run, if a kept ledger holds one. */
   lastComplete?: RunVerdict;
-  /** The most recent complete run of the last run's suite before it (`runner/leftOut.ts`). */
+  /** The most recent run of the last run's suite before it that was complete, or is only outdated by test files changed since (`runner/leftOut.ts`). */
   previous?: RunVerdict;
   /** Each other suite, by its last run, most recent first. */
   otherSuites: OtherSuite[];
@@ -67,6 +67,7 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     ? [{ runner: last.runner, source: ledgerDir, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() }]
     : [];
   let previous: RunVerdict | undefined;
+  let lastComplete: RunVerdict | undefined;
   for (const { verdict, source } of older) {
     const files = verdict.specFiles;
     if (files.length === 0) continue;
@@ -74,7 +75,9 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     if (suite) {
       // an older run of a known suite: a complete one's files are that suite's too
       if (verdict.complete) for (const f of files) suite.files.add(f);
-      if (last && suite === suites[0] && verdict.complete) previous ??= verdict;
+      // the run before, judged test file by test file (leftOut.ts): one whose test files changed since on disk counts too
+      if (last && suite === suites[0] && (verdict.complete || verdict.outdated)) previous ??= verdict;
+      if (last && suite === suites[0] && verdict.complete && !last.complete) lastComplete ??= verdict;
     } else {
       const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
       suites.push((suite = { runner: verdict.runner, source, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
@@ -83,7 +86,7 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     for (const f of verdict.files) suite.ledgers.add(path.dirname(f));
   }
   const otherSuites = suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : []));
-  return last ? { last, lastComplete: last.complete ? undefined : previous, previous, otherSuites } : { otherSuites };
+  return last ? { last, lastComplete, previous, otherSuites } : { otherSuites };
 }
 
 /** Every run of another source's ledgers, its test files named from `root` (`source`: its ledger directory, which tells its suites apart). */
@@ -93,7 +96,8 @@ function verdictsOf(o: LedgerSource, root: string): { verdict: RunVerdict; sourc
   return runsNewestFirst(ledgers).map((run) => {
     const v = runVerdict(run, unreadable, o.dir, o.root);
     const usedBy = new Map([...v.usedBy].map(([fixture, tests]) => [fixture, new Map([...tests].map(([spec, titles]) => [fromRoot(spec), titles]))] as const));
-    return { verdict: { ...v, specFiles: v.specFiles.map(fromRoot), usedBy }, source: o.dir };
+    const specDigests = new Map([...v.specDigests].map(([f, digest]) => [fromRoot(f), digest] as const));
+    return { verdict: { ...v, specFiles: v.specFiles.map(fromRoot), specDigests, usedBy }, source: o.dir };
   });
 }
 

@@ -354,7 +354,10 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     fs.mkdirSync(path.join(dir, "test"));
     const text = spec("env", ["a", "b"]).replace(`  it("b"`, `  if (!process.env.ONLY_A) it("b"`);
     fs.writeFileSync(path.join(dir, "test/env.spec.js"), text);
+    fs.writeFileSync(path.join(dir, "test/other.spec.js"), spec("other", ["o1"]));
     expect((await mocha(dir, fake)).code).to.equal(0);
+    // another test file edited between the two runs: the run before no longer matches the disk, and still speaks for env.spec.js (review)
+    fs.appendFileSync(path.join(dir, "test/other.spec.js"), "// edited\n");
     const dead = addDeadFixture(dir);
     const [bFixture] = fixtureFiles(path.join(dir, "cassettes")).filter((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes("question b"));
     const onlyA = await mocha(dir, fake, [], { ONLY_A: "1" });
@@ -363,7 +366,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const dry = await cli(["prune", "--dry-run"], dir);
     expect(dry.code, dry.stderr).to.equal(0);
     expect(dry.stdout.split("\n")[0]).to.equal(`  would remove ${path.join("cassettes", dead)}  chat gpt-4o-mini: "a question from a deleted test"`);
-    expect(dry.stdout).to.match(/\nlangchain-vcr: would remove 1 of 3 fixture\(s\) in cassettes; kept 1 used by the last run /);
+    expect(dry.stdout).to.match(/\nlangchain-vcr: would remove 1 of 4 fixture\(s\) in cassettes; kept 2 used by the last run /);
     expect(dry.stdout).to.match(
       /\nlangchain-vcr: also kept 1 used in the run before \(\S+\) by 1 test\(s\) that used none in the last run, though their test files are unchanged: test\/env\.spec\.js: "env b"\.\n {2}An environment variable may have left them out/,
     );
@@ -374,7 +377,7 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const again = await cli(["prune", "--dry-run"], dir);
     expect(again.code, again.stderr).to.equal(0);
     expect(again.stdout).to.include(`would remove ${path.join("cassettes", bFixture)}`);
-    expect(again.stdout).to.match(/\nlangchain-vcr: would remove 2 of 3 fixture\(s\)/);
+    expect(again.stdout).to.match(/\nlangchain-vcr: would remove 2 of 4 fixture\(s\)/);
     expect(again.stdout).to.not.include("used in the run before");
   });
 

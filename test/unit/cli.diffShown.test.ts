@@ -95,9 +95,15 @@ const withPrompt = (system: string, question: string, answer: string) =>
   );
 
 describe("diff before prune: an added fixture whose system prompt was rewritten, beside the old one", () => {
-  it("is an edit of the old one, which is still there (the same question asked), with the rewritten prompt shown (trial 39: it was a bare 'added')", () => {
+  it("is an edit of the old one, which is still there (the same question asked) and the last run did not use, with the rewritten prompt shown (trial 39: it was a bare 'added')", () => {
     const old = withPrompt(OLD_PROMPT, REFUND, "Refunded.");
-    const report = computeDiff(side([]), side([withPrompt(NEW_PROMPT, REFUND, "Refunded.")]), [], () => side([old]));
+    const report = computeDiff(
+      side([]),
+      side([withPrompt(NEW_PROMPT, REFUND, "Refunded.")]),
+      [],
+      () => side([old]),
+      () => false,
+    );
     expect(report.added.map((a) => a.editOf?.file)).to.deep.equal([`cassettes/${old.hash}.json`]);
     expect(report.added[0].editOf!.request.map((d) => [d.path, d.role])).to.deep.equal([["messages[0].content", "system"]]);
     const text = renderText(report, { dir: "cassettes", base: "HEAD" });
@@ -107,8 +113,50 @@ describe("diff before prune: an added fixture whose system prompt was rewritten,
 
   it("another question beside it, with that prompt, is plain added: a rewrite pairs only where the same question is asked", () => {
     const old = withPrompt(OLD_PROMPT, REFUND, "Refunded.");
-    const report = computeDiff(side([]), side([withPrompt(NEW_PROMPT, "Where is my parcel?", "On its way.")]), [], () => side([old]));
+    const report = computeDiff(
+      side([]),
+      side([withPrompt(NEW_PROMPT, "Where is my parcel?", "On its way.")]),
+      [],
+      () => side([old]),
+      () => false,
+    );
     expect(report.added.map((a) => a.editOf)).to.deep.equal([undefined]);
+  });
+
+  it("is plain added when the last run used the old one (a new persona of a describe.each beside one still in use), or when no ledger says (review)", () => {
+    const old = withPrompt(OLD_PROMPT, REFUND, "Refunded.");
+    const added = side([withPrompt(NEW_PROMPT, REFUND, "Refunded.")]);
+    expect(
+      computeDiff(
+        side([]),
+        added,
+        [],
+        () => side([old]),
+        (name) => name === `${old.hash}.json`,
+      ).added.map((a) => a.editOf),
+    ).to.deep.equal([undefined]);
+    expect(computeDiff(side([]), added, [], () => side([old])).added.map((a) => a.editOf)).to.deep.equal([undefined]);
+    // an edit (one word) still pairs without a ledger, as before; not with a fixture the last run used
+    const edited = side([withPrompt(OLD_PROMPT, REFUND.replace("$25", "$30"), "Refunded.")]);
+    expect(computeDiff(side([]), edited, [], () => side([old])).added.map((a) => a.editOf?.file)).to.deep.equal([`cassettes/${old.hash}.json`]);
+    expect(
+      computeDiff(
+        side([]),
+        edited,
+        [],
+        () => side([old]),
+        () => true,
+      ).added.map((a) => a.editOf),
+    ).to.deep.equal([undefined]);
+  });
+});
+
+describe("diff: a message whose role changed", () => {
+  it("is named by both roles (a system prompt put before the question: the question's place now holds the prompt)", () => {
+    const before = asked([{ role: "user", content: REFUND }], "Refunded.");
+    const after = withPrompt(OLD_PROMPT, REFUND, "Refunded.");
+    const diffs = computeDiff(side([before]), side([after]), []).changed.flatMap((c) => c.request);
+    expect(diffs.map((d) => [d.path, d.role])).to.deep.include(["messages[0].content", "user → system"]);
   });
 });
 

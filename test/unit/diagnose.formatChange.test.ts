@@ -89,5 +89,6 @@ describe("hintFor: OpenAI's two APIs", () => {
     expect(hintFor([d("tools[1].strict", undefined, null)])).to.include("Responses API");
     expect(hintFor([...gained, d("temperature", 0, undefined)])).to.equal(undefined);
     expect(hintFor([d("tools[0].strict", true, null)])).to.equal(undefined); // changed, not gained
+    expect(hintFor([d("tools[0].strict", undefined, true)])).to.equal(undefined); // a user's own strict: true (review)
   });
 });

@@ -12,15 +12,16 @@ import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 describe("mocha: the spec file a miss's command names", () => {
   after(removeTmpDirs);
 
-  it("is the test's own file when the named ones are other files; the named ones stay when one is it, a glob or a directory", () => {
+  it("is the test's own file when the one file named is another; what is named stays when it is the test's, a glob, a directory, or several files", () => {
     const dir = tmpDir("vcr-argsnaming-");
     fs.mkdirSync(path.join(dir, "test"));
     for (const f of ["a.spec.ts", "b.spec.ts", "c.spec.ts"]) fs.writeFileSync(path.join(dir, "test", f), "");
     const a = path.join(dir, "test", "a.spec.ts");
     expect(argsNaming(["-r", "tsx", "test/b.spec.ts"], a, dir)).to.deep.equal(["-r", "tsx", "test/a.spec.ts"]);
-    expect(argsNaming(["test/b.spec.ts", "--timeout", "5000", "test/c.spec.ts"], a, dir)).to.deep.equal(["test/a.spec.ts", "--timeout", "5000"]);
+    expect(argsNaming(["test/b.spec.ts", "--timeout", "5000"], a, dir)).to.deep.equal(["test/a.spec.ts", "--timeout", "5000"]);
     for (const kept of [
-      ["test/a.spec.ts", "test/b.spec.ts"], // one of them is it
+      ["test/a.spec.ts"], // it is the one named
+      ["test/b.spec.ts", "test/c.spec.ts"], // several: one may be a setup file the run needs (mocha test/setup.ts test/b.spec.ts)
       ["test/*.spec.ts"], // a glob may hold it
       ["test"], // so may a directory
       ["-r", "tsx"], // none named
