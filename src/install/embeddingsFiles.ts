@@ -27,6 +27,7 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { embeddingsPrototypes } from "./embeddings";
 import { log } from "../log";
+import { replaceFile } from "../replaceFile";
 
 /** Versioned: a release that changes what counts as an Embeddings class, or what a list means, names a new directory. */
 const CACHE = path.join(".cache", "langchain-vcr", "embeddings-files.v1");
@@ -186,13 +187,9 @@ function versionOf(dir: string): string {
 
 /** Written whole or not at all (a temporary file, then renamed): another process may read it meanwhile. */
 function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, text, { flag: "wx" });
-    fs.renameSync(tmp, file);
+    replaceFile(file, text);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
     log.debug(`could not keep ${file}: ${(e as Error).message}`);
   }
 }

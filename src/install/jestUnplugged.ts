@@ -13,7 +13,6 @@
  * it. The listener goes with the first event: nothing is added to a replay after it.
  */
 import { randomBytes } from "node:crypto";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { currentRunner, onScopeEvent } from "../scope";
 import { processWide } from "../processWide";
@@ -21,6 +20,7 @@ import { parseEnvJson } from "../runner/runIds";
 import { SHARE_ENV } from "../runner/shareEnv";
 import { underJest } from "./jestWhen";
 import { log } from "../log";
+import { replaceFile } from "../replaceFile";
 
 /** The note's fields: a unit report (`runner/share.ts`) that counts nothing and says why. */
 export interface UnpluggedNote {
@@ -44,15 +44,13 @@ export function watchUseWithoutJestPlugin(env: NodeJS.ProcessEnv = process.env):
   });
 }
 
-/** Written as the plugin's reports are (a temporary file renamed: the reporter never reads half a note); this file's own copy, so the main entry does not load the runner's report code. */
+/** Written as the plugin's reports are (`replaceFile`: the reporter never reads half a note). */
 function leaveNote(dir: string, tmpProblem: string | undefined): void {
   const state = (globalThis as { expect?: { getState?(): { testPath?: string } } }).expect?.getState?.();
   const note: UnpluggedNote = { unit: state?.testPath ?? "(unknown test file)", pid: process.pid, done: true, unplugged: true };
   const file = path.join(dir, `${process.pid}-unplugged-${randomBytes(3).toString("hex")}.json`);
   try {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(note));
-    fs.renameSync(`${file}.tmp`, file);
+    replaceFile(file, JSON.stringify(note));
   } catch (e) {
     // the temp directory cannot be written: the reporter says so for the run (share.tmpProblem); anything else, here
     if (!tmpProblem)

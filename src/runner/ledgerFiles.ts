@@ -16,6 +16,7 @@ import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles } from "./specDigests";
 import { movedCheckout, type Checkout } from "./checkout";
 import { runRootOf } from "./runRoot";
+import { replaceFile } from "../replaceFile";
 import { fromRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 import { log } from "../log";
 
@@ -153,12 +154,8 @@ export class RootRelative {
 
 /** Writes one ledger atomically (temp file, then rename). Returns its path. */
 export function writeLedger(ledgerDir: string, record: LedgerRecord): string {
-  const dir = path.join(ledgerDir, safeRunId(record.runId));
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${record.mainId}-${record.role}-${record.pid}.json`);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(record, null, 2) + "\n");
-  fs.renameSync(tmp, file);
+  const file = path.join(ledgerDir, safeRunId(record.runId), `${record.mainId}-${record.role}-${record.pid}.json`);
+  replaceFile(file, JSON.stringify(record, null, 2) + "\n");
   return file;
 }
 

@@ -28,6 +28,7 @@ import { processWide } from "../processWide";
 import { SHARE_ENV } from "./shareEnv";
 import { COMMAND_OPTIONS, commandArgsOf } from "./commandArgs";
 import { unwritableDirectory } from "../fsProbe";
+import { replaceFile } from "../replaceFile";
 
 export { SHARE_ENV };
 
@@ -227,10 +228,7 @@ export class Unit {
   private write(report: UnitReport): void {
     if (!this.share) return;
     try {
-      fs.mkdirSync(this.share.dir, { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(report));
-      fs.renameSync(tmp, this.file);
+      replaceFile(this.file, JSON.stringify(report));
     } catch (e) {
       // the main process said it once for the run (`tmpProblem`): not again at every write of every file
       if (!this.share.tmpProblem) log.warn(`could not write this test file's usage report in ${this.share.dir}: ${(e as Error).message}`);
