@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
-import { OPENAI_API_MEMBER } from "./adapters/chat/openaiApi";
+import { otherApiRequest } from "./adapters/chat/openaiApi";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
@@ -623,10 +623,8 @@ export class Recorder {
 
   /** The fixture of this request as the other OpenAI API keyed it, when this one was keyed with `openai_api` (`ownApiRequest`). */
   private otherApiFile(base: Pick<Lookup, "kind" | "request">): string | undefined {
-    const r = base.request;
-    if (r === null || typeof r !== "object" || !(OPENAI_API_MEMBER in r)) return undefined;
-    const { [OPENAI_API_MEMBER]: _api, ...same } = r as Record<string, unknown>;
-    return this.store.fileFor(requestHash(base.kind, same));
+    const same = otherApiRequest(base.request);
+    return same && this.store.fileFor(requestHash(base.kind, same));
   }
 
   private reportNearMiss(lookup: Lookup): void {
