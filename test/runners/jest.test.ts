@@ -18,6 +18,8 @@ import {
   makeProject,
   summaryLines,
   type Project,
+  INSTALL_SETUP_CJS,
+  INSTALL_SETUP_MJS,
 } from "./helpers/project";
 
 const JEST = path.join(ROOT, "node_modules/jest/bin/jest.js");
@@ -119,7 +121,7 @@ describe('langchain-vcr/jest under --experimental-vm-modules: createAgent with a
   it("vcr.install() reaches the model: the first run records it (1 request, 1 fixture), a CI run replays it (0 requests)", async () => {
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({
-        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.cjs": INSTALL_SETUP_CJS,
         "jest.config.cjs": JEST_LLM_CONFIG,
         "llm/agent.test.cjs": [
           `const { createAgent } = require("langchain");`,
@@ -147,7 +149,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
     withFakeProvider({}, async (fake) => {
       await recordThenReplay(makeProject(files), fake, { ...VM_MODULES_ENV(fake), FAKE_URL: fake.openaiBaseURL }, n);
     });
-  const cjsSetup = `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`;
+  const cjsSetup = INSTALL_SETUP_CJS;
   /** The ESM app module (app/answer.mjs): `answer` asks a ChatOpenAI, `embed` an OpenAIEmbeddings. */
   const ESM_APP = [
     `import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";`,
@@ -172,7 +174,7 @@ describe("langchain-vcr/jest under --experimental-vm-modules: ES modules on jest
         {
           "vcr-setup.cjs": cjsSetup,
           // an ESM setup file that does not wait for uninstall.ready: langchain-vcr/jest, before it, has
-          "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+          "vcr-setup.mjs": INSTALL_SETUP_MJS,
           "jest.config.cjs": JEST_LLM_CONFIG.replace(`"**/llm/**/*.test.cjs"`, `"**/llm/**/*.test.{cjs,mjs}"`).replace(
             "<rootDir>/vcr-setup.cjs",
             `<rootDir>/${setup}`,
@@ -410,7 +412,7 @@ describe("langchain-vcr/jest after a module registry reset (resetModules: true, 
         `const embeddings = () => new (require("@langchain/openai").OpenAIEmbeddings)({ model: "text-embedding-3-small", ...client() });`,
       ];
       const p = makeProject({
-        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.cjs": INSTALL_SETUP_CJS,
         "jest.config.cjs": [
           `module.exports = {`,
           `  testEnvironment: "node",`,
@@ -448,7 +450,7 @@ describe("langchain-vcr/jest after a module registry reset (resetModules: true, 
         `});`,
       ];
       const p = makeProject({
-        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.cjs": INSTALL_SETUP_CJS,
         "jest.config.cjs": JEST_LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  resetModules: true,`),
         "llm/agent.test.cjs": [...ask("first agent", "a first question"), ...ask("second agent", "a second question"), ``].join("\n"),
       });
@@ -464,7 +466,7 @@ describe("langchain-vcr/jest: jest's --ci without the CI environment variable", 
   it("says that the run is not sealed (a request without a fixture is recorded), with the command that is; not when CI or LANGCHAIN_VCR_MODE is set (trial 38)", async () => {
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({
-        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
+        "vcr-setup.cjs": INSTALL_SETUP_CJS,
         "jest.config.cjs": JEST_LLM_CONFIG,
         "llm/a.test.cjs": [
           `const { ChatOpenAI } = require("@langchain/openai");`,
@@ -506,7 +508,7 @@ describe("langchain-vcr/jest: a fixture replayed again and again in jest's per-f
           "\n",
         );
         const p = makeProject({
-          "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
+          "vcr-setup.cjs": INSTALL_SETUP_CJS,
           "jest.config.cjs": `module.exports = { testEnvironment: "node", transform: {}, maxWorkers: 1, testMatch: ["**/llm/**/*.test.cjs"], setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"] };\n`,
           "llm/a.test.cjs": testFile,
           "llm/b.test.cjs": testFile,
@@ -547,7 +549,7 @@ describe("langchain-vcr/jest: a copy of @langchain/core that cannot be patched, 
     const stub = (name: string) => `exports.${name} = class ${name} {};\n`;
     const core = "node_modules/old-provider/node_modules/@langchain/core";
     const p = makeProject({
-      "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+      "vcr-setup.cjs": INSTALL_SETUP_CJS,
       "jest.config.cjs": JEST_LLM_CONFIG,
       "llm/old.test.cjs": `test("uses an old provider", () => { require("old-provider"); });\ntest("uses it again", () => { require("old-provider"); });\n`,
       "node_modules/old-provider/package.json": `{ "name": "old-provider", "version": "1.0.0", "main": "index.js" }\n`,
@@ -593,7 +595,7 @@ describe("langchain-vcr/jest: the project's own Embeddings classes (SWC and esbu
         ``,
       ].join("\n");
     const p = makeProject({
-      "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+      "vcr-setup.cjs": INSTALL_SETUP_CJS,
       "jest.config.cjs": JEST_LLM_CONFIG.replace(`  testTimeout: 20000,`, `  testTimeout: 20000,\n  moduleNameMapper: { "^@app/(.*)$": "<rootDir>/src/$1" },`),
       "src/relative.cjs": embeddingsModule("RelativeEmbeddings"),
       "src/aliased.cjs": embeddingsModule("AliasedEmbeddings"),
@@ -926,7 +928,7 @@ describe("langchain-vcr/jest with projects: setupFilesAfterEnv at the root only 
       await withFakeProvider({}, async (fake) => {
         const setup = `setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"]`;
         const p = makeProject({
-          "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+          "vcr-setup.cjs": INSTALL_SETUP_CJS,
           "jest.config.cjs": [
             `module.exports = {`,
             where === "root" ? `  ${setup},` : ``,
@@ -955,7 +957,7 @@ describe("langchain-vcr/jest with projects: setupFilesAfterEnv at the root only 
   it("a project whose setup file calls vcr.install() without langchain-vcr/jest: its fixtures replay, the reporter names the test file in a narrowed run too, and prune will not trust the run (before: the summary said 0 used, no warning, and prune kept the suite's fixtures as another suite's)", async () => {
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({
-        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.cjs": INSTALL_SETUP_CJS,
         "jest.config.cjs": [
           `module.exports = {`,
           `  reporters: ["default", "langchain-vcr/jest/reporter"],`,

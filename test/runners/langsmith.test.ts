@@ -11,7 +11,7 @@ import { expect } from "chai";
 import { ROOT } from "../helpers/built";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
-import { expectPrintedCommandRecords, JEST_LLM_CONFIG, makeProject, VITEST_DIR, vitestMajor } from "./helpers/project";
+import { expectPrintedCommandRecords, JEST_LLM_CONFIG, makeProject, VITEST_DIR, vitestMajor, INSTALL_SETUP_CJS, INSTALL_SETUP_MJS } from "./helpers/project";
 
 const VITEST = path.join(VITEST_DIR, "vitest.mjs");
 const JEST = path.join(ROOT, "node_modules/jest/bin/jest.js");
@@ -49,7 +49,7 @@ describe("LangSmith's test integration (ls.test) and its traces under the runner
           `export default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"], testTimeout: 20000 } };`,
           ``,
         ].join("\n"),
-        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.mjs": INSTALL_SETUP_MJS,
         "test/ls.test.mjs": lsTests(true),
       },
       { run: [VITEST, "run"], miss: ["--maxWorkers=1"], words: "vitest run", file: "test/ls.test.mjs" },
@@ -61,7 +61,7 @@ describe("LangSmith's test integration (ls.test) and its traces under the runner
     await expectLsMissRecords(
       {
         "jest.config.cjs": JEST_LLM_CONFIG,
-        "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.cjs": INSTALL_SETUP_CJS,
         "llm/ls.test.cjs": lsTests(false),
       },
       { run: [JEST, "--ci"], miss: [], words: "jest", file: "llm/ls.test.cjs" },

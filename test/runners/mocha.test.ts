@@ -10,7 +10,15 @@ import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
 import { startHangingServer } from "./helpers/hangingServer";
-import { agentAndLookupsCjs, cachelessAppFiles, embeddingTestFile, expectPrintedCommandRecords, makeProject, summaryLines } from "./helpers/project";
+import {
+  agentAndLookupsCjs,
+  cachelessAppFiles,
+  embeddingTestFile,
+  expectPrintedCommandRecords,
+  makeProject,
+  summaryLines,
+  INSTALL_SETUP_CJS,
+} from "./helpers/project";
 
 /** the project's own copy (see makeProject) */
 const MOCHA = "node_modules/mocha/bin/mocha.js";
@@ -104,7 +112,7 @@ describe("langchain-vcr/mocha with the user's setup file on the command line (-r
 
 /** A CommonJS setup file calling vcr.install() (the ES-module test file is added per runner). */
 const ESM_SPECS_CJS_SETUP: Record<string, string> = {
-  "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+  "vcr-setup.cjs": INSTALL_SETUP_CJS,
 };
 
 describe("langchain-vcr/mocha and node:test: a CommonJS setup file's vcr.install() with ES-module test files", function () {

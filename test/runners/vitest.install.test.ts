@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { expect } from "chai";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
-import { makeProject, VITEST_DIR } from "./helpers/project";
+import { makeProject, VITEST_DIR, INSTALL_SETUP_MJS } from "./helpers/project";
 
 const VITEST = path.join(VITEST_DIR, "vitest.mjs");
 
@@ -84,7 +84,7 @@ describe("langchain-vcr/vitest: a setup file whose install() is not awaited, in 
     it(`--pool=${pool}: at each test file's top level, nothing install() started is still loading`, async () => {
       const p = makeProject({
         "vitest.config.mjs": `import langchainVcr from "langchain-vcr/vitest";\nexport default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
-        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.mjs": INSTALL_SETUP_MJS,
         "test/a.test.mjs": topLevel,
         "test/b.test.mjs": topLevel,
       });
@@ -253,7 +253,7 @@ describe("langchain-vcr/vitest: install() in a setup file, the plugin left out o
     await withFakeProvider({}, async (fake) => {
       const p = makeProject({
         "vitest.config.mjs": `export default { test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
-        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.mjs": INSTALL_SETUP_MJS,
         "test/b.test.mjs": asking("b"),
         "test/c.test.mjs": asking("c"),
         "test/d.test.mjs": asking("d"),
@@ -267,7 +267,7 @@ describe("langchain-vcr/vitest: install() in a setup file, the plugin left out o
       expect(out).to.include('Fix it: add the plugin to vitest.config: import langchainVcr from "langchain-vcr/vitest"');
       const withPlugin = makeProject({
         "vitest.config.mjs": `import langchainVcr from "langchain-vcr/vitest";\nexport default { plugins: [langchainVcr()], test: { include: ["test/*.test.mjs"], setupFiles: ["./vcr-setup.mjs"] } };\n`,
-        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+        "vcr-setup.mjs": INSTALL_SETUP_MJS,
         "test/b.test.mjs": asking("b"),
       });
       const ok = await withPlugin.run([VITEST, "run"], { ...env, LANGCHAIN_VCR_MODE: "record_or_replay" });

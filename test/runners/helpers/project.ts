@@ -46,6 +46,10 @@ function installMocha(nm: string): void {
 
 export const FIXTURES = "cassettes";
 
+/** A user's setup file that installs one Vcr over the fixture directory, as CommonJS and as an ES module. */
+export const INSTALL_SETUP_CJS = `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`;
+export const INSTALL_SETUP_MJS = `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`;
+
 /** The questions the scenario asks; the fake answers `echo: <question>` unless canned. */
 export const REFUND = "Please refund $10 on order 42.";
 export const REFUND_ANSWERS = [
@@ -289,7 +293,7 @@ export function cachelessAppFiles(testFile: string, itFrom?: string): Record<str
       `});`,
       ``,
     ].join("\n"),
-    "vcr-setup.cjs": `const { Vcr } = require("langchain-vcr");\nnew Vcr({ dir: "cassettes" }).install();\n`,
+    "vcr-setup.cjs": INSTALL_SETUP_CJS,
   };
 }
 
