@@ -61,13 +61,11 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
   const elsewhere = others.flatMap((o) => verdictsOf(o, root));
   if (runs.length === 0 && elsewhere.length === 0) return undefined;
   const last = runs.length ? runVerdict(runs[0], unreadable, ledgerDir, root) : undefined;
-  const own = runs.slice(1).map((run) => ({ verdict: runVerdict(run, unreadable, ledgerDir, root), source: ledgerDir }));
-  const older = [...own, ...elsewhere].sort((a, b) => Date.parse(b.verdict.startedAt) - Date.parse(a.verdict.startedAt));
-  const suites: ({ runner: string; source: string; files: Set<string>; run?: RunVerdict } & Omit<OtherSuite, "run">)[] = last
-    ? [{ runner: last.runner, source: ledgerDir, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set() }]
+  const mine = runs.slice(1).map((run) => ({ verdict: runVerdict(run, unreadable, ledgerDir, root), source: ledgerDir }));
+  const older = [...mine, ...elsewhere].sort((a, b) => Date.parse(b.verdict.startedAt) - Date.parse(a.verdict.startedAt));
+  const suites: Suite[] = last
+    ? [{ runner: last.runner, source: ledgerDir, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set(), runs: 0 }]
     : [];
-  let previous: RunVerdict | undefined;
-  let lastComplete: RunVerdict | undefined;
   for (const { verdict, source } of older) {
     const files = verdict.specFiles;
     if (files.length === 0) continue;
@@ -75,18 +73,46 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     if (suite) {
       // an older run of a known suite: a complete one's files are that suite's too
       if (verdict.complete) for (const f of files) suite.files.add(f);
-      // the run before, judged test file by test file (leftOut.ts): one whose test files changed since on disk counts too
-      if (last && suite === suites[0] && (verdict.complete || verdict.outdated)) previous ??= verdict;
-      if (last && suite === suites[0] && verdict.complete && !last.complete) lastComplete ??= verdict;
     } else {
       const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
-      suites.push((suite = { runner: verdict.runner, source, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set() }));
+      suites.push(
+        (suite = { runner: verdict.runner, source, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set(), runs: 0 }),
+      );
     }
+    suite.runs++;
+    // the run before, judged test file by test file (leftOut.ts): one whose test files changed since on disk counts too
+    if (verdict.complete || verdict.outdated) suite.previous ??= verdict;
+    if (verdict.complete) suite.lastComplete ??= verdict;
     for (const f of verdict.used) suite.dirs.add(path.dirname(f));
     for (const f of verdict.files) suite.ledgers.add(path.dirname(f));
   }
-  const otherSuites = suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : []));
-  return last ? { last, lastComplete, previous, otherSuites } : { otherSuites };
+  if (!last) return { otherSuites: otherSuitesOf(suites) };
+  const own = suites[0].runs === 0 ? newFileSuite(suites, last, ledgerDir) : suites[0];
+  if (own !== suites[0]) suites.splice(suites.indexOf(own), 1);
+  return { last, lastComplete: last.complete ? undefined : own.lastComplete, previous: own.previous, otherSuites: otherSuitesOf(suites.slice(1)) };
+}
+
+/** A suite as the runs newest first are grouped: its test files so far, and its runs'. */
+type Suite = { runner: string; source: string; files: Set<string>; run?: RunVerdict; runs: number; previous?: RunVerdict; lastComplete?: RunVerdict } & Omit<
+  OtherSuite,
+  "run"
+>;
+
+function otherSuitesOf(suites: Suite[]): OtherSuite[] {
+  return suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : []));
+}
+
+/**
+ * The suite of a last run that shares no test file with any earlier one. A partial run of a new
+ * test file alone (`vitest run test/new.spec.ts`, recording it) is the suite's own when exactly
+ * one earlier suite of its runner wrote ledgers here: `show` then names that suite's last complete
+ * run, not "another suite". A complete run, or a choice of two, stays a suite of its own (prune
+ * keeps more, never less).
+ */
+function newFileSuite(suites: Suite[], last: RunVerdict, ledgerDir: string): Suite {
+  if (last.complete || last.specFiles.length === 0) return suites[0];
+  const same = suites.slice(1).filter((s) => s.run && s.runner === last.runner && s.source === ledgerDir);
+  return same.length === 1 ? same[0] : suites[0];
 }
 
 /** Every run of another source's ledgers, its test files named from `root` (`source`: its ledger directory, which tells its suites apart). */

@@ -102,6 +102,28 @@ describe("other suites beside the last run", () => {
     expect(others().map((o) => o.runId)).to.deep.equal([c]);
   });
 
+  it("a new test file run alone (partial, no earlier run ran it) is the suite's own when one earlier suite of its runner wrote here: its last complete run, no other suite", () => {
+    fs.writeFileSync(path.join(root, "test/new.spec.js"), "");
+    const whole = run(["test/a.spec.js", "test/b.spec.js"], ["cassettes/a.json"]);
+    run(["test/a.spec.js"], [], ['--grep "a0" selected only some tests']);
+    run(["test/new.spec.js"], ["cassettes/new.json"], ["spec files were named on the command line"]);
+    const v = ledgerVerdicts(ledgers, root)!;
+    expect(v.otherSuites).to.deep.equal([]);
+    expect(v.lastComplete?.runId).to.equal(whole);
+    expect(v.previous?.runId).to.equal(whole);
+  });
+
+  it("a new test file run alone stays a suite of its own beside two earlier suites of its runner, or when the run was complete", () => {
+    fs.writeFileSync(path.join(root, "test/new.spec.js"), "");
+    const c = run(["other/c.spec.js"], ["cassettes/c.json"]);
+    const a = run(["test/a.spec.js"], ["cassettes/a.json"]);
+    run(["test/new.spec.js"], ["cassettes/new.json"], ["spec files were named on the command line"]);
+    expect(others().map((o) => o.runId)).to.deep.equal([a, c]);
+    expect(ledgerVerdicts(ledgers, root)!.lastComplete).to.equal(undefined);
+    run(["test/new.spec.js"], ["cassettes/new.json"]); // complete: a suite of one file beside the others
+    expect(others().map((o) => o.runId)).to.deep.equal([a, c]);
+  });
+
   it("the fixture directories a suite used come from all its runs, not only its last", () => {
     run(["other/c.spec.js"], ["cassettes/c.json"]);
     const c2 = run(["other/c.spec.js"], [], ['--grep "c0" selected only some tests']);
