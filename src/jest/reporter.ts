@@ -14,7 +14,7 @@ import { keepShared } from "../runner/lifecycle";
 import { failedOnMiss } from "../runner/caughtMisses";
 import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
-import { finishRun, recordRunStart, reportCount, startRun, unitReport, unpluggedUnits, withoutPlugin, type RunShare } from "../runner/share";
+import { finishRun, readRunReports, recordRunStart, startRun, unitReport, withoutPlugin, type RunShare } from "../runner/share";
 import * as path from "node:path";
 import { log } from "../log";
 import { isCi, MODE_ENV } from "../modes";
@@ -138,11 +138,16 @@ class LangchainVcrJestReporter {
     // not in a run that selected some test files or projects: one without the plugin's (--selectProjects web) is no sign of a mistake
     const selected =
       patterns.length > 0 || !!narrowed || !!(c.onlyChanged || c.lastCommit || c.changedSince || c.findRelatedTests || c.onlyFailures) || !!shard;
-    const unplugged = unpluggedUnits(this.share); // in any run: these files did use langchain-vcr
+    const reports = readRunReports(this.share);
+    const unplugged = reports.reports
+      .filter((r) => r.unplugged)
+      .map((r) => r.unit)
+      .sort(); // in any run: these files did use langchain-vcr
     if (unplugged.length) log.warn(usedWithoutPlugin(unplugged));
-    else if (!selected && this.ran > 0 && reportCount(this.share) === 0) log.warn(pluginNotLoaded(this.ran));
+    else if (!selected && this.ran > 0 && reports.reports.length === 0) log.warn(pluginNotLoaded(this.ran));
     // jest writes everything to stderr; the summary line goes with it
-    finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, undone: this.undone, print: (line) => process.stderr.write("\n" + line + "\n") });
+    const print = (line: string) => process.stderr.write("\n" + line + "\n");
+    finishRun(this.share, { reasons, failed: this.failed, exitCode, shard, undone: this.undone, print, reports });
   }
 }
 

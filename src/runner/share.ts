@@ -250,6 +250,8 @@ export interface RunEnd {
   undone?: number;
   /** Write the summary line here (default: stdout). */
   print?: (line: string) => void;
+  /** The units' reports, when the main process read them already to act on them (`readRunReports`): read once. */
+  reports?: RunReports;
 }
 
 /** The main process: adds up every unit's report, prints the summary line, writes the run's ledger. */
@@ -260,10 +262,12 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const unfinished: string[] = [];
   const reasons = [...end.reasons];
   if (share.tmpProblem) reasons.push(share.tmpProblem);
+  const { reports, problems } = end.reports ?? readRunReports(share);
+  reasons.push(...problems);
   const rel = new RootRelative(share.root);
   const specFiles = new Set<string>();
   const unplugged: string[] = [];
-  for (const r of readReports(share.dir, reasons)) {
+  for (const r of reports) {
     if (r.unplugged) unplugged.push(r.unit.startsWith("(") ? r.unit : rel.of(path.resolve(share.root, r.unit)));
     if (!r.done) unfinished.push(r.unit);
     // an unfinished report counts the use it holds (vitest writes it after each test): the run is partial all the same
@@ -366,20 +370,7 @@ function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld
   }
 }
 
-/** How many test files (or processes) have reported to this run so far, finished or not. */
-export function reportCount(share: RunShare): number {
-  return readReports(share.dir, []).length;
-}
-
-/** The test files (as their reports name them) that used langchain-vcr without the runner's plugin: jest's, whose setup file is configured apart from its reporter. */
-export function unpluggedUnits(share: RunShare): string[] {
-  return readReports(share.dir, [])
-    .filter((r) => r.unplugged)
-    .map((r) => r.unit)
-    .sort();
-}
-
-/** What `unpluggedUnits` are, after their count. */
+/** What the units used langchain-vcr without the runner's plugin (`UnitReport.unplugged`) are, after their count. */
 export function withoutPlugin(runner: string): string {
   return `test file(s) used langchain-vcr without loading langchain-vcr/${runner}, so their fixture use was not counted`;
 }
@@ -414,19 +405,26 @@ export function unitReport(share: RunShare, unit: string): UnitReport | undefine
 /** Finished reports `unitReport` has parsed, by file (what it reads of them, `extra` and `failed`, no longer changes). */
 const finishedReports = new Map<string, UnitReport>();
 
-function readReports(dir: string, reasons: string[]): UnitReport[] {
+/** Every unit's report of the run so far, finished or not, and why any could not be read (each makes the run partial). */
+export interface RunReports {
+  reports: UnitReport[];
+  problems: string[];
+}
+
+/** The reports the run's test files (or processes) have written so far (`finishRun` reads them unless given). */
+export function readRunReports(share: RunShare): RunReports {
+  const out: RunReports = { reports: [], problems: [] };
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith(".json"));
+    names = fs.readdirSync(share.dir).filter((n) => n.endsWith(".json"));
   } catch {
-    return [];
+    return out;
   }
-  const out: UnitReport[] = [];
   for (const name of names) {
     try {
-      out.push(JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as UnitReport);
+      out.reports.push(JSON.parse(fs.readFileSync(path.join(share.dir, name), "utf8")) as UnitReport);
     } catch (e) {
-      reasons.push(`a test process's usage report ${name} is unreadable (${(e as Error).message})`);
+      out.problems.push(`a test process's usage report ${name} is unreadable (${(e as Error).message})`);
     }
   }
   return out;
