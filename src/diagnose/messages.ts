@@ -426,6 +426,11 @@ export function misnamedRecordedMessage(rec: { kind: string; file: string }, mis
   );
 }
 
+/** A message the new request has after the recorded one's: `messages[2]`, recorded nothing. */
+function isAddedMessage(d: VcrDifference): boolean {
+  return d.recorded === undefined && /^messages\[\d+\]$/.test(d.path);
+}
+
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
 export function recordedNearMessage(rec: { kind: string; file: string; test?: string }, nearest: VcrNearest): string | undefined {
   const d = nearest.differences;
@@ -436,7 +441,7 @@ export function recordedNearMessage(rec: { kind: string; file: string; test?: st
       `  Upgrade older fixtures offline instead of recording them again: npx langchain-vcr migrate ${JSON.stringify(path.dirname(rec.file))}`
     );
   }
-  if (d.every((x) => x.recorded === undefined)) return undefined; // a conversation that grew: the next turn, not a change
+  if (d.every(isAddedMessage)) return undefined; // a conversation that grew: the next turn, not a change (a parameter only this request has is one)
   if (!isEdit(d)) return undefined; // another question (or more than 3 fields apart), not an edit of the recorded one
   const lines = [`recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
   if (rec.test) lines.push(`  test:     ${rec.test}`); // the runner prints notes under whichever test's output, or none

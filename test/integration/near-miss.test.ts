@@ -81,6 +81,14 @@ describe("the near-miss note on recording", () => {
     expect(notes[0]).to.include("temperature");
   });
 
+  it("a parameter only the new request has (one a LangChain upgrade adds, or top_p set) is noted: not a conversation that grew", async () => {
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Same question."));
+    const notes = await notesDuring(() => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, { topP: 0.5 }).invoke("Same question."));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.include("top_p");
+    expect(fake.count()).to.equal(2);
+  });
+
   it("another question in the same directory is not noted", async () => {
     await model().invoke("What is the capital of France?");
     const notes = await notesDuring(() => model().invoke("Where is order 42?"));
