@@ -2,10 +2,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
-import { MODE_ENV, type VcrMode } from "../modes";
+import { type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
 import { changesEveryRun, formatChange, hintFor, isEdit } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
+import { rerecordEnv, shellQuote, shellWord, VALUE_FLAGS } from "./commandEnv";
 import { packageManager } from "./packageManager";
 import { staleInstall } from "./staleInstall";
 import { filterTitleOf } from "./runIdTitle";
@@ -233,17 +234,6 @@ export function packageHolding(file: string, cwd: string): { there: string; pkg:
   return hit && { there: pathFrom(cwd, hit.at), pkg: pathFrom(cwd, hit.pkg) || "." };
 }
 
-/** A word for a POSIX shell as it is when nothing in it is special, else quoted. */
-export function shellWord(s: string): string {
-  return /^[\w.,:/@%+=-]+$/.test(s) ? s : shellQuote(s);
-}
-
-/** A word for a POSIX shell: in double quotes when that is safe, else in single quotes. */
-function shellQuote(s: string): string {
-  if (/^[\w .,:/@%+=<>-]*$/.test(s)) return `"${s}"`;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The command that records just this test again, in the running test runner's own words, with its
  * title filled in, and for vitest and jest its file (`specFile`): a test of the same title in another
@@ -266,9 +256,7 @@ export function rerecordCommand(runner: RunnerName | undefined, title: string | 
 
 /** What a printed command of `runner` starts with: the environment (the run's NODE_OPTIONS, jest's --experimental-vm-modules, the mode) and how it runs a package's binary. */
 function commandParts(runner: RunnerName | undefined): { env: string; exec: string; yarn: boolean } {
-  // the run's NODE_OPTIONS (jest's --experimental-vm-modules, which a string model's import() needs) go with it
-  const nodeOptions = runner === "jest" ? jestNodeOptions(process.env.NODE_OPTIONS, process.execArgv) : portableNodeOptions(process.env.NODE_OPTIONS);
-  const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
+  const env = rerecordEnv(runner === "jest");
   const yarn = packageManager() === "yarn";
   return { env, exec: yarn ? "yarn" : "npx", yarn };
 }
@@ -320,45 +308,6 @@ function mochaArgsFor(specFile: string | undefined): readonly string[] | undefin
   return args && specFile ? argsNaming(args, specFile) : args;
 }
 
-/**
- * A debugger's flags and preloads (an IDE's auto-attach): a command copied into another terminal must not wait for a debugger.
- * Yarn's Plug'n'Play preloads too (`.pnp.cjs`, `.pnp.loader.mjs`): yarn adds them again when it runs the command.
- */
-const DEBUGGER_FLAG = /^--(?:inspect|debug)/;
-const DEBUGGER_PRELOAD =
-  /js-debug[\\/].*bootloader|[\\/]ms-vscode\.js-debug|jetbrains[\\/].*debugger|[\\/]debugConnector\.js$|[\\/]\.pnp\.(?:c?js|loader\.mjs)$/i;
-
-/** NODE_OPTIONS without a debugger's flags and preloads (nor Yarn PnP's); undefined when nothing is left. */
-export function portableNodeOptions(value: string | undefined): string | undefined {
-  const words = value?.match(/"[^"]*"|\S+/g) ?? [];
-  const kept: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    if (DEBUGGER_FLAG.test(w)) continue;
-    const flag = VALUE_FLAGS.exec(w); // the flags that take a value, as preloadArgs reads them
-    if (!flag) {
-      kept.push(w);
-      continue;
-    }
-    const inline = flag[2];
-    const target = inline ?? words[++i] ?? "";
-    if (!DEBUGGER_PRELOAD.test(target)) kept.push(inline === undefined ? `${w} ${target}` : w);
-  }
-  return kept.length ? kept.join(" ") : undefined;
-}
-
-/**
- * The NODE_OPTIONS a jest command needs: the run's, and `--experimental-vm-modules` when jest was
- * started with it as node's own flag (`node --experimental-vm-modules node_modules/jest/bin/jest.js`,
- * jest's ESM setup), which jest's workers inherit: `npx jest` without it loads no ESM test file.
- */
-export function jestNodeOptions(value: string | undefined, execArgv: readonly string[]): string | undefined {
-  const options = portableNodeOptions(value);
-  if (!execArgv.includes(VM_MODULES) || options?.split(" ").includes(VM_MODULES)) return options;
-  return options ? `${options} ${VM_MODULES}` : VM_MODULES;
-}
-const VM_MODULES = "--experimental-vm-modules";
-
 /** The test file of this process when node:test runs each file in a process of its own (NODE_TEST_CONTEXT says so), else none. */
 function ownTestFile(): string | undefined {
   return process.env.NODE_TEST_CONTEXT?.startsWith("child") ? process.argv[1] : undefined;
@@ -388,8 +337,7 @@ function words(args: readonly string[] | undefined): string {
   return (args ?? []).map((a) => " " + shellWord(a)).join("");
 }
 
-/** node's flags a test process keeps that the command needs again: each takes a value (`-r` and `-C` are short for two of them). */
-const VALUE_FLAGS = /^(?:--(import|loader|experimental-loader|require|env-file|conditions)(?:=(.*))?|-(r|C))$/;
+/** `-r` and `-C`, short for two of `VALUE_FLAGS`. */
 const SHORT: Record<string, string> = { r: "require", C: "conditions" };
 /** ...and these take none (TypeScript test files on Node 22+). */
 const BARE_FLAGS = new Set(["--experimental-strip-types", "--experimental-transform-types"]);
@@ -450,3 +398,5 @@ export function recordedNearMessage(rec: { kind: string; file: string; test?: st
   if (hint) lines.push(`  hint: ${hint}`);
   return lines.join("\n");
 }
+
+export { shellWord };

@@ -4,14 +4,14 @@
  * placeholder script does not count), else a description, since a copy-pasted `npm test` would only
  * print "Missing script".
  */
-import { MODE_ENV } from "../modes";
+import { rerecordEnv } from "./commandEnv";
 import { packageManager } from "./packageManager";
 import { nearestPackageJson } from "../nearestPackage";
 
 const known = new Map<string, boolean>();
 
 export function suiteRerecordCommand(cwd: string = process.cwd()): string {
-  const env = `${MODE_ENV}=record_or_replay`;
+  const env = rerecordEnv(false); // the run's NODE_OPTIONS go with it: a test script that does not set them would run without
   return hasTestScript(cwd) ? `${env} ${packageManager()} test` : `${env} <your test command>`;
 }
 

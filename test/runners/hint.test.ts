@@ -1,7 +1,8 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
 import * as path from "node:path";
-import { jestNodeOptions, portableNodeOptions, preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
+import { preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
+import { jestNodeOptions, portableNodeOptions } from "../../src/diagnose/commandEnv";
 import { CONTEXT_ENV } from "../../src/mocha/contextEnv";
 import { SHARE_ENV } from "../../src/runner/shareEnv";
 

@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { suiteRerecordCommand } from "../../src/diagnose/suiteCommand";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { withEnv } from "../helpers/env";
 
 describe("suiteRerecordCommand: the whole-suite re-record command a fix line gives", () => {
   after(removeTmpDirs);
@@ -35,6 +36,15 @@ describe("suiteRerecordCommand: the whole-suite re-record command a fix line giv
       if (saved === undefined) delete process.env.npm_config_user_agent;
       else process.env.npm_config_user_agent = saved;
     }
+  });
+
+  it("carries the run's NODE_OPTIONS (a string model's --experimental-vm-modules under jest), without a debugger's preload (trial 41)", () => {
+    const dir = project({ scripts: { test: "jest" } });
+    const options = (value: string) => withEnv({ NODE_OPTIONS: value }, () => suiteRerecordCommand(dir));
+    expect(options("--experimental-vm-modules --require /home/u/.vscode/js-debug/bootloader.js")).to.equal(
+      "NODE_OPTIONS=--experimental-vm-modules LANGCHAIN_VCR_MODE=record_or_replay npm test",
+    );
+    expect(options("--import tsx --no-warnings")).to.equal('NODE_OPTIONS="--import tsx --no-warnings" LANGCHAIN_VCR_MODE=record_or_replay npm test');
   });
 
   it("never suggests `npm test` where npm would answer 'Missing script' or run npm init's placeholder", () => {
