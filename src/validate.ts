@@ -12,7 +12,9 @@
  * - unless it is marked `redacted`, re-hashing `{ kind, request }` gives its `hash` (a hand
  *   edit or a bad merge of `request` would otherwise never match again);
  * - it is of the current schema version (an older one is never read: `migrate` upgrades it);
- * - no string in it looks like a credential (the recorder's secret patterns).
+ * - no string in it looks like a credential (the recorder's secret patterns);
+ * - across files: the embedding fixtures of one model and request parameters (all of the request
+ *   but the text and query/document) have vectors of one length (adapters/embeddings/lengths.ts).
  * One bad file never stops the rest.
  */
 import * as fs from "node:fs";
@@ -25,6 +27,7 @@ import { CONFLICT_PROBLEM, conflictFix, FIXTURE_FILE_RE, SCHEMA_VERSION, type Fi
 import { parseFixtureFile, readFixtureFileAsync, responseProblem, type FixtureFile } from "./store/reader";
 import { TEMP_PREFIX } from "./store/atomic";
 import { suiteRerecordCommand } from "./diagnose/suiteCommand";
+import { EmbeddingLengths } from "./adapters/embeddings/lengths";
 
 export interface FixtureProblem {
   /** Absolute path of the file (or of the directory, when the directory itself is the problem). */
@@ -53,20 +56,21 @@ export async function validateFixtures(dir: string, options: ValidateOptions = {
   const allow = new Set(options.allowSecretPatterns ?? []);
   const names = entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const results: FixtureProblem[][] = new Array(names.length);
+  const lengths = new EmbeddingLengths();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < names.length) {
       const i = next++;
-      results[i] = await checkEntry(root, names[i], allow).catch((e: Error) => [
+      results[i] = await checkEntry(root, names[i], allow, lengths).catch((e: Error) => [
         { file: path.join(root, names[i].name), problem: `could not be checked: ${e.message}` },
       ]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, names.length) }, worker));
-  return results.flat();
+  return [...results.flat(), ...lengths.problems()];
 }
 
-async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<string>): Promise<FixtureProblem[]> {
+async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<string>, lengths: EmbeddingLengths): Promise<FixtureProblem[]> {
   const file = path.join(root, entry.name);
   const name = entry.name;
   if (name.startsWith(TEMP_PREFIX)) {
@@ -90,7 +94,7 @@ async function checkEntry(root: string, entry: fs.Dirent, allow: ReadonlySet<str
   }
   const read = await readFixtureFileAsync(file);
   if (read.text === undefined) throw read.cause; // unreadable: reported as "could not be checked"
-  return checkParsed(file, read, allow);
+  return checkParsed(file, read, allow, lengths);
 }
 
 /** The problems of one fixture file's text (its name gives the hash it must hold). */
@@ -119,11 +123,16 @@ export function unusableProblems(file: string, fixture: Fixture): string[] {
   return problems;
 }
 
-/** The problems of one fixture file as the reader parsed it (read once: the file is not parsed again here). */
-function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>): FixtureProblem[] {
+/**
+ * The problems of one fixture file as the reader parsed it (read once: the file is not parsed again here).
+ * A usable embedding fixture is noted in `lengths`, for the check across files.
+ */
+function checkParsed(file: string, read: FixtureFile, allow: ReadonlySet<string>, lengths?: EmbeddingLengths): FixtureProblem[] {
   if (read.problem !== undefined) return [{ file, problem: read.problem === CONFLICT_PROBLEM ? `${read.problem}: ${conflictFix(file)}` : read.problem }];
   const fixture = read.fixture;
-  const problems: FixtureProblem[] = unusableProblems(file, fixture).map((problem) => ({ file, problem }));
+  const unusable = unusableProblems(file, fixture);
+  if (unusable.length === 0 && fixture.kind === "embedding" && fixture.schemaVersion === SCHEMA_VERSION) lengths?.add(file, fixture);
+  const problems: FixtureProblem[] = unusable.map((problem) => ({ file, problem }));
   if (fixture.schemaVersion < SCHEMA_VERSION) problems.push({ file, problem: olderProblem(file, fixture.schemaVersion, fixture.redacted === true) });
   const secrets = [...secretHits(fixture, envSecrets(), allow)]; // the values of this shell's credential variables too, as the recorder refuses them
   if (secrets.length > 0) problems.push({ file, problem: secretsProblem(secrets) });

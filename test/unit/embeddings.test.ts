@@ -231,4 +231,55 @@ describe("embeddings: VcrEmbeddings", () => {
     );
     expect(files()).to.have.length(0);
   });
+
+  it("a live answer of two lengths in one call is recorded, then the call fails saying the live model answered so; bypass passes it as it came", async () => {
+    inner.transform = (texts) => texts.map((t, i) => (i === 0 ? [1, 2] : [1, 2, 3]));
+    const e = vcr.embeddings(inner);
+    const bypassed = await inMode("bypass", () => e.embedDocuments(["x", "y"]));
+    expect(bypassed.map((v) => v.length)).to.deep.equal([2, 3]);
+    expect(files()).to.have.length(0);
+    const err = await inMode("record_or_replay", () => e.embedDocuments(["x", "y"]).catch((x) => x));
+    expect(inner.calls).to.have.length(2);
+    expect(files()).to.have.length(2);
+    expect(err).to.be.instanceOf(VcrFixtureError);
+    const [x, y] = ["x", "y"].map((t) =>
+      path.join(
+        dir,
+        files().find((f) => fs.readFileSync(path.join(dir, f), "utf8").includes(`"text": "${t}"`))!,
+      ),
+    );
+    const lines = err.message.split("\n");
+    expect(lines.slice(0, 3)).to.deep.equal([
+      `langchain-vcr: embedDocuments of ScriptedEmbeddings (model "scripted-1") got vectors of 2 lengths in one call (1 of 2 numbers, 1 of 3), so it failed rather than return them mixed: a vector store would compare them without complaint.`,
+      `  2 numbers: just recorded from the live model: ${x}`,
+      `  3 numbers: just recorded from the live model: ${y}`,
+    ]);
+    expect(lines[4]).to.equal(
+      `  The live model answered this one call with vectors of different lengths; one model's vectors all have one length, so check what serves "scripted-1" (a proxy, a router between several servers).`,
+    );
+    expect(lines[5]).to.match(
+      new RegExp(
+        `^  Fix it: make the live model answer with one length, then record these texts again: rm "${x}" "${y}" && LANGCHAIN_VCR_MODE=record_or_replay `,
+      ),
+    );
+  });
+
+  it("more than 10 fixtures of the older length: the error lists 10, counts the rest, and points at validate for every one", async () => {
+    const old = Array.from({ length: 12 }, (_, i) => `old ${String(i).padStart(2, "0")}`);
+    const e = vcr.embeddings(inner);
+    await inMode("record_or_replay", () => e.embedDocuments(old));
+    inner.transform = (texts) => texts.map(() => [0.5, 0.25]);
+    const err = await inMode("replay_only", () => e.embedDocuments(["new"]).catch((x) => x)); // a miss, as ever: nothing to compare with
+    expect(err).to.be.instanceOf(VcrMissError);
+    const mixed = await inMode("record_or_replay", () => e.embedDocuments([...old, "new"]).catch((x) => x));
+    expect(inner.calls.map((c) => c.texts)).to.deep.equal([old, ["new"]]);
+    expect(files()).to.have.length(13);
+    expect(mixed).to.be.instanceOf(VcrFixtureError);
+    const lines = mixed.message.split("\n");
+    expect(lines[1]).to.match(/^ {2}3 numbers: replayed from 12 fixtures: (\/[^,]+\.json, ){10}and 2 more$/);
+    expect(lines[2]).to.match(/^ {2}2 numbers: just recorded from the live model: \/[^,]+\.json$/);
+    expect(lines[lines.length - 1]).to.include(
+      `Delete them and run the test again, which records only those texts: delete the 12 fixtures of 3 numbers (npx langchain-vcr validate ${JSON.stringify(dir)} lists every one), then LANGCHAIN_VCR_MODE=record_or_replay `,
+    );
+  });
 });

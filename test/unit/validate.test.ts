@@ -10,6 +10,7 @@ import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { git } from "../helpers/git";
 import { FixtureStore } from "../../src/store/store";
 import { VcrFixtureError } from "../../src/errors";
+import { rerecordCommand } from "../../src/diagnose/messages";
 
 /** Writes a well-formed chat fixture with the real formatter; returns its file. */
 function writeFixture(
@@ -281,5 +282,61 @@ describe("validateFixtures", () => {
     fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace('"rel"', '"REL"'));
     const problems = await validateFixtures(path.relative(process.cwd(), dir));
     expect(problems.map((p) => p.file)).to.deep.equal([f]);
+  });
+
+  describe("embedding fixtures of one model whose vectors differ in length", () => {
+    /** An embedding fixture as the recorder writes it; returns its file. */
+    function embedding(text: string, length: number, at: string, request: Record<string, unknown> = {}, vector?: unknown): string {
+      const req = { provider: "ollama", model: "nomic-embed-text", options: { truncate: false }, input_type: "document", text, ...request };
+      const hash = requestHash("embedding", req);
+      const file = path.join(dir, `${hash}.json`);
+      const response = { vector: vector ?? Array.from({ length }, (_, i) => i / 8) };
+      fs.writeFileSync(file, formatFixture({ schemaVersion: SCHEMA_VERSION, kind: "embedding", hash, recordedAt: at, request: req, response }));
+      return file;
+    }
+    const DAY1 = "2026-01-01T00:00:00.000Z";
+    const DAY2 = "2026-02-01T00:00:00.000Z";
+    const DAY3 = "2026-03-01T00:00:00.000Z";
+
+    it("are one problem, on the first file of the older length, naming every file by length; a query counts with the documents", async () => {
+      const docs = ["one", "two"].map((t) => embedding(t, 8, DAY1)).sort();
+      const query = embedding("which one?", 16, DAY2, { input_type: "query" });
+      const problems = await validateFixtures(dir);
+      expect(problems).to.deep.equal([
+        {
+          file: docs[0],
+          problem:
+            `holds a vector of 8 numbers, but the embedding fixtures of ollama model "nomic-embed-text" (options {"truncate":false}) with the same request parameters hold vectors of 2 lengths (2 of 8, 1 of 16), ` +
+            `so a call that replays some of each returns them mixed. One model's vectors all have one length: the model behind "nomic-embed-text" changed between recordings (a model pulled again, another server behind the base URL). ` +
+            `By length: 8 numbers (older): ${docs.join(", ")}; 16 numbers (the newest recording): ${query}. ` +
+            `Fix it: delete the older ones and record them again: rm ${docs.map((f) => JSON.stringify(f)).join(" ")} && ${rerecordCommand(undefined, undefined)}; ` +
+            `or run the tests that embed with this model under LANGCHAIN_VCR_MODE=record_always`,
+        },
+      ]);
+    });
+
+    it("are not compared across models, dimensions or options; base64 vectors and damaged ones are left out", async () => {
+      embedding("one", 8, DAY1);
+      embedding("one", 16, DAY2, { model: "mxbai-embed-large" });
+      embedding("one", 4, DAY2, { dimensions: 4 });
+      embedding("one", 12, DAY2, { options: { truncate: true } });
+      embedding("one", 0, DAY3, { provider: "openai", model: "text-embedding-3-small", options: { encodingFormat: "base64" } }, "AACAPwAAAEA=");
+      expect(await validateFixtures(dir)).to.deep.equal([]);
+      const damaged = embedding("two", 0, DAY3, {}, [1, "two"]);
+      expect((await validateFixtures(dir)).map((p) => p.file)).to.deep.equal([damaged]); // its own problem only
+    });
+
+    it("three lengths: the two older ones are listed to delete, the newest recording's kept", async () => {
+      const eight = embedding("one", 8, DAY1);
+      const twelve = embedding("two", 12, DAY2);
+      const sixteen = embedding("three", 16, DAY3);
+      const [problem] = await validateFixtures(dir);
+      expect(problem.file).to.equal(eight);
+      expect(problem.problem).to.include(`(1 of 8, 1 of 12, 1 of 16)`);
+      expect(problem.problem).to.include(
+        `By length: 8 numbers (older): ${eight}; 12 numbers (older): ${twelve}; 16 numbers (the newest recording): ${sixteen}. `,
+      );
+      expect(problem.problem).to.include(`rm ${JSON.stringify(eight)} ${JSON.stringify(twelve)} && `);
+    });
   });
 });

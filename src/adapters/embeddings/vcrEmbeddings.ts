@@ -13,6 +13,7 @@ import { liveEmbed } from "../../install/embeddings";
 import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";
 import { recordableResponse, replayVector, type Vector } from "./vectors";
+import { mixedLengths, mixedLengthsError, type VectorAt } from "./lengths";
 import { requireMadeByVcr } from "../madeByVcr";
 
 /** One distinct (normalized) text of a call, and where it came from. */
@@ -23,6 +24,8 @@ interface Entry {
   describe: string;
   lookup?: Lookup;
   vector?: Vector;
+  /** When the fixture just recorded for it was (undefined: replayed, or answered live and not written). */
+  recordedAt?: string;
 }
 
 export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings {
@@ -71,6 +74,24 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     await this.lookupAll(entries);
     const missing = entries.filter((e) => !e.lookup?.fixture);
     if (missing.length > 0) await this.embedLive(missing, inputType);
+
+    // Vectors of more than one length fail the call, after the live answers were written, not
+    // before: each is the live model's true answer for its own key (the fixtures at fault are the
+    // older ones, which the error names), so the fix (delete those, run again) costs no second
+    // request for it, a call waiting on the same text gets it, and every later run, replay_only
+    // included, fails with this same message rather than with a miss whose fix (record it) would
+    // bring the mix back. A runner's clean-up still removes it if the test fails, as any recording
+    // of a failed test. Under bypass (nothing read, nothing written) the live answer passes as it came.
+    const vectors = oneLength(entries) ? [] : entries.flatMap((e) => vectorAt(e));
+    const mixed = vectors.some((v) => v.recordedAt !== undefined) ? mixedLengths(vectors) : undefined;
+    if (mixed) {
+      throw mixedLengthsError(mixed, {
+        method: inputType === "query" ? "embedQuery" : "embedDocuments",
+        describe: describeEmbeddings(identity),
+        model: identity.model,
+        className: identity.className,
+      });
+    }
 
     // Every position gets its own array, even duplicates (callers may mutate what they get).
     const seen = new Set<Entry>();
@@ -138,13 +159,31 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     missing.forEach((entry, i) => {
       entry.vector = vectors[i] as Vector; // the caller gets what the model returned; the fixture holds a copy
       try {
-        this.recorder.record(entry.lookup as Lookup, { vector: responses[i].vector }, secrets);
+        entry.recordedAt = this.recorder.record(entry.lookup as Lookup, { vector: responses[i].vector }, secrets)?.recordedAt;
       } catch (e) {
         firstError ??= e; // record() released this lookup; keep recording (or releasing) the rest
       }
     });
     if (firstError !== undefined) throw firstError;
   }
+}
+
+/** Whether the entries' number vectors all have one length (the replay path: nothing is built to tell). */
+function oneLength(entries: readonly Entry[]): boolean {
+  let length = -1;
+  for (const e of entries) {
+    if (!Array.isArray(e.vector)) continue;
+    if (length === -1) length = e.vector.length;
+    else if (e.vector.length !== length) return false;
+  }
+  return true;
+}
+
+/** Where an entry's vector came from, for the one-length check (none for a base64 string: it has no length to compare). */
+function vectorAt(e: Entry): VectorAt[] {
+  if (!Array.isArray(e.vector) || !e.lookup) return [];
+  const replayed = e.lookup.fixture;
+  return [{ file: e.lookup.file, length: e.vector.length, recordedAt: replayed ? replayed.recordedAt : e.recordedAt, live: !replayed }];
 }
 
 /** How many other texts' misses a batch's miss quotes. */
