@@ -6,12 +6,10 @@
  * names the Vcr they use, so models built before `install()` are included: what counts is
  * the call.
  */
-import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMainThread } from "node:worker_threads";
 import { VITEST_PLUGIN_ENV } from "../internalEnv";
-import { stampUnlessFresh } from "../runner/staleTmp";
+import { firstWarningOfRun } from "../runner/oncePerRun";
 import { VcrConfigError } from "../errors";
 import { pathFrom } from "../pathFrom";
 import { assertCoreUsable, esmCoreLoadedByEntry, installedVcr, setInstalledVcr, testFilesBegun, type InstalledVcr } from "../internals/state";
@@ -86,20 +84,6 @@ export function installVcr(vcr: Installable): Uninstall {
   return Object.assign(uninstall, { ready: installSettled() ?? Promise.resolve() });
 }
 
-/** How long the note that a vitest run was warned counts: its test files run in processes of their own, one after another. */
-const WARNED_FOR_MS = 10 * 60_000;
-
-/**
- * Whether this vitest run (the parent process of its workers) was warned already, and if not, note
- * that it is now: a file in the temp dir named by the parent's pid, which counts for
- * `WARNED_FOR_MS` (a later run that reuses the pid is warned again).
- */
-function firstWarningOfRun(): boolean {
-  // the run's vitest process: a forked worker's parent; a worker thread's own process
-  const marker = path.join(os.tmpdir(), `langchain-vcr-noplugin-${isMainThread ? process.ppid : process.pid}`);
-  return stampUnlessFresh(marker, WARNED_FOR_MS) !== false; // no temp dir to write in: warn each time rather than never
-}
-
 /**
  * install() in a vitest worker where the plugin's setup file has not run (it counts each test file
  * before the project's setup files run): everything replays, but nothing says the run is unscoped
@@ -107,7 +91,7 @@ function firstWarningOfRun(): boolean {
  */
 function warnWithoutVitestPlugin(): void {
   // the plugin in the run's config (a project not extending it is warned of by the plugin itself, setupFileMissing)
-  if (!process.env.VITEST || testFilesBegun() > 0 || process.env[VITEST_PLUGIN_ENV] || !firstWarningOfRun()) return;
+  if (!process.env.VITEST || testFilesBegun() > 0 || process.env[VITEST_PLUGIN_ENV] || !firstWarningOfRun("noplugin")) return;
   log.warn(
     `vcr.install() runs under vitest without the langchain-vcr plugin: tests are not scoped (a miss does not name its test, a failed test's recordings are kept),\n` +
       `  and the run prints no langchain-vcr summary and writes no usage ledger (langchain-vcr prune refuses after it).\n` +

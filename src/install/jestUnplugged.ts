@@ -10,7 +10,8 @@
  * file that has not loaded `langchain-vcr/jest` (the plugin sets the runner first) leaves a note
  * in the run's directory, as the plugin's report would. The reporter warns, naming the files,
  * in any run (a run of named files too), and the run's ledger is partial, so `prune` refuses
- * it. The listener goes with the first event: nothing is added to a replay after it.
+ * it. Without the reporter either, the first such event of the run warns (once per run). The
+ * listener goes with the first event: nothing is added to a replay after it.
  */
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
@@ -21,6 +22,7 @@ import { SHARE_ENV } from "../runner/shareEnv";
 import { underJest } from "./jestWhen";
 import { log } from "../log";
 import { replaceFile } from "../replaceFile";
+import { firstWarningOfRun } from "../runner/oncePerRun";
 
 /** The note's fields: a unit report (`runner/share.ts`) that counts nothing and says why. */
 export interface UnpluggedNote {
@@ -36,13 +38,20 @@ const watched = processWide("jest.unplugged.v1", () => ({ on: false }));
 export function watchUseWithoutJestPlugin(env: NodeJS.ProcessEnv = process.env): void {
   if (watched.on || !underJest(env)) return;
   const share = parseEnvJson<{ runner: string; dir: string; tmpProblem?: string }>(env[SHARE_ENV], (s) => s.runner === "jest" && typeof s.dir === "string");
-  if (!share) return; // no reporter: the setup file, if loaded, warns about that
   watched.on = true;
   const off = onScopeEvent(() => {
     off();
-    if (currentRunner() === undefined) leaveNote(share.dir, share.tmpProblem);
+    if (currentRunner() !== undefined) return; // the plugin is loaded (without the reporter, it warns of that itself)
+    if (share) leaveNote(share.dir, share.tmpProblem);
+    else if (firstWarningOfRun("jest-bare")) log.warn(BARE);
   });
 }
+
+/** Neither jest module in the run: nothing else would say so (trial 41). */
+const BARE =
+  `langchain-vcr runs under jest without langchain-vcr/jest and its reporter: fixtures record and replay, but no test is scoped (a miss does not name its test, and a failed test's recordings stay, to replay next time),\n` +
+  `  and the run prints no langchain-vcr summary and writes no usage ledger (langchain-vcr prune refuses after it).\n` +
+  `  Fix it: in jest.config, setupFilesAfterEnv: ["langchain-vcr/jest", …your setup file, if any], and reporters: ["default", "langchain-vcr/jest/reporter"] (docs/runners.md).\n`;
 
 /** Written as the plugin's reports are (`replaceFile`: the reporter never reads half a note). */
 function leaveNote(dir: string, tmpProblem: string | undefined): void {

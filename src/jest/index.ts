@@ -17,6 +17,8 @@ import { journalEntry, type JournalEntry } from "./journal";
 import { JestAttempts, onCircusEvent, type Attempt } from "./retries";
 import { forgetShared } from "../runner/sharedRecordings";
 import { log } from "../log";
+import { firstWarningOfRun } from "../runner/oncePerRun";
+import { SETUP_IN_SETUP_FILES, SETUP_OUTSIDE_TEST_FILE, slotError } from "./slots";
 import * as path from "node:path";
 import { jestMayLoadEsm, jestVmModules } from "../install/jestWhen";
 import { currentRuntime, replaceOwnMethod } from "../install/jestRuntime";
@@ -32,21 +34,26 @@ interface JestGlobals {
 }
 
 function jestGlobals(): JestGlobals {
+  const complete = (g: Partial<JestGlobals>): g is JestGlobals =>
+    !!(g.beforeAll && g.beforeEach && g.afterEach && g.afterAll && typeof g.expect?.getState === "function");
   const g = globalThis as unknown as Partial<JestGlobals>;
-  if (g.beforeAll && g.beforeEach && g.afterEach && g.afterAll && g.expect) return g as JestGlobals;
-  // injectGlobals: false
-
-  return require("@jest/globals") as JestGlobals;
+  if (complete(g)) return g;
+  let globals: Partial<JestGlobals>;
+  try {
+    globals = require("@jest/globals") as Partial<JestGlobals>; // injectGlobals: false
+  } catch {
+    throw slotError(SETUP_OUTSIDE_TEST_FILE); // "Do not import `@jest/globals` outside of the Jest test environment"
+  }
+  if (!complete(globals)) throw slotError(SETUP_IN_SETUP_FILES);
+  return globals;
 }
 
-const WARNED = Symbol.for("langchain-vcr.jest.no-reporter");
-
 checkEnvironment();
-setRunner("jest");
 const { beforeAll, beforeEach, afterEach, afterAll, expect } = jestGlobals();
+setRunner("jest");
 const share = joinRun();
-if (!share && !(process as unknown as Record<symbol, boolean>)[WARNED]) {
-  (process as unknown as Record<symbol, boolean>)[WARNED] = true;
+// once per run: each test file runs this afresh, in a sandbox of its own
+if (!share && firstWarningOfRun("jest-noreporter")) {
   log.warn(
     `the jest setup file is loaded but not its reporter, so failed tests' recordings stay on disk and no summary or usage ledger is written.\n` +
       `  Fix: add it to jest.config: reporters: ["default", "langchain-vcr/jest/reporter"].\n`,

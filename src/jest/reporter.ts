@@ -20,6 +20,7 @@ import { log } from "../log";
 import { isCi, MODE_ENV } from "../modes";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
+import { inJestTestFile, REPORTER_IN_TEST_FILE, slotError } from "./slots";
 
 interface JestGlobalConfig {
   testNamePattern?: string;
@@ -53,6 +54,9 @@ interface AggregatedLike {
   numRuntimeErrorTestSuites: number;
   testResults: TestFileResult[];
 }
+
+// in a test file, jest would call the class as setupFilesAfterEnv's function ("cannot be invoked without 'new'")
+if (inJestTestFile()) throw slotError(REPORTER_IN_TEST_FILE);
 
 class LangchainVcrJestReporter {
   private readonly share: RunShare;

@@ -15,6 +15,7 @@ import {
   FIXTURES,
   fixturesOf,
   JEST_LLM_CONFIG,
+  jestConfigCjs,
   makeProject,
   summaryLines,
   type Project,
@@ -64,17 +65,11 @@ describeParity({
   skippedFile: { name: "test/c.test.cjs", text: `test.skip("skipped", () => {});\n` },
   onlyFile: { name: "test/c.test.cjs", text: `test("left out", () => {});\ntest.only("focused", () => {});\n` },
   files: {
-    "jest.config.cjs": [
-      `module.exports = {`,
-      `  testEnvironment: "node",`,
-      `  transform: {},`,
-      `  testMatch: ["**/test/**/*.test.cjs"],`,
+    "jest.config.cjs": jestConfigCjs("test", [
       `  testTimeout: 20000,`,
       `  setupFilesAfterEnv: ["langchain-vcr/jest"],`,
       `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
-      `};`,
-      ``,
-    ].join("\n"),
+    ]),
     "test/a.test.cjs": [
       `const { askChat, hang } = require("../scenario.cjs");`,
       `describe("chat", () => { test("asks", () => askChat("chat asks")); });`,
@@ -413,17 +408,11 @@ describe("langchain-vcr/jest after a module registry reset (resetModules: true, 
       ];
       const p = makeProject({
         "vcr-setup.cjs": INSTALL_SETUP_CJS,
-        "jest.config.cjs": [
-          `module.exports = {`,
-          `  testEnvironment: "node",`,
-          `  transform: {},`,
-          `  testMatch: ["**/llm/**/*.test.cjs"],`,
+        "jest.config.cjs": jestConfigCjs("llm", [
           `  resetModules: true,`,
           `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
           `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
-          `};`,
-          ``,
-        ].join("\n"),
+        ]),
         "llm/reset.test.cjs": [
           ...models,
           `test("asks after a reset", async () => { expect((await chat().invoke("asked after a reset")).content).toBe("echo: asked after a reset"); });`,
@@ -989,6 +978,86 @@ describe("langchain-vcr/jest with projects: setupFilesAfterEnv at the root only 
       expect(prune.status, out).to.equal(1);
       expect(out).to.include("1 test file(s) used langchain-vcr without loading langchain-vcr/jest");
       expect(p.fixtures(), out).to.have.length(1);
+    });
+  });
+});
+
+describe("langchain-vcr/jest: the two jest modules in the wrong slot, or not in the config at all (trial 41)", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+
+  const ASK = [
+    `const { ChatOpenAI } = require("@langchain/openai");`,
+    `test("asks", async () => {`,
+    `  await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } }).invoke(__filename.slice(-12));`,
+    `});`,
+    ``,
+  ].join("\n");
+  const FIX = `Fix it: in jest.config, setupFilesAfterEnv: ["langchain-vcr/jest", `;
+  /** A project of two test files that ask a model, with `config`'s lines in jest.config; its run (two workers) against the fake. */
+  async function runWith(fake: FakeProvider, config: string[], mode = "record_or_replay"): Promise<{ status: number | null; out: string; p: Project }> {
+    const p = makeProject({
+      "vcr-setup.cjs": INSTALL_SETUP_CJS,
+      "jest.config.cjs": jestConfigCjs("test", config),
+      "test/a.test.cjs": ASK,
+      "test/b.test.cjs": ASK,
+    });
+    const run = await p.run([JEST, "--ci", "--maxWorkers=2"], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: mode });
+    return { status: run.status, out: run.stdout + run.stderr, p };
+  }
+  const count = (out: string, text: string) => out.split(text).length - 1;
+
+  it("langchain-vcr/jest in setupFiles: each test file fails with what is wrong and the config, no stack into langchain-vcr (before: TypeError reading 'getState')", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const { status, out } = await runWith(fake, [
+        `  setupFiles: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
+        `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
+      ]);
+      expect(status, out).to.equal(1);
+      expect([count(out, "it is in setupFiles, which jest runs before beforeEach"), count(out, FIX), fake.count()], out).to.deep.equal([2, 2, 0]);
+      expect(out)
+        .to.not.include("getState")
+        .and.not.match(/^\s+at /m);
+    });
+  });
+
+  it("langchain-vcr/jest in reporters: jest stops with what is wrong and the config, no stack into @jest/globals (before: 'Do not import @jest/globals outside of the Jest test environment')", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const { status, out } = await runWith(fake, [`  setupFilesAfterEnv: ["<rootDir>/vcr-setup.cjs"],`, `  reporters: ["default", "langchain-vcr/jest"],`]);
+      expect(status, out).to.equal(1);
+      expect([count(out, "langchain-vcr/jest was loaded outside a jest test file"), count(out, FIX), fake.count()], out).to.deep.equal([1, 1, 0]);
+      expect(out)
+        .to.not.include("@jest/globals/build")
+        .and.not.match(/^\s+at /m); // jest's own line names the module's path
+    });
+  });
+
+  it("langchain-vcr/jest/reporter in setupFilesAfterEnv: each test file fails with what is wrong and the config (before: 'Class constructor … cannot be invoked without new')", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const { status, out } = await runWith(fake, [`  setupFilesAfterEnv: ["langchain-vcr/jest", "langchain-vcr/jest/reporter", "<rootDir>/vcr-setup.cjs"],`]);
+      expect(status, out).to.equal(1);
+      expect([count(out, "langchain-vcr/jest/reporter was loaded in a jest test file"), count(out, FIX), fake.count()], out).to.deep.equal([2, 2, 0]);
+      expect(out).to.not.include("cannot be invoked without 'new'");
+    });
+  });
+
+  it("neither module, a setup file calling vcr.install(): recorded and replayed, and one warning for the run of two test files (before: nothing said, and a failed test's recording stayed)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const { status, out, p } = await runWith(fake, [`  setupFilesAfterEnv: ["<rootDir>/vcr-setup.cjs"],`]);
+      expect(status, out).to.equal(0);
+      expect(
+        [fake.count(), p.fixtures().length, count(out, "langchain-vcr runs under jest without langchain-vcr/jest and its reporter"), count(out, FIX)],
+        out,
+      ).to.deep.equal([2, 2, 1, 1]);
+    });
+  });
+
+  it("the setup file without the reporter: one warning for the run of two test files (before: one per test file)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const { status, out, p } = await runWith(fake, [`  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`]);
+      expect(status, out).to.equal(0);
+      expect([fake.count(), p.fixtures().length, count(out, "the jest setup file is loaded but not its reporter")], out).to.deep.equal([2, 2, 1]);
+      expect(out).to.not.include("without langchain-vcr/jest and its reporter");
     });
   });
 });

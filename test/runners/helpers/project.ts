@@ -332,17 +332,16 @@ export async function expectPrintedCommandRecords(
 }
 
 /** A jest config for the model tests under llm/, with the setup file that calls vcr.install(). */
-export const JEST_LLM_CONFIG = [
-  `module.exports = {`,
-  `  testEnvironment: "node",`,
-  `  transform: {},`,
-  `  testMatch: ["**/llm/**/*.test.cjs"],`,
+/** A jest.config.cjs for CommonJS test files in `dir` (node environment, no transform), with `lines` after (each `  key: value,`). */
+export function jestConfigCjs(dir: string, lines: string[]): string {
+  return [`module.exports = {`, `  testEnvironment: "node",`, `  transform: {},`, `  testMatch: ["**/${dir}/**/*.test.cjs"],`, ...lines, `};`, ``].join("\n");
+}
+
+export const JEST_LLM_CONFIG = jestConfigCjs("llm", [
   `  testTimeout: 20000,`,
   `  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`,
   `  reporters: ["default", "langchain-vcr/jest/reporter"],`,
-  `};`,
-  ``,
-].join("\n");
+]);
 
 /**
  * An ES-module test file with one test, "embeds", that embeds a text with an OpenAIEmbeddings of
