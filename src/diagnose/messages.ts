@@ -162,7 +162,7 @@ function reachProvider(status: number | undefined): string {
  * The test, the hash, the file expected, and the nearest recorded fixture with its differences
  * (`searched`: or that there is none); `held`: a workspace package's copy of the file (`packageHolding`).
  */
-function facts(m: Unmatched, searched: boolean, held: { there: string } | undefined): string[] {
+function facts(m: Unmatched, searched: boolean, held: { there: string; pkg: string } | undefined): string[] {
   const lines: string[] = [];
   if (m.test) lines.push(`  test:     ${m.test}`);
   lines.push(`  hash:     ${m.hash}`, `  expected: ${m.file}`);
@@ -179,7 +179,9 @@ function facts(m: Unmatched, searched: boolean, held: { there: string } | undefi
   }
   if (held) {
     lines.push(
-      `  ${held.there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), here a workspace's root.`,
+      `  ${held.there} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), ` +
+        // the package is above the working directory (a run from its test/), or a workspace's package below it (a run from the root)
+        (path.isAbsolute(held.pkg) ? `here a directory inside the package at ${path.resolve(held.pkg)}.` : `here a workspace's root.`),
     );
   }
   const stale = staleInstall();

@@ -39,7 +39,7 @@ describe("a miss at a workspace's root names the package's directory that holds 
         expect(err).to.be.instanceOf(VcrMissError);
         expect(fake.count()).to.equal(before);
         expect(err.message).to.include(
-          `  ${path.join("packages", "app", "cassettes", recorded)} holds this very fixture: a relative dir is resolved against the working directory`,
+          `  ${path.join("packages", "app", "cassettes", recorded)} holds this very fixture: a relative dir is resolved against the working directory (${process.cwd()}), here a workspace's root.`,
         );
         expect(err.message).to.include(
           `  Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join("packages", "app", "cassettes")} from wherever the tests run, e.g. in a setup file in ${path.join("packages", "app")}:\n` +
@@ -74,7 +74,9 @@ describe("a miss at a workspace's root names the package's directory that holds 
           .invoke("hello from the app")
           .catch((e) => e);
         expect(miss).to.be.instanceOf(VcrMissError);
-        expect(miss.message).to.include(`  ${path.join(root, "cassettes", recorded)} holds this very fixture`);
+        expect(miss.message).to.include(
+          `  ${path.join(root, "cassettes", recorded)} holds this very fixture: a relative dir is resolved against the working directory (${path.join(root, "test")}), here a directory inside the package at ${root}.`,
+        );
         const before = fake.count();
         const vcr = new Vcr({ dir: "cassettes", mode: "record_or_replay" });
         const said = await stderrOf(async () => {
