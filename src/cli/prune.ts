@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { defaultLedgerDir, LEDGER_DIR_ENV, MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
 import { ledgerVerdicts, suitesSharing, type LedgerSource } from "../runner/otherSuites";
 import { leftOutTests } from "../runner/leftOut";
+import { skippedUsers } from "../runner/skipScan";
 import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
 import { isDirectory } from "../fsProbe";
 import { flagWords, type ParsedArgs } from "./args";
@@ -26,7 +27,8 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir, `prune${flagWords(args)}`);
   const others = otherLedgerSources(args, io);
-  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), others);
+  const root = ledgerRootOf(ledgerDir, io);
+  const verdicts = ledgerVerdicts(ledgerDir, root, others);
   const verdict = verdicts?.last;
   // another suite sharing this directory: what its last run used stays (each complete run knows only its own tests);
   // from a workspace, each package's own ledger too (one fixture directory at the root for them all)
@@ -114,6 +116,16 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
       (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
       `.\n`,
   );
+  const skipped = skippedUsers(removable, verdicts?.previous, root);
+  if (skipped.fixtures.length) {
+    const files = skipped.fixtures.length <= 3 ? skipped.fixtures.map((f) => shellWord(display(io, f))).join(" ") : shellWord(display(io, dir));
+    io.out(
+      `langchain-vcr: note: ${skipped.fixtures.length} of the fixtures ${dry ? "it would remove" : "removed"} were used in the run before (${verdicts!.previous!.runId}) by tests in test files that now skip tests (.skip, xit, this.skip(), { skip }): ` +
+        `${skipped.tests.slice(0, 3).join(", ")}${skipped.tests.length > 3 ? ", …" : ""}.\n` +
+        `  A skipped test uses no fixture, so prune takes its fixtures for unused. If they are to stay, un-skip the tests and run the suite before pruning` +
+        (dry ? `.\n` : `, and put them back: git checkout -- ${files}\n`),
+    );
+  }
   for (const k of keptFor) {
     io.out(`langchain-vcr: also kept ${k.files.length} used by another suite sharing this directory: the last ${suiteName(k.suite)}.\n`);
   }

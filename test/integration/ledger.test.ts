@@ -381,6 +381,33 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(again.stdout).to.not.include("used in the run before");
   });
 
+  it("a test skipped since the run before (it.skip): prune still takes its fixture for unused, and says so, naming the test; the other unused fixture gets no such note (trial 41)", async () => {
+    const dir = tmpDir("vcr-ledger-skip-");
+    fs.writeFileSync(path.join(dir, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+    fs.mkdirSync(path.join(dir, "test"));
+    fs.writeFileSync(path.join(dir, "test/s.spec.js"), spec("s", ["s1", "s2"]));
+    fs.writeFileSync(path.join(dir, "test/other.spec.js"), spec("other", ["o1"]));
+    expect((await mocha(dir, fake)).code).to.equal(0);
+    const [s2] = fixtureFiles(path.join(dir, "cassettes")).filter((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes("question s2"));
+    const dead = addDeadFixture(dir);
+    fs.writeFileSync(path.join(dir, "test/s.spec.js"), spec("s", ["s1", "s2"]).replace(`  it("s2"`, `  it.skip("s2"`));
+    const skipped = await mocha(dir, fake);
+    expect(skipped.code, skipped.stdout + skipped.stderr).to.equal(0);
+
+    const dry = await cli(["prune", "--dry-run"], dir);
+    expect(dry.code, dry.stderr).to.equal(0);
+    expect(dry.stdout)
+      .to.include(`would remove ${path.join("cassettes", s2)}`)
+      .and.include(`would remove ${path.join("cassettes", dead)}`);
+    const note =
+      /\nlangchain-vcr: note: 1 of the fixtures it would remove were used in the run before \(\S+\) by tests in test files that now skip tests \(\.skip, xit, this\.skip\(\), \{ skip \}\): test\/s\.spec\.js: "s s2"\.\n {2}A skipped test uses no fixture, so prune takes its fixtures for unused\. If they are to stay, un-skip the tests and run the suite before pruning\.\n/;
+    expect(dry.stdout).to.match(note);
+    const removed = await cli(["prune"], dir);
+    expect(removed.code, removed.stderr).to.equal(0);
+    expect(removed.stdout).to.include(`, and put them back: git checkout -- ${path.join("cassettes", s2)}\n`);
+    expect(fixtureFiles(path.join(dir, "cassettes"))).to.have.length(2);
+  });
+
   it("a --grep run's ledger makes prune refuse, saying why, and nothing is deleted", async () => {
     const project = clone(recorded, true); // holds the earlier complete run too: the latest run decides
     addDeadFixture(project);
