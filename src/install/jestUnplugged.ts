@@ -49,7 +49,7 @@ export function watchUseWithoutJestPlugin(env: NodeJS.ProcessEnv = process.env):
 
 /** Neither jest module in the run: nothing else would say so (trial 41). */
 const BARE =
-  `langchain-vcr runs under jest without langchain-vcr/jest and its reporter: fixtures record and replay, but no test is scoped (a miss does not name its test, and a failed test's recordings stay, to replay next time),\n` +
+  `this jest run loads neither langchain-vcr/jest nor its reporter: fixtures record and replay, but no test is scoped (a miss does not name its test, and a failed test's recordings stay, to replay next time),\n` +
   `  and the run prints no langchain-vcr summary and writes no usage ledger (langchain-vcr prune refuses after it).\n` +
   `  Fix it: in jest.config, setupFilesAfterEnv: ["langchain-vcr/jest", …your setup file, if any], and reporters: ["default", "langchain-vcr/jest/reporter"] (docs/runners.md).\n`;
 

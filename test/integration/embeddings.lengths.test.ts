@@ -142,4 +142,34 @@ describe("embeddings: one call never mixes vector lengths (the model behind a na
     expect(fake.count()).to.equal(2);
     expect(await validateFixtures(dir)).to.deep.equal([]);
   });
+  it("a query recorded at the old length beside documents recorded again at the new one: the query's call fails against the documents' (across calls of one process), replay_only too, with 0 requests (trial 41 recheck)", async () => {
+    const QUERY = "How long do refunds take?";
+    await inMode("record_or_replay", async () => {
+      const e = embeddings(new Vcr({ dir }));
+      await e.embedDocuments(OLD);
+      await e.embedQuery(QUERY);
+    });
+    dims = 16;
+    for (const f of OLD.map(fileOf)) fs.rmSync(f); // the fix a documents-only error gave: the query's fixture stays at 8
+    const docs = await inMode("record_or_replay", () => embeddings(new Vcr({ dir })).embedDocuments(ALL));
+    expect(docs.map((v) => v.length)).to.deep.equal([16, 16, 16, 16]);
+    expect(fake.count()).to.equal(3);
+    const query = fileOf(QUERY);
+    for (const mode of ["record_or_replay", "replay_only"] as const) {
+      const err = await failed(inMode(mode, () => embeddings(new Vcr({ dir })).embedQuery(QUERY)));
+      expect(err).to.be.instanceOf(VcrFixtureError);
+      const lines = err.message.split("\n");
+      expect(lines[0]).to.equal(
+        `langchain-vcr: embedQuery of OllamaEmbeddings (model "nomic-embed-text") got vectors of 2 lengths across two calls of this process (this one, and an earlier embedDocuments with the same model and parameters) (1 of 8 numbers, 3 of 16), so it failed rather than return them mixed: a vector store would compare them without complaint.`,
+      );
+      expect(lines[1]).to.equal(`  8 numbers:  replayed from 1 fixture: ${query}`);
+      expect(lines[2]).to.match(/^ {2}16 numbers: the earlier call's, in 3 fixtures: /);
+      expect(err.message).to.include(`rm ${JSON.stringify(query)} && `);
+    }
+    expect(fake.count()).to.equal(3);
+    // the fix as printed: the query recorded again agrees with the documents
+    fs.rmSync(query);
+    const q = await inMode("record_or_replay", () => embeddings(new Vcr({ dir })).embedQuery(QUERY));
+    expect([q.length, fake.count()]).to.deep.equal([16, 4]);
+  });
 });

@@ -1046,7 +1046,7 @@ describe("langchain-vcr/jest: the two jest modules in the wrong slot, or not in 
       const { status, out, p } = await runWith(fake, [`  setupFilesAfterEnv: ["<rootDir>/vcr-setup.cjs"],`]);
       expect(status, out).to.equal(0);
       expect(
-        [fake.count(), p.fixtures().length, count(out, "langchain-vcr runs under jest without langchain-vcr/jest and its reporter"), count(out, FIX)],
+        [fake.count(), p.fixtures().length, count(out, "langchain-vcr: this jest run loads neither langchain-vcr/jest nor its reporter"), count(out, FIX)],
         out,
       ).to.deep.equal([2, 2, 1, 1]);
     });
@@ -1057,7 +1057,7 @@ describe("langchain-vcr/jest: the two jest modules in the wrong slot, or not in 
       const { status, out, p } = await runWith(fake, [`  setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.cjs"],`]);
       expect(status, out).to.equal(0);
       expect([fake.count(), p.fixtures().length, count(out, "the jest setup file is loaded but not its reporter")], out).to.deep.equal([2, 2, 1]);
-      expect(out).to.not.include("without langchain-vcr/jest and its reporter");
+      expect(out).to.not.include("loads neither langchain-vcr/jest nor its reporter");
     });
   });
 });

@@ -12,6 +12,7 @@ import { currentTestCommand, rerecordCommand } from "../../diagnose/messages";
 import { VcrFixtureError } from "../../errors";
 import { MODE_ENV } from "../../modes";
 import { currentTest } from "../../scope";
+import { processWide } from "../../processWide";
 
 /** Where one vector comes from. */
 export interface VectorAt {
@@ -22,6 +23,8 @@ export interface VectorAt {
   recordedAt?: string;
   /** Answered by the live model in this call: its length is the model's now. */
   live?: boolean;
+  /** Of an earlier call of this process (`againstFirstCall`), as its fixture holds it now. */
+  earlier?: boolean;
 }
 
 export interface LengthGroup {
@@ -53,6 +56,53 @@ export function mixedLengths(vectors: readonly VectorAt[]): LengthGroup[] | unde
   return [...byLength.values()].sort((a, b) => Number(a.live) - Number(b.live) || (a.newest < b.newest ? -1 : a.newest > b.newest ? 1 : a.length - b.length));
 }
 
+/**
+ * The vectors of the first call of this process for each model and request parameters (the request
+ * but its text and input type, as `validate` groups them): a later call whose vectors have another
+ * length is held against them, so a retriever never scores a query of one model against documents
+ * of another, each call of one length (a fixed call's documents recorded again, its query not).
+ */
+const firstCalls = processWide("embeddings.firstCalls.v1", () => new Map<string, { method: string; vectors: VectorAt[] }>());
+
+/** The key `firstCalls` and `validate` group by. */
+export function paramsKey(request: object): string {
+  const { text: _text, input_type: _inputType, ...params } = request as Record<string, unknown>;
+  return canonicalJson(params);
+}
+
+/**
+ * For a call whose vectors (`vectors()`, built only when needed) have one length, `length`: the
+ * groups with the first call's of the same `key` when its length was another; undefined when they
+ * agree, or when this is the first (then noted).
+ */
+export function againstFirstCall(
+  key: string,
+  method: string,
+  length: number,
+  vectors: () => VectorAt[],
+  onDisk: (file: string) => { length: number; recordedAt?: string } | undefined,
+): { groups: LengthGroup[]; earlier: string } | undefined {
+  let first = firstCalls.get(key);
+  if (first && first.vectors[0].length !== length) {
+    // the first call's files as they are now: deleted or recorded again since (the fix applied, in this process) they are not held against this call
+    const now = first.vectors.flatMap((v) => {
+      const now = onDisk(v.file);
+      return now === undefined ? [] : [{ ...v, ...now, live: false }];
+    });
+    first = now.length && now.every((v) => v.length === now[0].length) ? { method: first.method, vectors: now } : undefined;
+    if (first) firstCalls.set(key, first);
+    else firstCalls.delete(key);
+  }
+  if (!first) {
+    const mine = vectors();
+    if (mine.length) firstCalls.set(key, { method, vectors: mine });
+    return undefined;
+  }
+  if (first.vectors[0].length === length) return undefined;
+  const groups = mixedLengths([...first.vectors.map((v) => ({ ...v, earlier: true })), ...vectors()]);
+  return groups && { groups, earlier: first.method };
+}
+
 /** How many files of one length a failed call names before it counts the rest. */
 const FILES_SHOWN = 10;
 
@@ -62,14 +112,14 @@ const FILES_SHOWN = 10;
  */
 export function mixedLengthsError(
   groups: readonly LengthGroup[],
-  facts: { method: string; describe: string; model?: string; className: string },
+  facts: { method: string; describe: string; model?: string; className: string; earlier?: string },
 ): VcrFixtureError {
   const older = groups.slice(0, -1);
   const current = groups[groups.length - 1];
   const allLive = groups.every((g) => g.live);
   const named = facts.model !== undefined ? JSON.stringify(facts.model) : facts.className;
   const lines = [
-    `${facts.method} of ${facts.describe} got vectors of ${groups.length} lengths in one call (${groups.map((g, i) => `${g.vectors.length} of ${g.length}${i === 0 ? " numbers" : ""}`).join(", ")}), ` +
+    `${facts.method} of ${facts.describe} got vectors of ${groups.length} lengths ${facts.earlier ? `across two calls of this process (this one, and an earlier ${facts.earlier} with the same model and parameters)` : "in one call"} (${groups.map((g, i) => `${g.vectors.length} of ${g.length}${i === 0 ? " numbers" : ""}`).join(", ")}), ` +
       `so it failed rather than return them mixed: a vector store would compare them without complaint.`,
   ];
   const width = Math.max(...groups.map((g) => `${g.length} numbers:`.length));
@@ -79,7 +129,7 @@ export function mixedLengthsError(
   if (allLive) {
     // no replayed vector in it: the live model answered so itself (every file was just written, or could not be)
     lines.push(
-      `  The live model answered this one call with vectors of different lengths; one model's vectors all have one length, so check what serves ${named} (a proxy, a router between several servers).`,
+      `  The live model answered ${facts.earlier ? "this process's calls" : "this one call"} with vectors of different lengths; one model's vectors all have one length, so check what serves ${named} (a proxy, a router between several servers).`,
       `  Fix it: make the live model answer with one length, then record these texts again: ${rmCommand(groups.flatMap((g) => g.vectors.filter((v) => v.recordedAt !== undefined)))}${currentTestCommand()}`,
     );
     return new VcrFixtureError(lines.join("\n"), groups[0].vectors[0].file);
@@ -109,9 +159,12 @@ export function mixedLengthsError(
 
 /** How a length's vectors came to this call. */
 function origin(g: LengthGroup): string {
-  const live = g.vectors.filter((v) => v.live);
-  const replayed = g.vectors.length - live.length;
+  const earlier = g.vectors.filter((v) => v.earlier).length;
+  const mine = g.vectors.filter((v) => !v.earlier);
+  const live = mine.filter((v) => v.live);
+  const replayed = mine.length - live.length;
   const parts: string[] = [];
+  if (earlier > 0) parts.push(`the earlier call's, in ${earlier} fixture${earlier > 1 ? "s" : ""}`);
   if (replayed > 0) parts.push(`replayed from ${replayed} fixture${replayed > 1 ? "s" : ""}`);
   const written = live.filter((v) => v.recordedAt !== undefined).length;
   if (written > 0) parts.push(`just recorded from the live model`);
@@ -154,7 +207,7 @@ export class EmbeddingLengths {
     const vector = (fixture.response as { vector?: unknown } | null)?.vector;
     if (!Array.isArray(vector) || fixture.request === null || typeof fixture.request !== "object") return; // base64 text: no length to compare
     const { text: _text, input_type: _inputType, ...params } = fixture.request as Record<string, unknown>;
-    const key = canonicalJson(params);
+    const key = paramsKey(fixture.request);
     let group = this.byParams.get(key);
     if (!group) this.byParams.set(key, (group = { request: params, vectors: [] }));
     group.vectors.push({ file, length: vector.length, recordedAt: typeof fixture.recordedAt === "string" ? fixture.recordedAt : undefined });

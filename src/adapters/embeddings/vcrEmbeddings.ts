@@ -4,6 +4,7 @@
  * `Embeddings` is (vector stores, retrievers, `CacheBackedEmbeddings`). Both `embedQuery` and
  * `embedDocuments` are cached; a partial hit sends ONE request holding only the missing texts.
  */
+import * as path from "node:path";
 import { Embeddings } from "@langchain/core/embeddings";
 import type { Normalize } from "../../canonical/normalize";
 import { VcrMissError, VcrRecordError } from "../../errors";
@@ -13,8 +14,9 @@ import { liveEmbed } from "../../install/embeddings";
 import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";
 import { recordableResponse, replayVector, type Vector } from "./vectors";
-import { mixedLengths, mixedLengthsError, type VectorAt } from "./lengths";
+import { againstFirstCall, mixedLengths, mixedLengthsError, paramsKey, type VectorAt } from "./lengths";
 import { requireMadeByVcr } from "../madeByVcr";
+import { readFixtureFile } from "../../store/reader";
 
 /** One distinct (normalized) text of a call, and where it came from. */
 interface Entry {
@@ -82,16 +84,17 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     // included, fails with this same message rather than with a miss whose fix (record it) would
     // bring the mix back. A runner's clean-up still removes it if the test fails, as any recording
     // of a failed test. Under bypass (nothing read, nothing written) the live answer passes as it came.
-    const vectors = oneLength(entries) ? [] : entries.flatMap((e) => vectorAt(e));
+    const method = inputType === "query" ? "embedQuery" : "embedDocuments";
+    const facts = { method, describe: describeEmbeddings(identity), model: identity.model, className: identity.className };
+    const length = oneLength(entries);
+    const vectors = length === undefined ? entries.flatMap((e) => vectorAt(e)) : [];
     const mixed = vectors.some((v) => v.recordedAt !== undefined) ? mixedLengths(vectors) : undefined;
-    if (mixed) {
-      throw mixedLengthsError(mixed, {
-        method: inputType === "query" ? "embedQuery" : "embedDocuments",
-        describe: describeEmbeddings(identity),
-        model: identity.model,
-        className: identity.className,
-      });
-    }
+    if (mixed) throw mixedLengthsError(mixed, facts);
+    // one length: the same as this process's first call with this model and parameters (a query's, say, against the documents')
+    const lookedUp = length !== undefined && length >= 0 && entries[0].lookup ? entries[0].lookup : undefined; // none under bypass
+    const key = lookedUp && `${path.dirname(lookedUp.file)}\0${paramsKey(entries[0].request)}`; // one fixture directory's: another's may be another test's
+    const across = key && againstFirstCall(key, method, length!, () => entries.flatMap((e) => vectorAt(e)), vectorOnDisk);
+    if (across) throw mixedLengthsError(across.groups, { ...facts, earlier: across.earlier });
 
     // Every position gets its own array, even duplicates (callers may mutate what they get).
     const seen = new Set<Entry>();
@@ -168,15 +171,22 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
   }
 }
 
-/** Whether the entries' number vectors all have one length (the replay path: nothing is built to tell). */
-function oneLength(entries: readonly Entry[]): boolean {
+/** The length of the vector fixture `file` holds now, and when it was recorded; undefined when it is gone or holds none. */
+function vectorOnDisk(file: string): { length: number; recordedAt?: string } | undefined {
+  const fixture = readFixtureFile(file).fixture;
+  const vector = (fixture?.response as { vector?: unknown } | undefined)?.vector;
+  return Array.isArray(vector) ? { length: vector.length, recordedAt: fixture?.recordedAt } : undefined;
+}
+
+/** The one length of the entries' number vectors (-1: none is a number vector); undefined when they have several. Nothing is built to tell (the replay path). */
+function oneLength(entries: readonly Entry[]): number | undefined {
   let length = -1;
   for (const e of entries) {
     if (!Array.isArray(e.vector)) continue;
     if (length === -1) length = e.vector.length;
-    else if (e.vector.length !== length) return false;
+    else if (e.vector.length !== length) return undefined;
   }
-  return true;
+  return length;
 }
 
 /** Where an entry's vector came from, for the one-length check (none for a base64 string: it has no length to compare). */
