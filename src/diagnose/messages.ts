@@ -207,13 +207,15 @@ function wholeSuiteCommand(runner: RunnerName | undefined): string {
 /**
  * The fix for a miss whose fixture a workspace package holds (`there` in `pkg`, from the working
  * directory; `file` is where the Vcr looked): anchor `dir` to the file that makes the Vcr. Recording
- * again would write a second copy where it looked.
+ * again would write a second copy where it looked (said unless `recordingNow`: the run doing it says so).
  */
-export function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string): string {
+export function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string, recordingNow = false): string {
   const given = path.dirname(path.relative(process.cwd(), file)) || "."; // the dir as given, relative: "cassettes", "test/cassettes"
   return (
     `  Fix it: anchor dir to the file that makes the Vcr, so it names ${path.dirname(there)} from wherever the tests run, e.g. in a setup file in ${pkg}:\n` +
-    `    new Vcr({ dir: path.join(import.meta.dirname, ${JSON.stringify(given.split(path.sep).join("/"))}) }) (__dirname in CommonJS). Recording again here would write a second copy in ${path.dirname(file)}.`
+    `    new Vcr({ dir: path.join(import.meta.dirname, ${JSON.stringify(given.split(path.sep).join("/"))}) }) (__dirname in CommonJS).` +
+    // a run recording there already says so: the sentence is for a miss, which has not
+    (recordingNow ? "" : ` Recording again here would write a second copy in ${path.dirname(file)}.`)
   );
 }
 

@@ -21,6 +21,6 @@ export function warnRecordingElsewhere(dir: string, file: string): void {
   log.warn(
     `recording into ${dir}, which does not exist yet, while ${held.there} holds this very request's fixture: a relative dir is resolved against the working directory (${process.cwd()}).\n` +
       `  This run's calls go to the provider (and tool bodies run) again, into a second copy of the fixtures.\n` +
-      anchorFix(held, file),
+      anchorFix(held, file, true),
   );
 }

@@ -88,6 +88,7 @@ describe("a miss at a workspace's root names the package's directory that holds 
           `langchain-vcr: recording into ${path.join(root, "test", "cassettes")}, ${ELSEWHERE} ${path.join(root, "cassettes", recorded)} holds this very request's fixture`,
         );
         expect(said).to.include(`Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join(root, "cassettes")} from wherever the tests run`);
+        expect(said).to.not.include("Recording again here would write a second copy"); // it is doing so, as the line before says
         expect(fake.count() - before).to.equal(2); // the warning does not stop the calls
       } finally {
         process.chdir(saved);
