@@ -116,14 +116,16 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
       (verdict.shards ? `, ${verdict.shards} shard(s)` : "") +
       `.\n`,
   );
-  const skipped = skippedUsers(removable, verdicts?.previous, root);
+  const skipped = skippedUsers(removable, verdicts?.previous, verdict, root);
   if (skipped.fixtures.length) {
-    const files = skipped.fixtures.length <= 3 ? skipped.fixtures.map((f) => shellWord(display(io, f))).join(" ") : shellWord(display(io, dir));
+    // each file by name: the directory would also reset what prune kept as changed since the last commit
+    const restore =
+      !dry && git && !git.unknown ? `, and put them back: git checkout -- ${skipped.fixtures.map((f) => shellWord(display(io, f))).join(" ")}` : "";
     io.out(
       `langchain-vcr: note: ${skipped.fixtures.length} of the fixtures ${dry ? "it would remove" : "removed"} were used in the run before (${verdicts!.previous!.runId}) by tests in test files that now skip tests (.skip, xit, this.skip(), { skip }): ` +
         `${skipped.tests.slice(0, 3).join(", ")}${skipped.tests.length > 3 ? ", …" : ""}.\n` +
         `  A skipped test uses no fixture, so prune takes its fixtures for unused. If they are to stay, un-skip the tests and run the suite before pruning` +
-        (dry ? `.\n` : `, and put them back: git checkout -- ${files}\n`),
+        `${restore}.\n`,
     );
   }
   for (const k of keptFor) {

@@ -12,7 +12,7 @@ import { testsUsing } from "./usedBy";
 import type { RunVerdict } from "./ledgerFiles";
 
 const SKIP =
-  /\b(?:it|test|describe|suite|context)(?:\.(?:concurrent|sequential|each))*\.(?:skip|skipIf|todo)\b|\bx(?:it|describe|test|context)\s*[(.]|\b(?:this|t|ctx|context)\.skip\s*\(|[{,]\s*skip\s*:/;
+  /\b(?:it|test|describe|suite|context)(?:\.(?:concurrent|sequential|each))*\.(?:skip|skipIf|todo)\b|\bx(?:it|describe|test|context)\s*[(.]|\b(?:this|t|ctx|context)\.skip\s*\(|[{,]\s*skip\s*:\s*(?:true|["'`])/;
 
 export function sourceSkips(source: string): boolean {
   return SKIP.test(source);
@@ -27,11 +27,14 @@ export interface SkippedUsers {
 
 /**
  * Of `fixtures` (absolute), those the run before used in a test whose test file (relative to
- * `root`) now skips tests, with those tests: likely the skipped ones.
+ * `root`) now skips tests, and that used no fixture in the `last` run, with those tests: likely the
+ * skipped ones (a test that ran and used fixtures was not skipped: its old fixture is an edit's).
  */
-export function skippedUsers(fixtures: readonly string[], before: RunVerdict | undefined, root: string): SkippedUsers {
+export function skippedUsers(fixtures: readonly string[], before: RunVerdict | undefined, last: RunVerdict, root: string): SkippedUsers {
   const out: SkippedUsers = { tests: [], fixtures: [] };
   if (!before) return out;
+  const ran = new Set<string>();
+  for (const bySpec of last.usedBy.values()) for (const [spec, titles] of bySpec) for (const t of titles) ran.add(`${spec}\0${t}`);
   const skips = new Map<string, boolean>();
   const skipping = (spec: string) => {
     let s = skips.get(spec);
@@ -46,7 +49,7 @@ export function skippedUsers(fixtures: readonly string[], before: RunVerdict | u
     return s;
   };
   for (const f of fixtures) {
-    const users = testsUsing(before.usedBy, f).filter((t) => t.specFile !== "" && skipping(t.specFile));
+    const users = testsUsing(before.usedBy, f).filter((t) => t.specFile !== "" && !ran.has(`${t.specFile}\0${t.title}`) && skipping(t.specFile));
     if (users.length === 0) continue;
     out.fixtures.push(f);
     for (const t of users) {

@@ -381,31 +381,38 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     expect(again.stdout).to.not.include("used in the run before");
   });
 
-  it("a test skipped since the run before (it.skip): prune still takes its fixture for unused, and says so, naming the test; the other unused fixture gets no such note (trial 41)", async () => {
+  it("a test skipped since the run before (it.skip): prune still takes its fixture for unused, and says so, naming only that test (not one of its file edited since, nor a deleted test's fixture), with the git checkout of that file alone after a real prune (trial 41)", async () => {
     const dir = tmpDir("vcr-ledger-skip-");
     fs.writeFileSync(path.join(dir, ".mocharc.json"), JSON.stringify({ spec: ["test/*.spec.js"], timeout: 20000 }));
+    fs.writeFileSync(path.join(dir, ".gitignore"), "node_modules/\n");
     fs.mkdirSync(path.join(dir, "test"));
-    fs.writeFileSync(path.join(dir, "test/s.spec.js"), spec("s", ["s1", "s2"]));
-    fs.writeFileSync(path.join(dir, "test/other.spec.js"), spec("other", ["o1"]));
+    fs.writeFileSync(path.join(dir, "test/s.spec.js"), spec("s", ["s1", "s2", "s3"]));
     expect((await mocha(dir, fake)).code).to.equal(0);
-    const [s2] = fixtureFiles(path.join(dir, "cassettes")).filter((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes("question s2"));
+    const byQuestion = (q: string) =>
+      fixtureFiles(path.join(dir, "cassettes")).find((f) => fs.readFileSync(path.join(dir, "cassettes", f), "utf8").includes(q))!;
+    const [s2, s3] = [byQuestion("question s2"), byQuestion("question s3")];
     const dead = addDeadFixture(dir);
-    fs.writeFileSync(path.join(dir, "test/s.spec.js"), spec("s", ["s1", "s2"]).replace(`  it("s2"`, `  it.skip("s2"`));
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "fixtures");
+    // s2 skipped; s3's prompt edited in the same file (its old fixture is an edit's, not a skipped test's)
+    const edited = spec("s", ["s1", "s2", "s3"], (t) => (t === "s3" ? "question s3, edited" : `question ${t}`)).replace(`  it("s2"`, `  it.skip("s2"`);
+    fs.writeFileSync(path.join(dir, "test/s.spec.js"), edited);
     const skipped = await mocha(dir, fake);
     expect(skipped.code, skipped.stdout + skipped.stderr).to.equal(0);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "skip s2, edit s3");
 
     const dry = await cli(["prune", "--dry-run"], dir);
     expect(dry.code, dry.stderr).to.equal(0);
-    expect(dry.stdout)
-      .to.include(`would remove ${path.join("cassettes", s2)}`)
-      .and.include(`would remove ${path.join("cassettes", dead)}`);
+    for (const f of [s2, s3, dead]) expect(dry.stdout).to.include(`would remove ${path.join("cassettes", f)}`);
     const note =
       /\nlangchain-vcr: note: 1 of the fixtures it would remove were used in the run before \(\S+\) by tests in test files that now skip tests \(\.skip, xit, this\.skip\(\), \{ skip \}\): test\/s\.spec\.js: "s s2"\.\n {2}A skipped test uses no fixture, so prune takes its fixtures for unused\. If they are to stay, un-skip the tests and run the suite before pruning\.\n/;
     expect(dry.stdout).to.match(note);
     const removed = await cli(["prune"], dir);
     expect(removed.code, removed.stderr).to.equal(0);
-    expect(removed.stdout).to.include(`, and put them back: git checkout -- ${path.join("cassettes", s2)}\n`);
-    expect(fixtureFiles(path.join(dir, "cassettes"))).to.have.length(2);
+    expect(removed.stdout).to.include(`, and put them back: git checkout -- ${path.join("cassettes", s2)}.\n`);
+    expect(fixtureFiles(path.join(dir, "cassettes"))).to.have.length(2); // s1's and s3's new one
   });
 
   it("a --grep run's ledger makes prune refuse, saying why, and nothing is deleted", async () => {
