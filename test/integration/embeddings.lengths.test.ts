@@ -70,7 +70,7 @@ describe("embeddings: one call never mixes vector lengths (the model behind a na
         `  test:     ${currentTest()!.title}`,
         `  One model's vectors all have one length: the model behind "nomic-embed-text" changed since the 8-number vectors were recorded (a model pulled again, another server behind the base URL), so its fixtures hold two models' answers. The 16-number vector is the live model's answer now.`,
         `  Fix it: record the 8-number vectors again. Delete them and run the test again, which records only those texts: rm ${JSON.stringify(a)} ${JSON.stringify(b)} ${JSON.stringify(c)} && ${command}; ` +
-          `or record this test anew, and each other test that embeds with this model: ${always}. npx langchain-vcr validate ${JSON.stringify(dir)} lists this model's fixtures of each length, other tests' too.`,
+          `or record this test anew (each other test that embeds with this model needs the same): ${always}. npx langchain-vcr validate ${JSON.stringify(dir)} lists this model's fixtures of each length, other tests' too.`,
       ].join("\n"),
     );
 

@@ -12,7 +12,6 @@ import { currentTestCommand, rerecordCommand } from "../../diagnose/messages";
 import { VcrFixtureError } from "../../errors";
 import { MODE_ENV } from "../../modes";
 import { currentTest } from "../../scope";
-import { processWide } from "../../processWide";
 
 /** Where one vector comes from. */
 export interface VectorAt {
@@ -54,53 +53,6 @@ export function mixedLengths(vectors: readonly VectorAt[]): LengthGroup[] | unde
   }
   if (byLength.size < 2) return undefined;
   return [...byLength.values()].sort((a, b) => Number(a.live) - Number(b.live) || (a.newest < b.newest ? -1 : a.newest > b.newest ? 1 : a.length - b.length));
-}
-
-/**
- * The vectors of the first call of this process for each model and request parameters (the request
- * but its text and input type, as `validate` groups them): a later call whose vectors have another
- * length is held against them, so a retriever never scores a query of one model against documents
- * of another, each call of one length (a fixed call's documents recorded again, its query not).
- */
-const firstCalls = processWide("embeddings.firstCalls.v1", () => new Map<string, { method: string; vectors: VectorAt[] }>());
-
-/** The key `firstCalls` and `validate` group by. */
-export function paramsKey(request: object): string {
-  const { text: _text, input_type: _inputType, ...params } = request as Record<string, unknown>;
-  return canonicalJson(params);
-}
-
-/**
- * For a call whose vectors (`vectors()`, built only when needed) have one length, `length`: the
- * groups with the first call's of the same `key` when its length was another; undefined when they
- * agree, or when this is the first (then noted).
- */
-export function againstFirstCall(
-  key: string,
-  method: string,
-  length: number,
-  vectors: () => VectorAt[],
-  onDisk: (file: string) => { length: number; recordedAt?: string } | undefined,
-): { groups: LengthGroup[]; earlier: string } | undefined {
-  let first = firstCalls.get(key);
-  if (first && first.vectors[0].length !== length) {
-    // the first call's files as they are now: deleted or recorded again since (the fix applied, in this process) they are not held against this call
-    const now = first.vectors.flatMap((v) => {
-      const now = onDisk(v.file);
-      return now === undefined ? [] : [{ ...v, ...now, live: false }];
-    });
-    first = now.length && now.every((v) => v.length === now[0].length) ? { method: first.method, vectors: now } : undefined;
-    if (first) firstCalls.set(key, first);
-    else firstCalls.delete(key);
-  }
-  if (!first) {
-    const mine = vectors();
-    if (mine.length) firstCalls.set(key, { method, vectors: mine });
-    return undefined;
-  }
-  if (first.vectors[0].length === length) return undefined;
-  const groups = mixedLengths([...first.vectors.map((v) => ({ ...v, earlier: true })), ...vectors()]);
-  return groups && { groups, earlier: first.method };
 }
 
 /** How many files of one length a failed call names before it counts the rest. */
@@ -151,7 +103,7 @@ export function mixedLengthsError(
       : `delete the ${stale.length} fixtures of ${olderLengths} numbers (npx langchain-vcr validate ${JSON.stringify(dir)} lists every one), then `;
   lines.push(
     `  Fix it: record the ${olderLengths}-number vectors again. Delete them and run the test again, which records only those texts: ${remove}${command}; ` +
-      `or record this test anew, and each other test that embeds with this model: ${recordAlways(command)}. ` +
+      `or record this test anew (each other test that embeds with this model needs the same): ${recordAlways(command)}. ` +
       `npx langchain-vcr validate ${JSON.stringify(dir)} lists this model's fixtures of each length, other tests' too.`,
   );
   return new VcrFixtureError(lines.join("\n"), stale[0].file);
@@ -207,7 +159,8 @@ export class EmbeddingLengths {
     const vector = (fixture.response as { vector?: unknown } | null)?.vector;
     if (!Array.isArray(vector) || fixture.request === null || typeof fixture.request !== "object") return; // base64 text: no length to compare
     const { text: _text, input_type: _inputType, ...params } = fixture.request as Record<string, unknown>;
-    const key = paramsKey(fixture.request);
+    if (typeof params.model !== "string") return; // a model langchain-vcr does not read (a custom class's own field): two may share these parameters
+    const key = canonicalJson(params);
     let group = this.byParams.get(key);
     if (!group) this.byParams.set(key, (group = { request: params, vectors: [] }));
     group.vectors.push({ file, length: vector.length, recordedAt: typeof fixture.recordedAt === "string" ? fixture.recordedAt : undefined });

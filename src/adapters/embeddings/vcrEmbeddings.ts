@@ -14,7 +14,8 @@ import { liveEmbed } from "../../install/embeddings";
 import { describeEmbedding, describeEmbeddings, embeddingRequest, embeddingsIdentity, type EmbeddingInputType, type EmbeddingRequest } from "./request";
 import { assertReplayable } from "../../kinds/damaged";
 import { recordableResponse, replayVector, type Vector } from "./vectors";
-import { againstFirstCall, mixedLengths, mixedLengthsError, paramsKey, type VectorAt } from "./lengths";
+import { mixedLengths, mixedLengthsError, type VectorAt } from "./lengths";
+import { againstFirstCall, paramsKey } from "./firstCalls";
 import { requireMadeByVcr } from "../madeByVcr";
 import { readFixtureFile } from "../../store/reader";
 
@@ -79,11 +80,12 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
 
     // Vectors of more than one length fail the call, after the live answers were written, not
     // before: each is the live model's true answer for its own key (the fixtures at fault are the
-    // older ones, which the error names), so the fix (delete those, run again) costs no second
-    // request for it, a call waiting on the same text gets it, and every later run, replay_only
-    // included, fails with this same message rather than with a miss whose fix (record it) would
-    // bring the mix back. A runner's clean-up still removes it if the test fails, as any recording
-    // of a failed test. Under bypass (nothing read, nothing written) the live answer passes as it came.
+    // older ones, which the error names), and a call waiting on the same text gets it. Without a
+    // runner plugin it stays, so the fix (delete the older ones, run again) costs no second request,
+    // and a later run, replay_only included, fails with this same message, not a miss whose fix
+    // (record it) would bring the mix back; a plugin removes it with the failed test's other
+    // recordings, and the run after the fix records it again. Under bypass (nothing read, nothing
+    // written) the live answer passes as it came.
     const method = inputType === "query" ? "embedQuery" : "embedDocuments";
     const facts = { method, describe: describeEmbeddings(identity), model: identity.model, className: identity.className };
     const length = oneLength(entries);
@@ -91,7 +93,8 @@ export class VcrEmbeddings<E extends Embeddings = Embeddings> extends Embeddings
     const mixed = vectors.some((v) => v.recordedAt !== undefined) ? mixedLengths(vectors) : undefined;
     if (mixed) throw mixedLengthsError(mixed, facts);
     // one length: the same as this process's first call with this model and parameters (a query's, say, against the documents')
-    const lookedUp = length !== undefined && length >= 0 && entries[0].lookup ? entries[0].lookup : undefined; // none under bypass
+    // not for a class whose model langchain-vcr does not read (LlamaCppEmbeddings' modelPath, a custom class's own field): two of its models would share the key
+    const lookedUp = length !== undefined && length >= 0 && identity.model !== undefined && entries[0].lookup ? entries[0].lookup : undefined; // none under bypass
     const key = lookedUp && `${path.dirname(lookedUp.file)}\0${paramsKey(entries[0].request)}`; // one fixture directory's: another's may be another test's
     const across = key && againstFirstCall(key, method, length!, () => entries.flatMap((e) => vectorAt(e)), vectorOnDisk);
     if (across) throw mixedLengthsError(across.groups, { ...facts, earlier: across.earlier });
