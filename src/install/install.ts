@@ -91,7 +91,7 @@ export function installVcr(vcr: Installable): Uninstall {
  */
 function warnWithoutVitestPlugin(): void {
   // the plugin in the run's config (a project not extending it is warned of by the plugin itself, setupFileMissing)
-  if (!process.env.VITEST || testFilesBegun() > 0 || process.env[VITEST_PLUGIN_ENV] || !firstWarningOfRun("noplugin")) return;
+  if (!process.env.VITEST || testFilesBegun() > 0 || process.env[VITEST_PLUGIN_ENV] || !firstWarningOfRun("vitest")) return;
   log.warn(
     `vcr.install() runs under vitest without the langchain-vcr plugin: tests are not scoped (a miss does not name its test, a failed test's recordings are kept),\n` +
       `  and the run prints no langchain-vcr summary and writes no usage ledger (langchain-vcr prune refuses after it).\n` +

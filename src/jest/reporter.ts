@@ -20,7 +20,7 @@ import { log } from "../log";
 import { isCi, MODE_ENV } from "../modes";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
-import { inJestTestFile, REPORTER_IN_TEST_FILE, slotError } from "./slots";
+import { REPORTER_IN_TEST_FILE, slotError } from "./slots";
 
 interface JestGlobalConfig {
   testNamePattern?: string;
@@ -54,9 +54,6 @@ interface AggregatedLike {
   numRuntimeErrorTestSuites: number;
   testResults: TestFileResult[];
 }
-
-// in a test file, jest would call the class as setupFilesAfterEnv's function ("cannot be invoked without 'new'")
-if (inJestTestFile()) throw slotError(REPORTER_IN_TEST_FILE);
 
 class LangchainVcrJestReporter {
   private readonly share: RunShare;
@@ -175,4 +172,13 @@ function pluginNotLoaded(ran: number): string {
   );
 }
 
-export = LangchainVcrJestReporter;
+/**
+ * What jest loads: the reporter, which jest constructs; called as a function, it is in a test
+ * file's slot (jest calls the function a `setupFiles` or `setupFilesAfterEnv` module exports, where
+ * the class would fail with "cannot be invoked without 'new'"), and says so.
+ */
+const entry = function (this: unknown, globalConfig?: JestGlobalConfig): LangchainVcrJestReporter {
+  if (!new.target) throw slotError(REPORTER_IN_TEST_FILE);
+  return new LangchainVcrJestReporter(globalConfig);
+} as unknown as typeof LangchainVcrJestReporter;
+export = entry;

@@ -39,8 +39,3 @@ export function slotError(message: string): VcrConfigError {
   e.stack = "";
   return e;
 }
-
-/** Whether this code runs in a jest test file: jest's `expect` is there (unless `injectGlobals: false`, where nothing tells). */
-export function inJestTestFile(): boolean {
-  return typeof (globalThis as { expect?: { getState?: unknown } }).expect?.getState === "function";
-}

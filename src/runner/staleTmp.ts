@@ -1,7 +1,7 @@
 /**
  * A run's exchange directories in the OS temp dir (`langchain-vcr-run-*` for vitest, jest and
  * node:test, `langchain-vcr-summary-*` for mocha --parallel) are removed when the run ends (and
- * `langchain-vcr-noplugin-*`, the note that a vitest run without the plugin was warned, never). A run
+ * `langchain-vcr-noplugin-*`, the notes that a run without a runner plugin was warned, never: oncePerRun.ts). A run
  * killed first leaves its directory behind; the next run's main process removes those a day old
  * or older (a run in progress rewrites its own at least as each test file ends), best effort.
  * The sweep runs at most once an hour per temp dir (a stamp file says when it last ran): a run's

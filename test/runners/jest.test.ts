@@ -1032,14 +1032,17 @@ describe("langchain-vcr/jest: the two jest modules in the wrong slot, or not in 
     });
   });
 
-  it("langchain-vcr/jest/reporter in setupFilesAfterEnv: each test file fails with what is wrong and the config (before: 'Class constructor … cannot be invoked without new')", async () => {
-    await withFakeProvider({}, async (fake) => {
-      const { status, out } = await runWith(fake, [`  setupFilesAfterEnv: ["langchain-vcr/jest", "langchain-vcr/jest/reporter", "<rootDir>/vcr-setup.cjs"],`]);
-      expect(status, out).to.equal(1);
-      expect([count(out, "langchain-vcr/jest/reporter was loaded in a jest test file"), count(out, FIX), fake.count()], out).to.deep.equal([2, 2, 0]);
-      expect(out).to.not.include("cannot be invoked without 'new'");
+  for (const slot of ["setupFilesAfterEnv", "setupFiles"])
+    it(`langchain-vcr/jest/reporter in ${slot}: each test file fails with what is wrong and the config (before: 'Class constructor … cannot be invoked without new')`, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const config = slot === "setupFiles" ? [`  setupFiles: ["langchain-vcr/jest/reporter"],`] : [];
+        const after = slot === "setupFiles" ? `"langchain-vcr/jest", ` : `"langchain-vcr/jest", "langchain-vcr/jest/reporter", `;
+        const { status, out } = await runWith(fake, [...config, `  setupFilesAfterEnv: [${after}"<rootDir>/vcr-setup.cjs"],`]);
+        expect(status, out).to.equal(1);
+        expect([count(out, "langchain-vcr/jest/reporter was loaded in a jest test file"), count(out, FIX), fake.count()], out).to.deep.equal([2, 2, 0]);
+        expect(out).to.not.include("cannot be invoked without 'new'");
+      });
     });
-  });
 
   it("neither module, a setup file calling vcr.install(): recorded and replayed, and one warning for the run of two test files (before: nothing said, and a failed test's recording stayed)", async () => {
     await withFakeProvider({}, async (fake) => {
