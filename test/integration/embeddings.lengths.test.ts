@@ -8,6 +8,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { Embeddings } from "@langchain/core/embeddings";
 import { OllamaEmbeddings } from "@langchain/ollama";
 import { Vcr, VcrFixtureError, withVcr } from "../../src/index";
 import type { VcrMode } from "../../src/index";
@@ -171,5 +172,30 @@ describe("embeddings: one call never mixes vector lengths (the model behind a na
     fs.rmSync(query);
     const q = await inMode("record_or_replay", () => embeddings(new Vcr({ dir })).embedQuery(QUERY));
     expect([q.length, fake.count()]).to.deep.equal([16, 4]);
+  });
+  it("a class whose model langchain-vcr does not read (a custom class's own size field): two sizes in one directory both record and replay, and validate finds nothing (review)", async () => {
+    class SizedEmbeddings extends Embeddings {
+      calls = 0;
+      constructor(private readonly size: number) {
+        super({});
+      }
+      async embedDocuments(texts: string[]): Promise<number[][]> {
+        this.calls++;
+        return texts.map((t) => fakeVector(t, this.size));
+      }
+      async embedQuery(text: string): Promise<number[]> {
+        return (await this.embedDocuments([text]))[0];
+      }
+    }
+    const small = new SizedEmbeddings(4);
+    const large = new SizedEmbeddings(8);
+    for (const mode of ["record_or_replay", "replay_only"] as const) {
+      const vcr = new Vcr({ dir });
+      const a = await inMode(mode, () => vcr.embeddings(small).embedDocuments(["a small one"]));
+      const b = await inMode(mode, () => vcr.embeddings(large).embedQuery("a large one"));
+      expect([a[0].length, b.length]).to.deep.equal([4, 8]);
+    }
+    expect([small.calls, large.calls, fixtureFiles(dir).length]).to.deep.equal([1, 1, 2]);
+    expect(await validateFixtures(dir)).to.deep.equal([]);
   });
 });
