@@ -1,7 +1,7 @@
 /**
  * langchain-vcr's two jest modules in the wrong slot of jest.config: the setup file in `setupFiles`
  * (run before jest's hooks and `expect` exist) or in `reporters` (jest's main process, outside any
- * test file), the reporter in `setupFilesAfterEnv`. Each is a config error that says which slot
+ * test file), the reporter in `setupFilesAfterEnv` or `setupFiles`. Each is a config error that says which slot
  * and gives the config, with no stack: jest prints an error's stack, and langchain-vcr's frames
  * would say nothing a user can act on (trial 41).
  */

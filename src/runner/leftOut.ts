@@ -7,6 +7,7 @@
  * complete run without them (tests that no longer call a model) lets it go.
  */
 import type { RunVerdict } from "./ledgerFiles";
+import { testsByFile } from "./usedBy";
 
 export interface LeftOut {
   /** The tests, by test file and title, in the order the run before's ledger holds them, each with the fixtures it used then that the last run did not. */
@@ -18,9 +19,7 @@ export interface LeftOut {
 export function leftOutTests(last: RunVerdict, previous: RunVerdict | undefined): LeftOut {
   const out: LeftOut = { tests: [], fixtures: new Set() };
   if (!previous) return out;
-  const ranLast = new Map<string, Set<string>>(); // test file → the titles of its tests that used a fixture in the last run
-  for (const bySpec of last.usedBy.values())
-    for (const [spec, titles] of bySpec) for (const t of titles) (ranLast.get(spec) ?? ranLast.set(spec, new Set()).get(spec)!).add(t);
+  const ranLast = testsByFile(last.usedBy); // test file → the titles of its tests that used a fixture in the last run
   const tests = new Map<string, LeftOut["tests"][number]>();
   for (const [fixture, bySpec] of previous.usedBy) {
     if (last.used.has(fixture)) continue;

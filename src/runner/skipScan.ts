@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { testsUsing } from "./usedBy";
+import { testsByFile, testsUsing } from "./usedBy";
 import type { RunVerdict } from "./ledgerFiles";
 
 const SKIP =
@@ -33,8 +33,7 @@ export interface SkippedUsers {
 export function skippedUsers(fixtures: readonly string[], before: RunVerdict | undefined, last: RunVerdict, root: string): SkippedUsers {
   const out: SkippedUsers = { tests: [], fixtures: [] };
   if (!before) return out;
-  const ran = new Set<string>();
-  for (const bySpec of last.usedBy.values()) for (const [spec, titles] of bySpec) for (const t of titles) ran.add(`${spec}\0${t}`);
+  const ran = testsByFile(last.usedBy);
   const skips = new Map<string, boolean>();
   const skipping = (spec: string) => {
     let s = skips.get(spec);
@@ -49,7 +48,7 @@ export function skippedUsers(fixtures: readonly string[], before: RunVerdict | u
     return s;
   };
   for (const f of fixtures) {
-    const users = testsUsing(before.usedBy, f).filter((t) => t.specFile !== "" && !ran.has(`${t.specFile}\0${t.title}`) && skipping(t.specFile));
+    const users = testsUsing(before.usedBy, f).filter((t) => t.specFile !== "" && !ran.get(t.specFile)?.has(t.title) && skipping(t.specFile));
     if (users.length === 0) continue;
     out.fixtures.push(f);
     for (const t of users) {

@@ -74,3 +74,11 @@ export function testsUsing(usedBy: UsedBy, fixture: string): { specFile: string;
   if (!files) return [];
   return [...files.keys()].sort().flatMap((specFile) => [...files.get(specFile)!].sort().map((title) => ({ specFile, title })));
 }
+
+/** The tests that used any fixture, by test file: test file → their titles (what a run's tests did, whatever the fixture). */
+export function testsByFile(usedBy: UsedBy): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const bySpec of usedBy.values())
+    for (const [spec, titles] of bySpec) for (const t of titles) (out.get(spec) ?? out.set(spec, new Set()).get(spec)!).add(t);
+  return out;
+}

@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from "../../canonical/json";
 import { processWide } from "../../processWide";
-import { mixedLengths, type LengthGroup, type VectorAt } from "./lengths";
+import { mixedLengths, requestParams, type LengthGroup, type VectorAt } from "./lengths";
 
 /**
  * The vectors of the first call of this process for each model and request parameters (the request
@@ -15,10 +15,9 @@ import { mixedLengths, type LengthGroup, type VectorAt } from "./lengths";
  */
 const firstCalls = processWide("embeddings.firstCalls.v1", () => new Map<string, { method: string; vectors: VectorAt[] }>());
 
-/** The key `firstCalls` and `validate` group by. */
+/** The key `firstCalls` holds a call's request under: its model and parameters (`requestParams`), as `validate` groups them. */
 export function paramsKey(request: object): string {
-  const { text: _text, input_type: _inputType, ...params } = request as Record<string, unknown>;
-  return canonicalJson(params);
+  return canonicalJson(requestParams(request));
 }
 
 /**

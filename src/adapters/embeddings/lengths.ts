@@ -55,6 +55,12 @@ export function mixedLengths(vectors: readonly VectorAt[]): LengthGroup[] | unde
   return [...byLength.values()].sort((a, b) => Number(a.live) - Number(b.live) || (a.newest < b.newest ? -1 : a.newest > b.newest ? 1 : a.length - b.length));
 }
 
+/** An embedding request but its text and input type: one model and its parameters (a query's vectors are compared with the documents'). */
+export function requestParams(request: object): Record<string, unknown> {
+  const { text: _text, input_type: _inputType, ...params } = request as Record<string, unknown>;
+  return params;
+}
+
 /** How many files of one length a failed call names before it counts the rest. */
 const FILES_SHOWN = 10;
 
@@ -158,7 +164,7 @@ export class EmbeddingLengths {
   add(file: string, fixture: { request: unknown; response: unknown; recordedAt?: unknown }): void {
     const vector = (fixture.response as { vector?: unknown } | null)?.vector;
     if (!Array.isArray(vector) || fixture.request === null || typeof fixture.request !== "object") return; // base64 text: no length to compare
-    const { text: _text, input_type: _inputType, ...params } = fixture.request as Record<string, unknown>;
+    const params = requestParams(fixture.request);
     if (typeof params.model !== "string") return; // a model langchain-vcr does not read (a custom class's own field): two may share these parameters
     const key = canonicalJson(params);
     let group = this.byParams.get(key);
