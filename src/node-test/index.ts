@@ -9,7 +9,8 @@
  *   or a failure; `--test-shard` runs are shards `prune` merges);
  * - test processes: a scope per test (./testScope.ts), failed-test cleanup and the live call
  *   in flight named in `afterEach`, a `beforeEach` that waits for what `vcr.install()` loads with
- *   `import()`, and the file's report for the runner process.
+ *   `import()`, a config error thrown while the file loads printed as its message
+ *   (./loadError.ts), and the file's report for the runner process.
  * Run without `--test` (`node --require langchain-vcr/node-test file.test.mjs`) it is both.
  * Loaded with `--import` it reaches the test processes only: each test file then prints its
  * own summary line and no ledger is written.
@@ -24,6 +25,7 @@ import { finishRun, joinRun, recordRunStart, startRun, Unit } from "../runner/sh
 import { nodeTestArgvReasons, nodeTestShard } from "./argv";
 import { installTestScopes, scopeOfContext } from "./testScope";
 import { installSettled } from "../install/pending";
+import { exitOnLoadConfigError } from "./loadError";
 
 // once per process, whichever copy (ESM or CommonJS build) is loaded first
 const loaded = processWide("node-test.loaded", () => ({ done: false }));
@@ -50,13 +52,19 @@ function runnerProcess(alsoTests = false): void {
 function testProcess(): void {
   installTestScopes();
   const share = joinRun();
-  const unit = new Unit(share, path.relative(process.cwd(), process.argv[1] ?? "(unknown test file)"));
+  const testFile = path.relative(process.cwd(), process.argv[1] ?? "(unknown test file)");
+  const unit = new Unit(share, testFile);
+  const testsStarted = exitOnLoadConfigError(testFile);
 
   const { afterEach, beforeEach } = require("node:test") as {
     afterEach(fn: (t: TestContextLike) => void): void;
     beforeEach(fn: () => Promise<void> | undefined): void;
   };
-  beforeEach(() => installSettled()); // what a setup file's install() loads with import() is patched before a test calls it (install/pending.ts); node:test passes the test context, not a limit
+  // what a setup file's install() loads with import() is patched before a test calls it (install/pending.ts); node:test passes the test context, not a limit
+  beforeEach(() => {
+    testsStarted();
+    return installSettled();
+  });
   afterEach((t) => {
     const scope = scopeOfContext(t as object);
     if (!scope) return;

@@ -192,3 +192,36 @@ describe("langchain-vcr/node-test with an entry file that imports the test files
     });
   });
 });
+
+describe("langchain-vcr/node-test with a setup file whose options are wrong (--import ./vcr-setup.mjs)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("each test file fails with the config error's message and its name, no stack and exit code 1 (before: node:test's harness rethrew it, Node's stack per file, exit code 7); an error once a test has started stays that test's", async () => {
+    const p = makeProject({
+      "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
+      "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes", mode: "bogus" }).install();\n`,
+      "test/a.test.mjs": `import { it } from "node:test";\nit("a", () => {});\n`,
+      "test/b.test.cjs": `const { it } = require("node:test");\nit("b", () => {});\n`,
+      "later/c.test.mjs": [
+        `import { it } from "node:test";`,
+        `import { Vcr } from "langchain-vcr";`,
+        `it("throws later", () => new Promise((resolve) => { setTimeout(() => new Vcr({ mode: "nope" })); setTimeout(resolve, 50); }));`,
+        `it("runs after", () => {});`,
+      ].join("\n"),
+    });
+    const bad = await p.run(["--require", "langchain-vcr/node-test", "--import", "./vcr-setup.mjs", "--test", "test/a.test.mjs", "test/b.test.cjs"]);
+    const out = bad.stdout + bad.stderr;
+    expect(bad.status, out).to.equal(1);
+    expect(out.match(/"bogus" is not a valid mode \(options\.mode\)/g), out).to.have.length(2);
+    for (const file of ["test/a.test.mjs", "test/b.test.cjs"]) expect(out, out).to.include(`${file} was stopped before its tests ran.`);
+    expect(out, out).to.not.match(/at checkMode|exitCode: 7|node:internal\/test_runner/);
+
+    const later = await p.run(["--require", "langchain-vcr/node-test", "--test", "later/c.test.mjs"]);
+    const laterOut = later.stdout + later.stderr;
+    expect(later.status, laterOut).to.equal(1);
+    expect(laterOut, laterOut).to.match(/not ok 1 - throws later[\s\S]*failureType: 'uncaughtException'[\s\S]*"nope" is not a valid mode/);
+    expect(laterOut, laterOut).to.include("ok 2 - runs after");
+    expect(laterOut, laterOut).to.not.include("was stopped before its tests ran");
+  });
+});
