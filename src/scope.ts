@@ -109,6 +109,8 @@ interface GlobalState {
   process: Scope;
   listeners: Set<(event: ScopeEvent) => void>;
   runner?: RunnerName;
+  /** How many Vcr objects this process has built, by either copy of langchain-vcr (`vcrCreated`). */
+  vcrs?: number;
   /** The runner plugin's way to find a test neither store above holds (jest's `test.concurrent`: `setTestFinder`). */
   finder?: () => Scope | undefined;
 }
@@ -134,7 +136,9 @@ export type ScopeEvent =
    * `validate`. `replayed`: the lookup had found it, and was counted as replayed (a response that
    * fails its kind's rule).
    */
-  | { type: "damaged"; file: string; replayed?: boolean };
+  | { type: "damaged"; file: string; replayed?: boolean }
+  /** A Vcr was built: the run's summary says when no test process built one (the setup file left out of the command). */
+  | { type: "vcr" };
 
 const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
   als: new AsyncLocalStorage<Scope>(),
@@ -236,6 +240,17 @@ export function setRunner(name: RunnerName): void {
 
 export function currentRunner(): RunnerName | undefined {
   return state.runner;
+}
+
+/** Called by the Vcr constructor. */
+export function vcrCreated(): void {
+  state.vcrs = (state.vcrs ?? 0) + 1;
+  emit({ type: "vcr" });
+}
+
+/** How many Vcr objects this process has built so far. */
+export function vcrsCreated(): number {
+  return state.vcrs ?? 0;
 }
 
 export function onScopeEvent(listener: (event: ScopeEvent) => void): () => void {

@@ -11,6 +11,7 @@ import { resolveMode, resolveToolMode, type VcrMode, type VcrToolMode } from "./
 import { callSite, installVcr, type Uninstall } from "./install/install";
 import { moderate } from "./adapters/moderation/call";
 import { assertCoreUsable } from "./internals/state";
+import { vcrCreated } from "./scope";
 
 export class Vcr {
   /** Absolute fixture directory. */
@@ -37,6 +38,7 @@ export class Vcr {
       allowSecretPatterns: o.allowSecretPatterns,
     });
     this.cache = new VcrCache(this.recorder, this.normalize);
+    vcrCreated();
   }
 
   /** Wraps any LangChain `Embeddings` so its vectors are recorded and replayed. */

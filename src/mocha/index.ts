@@ -129,6 +129,6 @@ export function mochaGlobalTeardown(): void {
   const line =
     tmpProblem && Object.values(usage.totals).every((n) => n === 0)
       ? `langchain-vcr: the test processes' counts are unknown: the temp directory ${os.tmpdir()} (TMPDIR), where mocha --parallel's workers leave them, cannot be written (${tmpProblem}); their usage ledgers are written. Fix: set TMPDIR to a writable directory.`
-      : usageSummaryLine(usage);
+      : usageSummaryLine(usage, "mocha");
   process.stdout.write("\n" + line + "\n");
 }

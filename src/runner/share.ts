@@ -306,7 +306,8 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     // TMPDIR not a directory (ENOTDIR): no report was written there, and the run said so (`tmpProblem`)
     if (!share.tmpProblem) log.warn(`could not remove the run's usage reports in ${share.dir}: ${(e as Error).message}`);
   }
-  const line = usageSummaryLine(total);
+  // every test file reported (none unfinished, at least one there): whether one built a Vcr is known
+  const line = usageSummaryLine(total, unfinished.length === 0 && (reports.length > 0 || end.local) ? share.runner : undefined);
   (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
   return { record, line };
 }

@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_SOURCES, modeSource, resolveMode } from "../modes";
 import { log } from "../log";
+import { noVcrNote } from "./noVcr";
 import { causesRecord, missCausesNote, type MissCauses, type MissCausesRecord } from "./missCauses";
 
 export interface Totals {
@@ -24,10 +25,12 @@ export interface Totals {
   failedLive: number;
   /** Lookups that met a damaged fixture file (each threw a `VcrFixtureError`). */
   damaged: number;
+  /** Vcr objects the test processes built (none: the summary says the run recorded and replayed nothing, and why that may be). */
+  vcrs: number;
 }
 
 export function emptyTotals(): Totals {
-  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, undoneRetried: 0, failedLive: 0, damaged: 0 };
+  return { replayed: 0, recorded: 0, bypassed: 0, missed: 0, undone: 0, undoneRetried: 0, failedLive: 0, damaged: 0, vcrs: 0 };
 }
 
 function workerDir(mainId: string): string {
@@ -91,11 +94,19 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   );
 }
 
-/** The summary line for what one run counted: `summaryLine` with the mode its requests ran under, and the misses' shared causes. */
-export function usageSummaryLine(u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses?: MissCauses }): string {
+/**
+ * The summary line for what one run counted: `summaryLine` with the mode its requests ran under, and the misses' shared
+ * causes. `runner` (the run's, `RunShare.runner`): given when the run's test processes all reported, so that none of them
+ * having built a Vcr is known, and said (`noVcrNote`).
+ */
+export function usageSummaryLine(
+  u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses?: MissCauses },
+  runner?: string,
+): string {
   const mode = modeInForce(u.modes);
   const causes = u.missCauses && missCausesNote(u.missCauses, u.totals.missed);
-  return summaryLine(u.totals, u.dirs, mode.mode, mode.source) + (causes ? "\n" + causes : "");
+  const noVcr = runner !== undefined && !(u.totals.vcrs > 0) ? noVcrNote(runner) : "";
+  return summaryLine(u.totals, u.dirs, mode.mode, mode.source) + (causes ? "\n" + causes : "") + (noVcr ? "\n" + noVcr : "");
 }
 
 /** The mode the summary names: the one the requests ran under (a Vcr's `mode:` option wins over the environment). */

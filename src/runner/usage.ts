@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { stableTitle } from "../diagnose/runIdTitle";
-import { currentTest, onScopeEvent } from "../scope";
+import { currentTest, onScopeEvent, vcrsCreated } from "../scope";
 import { emptyTotals, type Totals } from "./summary";
 import { addCauseCounts, addCauses, addMiss, requestKey, type MissCauses, type MissCausesRecord } from "./missCauses";
 import { addUse, addUses, fromRecord, toRecord, type UsedBy, type UsedByRecord } from "./usedBy";
@@ -29,7 +29,9 @@ export class Usage {
 
   /** `changed`: called after each event it counts. */
   start(changed?: () => void): this {
-    this.off ??= onScopeEvent((e) => {
+    if (this.off) return this;
+    this.totals.vcrs += vcrsCreated(); // built before this file was listened to (a setup file loaded before the plugin's)
+    this.off = onScopeEvent((e) => {
       if (e.type === "used") {
         this.dirs.add(path.dirname(e.file));
         this.used.add(e.file);
@@ -39,6 +41,9 @@ export class Usage {
       } else if (e.type === "undone") {
         this.totals.undone += e.count;
         if (e.retried) this.totals.undoneRetried += e.count;
+      } else if (e.type === "vcr") {
+        this.totals.vcrs++;
+        return; // no use yet: not a reason to write a report (jest puts a file on record only once its tests start)
       } else if (e.type === "damaged") {
         this.totals.damaged++;
         if (e.replayed) this.totals.replayed = Math.max(0, this.totals.replayed - 1);

@@ -225,3 +225,28 @@ describe("langchain-vcr/node-test with a setup file whose options are wrong (--i
     expect(laterOut, laterOut).to.not.include("was stopped before its tests ran");
   });
 });
+
+describe("langchain-vcr/node-test in a run whose command leaves the setup file out (trial 42)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("the summary says no test process built a Vcr and how to load the setup file; with the setup file, it does not", async () => {
+    const p = makeProject({
+      "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
+      "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
+      "test/a.test.mjs": `import { it } from "node:test";\nit("a", () => {});\n`,
+      "test/b.test.cjs": `const { it } = require("node:test");\nit("b", () => {});\n`,
+    });
+    const note = "No test process built a Vcr, so langchain-vcr recorded and replayed nothing";
+    const bare = await p.run(["--require", "langchain-vcr/node-test", "--test"], { CI: "true" });
+    expect(bare.status, bare.stdout + bare.stderr).to.equal(0);
+    expect(bare.stdout.split(note), bare.stdout).to.have.length(2); // once, for the run
+    expect(bare.stdout, bare.stdout).to.include(
+      "load the setup file that calls vcr.install() (node --require langchain-vcr/node-test --import ./vcr-setup.mjs --test)",
+    );
+    const set = await p.run(["--require", "langchain-vcr/node-test", "--import", "./vcr-setup.mjs", "--test"], { CI: "true" });
+    expect(set.status, set.stdout + set.stderr).to.equal(0);
+    expect(summaryLines(set), set.stdout).to.have.length(1);
+    expect(set.stdout + set.stderr, set.stdout).to.not.include(note);
+  });
+});

@@ -1,0 +1,47 @@
+import { expect } from "chai";
+import { usageSummaryLine } from "../../src/runner/summary";
+import { Usage } from "../../src/runner/usage";
+import { Vcr } from "../../src/index";
+import { vcrsCreated } from "../../src/scope";
+import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+
+const NOTE = "  No test process built a Vcr, so langchain-vcr recorded and replayed nothing: any model call in this run went to its provider.";
+
+describe("the summary's note for a run in which no test process built a Vcr (trial 42: a command without the setup file)", () => {
+  after(removeTmpDirs);
+
+  it("is said, with the runner's way to load the setup file, when the run's reports count no Vcr; not when the run's reports are not all in (no runner given)", () => {
+    const none = new Usage(); // as a run's main process adds up reports that counted none
+    expect(usageSummaryLine(none, "node --test").split("\n")).to.deep.equal([
+      "langchain-vcr: 0 replayed, 0 recorded, 0 bypassed, 0 missed — mode record_or_replay (default), fixtures: (no fixtures used)",
+      NOTE +
+        ` If your code's models are to replay, load the setup file that calls vcr.install() (node --require langchain-vcr/node-test --import ./vcr-setup.mjs --test), or build a Vcr in the tests (README: "vcr.install() or explicit adapters").`,
+    ]);
+    expect(usageSummaryLine(none, "mocha")).to.include(`(.mocharc.json: "require": ["langchain-vcr/mocha", "./vcr-setup.ts"])`);
+    expect(usageSummaryLine(none, "vitest")).to.include(`(vitest.config.mts: test: { setupFiles: ["./vcr-setup.ts"] })`);
+    expect(usageSummaryLine(none, "jest")).to.include(`(jest.config.js: setupFilesAfterEnv: ["langchain-vcr/jest", "<rootDir>/vcr-setup.ts"])`);
+    expect(usageSummaryLine(none)).to.not.include("No test process built a Vcr");
+  });
+
+  it("a Vcr built while a test file is listened to counts, and so does one built before (a setup file loaded ahead of the plugin's); another process's count adds up", () => {
+    const before = vcrsCreated();
+    new Vcr({ dir: tmpDir("vcr-novcr-") });
+    expect(vcrsCreated()).to.equal(before + 1);
+    const late = new Usage().start(); // this process has built Vcrs already
+    const listening = new Usage();
+    try {
+      expect(late.totals.vcrs).to.equal(before + 1);
+      listening.start();
+      listening.totals.vcrs = 0; // count only what is built from here
+      new Vcr({ dir: tmpDir("vcr-novcr-") });
+      expect(listening.totals.vcrs).to.equal(1);
+    } finally {
+      late.stop();
+      listening.stop();
+    }
+    const run = new Usage();
+    run.add({ totals: listening.totals, dirs: [] });
+    expect(run.totals.vcrs).to.equal(1);
+    expect(usageSummaryLine(run, "node --test")).to.not.include("No test process built a Vcr");
+  });
+});
