@@ -23,6 +23,8 @@ import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, openaiLlm, TEST_KEY } from "../helpers/models";
 import { fixtureFiles, readFixtures, tmpDir } from "../helpers/tmp";
 import { inOwnTest } from "../helpers/ownTest";
+import { stderrOf } from "../helpers/notes";
+import { Usage } from "../../src/runner/usage";
 
 const WEATHER = {
   type: "function" as const,
@@ -178,13 +180,69 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     }
   });
 
-  it("a model with its own BaseCache (InMemoryCache) is left alone: it calls the provider once and writes nothing", async () => {
+  it("a model with its own BaseCache (InMemoryCache) is not recorded, and under replay_only its calls to the provider are stopped: invoke, stream and a completion model, each a VcrConfigError naming the class and its cache, 0 requests, counted missed; what its cache holds still answers (trial 42 H2: before, it went live under CI, counted nowhere)", async () => {
     install(new Vcr({ dir, mode: "replay_only" }));
-    const model = openai(fake, new InMemoryCache());
-    expect((await model.invoke("mine")).text).to.equal("echo: mine");
-    expect((await model.invoke("mine")).text).to.equal("echo: mine");
-    expect(fake.count()).to.equal(1);
+    const usage = new Usage().start();
+    try {
+      const cache = new InMemoryCache();
+      const model = openai(fake, cache);
+      const err = await model.invoke("mine").catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(VcrConfigError);
+      expect((err as Error).message).to.include(
+        "langchain-vcr: ChatOpenAI has a cache of its own (InMemoryCache), which had no answer for this call, so the call would reach the provider; under replay_only (options.mode) nothing may.\n",
+      );
+      expect((err as Error).message).to.include("  Fix it: in tests, build ChatOpenAI without cache: (or with cache: true,");
+      const streamed = await (async () => {
+        for await (const chunk of await model.stream("mine, streamed")) void chunk;
+      })().catch((e: unknown) => e);
+      expect(streamed).to.be.instanceOf(VcrConfigError);
+      expect((streamed as Error).message).to.include("(InMemoryCache), which LangChain does not look a stream up in, so the call would reach the provider");
+      const llm = await openaiLlm(fake, new InMemoryCache())
+        .invoke("mine, completed")
+        .catch((e: unknown) => e);
+      expect(llm).to.be.instanceOf(VcrConfigError);
+      expect((llm as Error).message).to.include("OpenAI has a cache of its own (InMemoryCache), which had no answer");
+      expect(fake.count(), "requests").to.equal(0);
+      // the cache filled by a live call on purpose (bypass): it answers under replay_only, as LangChain's cache does
+      await withVcr({ mode: "bypass" }, () => model.invoke("filled"));
+      expect((await model.invoke("filled")).text).to.equal("echo: filled");
+      expect(fake.count(), "the bypassed call only").to.equal(1);
+      expect(fixtureFiles(dir)).to.deep.equal([]);
+      expect([usage.totals.missed, usage.totals.bypassed]).to.deep.equal([3, 0]);
+    } finally {
+      usage.stop();
+    }
+  });
+
+  it("under record_or_replay a model with its own cache calls the provider unrecorded: counted bypassed, noted once per class; its cache then answers the same call; a test double with its own cache is not noted", async () => {
+    install(new Vcr({ dir, mode: "record_or_replay" }));
+    class OwnCachedChatOpenAI extends ChatOpenAI {}
+    const model = new OwnCachedChatOpenAI({
+      model: "gpt-4o-mini",
+      apiKey: TEST_KEY,
+      maxRetries: 0,
+      cache: new InMemoryCache(),
+      configuration: { baseURL: fake.openaiBaseURL },
+    });
+    const usage = new Usage().start();
+    let text: string[] = [];
+    try {
+      const warned = await stderrOf(async () => {
+        text = [(await model.invoke("mine")).text, (await model.invoke("mine")).text, (await model.invoke("mine too")).text];
+        await new FakeListChatModel({ responses: ["A"], cache: new InMemoryCache() }).invoke("double");
+      });
+      expect(
+        warned.split("OwnCachedChatOpenAI has a cache of its own (InMemoryCache), so vcr.install() leaves it alone: its cache had no answer"),
+      ).to.have.length(2);
+      expect(warned).to.include("  Under replay_only (CI) the same call will be stopped.");
+      expect(warned).to.not.include("FakeListChatModel");
+    } finally {
+      usage.stop();
+    }
+    expect(text).to.deep.equal(["echo: mine", "echo: mine", "echo: mine too"]);
+    expect(fake.count(), "the second 'mine' from its own cache").to.equal(2);
     expect(fixtureFiles(dir)).to.deep.equal([]);
+    expect([usage.totals.bypassed, usage.totals.missed, usage.totals.recorded]).to.deep.equal([2, 0, 0]);
   });
 
   it("test doubles (FakeListChatModel, FakeChatModel, FakeLLM, FakeEmbeddings, a Fake… class of the test's own) are left alone: their own answers and errors, under replay_only too, nothing written; cache: vcr.cache still records one", async () => {

@@ -19,6 +19,7 @@ import { ModelCall, runModelCall, takeStartingCall, type ModelInstance, type Mod
 import { enterCoreGenerate, patchInvokeGuard } from "./override";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
 import { modelClassName } from "./cache";
+import { ownCacheLiveCall } from "./ownCache";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.generate");
 
@@ -39,6 +40,25 @@ export function installModelPatches(core: CoreClasses): void {
   patchCacheKey(core.BaseLLM.prototype);
   patchInvokeGuard(core.BaseChatModel.prototype, core.BaseChatModel.prototype.generate);
   patchInvokeGuard(core.BaseLLM.prototype, core.BaseLLM.prototype.generate);
+  patchOwnCacheGuard(core.BaseChatModel.prototype, "chat");
+  patchOwnCacheGuard(core.BaseLLM.prototype, "llm");
+}
+
+const OWN_CACHE_PATCHED = Symbol.for("langchain-vcr.patched.ownCacheGuard");
+
+/** Core calls `_generateUncached` for the prompts a model's cache had no answer for: a model with a cache of its own is stopped there under replay_only (`ownCache.ts`). */
+function patchOwnCacheGuard(proto: object, kind: ModelKind): void {
+  type Uncached = (this: ModelInstance, ...args: unknown[]) => Promise<unknown>;
+  patchOnce<Uncached>(
+    proto,
+    "_generateUncached",
+    OWN_CACHE_PATCHED,
+    (original) =>
+      function (this: ModelInstance, ...args: unknown[]) {
+        const stop = ownCacheLiveCall(this, kind);
+        return stop ? Promise.reject(stop) : original.apply(this, args);
+      },
+  );
 }
 
 const KEY_PATCHED = Symbol.for("langchain-vcr.patched.cacheKey");

@@ -6,25 +6,32 @@
  * alone, the stream would reach the provider on every run, `replay_only` included.
  */
 import { vcrCacheOf } from "../chat/vcrCacheOf";
+import { ownCacheLiveCall } from "../chat/ownCache";
 import { patchOnce } from "../../internals/patchOnce";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.llmStream");
 
 interface LlmLike {
   cache?: unknown;
+  _streamResponseChunks?: unknown;
   invoke(input: unknown, options?: unknown): Promise<unknown>;
 }
 
 type StreamIterator = (this: LlmLike, input: unknown, options?: unknown) => AsyncGenerator<unknown>;
 
 export function installLlmStreamPatch(core: { BaseLLM: { prototype: unknown } }): void {
+  const baseChunks = (core.BaseLLM.prototype as LlmLike)._streamResponseChunks;
   patchOnce<StreamIterator>(
     core.BaseLLM.prototype as object,
     "_streamIterator",
     PATCHED,
     (original) =>
       function (this: LlmLike, input: unknown, options?: unknown) {
-        return vcrCacheOf(this) ? invokeAsStream(this, input, options) : original.call(this, input, options);
+        if (vcrCacheOf(this)) return invokeAsStream(this, input, options);
+        // a model with a cache of its own that streams natively reaches its provider (chat/ownCache.ts); one that does not answers with invoke(), which looks its cache up
+        const stop = this.cache && this._streamResponseChunks !== baseChunks ? ownCacheLiveCall(this, "llm", true) : undefined;
+        if (stop) throw stop;
+        return original.call(this, input, options);
       },
   );
 }

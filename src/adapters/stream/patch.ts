@@ -32,6 +32,7 @@ import { modelClassName } from "../chat/cache";
 import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ChunkClasses } from "./chunks";
 import { generateWillStream, markStreamed, vcrHandlesStream } from "./route";
+import { ownCacheLiveCall } from "../chat/ownCache";
 import { vcrStream, type StreamChunks, type StreamModel } from "./session";
 import type { RunManagerLike } from "./tokens";
 
@@ -91,6 +92,11 @@ export function installStreamPatches(core: StreamCore): void {
     function (this: StreamModel, ...args: unknown[]) {
       const cache = vcrCacheOf(this);
       if (cache && install(this).unshadowable && !bypassing(cache)) throw unshadowableModelError(this);
+      // core looks no stream up in a cache: a model with one of its own streams natively from its provider (chat/ownCache.ts)
+      if (!cache && this.cache && !this.disableStreaming && this._streamResponseChunks !== base.chunks) {
+        const stop = ownCacheLiveCall(this, "chat", true);
+        if (stop) throw stop;
+      }
       return original.apply(this, args);
     };
   patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore);
