@@ -9,8 +9,8 @@
  *   or a failure; `--test-shard` runs are shards `prune` merges);
  * - test processes: a scope per test (./testScope.ts), failed-test cleanup and the live call
  *   in flight named in `afterEach`, a `beforeEach` that waits for what `vcr.install()` loads with
- *   `import()`, a config error thrown while the file loads printed as its message
- *   (./loadError.ts), and the file's report for the runner process.
+ *   `import()`, an error thrown while the file loads (./loadError.ts: the report written first, a
+ *   config error printed as its message), and the file's report for the runner process.
  * Run without `--test` (`node --require langchain-vcr/node-test file.test.mjs`) it is both.
  * Loaded with `--import` it reaches the test processes only: each test file then prints its
  * own summary line and no ledger is written.
@@ -25,7 +25,7 @@ import { finishRun, joinRun, recordRunStart, startRun, Unit } from "../runner/sh
 import { nodeTestArgvReasons, nodeTestShard } from "./argv";
 import { installTestScopes, scopeOfContext } from "./testScope";
 import { installSettled } from "../install/pending";
-import { exitOnLoadConfigError } from "./loadError";
+import { watchFileLoad } from "./loadError";
 
 // once per process, whichever copy (ESM or CommonJS build) is loaded first
 const loaded = processWide("node-test.loaded", () => ({ done: false }));
@@ -54,7 +54,7 @@ function testProcess(): void {
   const share = joinRun();
   const testFile = path.relative(process.cwd(), process.argv[1] ?? "(unknown test file)");
   const unit = new Unit(share, testFile);
-  const testsStarted = exitOnLoadConfigError(testFile);
+  const testsStarted = watchFileLoad(testFile, () => unit.finish());
 
   const { afterEach, beforeEach } = require("node:test") as {
     afterEach(fn: (t: TestContextLike) => void): void;

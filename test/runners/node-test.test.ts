@@ -250,3 +250,39 @@ describe("langchain-vcr/node-test in a run whose command leaves the setup file o
     expect(set.stdout + set.stderr, set.stdout).to.not.include(note);
   });
 });
+
+describe("langchain-vcr/node-test and a test file whose top level misses (await of a model call before any test)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("the file fails and the summary counts the miss (before: node:test's harness ended the process without its exit event, the file's report was never written, and the summary said 0 missed)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
+        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
+        "test/top.test.mjs": [
+          `import { it } from "node:test";`,
+          `import { ChatOpenAI } from "@langchain/openai";`,
+          `const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-unused", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+          `const greeting = await model.invoke("A top-level greeting");`,
+          `it("uses it", () => { if (!greeting.text) throw new Error("no greeting"); });`,
+        ].join("\n"),
+      });
+      const args = ["--require", "langchain-vcr/node-test", "--import", "./vcr-setup.mjs", "--test"];
+      const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect(summaryLines(rec)[0]).to.match(/^langchain-vcr: 0 replayed, 1 recorded, 0 bypassed, 0 missed/);
+      fs.writeFileSync(
+        path.join(p.dir, "test/top.test.mjs"),
+        fs.readFileSync(path.join(p.dir, "test/top.test.mjs"), "utf8").replace('greeting"', 'greeting!"'),
+      );
+      const miss = await p.run(args, { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      expect(miss.status, miss.stdout + miss.stderr).to.equal(1);
+      expect(miss.stdout + miss.stderr).to.include("VcrMissError: langchain-vcr: no recorded fixture");
+      expect(summaryLines(miss), miss.stdout).to.deep.equal([
+        `langchain-vcr: 0 replayed, 0 recorded, 0 bypassed, 1 missed — mode replay_only (default, CI is set), fixtures: ${fs.realpathSync(path.join(p.dir, FIXTURES))}`,
+      ]);
+      expect(fake.count(), "requests: the recording only").to.equal(1);
+    });
+  });
+});
