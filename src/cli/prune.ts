@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultLedgerDir, LEDGER_DIR_ENV, MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
-import { ledgerVerdicts, suitesSharing, type LedgerSource } from "../runner/otherSuites";
+import { ledgerVerdicts, suitesSharing, type LedgerSource, type OtherSuite } from "../runner/otherSuites";
 import { leftOutTests } from "../runner/leftOut";
 import { skippedUsers } from "../runner/skipScan";
 import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
@@ -82,17 +82,9 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
     return 1;
   }
-  const partial = unused.length > 0 ? sharingSuites.find((o) => !o.run.complete) : undefined;
-  if (partial) {
-    const partialSuite = partial.run;
-    const runDirs = [...partial.ledgers].sort().map((d) => JSON.stringify(display(io, d)));
-    io.err(
-      `langchain-vcr: prune refused: another suite uses ${display(io, dir)} too: ${suiteName(partialSuite)}. ` +
-        `Its last run ${partialSuite.outdated ? "no longer matches its test files on disk" : "was partial"}, so fixtures no run used may be its tests':\n` +
-        partialSuite.reasons.map((r) => `  - ${r}\n`).join("") +
-        `  Fix: run that suite whole too (${partialSuite.runner}, no filter), then run langchain-vcr prune again. ` +
-        `If that suite is gone, delete its ledgers: rm -r ${runDirs.join(" ")}\n`,
-    );
+  const partials = unused.length > 0 ? sharingSuites.filter((o) => !o.run.complete) : [];
+  if (partials.length > 0) {
+    io.err(untrustedSuitesRefusal(io, dir, partials));
     return 1;
   }
   const git = committedTest(dir);
@@ -211,6 +203,33 @@ function recordedAfter(file: string, startedAt: string): boolean {
 }
 
 /** Another suite's run, as prune names it: `node --test run <id> (started …; test files a, b, …)`. */
+/**
+ * The refusal for other suites sharing the directory whose last runs cannot be trusted: every one of them in one
+ * message, with one command that deletes all their ledgers (trial 42 M2: one suite per refusal, so a user deleted
+ * ledgers and ran prune again, once per ad-hoc run of a single file).
+ */
+function untrustedSuitesRefusal(io: Io, dir: string, suites: readonly OtherSuite[]): string {
+  const why = (v: RunVerdict) => (v.outdated ? "no longer matches its test files on disk" : "was partial");
+  const runDirs = suites.flatMap((s) => [...s.ledgers].sort()).map((d) => JSON.stringify(display(io, d)));
+  const runners = [...new Set(suites.map((s) => s.run.runner))].join(", ");
+  if (suites.length === 1) {
+    const v = suites[0]!.run;
+    return (
+      `langchain-vcr: prune refused: another suite uses ${display(io, dir)} too: ${suiteName(v)}. ` +
+      `Its last run ${why(v)}, so fixtures no run used may be its tests':\n` +
+      v.reasons.map((r) => `  - ${r}\n`).join("") +
+      `  Fix: run that suite whole too (${runners}, no filter), then run langchain-vcr prune again. ` +
+      `If that suite is gone, delete its ledgers: rm -r ${runDirs.join(" ")}\n`
+    );
+  }
+  return (
+    `langchain-vcr: prune refused: ${suites.length} other suites use ${display(io, dir)} too, and the last run of each cannot be trusted, so fixtures no run used may be their tests':\n` +
+    suites.map(({ run: v }) => `  - ${suiteName(v)}: its last run ${why(v)}:\n` + v.reasons.map((r) => `      - ${r}\n`).join("")).join("") +
+    `  Fix: run each of those suites whole too (${runners}, no filter), then run langchain-vcr prune again. ` +
+    `If they are gone (one-off runs of a few files, say), delete their ledgers: rm -r ${runDirs.join(" ")}\n`
+  );
+}
+
 function suiteName(v: RunVerdict): string {
   const files = v.specFiles.slice(0, 3).join(", ") + (v.specFiles.length > 3 ? `, … (${v.specFiles.length})` : "");
   return `${v.runner} run ${v.runId} (started ${v.startedAt}; test files ${files})`;

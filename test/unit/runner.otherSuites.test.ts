@@ -6,7 +6,8 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { writeLedger, type LedgerRecord } from "../../src/runner/ledgerFiles";
+import { writeLedger } from "../../src/runner/ledgerFiles";
+import { ledgerRecord } from "../helpers/ledgerRecord";
 import { ledgerVerdicts } from "../../src/runner/otherSuites";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
@@ -18,21 +19,7 @@ let minute = 0;
 function run(specFiles: string[], used: string[], partial: string[] = [], runner?: string): string {
   const runId = `r${++minute}`;
   const startedAt = new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
-  const record: LedgerRecord = {
-    ledgerVersion: 1,
-    runId,
-    mainId: `${minute}-m`,
-    role: "main",
-    pid: minute,
-    startedAt,
-    writtenAt: startedAt,
-    exitCode: 0,
-    partial,
-    specFiles,
-    used,
-    ...(runner ? { runner } : {}),
-  };
-  writeLedger(ledgers, record);
+  writeLedger(ledgers, ledgerRecord({ runId, n: minute, startedAt, partial, specFiles, used, runner }));
   return runId;
 }
 
