@@ -5,8 +5,20 @@ import { allowedSecretPatterns, SECRET_FLAG } from "./secretFlag";
 import * as fs from "node:fs";
 import { dirArgOf, resolveDir, workspaceHint } from "./fixtureDir";
 import { display, type Io } from "./io";
+import { NOT_JSON } from "../store/fixture";
+import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 
 export const validateSpec = { booleans: ["json"], strings: [SECRET_FLAG] } as const;
+
+/**
+ * The fix under a file that is not JSON, as a replay's VcrFixtureError gives it (store.ts `fixtureFileError`): the
+ * problem alone said "perhaps" and no more (trial 42 L5). Conflict markers' problem carries its fix already.
+ */
+function mendLine(io: Io, p: { file: string; problem: string }): string {
+  const file = display(io, p.file);
+  if (!p.problem.startsWith(NOT_JSON)) return "";
+  return `    Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and record it again (${suiteRerecordCommand()}).\n`;
+}
 
 export async function validateCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "validate"));
@@ -22,7 +34,7 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
     const files = new Set(problems.map((p) => p.file)).size;
     io.err(
       `langchain-vcr: ${problems.length} problem(s) in ${files} file(s) in ${display(io, dir)}:\n` +
-        problems.map((p) => `  ${display(io, p.file)}: ${p.problem}\n`).join("") +
+        problems.map((p) => `  ${display(io, p.file)}: ${p.problem}\n` + mendLine(io, p)).join("") +
         (hint ? hint + "\n" : ""),
     );
   }

@@ -32,7 +32,7 @@ export function readFixtureText(raw: string, expectedHash?: string): { fixture: 
     value = JSON.parse(text);
   } catch (e) {
     if (CONFLICT_MARKERS.test(text)) return { problem: CONFLICT_PROBLEM, cause: e };
-    return { problem: `is not valid JSON (${withLine((e as Error).message, text)}): a merge conflict or a truncated write, perhaps`, cause: e };
+    return { problem: `${NOT_JSON} (${withLine((e as Error).message, text)}): a merge conflict or a truncated write, perhaps`, cause: e };
   }
   const problem = envelopeProblem(value, expectedHash);
   if (problem) return { problem };
@@ -54,6 +54,9 @@ export function withLine(message: string, text: string): string {
 
 /** git's conflict markers, each at the start of a line: a merge left the file unresolved. */
 const CONFLICT_MARKERS = /^<{7}(?: |$)[^]*^>{7}(?: |$)/m;
+/** How the problem of a file that is not JSON begins. */
+export const NOT_JSON = "is not valid JSON";
+
 export const CONFLICT_PROBLEM = "holds unresolved git merge-conflict markers (<<<<<<< … >>>>>>>)";
 
 /**

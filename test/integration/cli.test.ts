@@ -165,6 +165,26 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(text.stderr).to.include(`  ${edited}: has a "request" that no longer hashes`);
     });
 
+    it("gives the fix under a file that is not JSON, as a replay's error does (trial 42 L5: 'perhaps', and no fix); one left in merge conflict has its fix on its line", async () => {
+      const bad = tmpDir("vcr-cli-damaged-");
+      const truncated = path.join(bad, path.basename(recorded.capital));
+      fs.writeFileSync(truncated, fs.readFileSync(recorded.capital, "utf8").slice(0, 100));
+      const conflicted = path.join(bad, path.basename(recorded.embedding));
+      fs.writeFileSync(conflicted, `<<<<<<< HEAD\n${fs.readFileSync(recorded.embedding, "utf8")}=======\n{}\n>>>>>>> other\n`);
+      const text = await cli(["validate", bad], bad);
+      expect(text.code).to.equal(1);
+      const lines = text.stderr.split("\n");
+      const after = (file: string) => lines[lines.findIndex((l) => l.startsWith(`  ${file}: `)) + 1];
+      expect(after(path.basename(truncated))).to.equal(
+        `    Fix it: restore it from git (git checkout -- "${path.basename(truncated)}"), or delete it and record it again (LANGCHAIN_VCR_MODE=record_or_replay <your test command>).`,
+      );
+      expect(
+        lines.find((l) => l.startsWith(`  ${path.basename(conflicted)}: `)),
+        text.stderr,
+      ).to.match(/merge-conflict markers .*: keep one side of the conflict .*git checkout --theirs -- "[^"]*[0-9a-f]{64}\.json"/);
+      expect(after(path.basename(conflicted)) ?? "").to.not.match(/^ {4}Fix it/);
+    });
+
     it("reports a missing directory as one problem (exit 1); dir defaults to ./cassettes", async () => {
       const empty = tmpDir("vcr-cli-cwd-");
       const r = await cli(["validate", "--json"], empty);
