@@ -155,7 +155,8 @@ function reachProvider(status: number | undefined): string {
   if (status === 429) return "again once the provider takes it (HTTP 429: rate-limited, or the account is out of quota: wait, or check its quota)";
   if (status !== undefined && status >= 500) return `again once the provider answers (it failed with HTTP ${status}, on its side: the request may be fine)`;
   if (status === 401 || status === 403) return `with a key the provider accepts (it refused this one: HTTP ${status})`;
-  return "with the real provider configured (its URL and key)";
+  // no status: the provider was not reached (a wrong URL, no network), which the clients retry for a minute or more (trial 42 L2: 110 s)
+  return "with the real provider configured (its URL and key; a client retries a provider it cannot reach for a minute or more, and maxRetries: 0 on the model makes that fail at once)";
 }
 
 /**

@@ -54,7 +54,7 @@ describe("a record_or_replay miss whose live call fails says it had no fixture",
       /nearest recorded chat fixture: .*\.json, which differs at:\n {4}messages\[0\]\.content: "Refund order 42, which arrived broken\." → "Refund order 42, which arrived broken!"/,
     );
     expect(message).to.include(
-      "If the request changed on purpose, record it with the real provider configured (its URL and key): LANGCHAIN_VCR_MODE=record_or_replay",
+      "If the request changed on purpose, record it with the real provider configured (its URL and key; a client retries a provider it cannot reach for a minute or more, and maxRetries: 0 on the model makes that fail at once): LANGCHAIN_VCR_MODE=record_or_replay",
     );
     expect(message).to.include("Under CI=true or LANGCHAIN_VCR_MODE=replay_only such a request fails as a VcrMissError");
     expect(failedLive).to.equal(1);
