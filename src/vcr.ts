@@ -23,6 +23,7 @@ export class Vcr {
   private readonly normalize: (text: string) => string;
 
   constructor(options: VcrOptions = {}) {
+    vcrCreated(); // first: a setup file whose options are wrong is loaded all the same (the summary's note is for one left out)
     assertCoreUsable(); // a copy of @langchain/core lacking an internal langchain-vcr relies on: never a silent live call
     const o = resolveOptions(options);
     resolveMode(o.mode); // an invalid LANGCHAIN_VCR_MODE fails here, not at the first call
@@ -38,7 +39,6 @@ export class Vcr {
       allowSecretPatterns: o.allowSecretPatterns,
     });
     this.cache = new VcrCache(this.recorder, this.normalize);
-    vcrCreated();
   }
 
   /** Wraps any LangChain `Embeddings` so its vectors are recorded and replayed. */

@@ -17,7 +17,7 @@ export const validateSpec = { booleans: ["json"], strings: [SECRET_FLAG] } as co
 function mendLine(io: Io, p: { file: string; problem: string }): string {
   const file = display(io, p.file);
   if (!p.problem.startsWith(NOT_JSON)) return "";
-  return `    Fix it: restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and record it again (${suiteRerecordCommand()}).\n`;
+  return `    Fix it: if it was committed, restore it from git (git checkout -- ${JSON.stringify(file)}); else delete it and record it again (${suiteRerecordCommand()}).\n`;
 }
 
 export async function validateCommand(args: ParsedArgs, io: Io): Promise<number> {

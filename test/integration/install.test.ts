@@ -192,6 +192,9 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
         "langchain-vcr: ChatOpenAI has a cache of its own (InMemoryCache), which had no answer for this call, so the call would reach the provider; under replay_only (options.mode) nothing may.\n",
       );
       expect((err as Error).message).to.include("  Fix it: in tests, build ChatOpenAI without cache: (or with cache: true,");
+      expect((err as Error).message).to.match(
+        /; then record the call: LANGCHAIN_VCR_MODE=record_or_replay \S.*\. To keep it live on purpose, run it inside withVcr/,
+      );
       const streamed = await (async () => {
         for await (const chunk of await model.stream("mine, streamed")) void chunk;
       })().catch((e: unknown) => e);

@@ -216,6 +216,7 @@ describe("langchain-vcr/node-test with a setup file whose options are wrong (--i
     expect(out.match(/"bogus" is not a valid mode \(options\.mode\)/g), out).to.have.length(2);
     for (const file of ["test/a.test.mjs", "test/b.test.cjs"]) expect(out, out).to.include(`${file} was stopped before its tests ran.`);
     expect(out, out).to.not.match(/at checkMode|exitCode: 7|node:internal\/test_runner/);
+    expect(out, out).to.not.include("No test process built a Vcr"); // the setup file was loaded: its Vcr counts, though its options failed
 
     const later = await p.run(["--require", "langchain-vcr/node-test", "--test", "later/c.test.mjs"]);
     const laterOut = later.stdout + later.stderr;

@@ -21,6 +21,7 @@ import { modeSource, type VcrMode } from "../../modes";
 import { processWide } from "../../processWide";
 import { emit } from "../../scope";
 import { modelClassName } from "./cache";
+import { currentTestCommand } from "../../diagnose/messages";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
 
 const noted = processWide("ownCache.noted.v1", () => new Set<string>());
@@ -44,9 +45,8 @@ export function ownCacheLiveCall(model: { cache?: unknown }, kind: "chat" | "llm
     return new VcrConfigError(
       `${cls} has a cache of its own (${cacheName}), ${stream ? "which LangChain does not look a stream up in" : "which had no answer for this call"}, so the call would reach the provider; under replay_only (${modeSource(recorder?.config?.mode)}) nothing may.\n` +
         `  The call was not made. vcr.install() records and replays a model with no cache, or with cache: true; a cache of the model's own is left alone, unrecorded.\n` +
-        `  Nearest: the same ${cls} built without its cache is recorded on its first run and replayed after.\n` +
         `  Fix it: in tests, build ${cls} without cache: (or with cache: true, LangChain's process-wide cache, which vcr.install() records like none), or give it cache: vcr.cache; ` +
-        `then record: LANGCHAIN_VCR_MODE=record_or_replay. To keep the call live on purpose, run it inside withVcr({ mode: "bypass" }, …).`,
+        `then record the call: ${currentTestCommand()}. To keep it live on purpose, run it inside withVcr({ mode: "bypass" }, …).`,
     );
   }
   emit({ type: "bypassed", kind, mode });
