@@ -101,6 +101,7 @@ export function describeParity(spec: RunnerSpec): void {
         new RegExp(`^langchain-vcr: \\d+ replayed, ${n} recorded, 0 bypassed, 0 missed — mode record_or_replay \\(env LANGCHAIN_VCR_MODE\\), fixtures: `),
       );
       expect(lines[0]).to.include(path.join(p.dir, FIXTURES));
+      expect(recordRun.stdout + recordRun.stderr).to.not.include("No test process built a Vcr"); // every test process's Vcr counted
       if (spec.concurrent) expect(p.sideLines().filter((l) => l.startsWith("lookup "))).to.have.length(2); // the twin waited on the one live call
     });
 
