@@ -51,6 +51,8 @@ export interface FixtureStats {
   byTest?: Record<string, Record<string, string[]>> | null;
   /** With `--by-test`: how many suites' last runs `byTest` joins (the last run, and those of the other suites sharing the directory). */
   byTestSuites?: number;
+  /** With `--by-test`: fixtures the last run used outside any test (a test file's top level, a hook), which no test of `byTest` names. */
+  byTestOutside?: string[];
 }
 
 /** `command`: the command line that asked, for a missing directory's hint. */
@@ -108,6 +110,9 @@ export function collectStats(
         )
       : null;
     s.byTestSuites = verdict ? 1 + sharing.length : 0;
+    const named = new Set(Object.values(s.byTest ?? {}).flatMap((tests) => Object.values(tests).flat()));
+    // only from a ledger that names tests at all (langchain-vcr 0.2.0's named none)
+    s.byTestOutside = verdict && verdict.usedBy.size > 0 ? files.filter((f) => verdict.used.has(f) && !named.has(f)) : [];
   }
   if (verdicts && verdict) {
     const notLast = files.filter((f) => !verdict.used.has(f));
@@ -178,6 +183,9 @@ export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
       lines.push(`  ${spec || "(no test file named: a ledger of langchain-vcr 0.2.0, or a runner that gave none)"}`);
       for (const [t, fs] of Object.entries(tests)) lines.push(`    ${t}: ${fs.length} fixture(s)`, ...fs.map((f) => `      ${display(io, f)}`));
     }
+    const outside = s.byTestOutside ?? [];
+    if (outside.length)
+      lines.push(`  outside any test (a test file's top level, or a hook): ${outside.length} fixture(s)`, ...outside.map((f) => `      ${display(io, f)}`));
   }
   io.out(lines.join("\n") + "\n");
   return 0;

@@ -27,7 +27,11 @@ export function usedByLine(file: string, run: RunVerdict | undefined, otherSuite
 function usersIn(file: string, run: RunVerdict, what: string): string {
   const bySpec = new Map<string, string[]>();
   for (const t of testsUsing(run.usedBy, file)) bySpec.set(t.specFile, [...(bySpec.get(t.specFile) ?? []), JSON.stringify(t.title)]);
-  if (bySpec.size === 0) return `${what} (${run.runId}); its ledger does not name tests`;
+  if (bySpec.size === 0)
+    // a ledger that names other fixtures' tests: this one was used outside any test (a test file's top level, a hook), trial 42 L1
+    return run.usedBy.size > 0
+      ? `${what} (${run.runId}), outside any test (a test file's top level, or a hook)`
+      : `${what} (${run.runId}); its ledger does not name tests`;
   const parts = [...bySpec].map(([spec, titles]) => (spec ? `${spec}: ` : "") + titles.join(", ")); // "": a test whose runner named no file
   return parts.join("; ") + `  (run ${run.runId}${run.complete ? "" : ", partial"})`; // a partial run's tests are some of those that use it
 }

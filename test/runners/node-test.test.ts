@@ -266,13 +266,21 @@ describe("langchain-vcr/node-test and a test file whose top level misses (await 
           `import { ChatOpenAI } from "@langchain/openai";`,
           `const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-unused", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
           `const greeting = await model.invoke("A top-level greeting");`,
-          `it("uses it", () => { if (!greeting.text) throw new Error("no greeting"); });`,
+          `it("uses it", async () => { if (!greeting.text) throw new Error("no greeting"); await model.invoke("In a test"); });`,
         ].join("\n"),
       });
       const args = ["--require", "langchain-vcr/node-test", "--import", "./vcr-setup.mjs", "--test"];
       const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
-      expect(summaryLines(rec)[0]).to.match(/^langchain-vcr: 0 replayed, 1 recorded, 0 bypassed, 0 missed/);
+      expect(summaryLines(rec)[0]).to.match(/^langchain-vcr: 0 replayed, 2 recorded, 0 bypassed, 0 missed/);
+      // show and stats --by-test say where the top-level fixture was used (trial 42 L1: "its ledger does not name tests", and left out)
+      const topLevel = p.fixtures().find((f) => fs.readFileSync(path.join(p.dir, FIXTURES, f), "utf8").includes("A top-level greeting"))!;
+      const show = await p.cli(["show", topLevel.slice(0, 12)]);
+      expect(show.stdout, show.stderr).to.match(/^ {2}used by: {2}the last run \(\S+\), outside any test \(a test file's top level, or a hook\)$/m);
+      const stats = await p.cli(["stats", "--by-test", FIXTURES]);
+      expect(stats.stdout, stats.stderr).to.include(
+        `    uses it: 1 fixture(s)\n      ${FIXTURES}/${p.fixtures().find((f) => f !== topLevel)}\n  outside any test (a test file's top level, or a hook): 1 fixture(s)\n      ${FIXTURES}/${topLevel}\n`,
+      );
       fs.writeFileSync(
         path.join(p.dir, "test/top.test.mjs"),
         fs.readFileSync(path.join(p.dir, "test/top.test.mjs"), "utf8").replace('greeting"', 'greeting!"'),
@@ -283,7 +291,7 @@ describe("langchain-vcr/node-test and a test file whose top level misses (await 
       expect(summaryLines(miss), miss.stdout).to.deep.equal([
         `langchain-vcr: 0 replayed, 0 recorded, 0 bypassed, 1 missed — mode replay_only (default, CI is set), fixtures: ${fs.realpathSync(path.join(p.dir, FIXTURES))}`,
       ]);
-      expect(fake.count(), "requests: the recording only").to.equal(1);
+      expect(fake.count(), "requests: the recordings only").to.equal(2);
     });
   });
 });
