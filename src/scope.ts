@@ -136,9 +136,7 @@ export type ScopeEvent =
    * `validate`. `replayed`: the lookup had found it, and was counted as replayed (a response that
    * fails its kind's rule).
    */
-  | { type: "damaged"; file: string; replayed?: boolean }
-  /** A Vcr was built: the run's summary says when no test process built one (the setup file left out of the command). */
-  | { type: "vcr" };
+  | { type: "damaged"; file: string; replayed?: boolean };
 
 const state: GlobalState = processWide<GlobalState>("state.v1", () => ({
   als: new AsyncLocalStorage<Scope>(),
@@ -242,10 +240,12 @@ export function currentRunner(): RunnerName | undefined {
   return state.runner;
 }
 
-/** Called by the Vcr constructor. */
+/**
+ * Called by the Vcr constructor: a count, not an event, which another copy of langchain-vcr's listeners (another version
+ * in the same process) would not know. A test file's report reads it when written (`Usage.noteVcrs`).
+ */
 export function vcrCreated(): void {
   state.vcrs = (state.vcrs ?? 0) + 1;
-  emit({ type: "vcr" });
 }
 
 /** How many Vcr objects this process has built so far. */

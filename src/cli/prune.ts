@@ -202,7 +202,6 @@ function recordedAfter(file: string, startedAt: string): boolean {
   return recorded > Date.parse(startedAt);
 }
 
-/** Another suite's run, as prune names it: `node --test run <id> (started …; test files a, b, …)`. */
 /**
  * The refusal for other suites sharing the directory whose last runs cannot be trusted: every one of them in one
  * message, with one command that deletes all their ledgers (trial 42 M2: one suite per refusal, so a user deleted
@@ -230,6 +229,7 @@ function untrustedSuitesRefusal(io: Io, dir: string, suites: readonly OtherSuite
   );
 }
 
+/** Another suite's run, as prune names it: `node --test run <id> (started …; test files a, b, …)`. */
 function suiteName(v: RunVerdict): string {
   const files = v.specFiles.slice(0, 3).join(", ") + (v.specFiles.length > 3 ? `, … (${v.specFiles.length})` : "");
   return `${v.runner} run ${v.runId} (started ${v.startedAt}; test files ${files})`;

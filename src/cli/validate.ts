@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import { dirArgOf, resolveDir, workspaceHint } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { NOT_JSON } from "../store/fixture";
+import { restoreOrRecord } from "../store/store";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 
 export const validateSpec = { booleans: ["json"], strings: [SECRET_FLAG] } as const;
@@ -17,7 +18,7 @@ export const validateSpec = { booleans: ["json"], strings: [SECRET_FLAG] } as co
 function mendLine(io: Io, p: { file: string; problem: string }): string {
   const file = display(io, p.file);
   if (!p.problem.startsWith(NOT_JSON)) return "";
-  return `    Fix it: if it was committed, restore it from git (git checkout -- ${JSON.stringify(file)}); else delete it and record it again (${suiteRerecordCommand()}).\n`;
+  return `    Fix it: ${restoreOrRecord(file, suiteRerecordCommand())}.\n`;
 }
 
 export async function validateCommand(args: ParsedArgs, io: Io): Promise<number> {

@@ -39,8 +39,7 @@ export function watchUseWithoutJestPlugin(env: NodeJS.ProcessEnv = process.env):
   if (watched.on || !underJest(env)) return;
   const share = parseEnvJson<{ runner: string; dir: string; tmpProblem?: string }>(env[SHARE_ENV], (s) => s.runner === "jest" && typeof s.dir === "string");
   watched.on = true;
-  const off = onScopeEvent((e) => {
-    if (e.type === "vcr") return; // a Vcr built is no fixture used
+  const off = onScopeEvent(() => {
     off();
     if (currentRunner() !== undefined) return; // the plugin is loaded (without the reporter, it warns of that itself)
     if (share) leaveNote(share.dir, share.tmpProblem);

@@ -8,6 +8,7 @@
  * `BaseLanguageModel#_encoding` (an instance field, set once tiktoken has loaded),
  * `handleLLMNewToken(token, idx, runId, parentRunId, tags, { chunk })`'s argument order, and
  * the `lc_prefer_streaming` / `lc_prefer_chat_model_stream_events` flags of callback handlers,
+ * the `disableStreaming` field of a chat model (read where core reads it, to tell whether `.stream()` reaches the provider),
  * and, for `interrupt()` inside a wrapped tool, LangGraph's task scratchpad, `GraphInterrupt`
  * and `interrupt` export (`adapters/tools/interrupts.ts`, which fails loudly on another shape).
  *
@@ -64,6 +65,7 @@ export const INTERNALS: readonly Internal[] = [
   { owner: "BaseLLM", name: "invoke", use: "route invoke() of a class that overrides generate()" },
   { owner: "BaseLLM", name: "_generateUncached", use: "stop a model with a cache of its own from calling its provider under replay_only" },
   { owner: "BaseLLM", name: "_streamIterator", use: "answer a text-completion .stream() with a replayed invoke()" },
+  { owner: "BaseLLM", name: "_streamResponseChunks", use: "tell a completion model that streams natively from one that answers .stream() with invoke()" },
   { owner: "StructuredTool", name: "invoke", use: "isolate model-initiated tool calls under vcr.install()" },
   { owner: "StructuredTool", name: "call", use: "run a wrapped tool's _call with core's validation and callbacks" },
   { owner: "RunnableToolLike", definedBy: "RunnableBinding", name: "invoke", use: "isolate model-initiated calls of a runnable.asTool() under vcr.install()" },

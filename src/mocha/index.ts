@@ -100,6 +100,7 @@ export const mochaHooks = {
     ledgerTakesUsage();
     ledger?.flush(this);
     const { role, mainId } = runRole();
+    usage.noteVcrs();
     if (role === "worker") saveWorkerTotals(mainId, usage); // the main process prints the run's line
   },
 };
@@ -126,8 +127,10 @@ export function mochaGlobalTeardown(): void {
   collectWorkerTotals(mainId, usage);
   // --parallel: the workers hand their counts over through TMPDIR; none came, and this process ran no test
   const tmpProblem = unwritableDirectory(os.tmpdir());
+  const nothingCounted = Object.values(usage.totals).every((n) => n === 0);
+  usage.noteVcrs(); // this process's own Vcrs, though no root hook ran (a --grep that matched no test, --dry-run)
   const line =
-    tmpProblem && Object.values(usage.totals).every((n) => n === 0)
+    tmpProblem && nothingCounted
       ? `langchain-vcr: the test processes' counts are unknown: the temp directory ${os.tmpdir()} (TMPDIR), where mocha --parallel's workers leave them, cannot be written (${tmpProblem}); their usage ledgers are written. Fix: set TMPDIR to a writable directory.`
       : usageSummaryLine(usage, "mocha");
   process.stdout.write("\n" + line + "\n");

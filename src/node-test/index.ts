@@ -54,7 +54,7 @@ function testProcess(): void {
   const share = joinRun();
   const testFile = path.relative(process.cwd(), process.argv[1] ?? "(unknown test file)");
   const unit = new Unit(share, testFile);
-  const testsStarted = watchFileLoad(testFile, () => unit.finish());
+  const testsStarted = watchFileLoad(testFile, () => unit.finish({ followLateUse: true })); // the report written, use still counted
 
   const { afterEach, beforeEach } = require("node:test") as {
     afterEach(fn: (t: TestContextLike) => void): void;

@@ -9,7 +9,10 @@
  *   process ends with code 1, which node:test reports as the file's failure.
  * `uncaughtExceptionMonitor` sees the error before any handler and before Node prints it. Once
  * the file's first test has started (the returned function), node:test reports an error against
- * that test and goes on: nothing here then.
+ * that test and goes on: nothing here then. Before that, an error a `before` hook throws
+ * asynchronously is seen here too, though node:test reports it against the hook and runs the
+ * tests: so the report is written with use still counted (`finishReport`), and only a config
+ * error, which no test could get past, ends the file.
  */
 import { isVcrError } from "../errors";
 import { log } from "../log";

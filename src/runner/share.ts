@@ -210,6 +210,7 @@ export class Unit {
 
   private report(done: boolean): UnitReport {
     const u = this.usage;
+    u.noteVcrs();
     return {
       unit: this.name,
       pid: process.pid,
@@ -306,8 +307,9 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     // TMPDIR not a directory (ENOTDIR): no report was written there, and the run said so (`tmpProblem`)
     if (!share.tmpProblem) log.warn(`could not remove the run's usage reports in ${share.dir}: ${(e as Error).message}`);
   }
-  // every test file reported (none unfinished, at least one there): whether one built a Vcr is known
-  const line = usageSummaryLine(total, unfinished.length === 0 && (reports.length > 0 || end.local) ? share.runner : undefined);
+  // every test file reported in full (none unfinished, unplugged or unreadable; at least one there): whether one built a Vcr is known
+  const allReported = unfinished.length === 0 && unplugged.length === 0 && problems.length === 0 && (reports.length > 0 || end.local !== undefined);
+  const line = usageSummaryLine(total, allReported ? share.runner : undefined);
   (end.print ?? ((l: string) => process.stdout.write("\n" + l + "\n")))(line);
   return { record, line };
 }

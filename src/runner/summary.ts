@@ -25,7 +25,7 @@ export interface Totals {
   failedLive: number;
   /** Lookups that met a damaged fixture file (each threw a `VcrFixtureError`). */
   damaged: number;
-  /** Vcr objects the test processes built (none: the summary says the run recorded and replayed nothing, and why that may be). */
+  /** Whether the test processes built a Vcr: above 0 when one did (a process's count is added once per test file it reports); 0: the summary's no-Vcr note. */
   vcrs: number;
 }
 

@@ -29,9 +29,7 @@ export class Usage {
 
   /** `changed`: called after each event it counts. */
   start(changed?: () => void): this {
-    if (this.off) return this;
-    this.totals.vcrs += vcrsCreated(); // built before this file was listened to (a setup file loaded before the plugin's)
-    this.off = onScopeEvent((e) => {
+    this.off ??= onScopeEvent((e) => {
       if (e.type === "used") {
         this.dirs.add(path.dirname(e.file));
         this.used.add(e.file);
@@ -41,9 +39,6 @@ export class Usage {
       } else if (e.type === "undone") {
         this.totals.undone += e.count;
         if (e.retried) this.totals.undoneRetried += e.count;
-      } else if (e.type === "vcr") {
-        this.totals.vcrs++;
-        return; // no use yet: not a reason to write a report (jest puts a file on record only once its tests start)
       } else if (e.type === "damaged") {
         this.totals.damaged++;
         if (e.replayed) this.totals.replayed = Math.max(0, this.totals.replayed - 1);
@@ -56,6 +51,14 @@ export class Usage {
       changed?.();
     });
     return this;
+  }
+
+  /**
+   * Before a report of this process's use is written: whether the process has built a Vcr (by then, or in a setup file
+   * loaded before or after the plugin's), for the summary's note when no test process did (runner/noVcr.ts).
+   */
+  noteVcrs(): void {
+    this.totals.vcrs = Math.max(this.totals.vcrs, vcrsCreated());
   }
 
   /** The request a miss was, as the roll-up counts it: its hash in the test that made it (a retry's attempts are one). */

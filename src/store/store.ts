@@ -295,18 +295,23 @@ export function parseFixture(raw: string, file: string, expectedHash?: string): 
   return read.fixture;
 }
 
+/** The fix for a fixture file that cannot be read (a replay's error, validate's line under a file that is not JSON). */
+export function restoreOrRecord(file: string, command: string): string {
+  return `restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record (${command})`;
+}
+
 /**
  * The error for a fixture file that cannot be read as a fixture at all (its envelope); a
  * damaged response is src/kinds/damaged.ts's. `replaying: false`: a command only reading it
  * (`show`), where "not treated as a miss" would mean nothing.
  */
 export function fixtureFileError(file: string, problem: string, cause?: unknown, { replaying = true }: { replaying?: boolean } = {}): VcrFixtureError {
-  const mend = problem === CONFLICT_PROBLEM ? conflictFix(file) : `restore it from git (git checkout -- ${JSON.stringify(file)})`;
+  // in a test, that test's own command (the runner plugin knows it); else the suite's
+  const command = replaying ? currentTestCommand() : suiteRerecordCommand();
   return new VcrFixtureError(
     `the fixture ${file} ${problem}.\n` +
       (replaying ? `  It was not treated as a miss and was not overwritten.\n` : "") +
-      // in a test, that test's own command (the runner plugin knows it); else the suite's
-      `  Fix it: ${mend}, or delete it and re-record (${replaying ? currentTestCommand() : suiteRerecordCommand()}).`,
+      `  Fix it: ${problem === CONFLICT_PROBLEM ? `${conflictFix(file)}, or delete it and re-record (${command})` : restoreOrRecord(file, command)}.`,
     file,
     cause === undefined ? undefined : { cause },
   );

@@ -176,7 +176,7 @@ describe("langchain-vcr CLI (child process)", function () {
       const lines = text.stderr.split("\n");
       const after = (file: string) => lines[lines.findIndex((l) => l.startsWith(`  ${file}: `)) + 1];
       expect(after(path.basename(truncated))).to.equal(
-        `    Fix it: if it was committed, restore it from git (git checkout -- "${path.basename(truncated)}"); else delete it and record it again (LANGCHAIN_VCR_MODE=record_or_replay <your test command>).`,
+        `    Fix it: restore it from git (git checkout -- "${path.basename(truncated)}"), or delete it and re-record (LANGCHAIN_VCR_MODE=record_or_replay <your test command>).`,
       );
       expect(
         lines.find((l) => l.startsWith(`  ${path.basename(conflicted)}: `)),

@@ -10,7 +10,7 @@ import { expect } from "chai";
 
 import Module = require("node:module");
 import { InMemoryCache } from "@langchain/core/caches";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { tool } from "@langchain/core/tools";
 import { FakeChatModel, FakeEmbeddings, FakeListChatModel, FakeLLM } from "@langchain/core/utils/testing";
@@ -191,7 +191,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
       expect((err as Error).message).to.include(
         "langchain-vcr: ChatOpenAI has a cache of its own (InMemoryCache), which had no answer for this call, so the call would reach the provider; under replay_only (options.mode) nothing may.\n",
       );
-      expect((err as Error).message).to.include("  Fix it: in tests, build ChatOpenAI without cache: (or with cache: true,");
+      expect((err as Error).message).to.include("  Fix it: in tests, build ChatOpenAI without `cache:` (or with `cache: true`,");
       expect((err as Error).message).to.match(
         /; then record the call: LANGCHAIN_VCR_MODE=record_or_replay \S.*\. To keep it live on purpose, run it inside withVcr/,
       );
@@ -246,6 +246,43 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(fake.count(), "the second 'mine' from its own cache").to.equal(2);
     expect(fixtureFiles(dir)).to.deep.equal([]);
     expect([usage.totals.bypassed, usage.totals.missed, usage.totals.recorded]).to.deep.equal([2, 0, 0]);
+  });
+
+  it("a model with its own cache, every way it can reach its provider (review): a batch counts each prompt, callback runs end with the error, the new-protocol streamEvents() stops with streaming disabled; under record_or_replay streams and streamEvents v2 count once each", async () => {
+    install(new Vcr({ dir, mode: "replay_only" }));
+    const usage = new Usage().start();
+    const runs: string[] = [];
+    const handler = {
+      handleChatModelStart: () => void runs.push("start"),
+      handleLLMError: () => void runs.push("error"),
+      handleLLMEnd: () => void runs.push("end"),
+    };
+    try {
+      const model = openai(fake, new InMemoryCache(), { callbacks: [handler] });
+      const batch = await model.generate([[new HumanMessage("one")], [new HumanMessage("two")]]).catch((e: unknown) => e);
+      expect(batch).to.be.instanceOf(VcrConfigError);
+      expect(runs, "each started run ended with the error").to.deep.equal(["start", "start", "error", "error"]);
+      const notStreaming = openai(fake, new InMemoryCache(), { streaming: false }); // ChatOpenAI disables streaming then
+      expect(() => notStreaming.streamEvents("new protocol")).to.throw(VcrConfigError, "which LangChain does not look a stream up in");
+      expect(fake.count(), "requests").to.equal(0);
+      expect(usage.totals.missed).to.equal(3);
+    } finally {
+      usage.stop();
+    }
+    undo.splice(0).forEach((u) => u());
+    install(new Vcr({ dir, mode: "record_or_replay" }));
+    const live = new Usage().start();
+    try {
+      const model = openai(fake, new InMemoryCache());
+      await stderrOf(async () => {
+        for await (const chunk of await model.stream("streamed")) void chunk;
+        for await (const event of model.streamEvents("events", { version: "v2" })) void event;
+      });
+    } finally {
+      live.stop();
+    }
+    expect(fake.count(), "requests").to.equal(2);
+    expect([live.totals.bypassed, live.totals.missed]).to.deep.equal([2, 0]);
   });
 
   it("test doubles (FakeListChatModel, FakeChatModel, FakeLLM, FakeEmbeddings, a Fake… class of the test's own) are left alone: their own answers and errors, under replay_only too, nothing written; cache: vcr.cache still records one", async () => {

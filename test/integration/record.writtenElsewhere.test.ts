@@ -45,13 +45,7 @@ describe("recording: the fixture was written by another process first (created: 
     const events: string[] = [];
     const stop = onScopeEvent((e) =>
       events.push(
-        e.type === "used" || e.type === "damaged"
-          ? `${e.type} ${path.basename(e.file)}`
-          : e.type === "undone"
-            ? `undone ${e.count}`
-            : e.type === "vcr"
-              ? "vcr"
-              : `${e.type} ${e.kind}`,
+        e.type === "used" || e.type === "damaged" ? `${e.type} ${path.basename(e.file)}` : e.type === "undone" ? `undone ${e.count}` : `${e.type} ${e.kind}`,
       ),
     );
     let answer: unknown;

@@ -252,24 +252,30 @@ describe("langchain-vcr/node-test in a run whose command leaves the setup file o
   });
 });
 
+const INSTALLED_ARGS = ["--require", "langchain-vcr/node-test", "--import", "./vcr-setup.mjs", "--test"];
+
+/** An ES-module project whose setup file installs a Vcr over the fixture directory, and one test file: `model` (a ChatOpenAI at FAKE_URL), then `lines`. */
+function installedProject(testFile: string, lines: string[]): ReturnType<typeof makeProject> {
+  const model = `const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-unused", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`;
+  return makeProject({
+    "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
+    "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
+    [testFile]: [lines[0], `import { ChatOpenAI } from "@langchain/openai";`, model, ...lines.slice(1)].join("\n"),
+  });
+}
+
 describe("langchain-vcr/node-test and a test file whose top level misses (await of a model call before any test)", function () {
   this.timeout(60000);
   after(removeTmpDirs);
 
   it("the file fails and the summary counts the miss (before: node:test's harness ended the process without its exit event, the file's report was never written, and the summary said 0 missed)", async () => {
     await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
-        "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
-        "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
-        "test/top.test.mjs": [
-          `import { it } from "node:test";`,
-          `import { ChatOpenAI } from "@langchain/openai";`,
-          `const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-unused", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
-          `const greeting = await model.invoke("A top-level greeting");`,
-          `it("uses it", async () => { if (!greeting.text) throw new Error("no greeting"); await model.invoke("In a test"); });`,
-        ].join("\n"),
-      });
-      const args = ["--require", "langchain-vcr/node-test", "--import", "./vcr-setup.mjs", "--test"];
+      const p = installedProject("test/top.test.mjs", [
+        `import { it } from "node:test";`,
+        `const greeting = await model.invoke("A top-level greeting");`,
+        `it("uses it", async () => { if (!greeting.text) throw new Error("no greeting"); await model.invoke("In a test"); });`,
+      ]);
+      const args = INSTALLED_ARGS;
       const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
       expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
       expect(summaryLines(rec)[0]).to.match(/^langchain-vcr: 0 replayed, 2 recorded, 0 bypassed, 0 missed/);
@@ -292,6 +298,27 @@ describe("langchain-vcr/node-test and a test file whose top level misses (await 
         `langchain-vcr: 0 replayed, 0 recorded, 0 bypassed, 1 missed — mode replay_only (default, CI is set), fixtures: ${fs.realpathSync(path.join(p.dir, FIXTURES))}`,
       ]);
       expect(fake.count(), "requests: the recordings only").to.equal(2);
+    });
+  });
+});
+
+describe("langchain-vcr/node-test and an error a file's before() hook throws asynchronously (review)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("node:test reports it against the hook and runs the tests, which are counted (before: the load-time monitor took it, stopped the file's counting, and the summary said 0 missed)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = installedProject("test/hook.test.mjs", [
+        `import { before, it } from "node:test";`,
+        `before(() => new Promise((resolve) => { setTimeout(() => { throw new Error("a hook's stray error"); }); setTimeout(resolve, 30); }));`,
+        `it("first", () => model.invoke("first never recorded"));`,
+        `it("second", () => model.invoke("second never recorded"));`,
+      ]);
+      const out = await p.run(INSTALLED_ARGS, { FAKE_URL: fake.openaiBaseURL, CI: "true" });
+      expect(out.status, out.stdout + out.stderr).to.equal(1);
+      expect(out.stdout + out.stderr).to.include("a hook's stray error");
+      expect(summaryLines(out)[0], out.stdout).to.match(/^langchain-vcr: 0 replayed, 0 recorded, 0 bypassed, 2 missed — mode replay_only/);
+      expect(fake.count()).to.equal(0);
     });
   });
 });

@@ -19,7 +19,7 @@ import { isTestDouble } from "../../install/testDouble";
 import { log } from "../../log";
 import { modeSource, type VcrMode } from "../../modes";
 import { processWide } from "../../processWide";
-import { emit } from "../../scope";
+import { currentTest, emit } from "../../scope";
 import { modelClassName } from "./cache";
 import { currentTestCommand } from "../../diagnose/messages";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
@@ -28,9 +28,10 @@ const noted = processWide("ownCache.noted.v1", () => new Set<string>());
 
 /**
  * The error that stops the call, or undefined when it may go on (counted and noted when it goes live unrecorded).
- * `stream`: a native stream, which core looks up in no cache (else: the cache had no answer).
+ * `stream`: a native stream, which core looks up in no cache (else: the cache had no answer); `requests`: the prompts
+ * the call holds (a batch's `generate()` holds several), each counted.
  */
-export function ownCacheLiveCall(model: { cache?: unknown }, kind: "chat" | "llm", stream = false): VcrConfigError | undefined {
+export function ownCacheLiveCall(model: { cache?: unknown }, kind: "chat" | "llm", stream = false, requests = 1): VcrConfigError | undefined {
   const own = model.cache;
   if (own === undefined || own === null || own === false || isVcrCache(own)) return undefined;
   const installed = installedVcr();
@@ -41,20 +42,22 @@ export function ownCacheLiveCall(model: { cache?: unknown }, kind: "chat" | "llm
   const cls = modelClassName(model);
   const cacheName = modelClassName(own as object);
   if (mode === "replay_only") {
-    emit({ type: "missed", kind, mode });
+    const test = currentTest();
+    for (let i = 0; i < requests; i++) emit({ type: "missed", kind, mode });
     return new VcrConfigError(
       `${cls} has a cache of its own (${cacheName}), ${stream ? "which LangChain does not look a stream up in" : "which had no answer for this call"}, so the call would reach the provider; under replay_only (${modeSource(recorder?.config?.mode)}) nothing may.\n` +
+        (test?.title !== undefined ? `  test:     ${test.title}\n` : "") +
         `  The call was not made. vcr.install() records and replays a model with no cache, or with cache: true; a cache of the model's own is left alone, unrecorded.\n` +
-        `  Fix it: in tests, build ${cls} without cache: (or with cache: true, LangChain's process-wide cache, which vcr.install() records like none), or give it cache: vcr.cache; ` +
+        `  Fix it: in tests, build ${cls} without \`cache:\` (or with \`cache: true\`, LangChain's process-wide cache, which vcr.install() records like none), or give it \`cache: vcr.cache\`; ` +
         `then record the call: ${currentTestCommand()}. To keep it live on purpose, run it inside withVcr({ mode: "bypass" }, …).`,
     );
   }
-  emit({ type: "bypassed", kind, mode });
+  for (let i = 0; i < requests; i++) emit({ type: "bypassed", kind, mode });
   if (!noted.has(cls)) {
     noted.add(cls);
     log.warn(
       `${cls} has a cache of its own (${cacheName}), so vcr.install() leaves it alone: ${stream ? "LangChain looks no stream up in it" : "its cache had no answer"}, and the call went to the provider unrecorded (counted as bypassed).\n` +
-        `  Under replay_only (CI) the same call will be stopped. To record and replay it, build ${cls} without cache: in tests (or with cache: true), or give it cache: vcr.cache.`,
+        `  Under replay_only (CI) the same call will be stopped. To record and replay it, build ${cls} without \`cache:\` in tests (or with \`cache: true\`), or give it \`cache: vcr.cache\`.`,
     );
   }
   return undefined;

@@ -46,7 +46,15 @@ export function installModelPatches(core: CoreClasses): void {
 
 const OWN_CACHE_PATCHED = Symbol.for("langchain-vcr.patched.ownCacheGuard");
 
-/** Core calls `_generateUncached` for the prompts a model's cache had no answer for: a model with a cache of its own is stopped there under replay_only (`ownCache.ts`). */
+interface StartedRun {
+  handleLLMError?(error: unknown): Promise<unknown>;
+}
+
+/**
+ * Core calls `_generateUncached(inputs, options, config, startedRunManagers)` for the prompts a model's cache had no
+ * answer for: a model with a cache of its own is stopped there under replay_only (`ownCache.ts`), each prompt counted.
+ * Core's cached path has started a callback run per prompt: they end with the error, as core ends them when a call fails.
+ */
 function patchOwnCacheGuard(proto: object, kind: ModelKind): void {
   type Uncached = (this: ModelInstance, ...args: unknown[]) => Promise<unknown>;
   patchOnce<Uncached>(
@@ -55,8 +63,10 @@ function patchOwnCacheGuard(proto: object, kind: ModelKind): void {
     OWN_CACHE_PATCHED,
     (original) =>
       function (this: ModelInstance, ...args: unknown[]) {
-        const stop = ownCacheLiveCall(this, kind);
-        return stop ? Promise.reject(stop) : original.apply(this, args);
+        const stop = ownCacheLiveCall(this, kind, false, Array.isArray(args[0]) ? args[0].length : 1);
+        if (!stop) return original.apply(this, args);
+        const started = Array.isArray(args[3]) ? (args[3] as (StartedRun | undefined)[]) : [];
+        return Promise.all(started.map((run) => run?.handleLLMError?.(stop))).then(() => Promise.reject(stop));
       },
   );
 }

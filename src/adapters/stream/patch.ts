@@ -88,19 +88,34 @@ export function installStreamPatches(core: StreamCore): void {
   };
   const install = (model: StreamModel): Installed => installOnModel(model, base, classes);
 
-  const beforeCore = (original: Method): Method =>
-    function (this: StreamModel, ...args: unknown[]) {
-      const cache = vcrCacheOf(this);
-      if (cache && install(this).unshadowable && !bypassing(cache)) throw unshadowableModelError(this);
-      // core looks no stream up in a cache: a model with one of its own streams natively from its provider (chat/ownCache.ts)
-      if (!cache && this.cache && !this.disableStreaming && this._streamResponseChunks !== base.chunks) {
-        const stop = ownCacheLiveCall(this, "chat", true);
-        if (stop) throw stop;
-      }
-      return original.apply(this, args);
-    };
-  patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore);
-  patchOnce<Method>(proto, "streamEvents", PATCHED.streamEvents, beforeCore);
+  /**
+   * Core looks no stream up in a cache, so a model with one of its own streams from its provider (chat/ownCache.ts) when it
+   * streams natively: `_streamIterator` unless streaming is disabled (then it answers with invoke(), which looks its cache
+   * up); the new-protocol `streamEvents()` whatever `disableStreaming` says (it calls `_streamChatModelEvents` directly).
+   * `streamEvents` v1/v2 go through `.stream()`, so `_streamIterator` checks them (once).
+   */
+  const streamsNatively: Record<"_streamIterator" | "streamEvents", (model: StreamModel, args: unknown[]) => boolean> = {
+    _streamIterator: (model) => !model.disableStreaming && model._streamResponseChunks !== base.chunks,
+    streamEvents: (model, args) => {
+      const version = (args[1] as { version?: unknown } | undefined)?.version;
+      if (version === "v1" || version === "v2") return false;
+      return model._streamChatModelEvents !== base.events || model._streamResponseChunks !== base.chunks;
+    },
+  };
+  const beforeCore =
+    (name: keyof typeof streamsNatively) =>
+    (original: Method): Method =>
+      function (this: StreamModel, ...args: unknown[]) {
+        const cache = vcrCacheOf(this);
+        if (cache && install(this).unshadowable && !bypassing(cache)) throw unshadowableModelError(this);
+        if (!cache && this.cache && streamsNatively[name](this, args)) {
+          const stop = ownCacheLiveCall(this, "chat", true);
+          if (stop) throw stop;
+        }
+        return original.apply(this, args);
+      };
+  patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore("_streamIterator"));
+  patchOnce<Method>(proto, "streamEvents", PATCHED.streamEvents, beforeCore("streamEvents"));
 
   patchOnce<Method>(
     proto,
