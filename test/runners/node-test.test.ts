@@ -218,7 +218,7 @@ describe("langchain-vcr/node-test with a setup file whose options are wrong (--i
     expect(out, out).to.not.match(/at checkMode|exitCode: 7|node:internal\/test_runner/);
     expect(out, out).to.not.include("No test process built a Vcr"); // the setup file was loaded: its Vcr counts, though its options failed
 
-    const later = await p.run(["--require", "langchain-vcr/node-test", "--test", "later/c.test.mjs"]);
+    const later = await p.run(["--require", "langchain-vcr/node-test", "--test", "--test-reporter=tap", "later/c.test.mjs"]);
     const laterOut = later.stdout + later.stderr;
     expect(later.status, laterOut).to.equal(1);
     expect(laterOut, laterOut).to.match(/not ok 1 - throws later[\s\S]*failureType: 'uncaughtException'[\s\S]*"nope" is not a valid mode/);
