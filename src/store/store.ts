@@ -295,9 +295,9 @@ export function parseFixture(raw: string, file: string, expectedHash?: string): 
   return read.fixture;
 }
 
-/** The fix for a fixture file that cannot be read (a replay's error, validate's line under a file that is not JSON). */
-export function restoreOrRecord(file: string, command: string): string {
-  return `restore it from git (git checkout -- ${JSON.stringify(file)}), or delete it and re-record (${command})`;
+/** The fix for a fixture file that cannot be read (a replay's error, validate's line under a file that is not JSON): `mend` it, or record it again. */
+export function restoreOrRecord(file: string, command: string, mend = `restore it from git (git checkout -- ${JSON.stringify(file)})`): string {
+  return `${mend}, or delete it and re-record (${command})`;
 }
 
 /**
@@ -311,7 +311,7 @@ export function fixtureFileError(file: string, problem: string, cause?: unknown,
   return new VcrFixtureError(
     `the fixture ${file} ${problem}.\n` +
       (replaying ? `  It was not treated as a miss and was not overwritten.\n` : "") +
-      `  Fix it: ${problem === CONFLICT_PROBLEM ? `${conflictFix(file)}, or delete it and re-record (${command})` : restoreOrRecord(file, command)}.`,
+      `  Fix it: ${restoreOrRecord(file, command, problem === CONFLICT_PROBLEM ? conflictFix(file) : undefined)}.`,
     file,
     cause === undefined ? undefined : { cause },
   );

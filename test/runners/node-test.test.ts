@@ -193,16 +193,28 @@ describe("langchain-vcr/node-test with an entry file that imports the test files
   });
 });
 
+/** An ES-module project whose setup file, `vcr-setup.mjs`, installs `new Vcr(<options>)`, and `files`. */
+function setupProject(options: string, files: Record<string, string>): ReturnType<typeof makeProject> {
+  return makeProject({
+    "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
+    "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr(${options}).install();\n`,
+    ...files,
+  });
+}
+
+/** Two test files of one test each that call no model, one ES module and one CommonJS. */
+const TWO_FILES = {
+  "test/a.test.mjs": `import { it } from "node:test";\nit("a", () => {});\n`,
+  "test/b.test.cjs": `const { it } = require("node:test");\nit("b", () => {});\n`,
+};
+
 describe("langchain-vcr/node-test with a setup file whose options are wrong (--import ./vcr-setup.mjs)", function () {
   this.timeout(60000);
   after(removeTmpDirs);
 
   it("each test file fails with the config error's message and its name, no stack and exit code 1 (before: node:test's harness rethrew it, Node's stack per file, exit code 7); an error once a test has started stays that test's", async () => {
-    const p = makeProject({
-      "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
-      "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes", mode: "bogus" }).install();\n`,
-      "test/a.test.mjs": `import { it } from "node:test";\nit("a", () => {});\n`,
-      "test/b.test.cjs": `const { it } = require("node:test");\nit("b", () => {});\n`,
+    const p = setupProject(`{ dir: "cassettes", mode: "bogus" }`, {
+      ...TWO_FILES,
       "later/c.test.mjs": [
         `import { it } from "node:test";`,
         `import { Vcr } from "langchain-vcr";`,
@@ -232,12 +244,7 @@ describe("langchain-vcr/node-test in a run whose command leaves the setup file o
   after(removeTmpDirs);
 
   it("the summary says no test process built a Vcr and how to load the setup file; with the setup file, it does not", async () => {
-    const p = makeProject({
-      "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
-      "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "cassettes" }).install();\n`,
-      "test/a.test.mjs": `import { it } from "node:test";\nit("a", () => {});\n`,
-      "test/b.test.cjs": `const { it } = require("node:test");\nit("b", () => {});\n`,
-    });
+    const p = setupProject(`{ dir: "cassettes" }`, TWO_FILES);
     const note = "No test process built a Vcr, so langchain-vcr recorded and replayed nothing";
     const bare = await p.run(["--require", "langchain-vcr/node-test", "--test"], { CI: "true" });
     expect(bare.status, bare.stdout + bare.stderr).to.equal(0);
@@ -257,9 +264,7 @@ const INSTALLED_ARGS = ["--require", "langchain-vcr/node-test", "--import", "./v
 /** An ES-module project whose setup file installs a Vcr over the fixture directory, and one test file: `model` (a ChatOpenAI at FAKE_URL), then `lines`. */
 function installedProject(testFile: string, lines: string[]): ReturnType<typeof makeProject> {
   const model = `const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-unused", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`;
-  return makeProject({
-    "package.json": JSON.stringify({ name: "app", private: true, type: "module" }),
-    "vcr-setup.mjs": `import { Vcr } from "langchain-vcr";\nnew Vcr({ dir: "${FIXTURES}" }).install();\n`,
+  return setupProject(`{ dir: "${FIXTURES}" }`, {
     [testFile]: [lines[0], `import { ChatOpenAI } from "@langchain/openai";`, model, ...lines.slice(1)].join("\n"),
   });
 }

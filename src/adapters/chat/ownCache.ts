@@ -62,3 +62,9 @@ export function ownCacheLiveCall(model: { cache?: unknown }, kind: "chat" | "llm
   }
   return undefined;
 }
+
+/** A native stream of `model`, which has a cache of its own: thrown when stopped, else counted (`ownCacheLiveCall`). */
+export function checkOwnCacheStream(model: { cache?: unknown }, kind: "chat" | "llm"): void {
+  const stop = ownCacheLiveCall(model, kind, true);
+  if (stop) throw stop;
+}

@@ -6,7 +6,7 @@
  * alone, the stream would reach the provider on every run, `replay_only` included.
  */
 import { vcrCacheOf } from "../chat/vcrCacheOf";
-import { ownCacheLiveCall } from "../chat/ownCache";
+import { checkOwnCacheStream } from "../chat/ownCache";
 import { patchOnce } from "../../internals/patchOnce";
 
 const PATCHED = Symbol.for("langchain-vcr.patched.llmStream");
@@ -29,8 +29,7 @@ export function installLlmStreamPatch(core: { BaseLLM: { prototype: unknown } })
       function (this: LlmLike, input: unknown, options?: unknown) {
         if (vcrCacheOf(this)) return invokeAsStream(this, input, options);
         // a model with a cache of its own that streams natively reaches its provider (chat/ownCache.ts); one that does not answers with invoke(), which looks its cache up
-        const stop = this.cache && this._streamResponseChunks !== baseChunks ? ownCacheLiveCall(this, "llm", true) : undefined;
-        if (stop) throw stop;
+        if (this.cache && this._streamResponseChunks !== baseChunks) checkOwnCacheStream(this, "llm");
         return original.call(this, input, options);
       },
   );

@@ -32,7 +32,7 @@ import { modelClassName } from "../chat/cache";
 import { defineMethod, patchOnce } from "../../internals/patchOnce";
 import type { ChunkClasses } from "./chunks";
 import { generateWillStream, markStreamed, vcrHandlesStream } from "./route";
-import { ownCacheLiveCall } from "../chat/ownCache";
+import { checkOwnCacheStream } from "../chat/ownCache";
 import { vcrStream, type StreamChunks, type StreamModel } from "./session";
 import type { RunManagerLike } from "./tokens";
 
@@ -108,10 +108,7 @@ export function installStreamPatches(core: StreamCore): void {
       function (this: StreamModel, ...args: unknown[]) {
         const cache = vcrCacheOf(this);
         if (cache && install(this).unshadowable && !bypassing(cache)) throw unshadowableModelError(this);
-        if (!cache && this.cache && streamsNatively[name](this, args)) {
-          const stop = ownCacheLiveCall(this, "chat", true);
-          if (stop) throw stop;
-        }
+        if (!cache && this.cache && streamsNatively[name](this, args)) checkOwnCacheStream(this, "chat");
         return original.apply(this, args);
       };
   patchOnce<Method>(proto, "_streamIterator", PATCHED._streamIterator, beforeCore("_streamIterator"));
