@@ -65,10 +65,25 @@ export class VcrFixtureError extends VcrError {
   }
 }
 
+/**
+ * A wrong option, setup or use: the message says what to change, and the stack keeps only the caller's own
+ * frames (none of node_modules, langchain-vcr's and LangChain's among them, nor Node's). A runner that prints
+ * a setup file's error whole (mocha's `✖ ERROR:` for a `--require`) then shows the message and the user's line,
+ * not 17 frames of mocha and Node; vitest's code frame points at the same line.
+ */
 export class VcrConfigError extends VcrError {
   constructor(message: string, options?: { cause?: unknown }) {
     super("VCR_CONFIG", message, options);
+    if (typeof this.stack === "string") this.stack = callerFrames(this.stack);
   }
+}
+
+/** A stack's lines but the frames outside the caller's own code (node_modules, Node's internals, native frames). */
+export function callerFrames(stack: string): string {
+  return stack
+    .split("\n")
+    .filter((line) => !/^\s+at /.test(line) || !/[\\/]node_modules[\\/]|\(node:|^\s+at node:|\(<anonymous>\)$/.test(line))
+    .join("\n");
 }
 
 /** A fixture about to be written holds something shaped like a credential. */

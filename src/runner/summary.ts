@@ -105,7 +105,10 @@ export function usageSummaryLine(
 ): string {
   const mode = modeInForce(u.modes);
   const causes = u.missCauses && missCausesNote(u.missCauses, u.totals.missed);
-  const noVcr = runner !== undefined && !(u.totals.vcrs > 0) ? noVcrNote(runner) : "";
+  const t = u.totals;
+  // anything counted came from a Vcr (a process that counted one it did not build, or a report older than the count): no note
+  const counted = t.replayed + t.recorded + t.bypassed + t.missed > 0;
+  const noVcr = runner !== undefined && !(t.vcrs > 0) && !counted ? noVcrNote(runner) : "";
   return summaryLine(u.totals, u.dirs, mode.mode, mode.source) + (causes ? "\n" + causes : "") + (noVcr ? "\n" + noVcr : "");
 }
 

@@ -7,8 +7,10 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { lastRunVerdict, LEDGER_DIR_ENV } from "../../src/runner/ledgerFiles";
-import { finishRun, recordRunStart, SHARE_ENV, startRun, Unit, type RunShare } from "../../src/runner/share";
+import { finishRun, recordRunStart, SHARE_ENV, startRun, Unit, type RunShare, type UnitReport } from "../../src/runner/share";
+import { Usage } from "../../src/runner/usage";
 import { emit } from "../../src/scope";
+import { emptyTotals } from "../../src/runner/summary";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 describe("the run share: test files' reports added up by the main process", () => {
@@ -145,5 +147,25 @@ describe("the run share: test files' reports added up by the main process", () =
     finishRun(share, { reasons: [], exitCode: 0, shard: { index: 2, total: 3 }, print: () => {} });
     expect(files()).to.have.length(1);
     expect(JSON.parse(fs.readFileSync(path.join(ledgers, files()[0]), "utf8"))).to.include({ exitCode: 0 });
+  });
+  it("says no test process built a Vcr only when every test file reported in full and none counted one (review L12)", () => {
+    const NOTE = "No test process built a Vcr";
+    const file = (unit: string, vcrs: number, more: Partial<UnitReport> = {}): UnitReport => ({
+      unit,
+      pid: 1,
+      done: true,
+      totals: { ...emptyTotals(), vcrs },
+      dirs: [],
+      ...more,
+    });
+    const noteOf = (reports: UnitReport[], problems: string[] = [], local?: Usage) =>
+      finishRun(share, { reasons: [], exitCode: 0, print: () => {}, reports: { reports, problems }, local }).line.includes(NOTE);
+    expect(noteOf([file("test/a.test.ts", 0), file("test/b.test.ts", 0)]), "two files, no Vcr").to.equal(true);
+    expect(noteOf([file("test/a.test.ts", 0), file("test/b.test.ts", 1)]), "one file's process built one").to.equal(false);
+    expect(noteOf([file("test/a.test.ts", 0), file("test/b.test.ts", 0, { done: false })]), "one file unfinished").to.equal(false);
+    expect(noteOf([file("test/a.test.ts", 0), file("test/b.test.ts", 0, { unplugged: true })]), "one file unplugged").to.equal(false);
+    expect(noteOf([file("test/a.test.ts", 0)], ["a test process's usage report 9-1-ab.json is unreadable (…)"]), "one report unreadable").to.equal(false);
+    expect(noteOf([]), "no report and no use of the main process's own: nothing is known").to.equal(false);
+    expect(noteOf([], [], new Usage()), "a runner that runs its tests in its own process, which built none").to.equal(true);
   });
 });

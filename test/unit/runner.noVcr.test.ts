@@ -38,4 +38,16 @@ describe("the summary's note for a run in which no test process built a Vcr (tri
     expect(run.totals.vcrs).to.equal(before + 2);
     expect(usageSummaryLine(run, "node --test")).to.not.include("No test process built a Vcr");
   });
+
+  it("is not said when the run counted use all the same (the summary line would say the opposite)", () => {
+    const counted = new Usage();
+    counted.totals.replayed = 4; // as a report from a process whose count of Vcrs did not reach it
+    expect(counted.totals.vcrs).to.equal(0);
+    expect(usageSummaryLine(counted, "mocha"))
+      .to.match(/^langchain-vcr: 4 replayed/)
+      .and.not.include("No test process built a Vcr");
+    const missed = new Usage();
+    missed.totals.missed = 1;
+    expect(usageSummaryLine(missed, "vitest")).to.not.include("No test process built a Vcr");
+  });
 });
