@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestHash } from "./canonical/json";
-import { otherApiRequest } from "./adapters/chat/openaiApi";
+import { otherFormRequest } from "./adapters/chat/answeredBy";
 import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo";
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
@@ -323,6 +323,11 @@ export class Recorder {
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
       const alike = this.findAlike(kind, hash, request, options);
       if (alike) return alike;
+    } else if (policy.writes === "always" && options.alternate && !options.live) {
+      // about to overwrite: another form's answer (the other OpenAI API's, another provider's) keeps its file, and this call records beside it
+      const existing = this.store.peek(hash);
+      const alternate = existing && options.alternate(existing, request);
+      if (alternate !== undefined) return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate);
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
@@ -567,8 +572,8 @@ export class Recorder {
     noteUnanswered(currentTest(), { kind: base.kind, describe, file: base.file, mode: base.mode, how: "missed" });
     const shown = this.shown(base, secrets);
     const request = shown ? shown.request : NOT_SHOWN;
-    // this very request's fixture of the other OpenAI API was read to key this one (openaiApi.ts): it is not another request's
-    const sibling = this.otherApiFile(base);
+    // this very request's fixture of the other OpenAI API or provider was read to key this one (answeredBy.ts): it is not another request's
+    const sibling = this.otherFormFile(base);
     const used = sibling ? (file: string) => file !== sibling && this.usedThisRun(file) : this.usedThisRun;
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, used) : undefined;
     const otherForm = this.otherForm(base);
@@ -621,9 +626,9 @@ export class Recorder {
     return redacted && { request: maskSecrets(redacted.request, known, this.config.allowSecretPatterns) };
   }
 
-  /** The fixture of this request as the other OpenAI API keyed it, when this one was keyed with `openai_api` (`ownApiRequest`). */
-  private otherApiFile(base: Pick<Lookup, "kind" | "request">): string | undefined {
-    const same = otherApiRequest(base.request);
+  /** The fixture of this request as the other OpenAI API or provider keyed it, when this one was keyed with `openai_api` or `provider` (`ownFormRequest`). */
+  private otherFormFile(base: Pick<Lookup, "kind" | "request">): string | undefined {
+    const same = otherFormRequest(base.request);
     return same && this.store.fileFor(requestHash(base.kind, same));
   }
 

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { VcrDifference } from "../errors";
 import { ALIKE_SPELLINGS } from "../canonical/spellings";
 import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
+import { PROVIDER_MEMBER } from "../adapters/chat/answeredBy";
 import { messageText } from "../kinds/text";
 
 export function diffValues(recorded: unknown, requested: unknown, path = "", out: VcrDifference[] = []): VcrDifference[] {
@@ -54,6 +55,14 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `ChatOpenAI sends this call to OpenAI's ${api.requested === "responses" ? "Responses API" : "Chat Completions API"}, and the fixture of the same request holds the other API's answer ` +
       `(useResponsesApi, built-in tools, some models, or a new @langchain/openai choose the API): record this call, and it gets a fixture of its own beside that one, ` +
       `which stays for the calls that use the other API`
+    );
+  }
+  const provider = differences.length === 1 && differences[0].path === PROVIDER_MEMBER && differences[0].recorded === undefined ? differences[0] : undefined;
+  if (provider) {
+    return (
+      `the fixture of the same request holds another provider's answer (the same model name and parameters asked elsewhere), ` +
+      `and this call goes to ${JSON.stringify(provider.requested)}: record this call, and it gets a fixture of its own beside that one, ` +
+      `which stays for the other provider's calls`
     );
   }
   if (differences.length > 0 && differences.every(gainedResponsesToolField)) {

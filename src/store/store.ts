@@ -83,6 +83,22 @@ export class FixtureStore {
     return fixture;
   }
 
+  /**
+   * The fixture for `hash` as its file holds it now, or undefined when there is none or it cannot be
+   * read: a look that counts, keeps and throws nothing (`record_always`, about to overwrite it,
+   * asks whose answer it is).
+   */
+  peek(hash: string): Fixture | undefined {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.fileFor(hash), READ_UTF8);
+    } catch {
+      return undefined;
+    }
+    const read = readFixtureText(text, hash);
+    return "fixture" in read ? read.fixture : undefined;
+  }
+
   /** `readFileChecked`, counting a damaged file for the run's summary (`damaged` event) as it throws. */
   private readFile(hash: string, file: string, asked: Asked | undefined): Fixture | undefined {
     try {

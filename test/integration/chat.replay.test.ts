@@ -238,12 +238,22 @@ describe("chat record → replay through VcrCache", () => {
     expect(readFixtures(dir)[0].request.response_format.type).to.equal("json_schema");
   });
 
-  it("a fixture recorded through ChatOllama replays through ChatOpenAI for the same model and parameters", async () => {
-    await ollama(fake, vcr.cache, { model: "shared-model", temperature: 0 }).invoke("same question");
+  it("a fixture recorded through ChatOllama is one key with ChatOpenAI's for the same model and parameters, but its answer (model_provider: ollama) is not handed to ChatOpenAI: that call records beside it", async () => {
+    const viaOllama = await ollama(fake, vcr.cache, { model: "shared-model", temperature: 0 }).invoke("same question");
     expect(fake.count("/api/chat")).to.equal(1);
+    expect(viaOllama.response_metadata.model_provider).to.equal("ollama");
     const viaOpenAI = await openai(fake, vcr.cache, { model: "shared-model", temperature: 0 }).invoke("same question");
-    expect(fake.count()).to.equal(1);
-    expect(viaOpenAI.content).to.equal("echo: same question");
+    expect([fake.count("/api/chat"), fake.count("/v1/chat/completions")]).to.deep.equal([1, 1]);
+    expect(viaOpenAI.response_metadata.model_provider).to.equal("openai");
+    const fixtures = readFixtures(dir);
+    expect(fixtures.map((f) => f.request.provider).sort()).to.deep.equal(["openai", undefined]);
+    // each replays its own: 0 requests more
+    const again = [
+      await ollama(fake, vcr.cache, { model: "shared-model", temperature: 0 }).invoke("same question"),
+      await openai(fake, vcr.cache, { model: "shared-model", temperature: 0 }).invoke("same question"),
+    ];
+    expect(fake.count()).to.equal(2);
+    expect(again.map((m) => m.response_metadata.model_provider)).to.deep.equal(["ollama", "openai"]);
   });
 
   it("text-completion LLMs go through the same cache with kind llm", async () => {

@@ -1,9 +1,12 @@
 /**
  * A fixture recorded through one provider replays through another only when the canonical
- * request is the same: it names the model and the parameters, not the provider (so ChatOpenAI
- * and ChatOllama asking the same model the same thing share one, by design).
+ * request is the same: it names the model and the parameters, not the provider. A fixture whose
+ * answer names another provider (`model_provider`) is not handed to a call of a provider that
+ * answers otherwise: that call is keyed with `provider` added (src/adapters/chat/answeredBy.ts).
  */
 import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Vcr } from "../../src/index";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake } from "./fakes/base";
@@ -45,16 +48,98 @@ describe("across providers", () => {
     expect(fixtureFiles(dir)).to.have.length(2);
   });
 
-  it("the same model name and the same parameters on Groq and Mistral: truly the same request, one fixture (the key does not name the provider)", async () => {
+  const same = { model: "open-mixtral-8x7b", temperature: 0.3, topP: 0.9, maxTokens: 50 };
+  const counts = () => [fakes.get(groq)!.count(), fakes.get(mistral)!.count()];
+  const delta = (before: number[]) => counts().map((n, i) => n - before[i]);
+
+  it("the same model name and parameters on Groq, then Mistral: one request, but Groq's answer is not Mistral's: the Mistral call records beside it, keyed with provider (trial 43)", async () => {
     const dir = tmpDir();
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    const same = { model: "open-mixtral-8x7b", temperature: 0.3, topP: 0.9, maxTokens: 50 };
-    await chat(groq, vcr, same).invoke("x");
+    const before = counts();
+    fakes.get(groq)!.enqueue({ text: "groq says" });
+    fakes.get(mistral)!.enqueue({ text: "mistral says" });
+    const g = await chat(groq, vcr, same).invoke("x");
+    const groqFile = fixtureFiles(dir)[0];
+    const groqBytes = fs.readFileSync(path.join(dir, groqFile), "utf8");
     const groqRequest = readFixtures(dir)[0].request;
-    const mistralRequests = fakes.get(mistral)!.count();
-    await chat(mistral, vcr, same).invoke("x");
-    expect(fakes.get(mistral)!.count()).to.equal(mistralRequests);
-    expect(fixtureFiles(dir)).to.have.length(1);
     expect(groqRequest).to.deep.equal({ model: "open-mixtral-8x7b", temperature: 0.3, top_p: 0.9, max_tokens: 50, messages: groqRequest.messages });
+    const m = await chat(mistral, vcr, same).invoke("x");
+    expect(delta(before), "requests to Groq, Mistral").to.deep.equal([1, 1]);
+    expect([g.content, m.content]).to.deep.equal(["groq says", "mistral says"]);
+    expect(m.response_metadata.model_provider).to.not.equal("groq");
+    expect(fixtureFiles(dir)).to.have.length(2);
+    const mistralFixture = readFixtures(dir).find((f) => f.request.provider !== undefined)!;
+    expect(mistralFixture.request).to.deep.equal({ ...groqRequest, provider: "mistral" });
+    expect(fs.readFileSync(path.join(dir, groqFile), "utf8"), "Groq's file is left as it was").to.equal(groqBytes);
+
+    // sealed: each replays its own answer, 0 requests
+    const sealed = new Vcr({ dir, mode: "replay_only" });
+    const replayed = counts();
+    expect((await chat(groq, sealed, same).invoke("x")).content).to.equal("groq says");
+    expect((await chat(mistral, sealed, same).invoke("x")).content).to.equal("mistral says");
+    expect(delta(replayed)).to.deep.equal([0, 0]);
+    expect(sealed.stats()).to.include({ replayed: 2, missed: 0 });
+
+    // record_always re-records Mistral's beside Groq's, never over it
+    fakes.get(mistral)!.enqueue({ text: "mistral again" });
+    await chat(mistral, new Vcr({ dir, mode: "record_always" }), same).invoke("x");
+    expect(fixtureFiles(dir)).to.have.length(2);
+    expect(fs.readFileSync(path.join(dir, groqFile), "utf8")).to.equal(groqBytes);
+    expect((await chat(mistral, sealed, same).invoke("x")).content).to.equal("mistral again");
+    expect((await chat(groq, sealed, same).invoke("x")).content).to.equal("groq says");
+  });
+
+  it("streams too: Groq's streamed answer is not handed to a Mistral stream of the same request", async () => {
+    const dir = tmpDir();
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const text = async (s: ProviderSpec, v: Vcr) => {
+      let out = "";
+      for await (const c of await chat(s, v, same).stream("x")) out += String(c.content);
+      return out;
+    };
+    const before = counts();
+    fakes.get(groq)!.enqueue({ text: "groq streams" });
+    fakes.get(mistral)!.enqueue({ text: "mistral streams" });
+    expect([await text(groq, vcr), await text(mistral, vcr)]).to.deep.equal(["groq streams", "mistral streams"]);
+    expect(delta(before)).to.deep.equal([1, 1]);
+    expect(
+      readFixtures(dir)
+        .map((f) => [f.kind, f.request.provider])
+        .sort(),
+    ).to.deep.equal([
+      ["chat_stream", undefined],
+      ["chat_stream", "mistral"],
+    ]);
+    const sealed = new Vcr({ dir, mode: "replay_only" });
+    const replayed = counts();
+    expect([await text(groq, sealed), await text(mistral, sealed)]).to.deep.equal(["groq streams", "mistral streams"]);
+    expect(delta(replayed)).to.deep.equal([0, 0]);
+  });
+
+  it("under replay_only, Mistral finding only Groq's answer misses, its nearest that fixture, differing at provider, with a hint", async () => {
+    const dir = tmpDir();
+    await chat(groq, new Vcr({ dir, mode: "record_or_replay" }), same).invoke("x");
+    const before = counts();
+    const err = await chat(mistral, new Vcr({ dir, mode: "replay_only" }), same)
+      .invoke("x")
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
+    expect(err?.name).to.equal("VcrMissError");
+    expect(err?.message).to.include('provider: (absent) → "mistral"').and.include("holds another provider's answer");
+    expect(delta(before)).to.deep.equal([0, 0]);
+  });
+
+  it("Mistral first, then Groq: ChatMistralAI's answer names no provider, so Groq replays it (the one pair left provider-neutral; docs/providers.md)", async () => {
+    const dir = tmpDir();
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    fakes.get(mistral)!.enqueue({ text: "mistral says" });
+    await chat(mistral, vcr, same).invoke("x");
+    expect(readFixtures(dir)[0].response).to.not.have.nested.property("generations[0].message.response_metadata.model_provider");
+    const before = counts();
+    expect((await chat(groq, vcr, same).invoke("x")).content).to.equal("mistral says");
+    expect(delta(before)).to.deep.equal([0, 0]);
+    expect(fixtureFiles(dir)).to.have.length(1);
   });
 });

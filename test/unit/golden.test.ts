@@ -63,9 +63,16 @@ describe("golden: hashes of real requests", () => {
       new SystemMessage("Be brief."),
       new HumanMessage("What is the capital of France?"),
     ]);
-    expect(only()).to.equal("ebb7ddfac1ddfcddef645f7f8198854526f82476fd162a188fca893309f91d89");
+    // one request, so one key; ChatOpenAI's answer names its provider ("openai"), so ChatOllama's records beside it with
+    // provider: "ollama" added (adapters/chat/answeredBy.ts); the first one's key is the golden hash
+    const files = fixtureFiles(dir).map((f) => f.replace(/\.json$/, ""));
+    expect(files).to.have.length(2).and.include("ebb7ddfac1ddfcddef645f7f8198854526f82476fd162a188fca893309f91d89");
+    const fixtures = readFixtures(dir);
+    const first = fixtures.find((f) => f.hash === "ebb7ddfac1ddfcddef645f7f8198854526f82476fd162a188fca893309f91d89")!;
+    const ollamas = fixtures.find((f) => f !== first)!;
+    expect(ollamas.request).to.deep.equal({ ...first.request, provider: "ollama" });
     // no inert value in this request: its version-1 hash is the 0.1.0 one
-    expect(requestHash("chat", readFixtures(dir)[0].request, 1)).to.equal("4fa68bd3da262ca8c533ec535ed42d6fb5e9405006634450b7d2a0e3c3bbd80d");
+    expect(requestHash("chat", first.request, 1)).to.equal("4fa68bd3da262ca8c533ec535ed42d6fb5e9405006634450b7d2a0e3c3bbd80d");
   });
 
   it("a tool conversation with tools bound", async () => {

@@ -16,7 +16,7 @@ import { brandVcrCache } from "./vcrCacheOf";
 import { callSecrets, clientSecrets } from "../../clientSecrets";
 import { isSharedFixture } from "../../store/store";
 import { alikeRequests } from "../../canonical/legacyBinary";
-import { ownApiRequest } from "./openaiApi";
+import { ownFormRequest } from "./answeredBy";
 import { requireMadeByVcr } from "../madeByVcr";
 import { answerNumber } from "./answerIds";
 
@@ -47,7 +47,7 @@ export class VcrCache extends BaseCache<Generation[]> {
       secrets: () => clientSecrets(model),
       owner: call,
       borrow: true,
-      alternate: (fixture, request) => ownApiRequest(model, call.options(), fixture, request),
+      alternate: (fixture, request) => ownFormRequest(model, call.options(), fixture, request),
       alike: (request) => alikeRequests(model, request, () => requestOf(model, partsOf(call, entry.input, this.normalize))),
       signal,
     });

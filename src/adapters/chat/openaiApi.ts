@@ -54,13 +54,6 @@ const MEMBER_VALUE: Record<OpenAiApi, string> = { "Responses API": "responses", 
  * so each API's answer has a fixture of its own, and the first one recorded keeps its key (no
  * fixture already written changes name). Undefined when the found fixture answers this call.
  */
-/** The request a call keyed by `ownApiRequest` was made from (the other API's key, which its fixture holds), or undefined for one not keyed so. */
-export function otherApiRequest(request: unknown): Record<string, unknown> | undefined {
-  if (!isRec(request) || !(OPENAI_API_MEMBER in request)) return undefined;
-  const { [OPENAI_API_MEMBER]: _api, ...same } = request;
-  return same;
-}
-
 export function ownApiRequest(model: object, callOptions: unknown, fixture: Fixture, request: () => unknown): unknown {
   if (typeof (model as { _useResponsesApi?: unknown })._useResponsesApi !== "function") return undefined; // not ChatOpenAI: nothing more to read
   const recorded = recordedOpenAiApi(fixture.response);

@@ -28,7 +28,7 @@ import { currentTest } from "../../scope";
 import { log } from "../../log";
 import { processWide } from "../../processWide";
 import { alikeRequests } from "../../canonical/legacyBinary";
-import { ownApiRequest } from "../chat/openaiApi";
+import { ownFormRequest } from "../chat/answeredBy";
 
 export type StreamChunks = (this: unknown, messages: unknown[], options: unknown, runManager?: unknown) => AsyncIterable<GenerationChunkLike>;
 
@@ -64,7 +64,7 @@ export async function* vcrStream(
   const lookup = await recorder.lookup("chat_stream", request, {
     describe: describe(model, request),
     secrets: () => clientSecrets(model),
-    alternate: (fixture, req) => ownApiRequest(model, options, fixture, req),
+    alternate: (fixture, req) => ownFormRequest(model, options, fixture, req),
     alike: (req) => alikeRequests(model, req, () => chatRequest(model, messages, options, normalize)),
   });
   const signal = (options as CallOptionsLike | undefined)?.signal;

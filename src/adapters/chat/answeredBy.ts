@@ -1,0 +1,103 @@
+/**
+ * Which provider's answer a chat fixture holds, and the request a call of another provider is
+ * keyed by when it finds one. The key names the model, not the provider: the same model and
+ * parameters asked of two providers build one request (ChatGroq and ChatMistralAI asking
+ * `mistral-saba-24b` at their shared defaults; ChatOpenAI and ChatOllama asking `llama3.2`). Handed
+ * the other provider's answer, a call returned that provider's metadata (`model_provider: "groq"`
+ * on a ChatMistralAI message), even on its first recording run, and the second provider was
+ * never called (user trial 43). So, as for OpenAI's two APIs (./openaiApi.ts), a call that finds
+ * an answer another provider gave is keyed by its request with `provider` added, and misses or
+ * records there; the first one recorded keeps its key (no fixture already written changes name).
+ *
+ * An answer says its provider in `response_metadata.model_provider` (@langchain/core 1.1 and
+ * later, for the clients below); a caller says its own in `getLsParams().ls_provider`. Only
+ * those pairs are compared: an answer that names no provider (ChatMistralAI 1.2 names none; an
+ * older core, none at all) or a caller this table does not know (ChatDeepSeek, whose answers
+ * carry OpenAI's converter's "openai") still replays as before.
+ */
+import type { Fixture } from "../../store/fixture";
+import { isRec } from "../../kinds/text";
+import { OPENAI_API_MEMBER, ownApiRequest } from "./openaiApi";
+
+/** An answer's `model_provider` → the `ls_provider` of each client whose answers carry it. */
+const CALLERS_OF: Readonly<Record<string, readonly string[]>> = {
+  openai: ["openai", "azure"], // ChatOpenAI, AzureChatOpenAI
+  anthropic: ["anthropic"],
+  "google-genai": ["google_genai"],
+  "bedrock-converse": ["amazon_bedrock"],
+  groq: ["groq"],
+  ollama: ["ollama"],
+};
+
+/** The callers compared: each of the table's, and ChatMistralAI, whose answers name no provider. */
+const KNOWN_CALLERS: ReadonlySet<string> = new Set([...Object.values(CALLERS_OF).flat(), "mistral"]);
+
+/** The member a request of another provider gets, with the caller's `ls_provider`. */
+export const PROVIDER_MEMBER = "provider";
+
+/**
+ * The provider a chat or chat_stream response was recorded from (`model_provider`), read from the
+ * end, where a stream says it; undefined for one that names none. No cache: read on every hit,
+ * like the OpenAI API, and a plain read costs less than a lookup.
+ */
+export function recordedProvider(response: unknown): string | undefined {
+  if (!isRec(response)) return undefined;
+  const items = Array.isArray(response.generations) ? response.generations : Array.isArray(response.chunks) ? response.chunks : [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    const meta = isRec(item) && isRec(item.message) && isRec(item.message.response_metadata) ? item.message.response_metadata : undefined;
+    if (typeof meta?.model_provider === "string") return meta.model_provider;
+  }
+  return undefined;
+}
+
+/** A caller's `ls_provider`, by model: a client's never changes between calls. */
+const providerOfModel = new WeakMap<object, string | undefined>();
+
+function callerProvider(model: object, callOptions: unknown): string | undefined {
+  if (providerOfModel.has(model)) return providerOfModel.get(model);
+  let provider: string | undefined;
+  try {
+    const ls = (model as { getLsParams?: (o: unknown) => { ls_provider?: unknown } }).getLsParams?.(callOptions ?? {});
+    provider = typeof ls?.ls_provider === "string" ? ls.ls_provider : undefined;
+  } catch {
+    provider = undefined; // the client's own method threw: compare nothing
+  }
+  providerOfModel.set(model, provider);
+  return provider;
+}
+
+/**
+ * The request this call is keyed by when the fixture found for its request holds another
+ * provider's answer: the same request with `provider` (the caller's `ls_provider`). Undefined
+ * when the found fixture answers this call, or either side is not known.
+ */
+export function ownProviderRequest(model: object, callOptions: unknown, fixture: Fixture, request: () => unknown): unknown {
+  const recorded = recordedProvider(fixture.response);
+  if (recorded === undefined || !Object.hasOwn(CALLERS_OF, recorded)) return undefined;
+  const caller = callerProvider(model, callOptions);
+  if (caller === undefined || !KNOWN_CALLERS.has(caller) || CALLERS_OF[recorded].includes(caller)) return undefined;
+  const base = request();
+  return isRec(base) && !(PROVIDER_MEMBER in base) ? { ...base, [PROVIDER_MEMBER]: caller } : undefined;
+}
+
+/**
+ * The request a chat call is keyed by instead, when the fixture found for its request answers
+ * another form of the call: the other OpenAI API's answer, or another provider's. Undefined when
+ * the fixture answers it.
+ */
+export function ownFormRequest(model: object, callOptions: unknown, fixture: Fixture, request: () => unknown): unknown {
+  return ownApiRequest(model, callOptions, fixture, request) ?? ownProviderRequest(model, callOptions, fixture, request);
+}
+
+/**
+ * The request a call keyed by `ownFormRequest` was made from (the key whose fixture holds the other
+ * API's or provider's answer), or undefined for one not keyed so.
+ */
+export function otherFormRequest(request: unknown): Record<string, unknown> | undefined {
+  if (!isRec(request)) return undefined;
+  const member = OPENAI_API_MEMBER in request ? OPENAI_API_MEMBER : PROVIDER_MEMBER in request ? PROVIDER_MEMBER : undefined;
+  if (member === undefined) return undefined;
+  const { [member]: _form, ...same } = request;
+  return same;
+}
