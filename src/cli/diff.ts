@@ -156,7 +156,7 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
  */
 function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): ((file: string) => boolean) | undefined {
   const ledgerDir = ledgerDirOf(args, io);
-  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io));
+  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io), dir);
   if (!verdicts?.last?.complete) return undefined;
   const runs = [verdicts.last, ...suitesSharing(verdicts, dir).map((o) => o.run)];
   if (runs.some((r) => !r.complete)) return undefined;

@@ -7,16 +7,25 @@ import { FIXTURE_FILE_RE } from "../store/fixture";
 import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
 import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
-import { packagesHolding } from "../install/workspaces";
+import { packagesHolding, workspaceDirs, workspaceRootDir } from "../install/workspaces";
 import { pathFrom } from "../pathFrom";
 import { shellWord } from "../diagnose/messages";
 
-/** `dir` from the working directory; with none given, the default there, else the project root's (a command run from a subdirectory). */
+/**
+ * `dir` from the working directory; with none given, the default there, else the project root's (a
+ * command run from a subdirectory), else, from a workspace package, the workspace root's (one
+ * `cassettes/` at the root for every package: user trial 43).
+ */
 export function resolveDir(io: Io, dir: string | undefined): string {
   const here = path.resolve(io.cwd, dir ?? DEFAULTS.dir);
   if (dir !== undefined || fs.existsSync(here)) return here;
-  const atRoot = path.join(projectRoot(io.cwd), DEFAULTS.dir);
-  return fs.existsSync(atRoot) ? atRoot : here;
+  const project = projectRoot(io.cwd);
+  const atRoot = path.join(project, DEFAULTS.dir);
+  if (fs.existsSync(atRoot)) return atRoot;
+  const workspace = workspaceRootDir(project);
+  const inWorkspace = workspace !== undefined && workspaceDirs(project).some((pkg) => path.resolve(pkg) === path.resolve(project));
+  const atWorkspace = inWorkspace ? path.join(workspace, DEFAULTS.dir) : undefined;
+  return atWorkspace && fs.existsSync(atWorkspace) ? atWorkspace : here;
 }
 
 /**
@@ -55,13 +64,18 @@ export function listFixtures(dir: string, command: string): string[] {
     const hint = code === "ENOENT" ? workspaceHint(dir, command) : undefined;
     throw new VcrConfigError(
       `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
-        (hint ?? `  Pass the directory your Vcr uses (new Vcr({ dir })), e.g. langchain-vcr ${command} ${DEFAULTS.dir}`),
+        (hint ?? missingDirFix(command)),
     );
   }
   return names
     .filter((n) => FIXTURE_FILE_RE.test(n))
     .sort()
     .map((n) => path.join(dir, n));
+}
+
+/** What to do about a fixture directory that does not exist, for `command`'s own call (not the same call again: trial 43 L5). */
+export function missingDirFix(command: string): string {
+  return `  Pass the directory your Vcr uses (new Vcr({ dir })), from here or absolute, e.g. langchain-vcr ${command} path/to/${DEFAULTS.dir}`;
 }
 
 /** The commands that judge fixtures by the ledger of the directory they run in (`projectRoot`). */

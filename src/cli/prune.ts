@@ -28,7 +28,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const fixtures = listFixtures(dir, `prune${flagWords(args)}`);
   const others = otherLedgerSources(args, io);
   const root = ledgerRootOf(ledgerDir, io);
-  const verdicts = ledgerVerdicts(ledgerDir, root, others);
+  const verdicts = ledgerVerdicts(ledgerDir, root, others, dir);
   const verdict = verdicts?.last;
   // another suite sharing this directory: what its last run used stays (each complete run knows only its own tests);
   // from a workspace, each package's own ledger too (one fixture directory at the root for them all)

@@ -30,7 +30,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
   const ledgerDir = ledgerDirOf(args, io);
-  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io));
+  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io), path.dirname(file));
   // a credential a fixture holds by mistake (validate reports it) is not printed, in a value or
   // in what the render joins (a stream's chunks); --json prints the file as it is
   io.out(

@@ -97,7 +97,7 @@ export function collectStats(
     sized.push({ file, bytes: read.bytes, kind, model });
   }
   s.largest = sized.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, LARGEST);
-  const verdicts = ledgerVerdicts(ledgerDir, cwd, others);
+  const verdicts = ledgerVerdicts(ledgerDir, cwd, others, dir);
   const verdict = verdicts?.last;
   const sharing = verdicts ? suitesSharing(verdicts, dir).map((o) => o.run) : [];
   if (byTest) {

@@ -55,16 +55,47 @@ export interface LedgerSource {
  * would then look unused here). Without a run in the first source, there is no last run: only
  * the other suites.
  */
-export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly LedgerSource[] = []): LedgerVerdicts | undefined {
+export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly LedgerSource[] = [], dir?: string): LedgerVerdicts | undefined {
   const { ledgers, unreadable } = readLedgers(ledgerDir);
-  const runs = runsNewestFirst(ledgers);
+  const runs = runsNewestFirst(ledgers).map((run) => runVerdict(run, unreadable, ledgerDir, root));
   const elsewhere = others.flatMap((o) => verdictsOf(o, root));
   if (runs.length === 0 && elsewhere.length === 0) return undefined;
-  const last = runs.length ? runVerdict(runs[0], unreadable, ledgerDir, root) : undefined;
-  const mine = runs.slice(1).map((run) => ({ verdict: runVerdict(run, unreadable, ledgerDir, root), source: ledgerDir }));
+  // asked about one fixture directory: a suite of these ledgers that never used it (a second config with
+  // fixtures of its own, run last) is not its last run; the newest suite here that used it is (user trial 43).
+  // Only a complete last run that names its test files is known to be such a suite: a partial one (a dry run,
+  // a killed one, a name filter) may be any suite's, and stays the last run (prune refuses on it).
+  const setAside: RunVerdict[] = [];
+  for (;;) {
+    const grouped = groupSuites(runs, elsewhere, ledgerDir, root);
+    const own = grouped.own;
+    const last = grouped.last;
+    if (dir === undefined || !own || !last || !last.complete || last.specFiles.length === 0 || own.dirs.has(dir)) return grouped.verdicts(setAside);
+    const sharing = grouped.suites.some((s) => s !== own && s.source === ledgerDir && s.run && s.dirs.has(dir));
+    if (!sharing) return grouped.verdicts(setAside);
+    for (const r of own.members) {
+      setAside.push(r);
+      runs.splice(runs.indexOf(r), 1);
+    }
+  }
+}
+
+/** The runs, newest first, grouped into suites: the last run's own, and the others. */
+function groupSuites(runs: RunVerdict[], elsewhere: { verdict: RunVerdict; source: string }[], ledgerDir: string, root: string) {
+  const last = runs.length ? runs[0] : undefined;
+  const mine = runs.slice(1).map((verdict) => ({ verdict, source: ledgerDir }));
   const older = [...mine, ...elsewhere].sort((a, b) => Date.parse(b.verdict.startedAt) - Date.parse(a.verdict.startedAt));
   const suites: Suite[] = last
-    ? [{ runner: last.runner, source: ledgerDir, files: new Set(last.specFiles), dirs: new Set(), ledgers: new Set(), runs: 0 }]
+    ? [
+        {
+          runner: last.runner,
+          source: ledgerDir,
+          files: new Set(last.specFiles),
+          dirs: new Set([...last.used].map((f) => path.dirname(f))),
+          ledgers: new Set(last.files.map((f) => path.dirname(f))),
+          runs: 0,
+          members: [last],
+        },
+      ]
     : [];
   for (const { verdict, source } of older) {
     const files = verdict.specFiles;
@@ -76,27 +107,61 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     } else {
       const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
       suites.push(
-        (suite = { runner: verdict.runner, source, files: new Set(files), run: gone ? undefined : verdict, dirs: new Set(), ledgers: new Set(), runs: 0 }),
+        (suite = {
+          runner: verdict.runner,
+          source,
+          files: new Set(files),
+          run: gone ? undefined : verdict,
+          dirs: new Set(),
+          ledgers: new Set(),
+          runs: 0,
+          members: [],
+        }),
       );
     }
     suite.runs++;
+    if (source === ledgerDir) suite.members.push(verdict);
     // the run before, judged test file by test file (leftOut.ts): one whose test files changed since on disk counts too
     if (verdict.complete || verdict.outdated) suite.previous ??= verdict;
     if (verdict.complete) suite.lastComplete ??= verdict;
     for (const f of verdict.used) suite.dirs.add(path.dirname(f));
     for (const f of verdict.files) suite.ledgers.add(path.dirname(f));
   }
-  if (!last) return { otherSuites: otherSuitesOf(suites) };
-  const own = suites[0].runs === 0 ? newFileSuite(suites, last, ledgerDir) : suites[0];
-  if (own !== suites[0]) suites.splice(suites.indexOf(own), 1);
-  return { last, lastComplete: last.complete ? undefined : own.lastComplete, previous: own.previous, otherSuites: otherSuitesOf(suites.slice(1)) };
+  const own = last ? (suites[0].runs === 0 ? newFileSuite(suites, last, ledgerDir) : suites[0]) : undefined;
+  if (own && own !== suites[0]) {
+    // the new test file's run joins that suite: what it used, and its ledgers, are the suite's
+    for (const d of suites[0].dirs) own.dirs.add(d);
+    for (const l of suites[0].ledgers) own.ledgers.add(l);
+    own.members.push(last!);
+  }
+  return {
+    last,
+    own,
+    suites,
+    /** The verdicts; `setAside`: runs of suites that never used the directory asked about, other suites of it (they share none of it). */
+    verdicts(setAside: RunVerdict[]): LedgerVerdicts {
+      const aside = setAside.length
+        ? groupSuites(setAside, [], ledgerDir, root).suites.flatMap((s) => (s.members[0] ? [{ ...s, run: s.run ?? s.members[0] }] : []))
+        : [];
+      if (!last || !own) return { otherSuites: otherSuitesOf([...suites, ...aside]) };
+      const rest = suites.filter((s) => s !== own && s !== suites[0]);
+      return { last, lastComplete: last.complete ? undefined : own.lastComplete, previous: own.previous, otherSuites: otherSuitesOf([...rest, ...aside]) };
+    },
+  };
 }
 
 /** A suite as the runs newest first are grouped: its test files so far, and its runs'. */
-type Suite = { runner: string; source: string; files: Set<string>; run?: RunVerdict; runs: number; previous?: RunVerdict; lastComplete?: RunVerdict } & Omit<
-  OtherSuite,
-  "run"
->;
+type Suite = {
+  runner: string;
+  source: string;
+  files: Set<string>;
+  run?: RunVerdict;
+  runs: number;
+  previous?: RunVerdict;
+  lastComplete?: RunVerdict;
+  /** Its runs of the first source's ledgers, newest first. */
+  members: RunVerdict[];
+} & Omit<OtherSuite, "run">;
 
 function otherSuitesOf(suites: Suite[]): OtherSuite[] {
   return suites.flatMap((s) => (s.run ? [{ run: s.run, dirs: s.dirs, ledgers: s.ledgers }] : []));

@@ -372,14 +372,41 @@ describe("langchain-vcr CLI (child process)", function () {
     it("a missing fixture directory: each command's error shows that command's own call", async () => {
       const gone = path.join(dir, "no-such-dir");
       for (const [args, call] of [
-        [["prune", gone], "langchain-vcr prune cassettes"],
-        [["stats", gone], "langchain-vcr stats cassettes"],
-        [["migrate", gone], "langchain-vcr migrate cassettes"],
+        [["prune", gone], "langchain-vcr prune path/to/cassettes"],
+        [["stats", gone], "langchain-vcr stats path/to/cassettes"],
+        [["migrate", gone], "langchain-vcr migrate path/to/cassettes"],
+        [["validate", gone], "langchain-vcr validate path/to/cassettes"],
       ] as const) {
         const out = await cli([...args]);
         expect(out.code, args.join(" ")).to.equal(1);
         expect(out.stderr).to.include(`the fixture directory ${gone} does not exist.`).and.include(`e.g. ${call}`);
       }
+    });
+
+    it("run inside a workspace package with no cassettes of its own: the workspace root's (one directory for every package, user trial 43); a package of no workspace stays its own", async () => {
+      const root = path.join(dir, "mono-root");
+      fs.mkdirSync(path.join(root, "packages/agent/src"), { recursive: true });
+      fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
+      fs.writeFileSync(path.join(root, "packages/agent/package.json"), JSON.stringify({ name: "agent" }));
+      const name = writeChat(path.join(root, "cassettes"), "recorded from the root");
+      for (const cwd of [path.join(root, "packages/agent"), path.join(root, "packages/agent/src")]) {
+        const validate = await cli(["validate"], cwd);
+        expect(validate.code, validate.stderr).to.equal(0);
+        expect(validate.stdout).to.include(`${path.join(root, "cassettes")}: all fixtures are valid`);
+        const shown = await cli(["show", name.slice(0, 8)], cwd);
+        expect(shown.code, shown.stderr).to.equal(0);
+        expect(shown.stdout).to.include("recorded from the root");
+      }
+      // not a package of the workspace's: its own directory, which it does not have
+      const loose = path.join(root, "tools/loose");
+      fs.mkdirSync(loose, { recursive: true });
+      fs.writeFileSync(path.join(loose, "package.json"), JSON.stringify({ name: "loose" }));
+      const alone = await cli(["validate"], loose);
+      expect(alone.code).to.equal(1);
+      expect(alone.stderr).to.equal(
+        `langchain-vcr: the fixture directory ${path.join(loose, "cassettes")} does not exist.\n` +
+          `  Pass the directory your Vcr uses (new Vcr({ dir })), from here or absolute, e.g. langchain-vcr validate path/to/cassettes\n`,
+      );
     });
 
     it("run at a workspace's root, where the tests ran in its packages: the missing directory's error names the packages' fixture directories of that name (one level or more below each) and a command for each, its flags kept", async () => {

@@ -117,4 +117,35 @@ describe("other suites beside the last run", () => {
     run(["test/a.spec.js"], ["cassettes/a.json"]);
     expect(others()).to.deep.equal([{ runId: c2, dirs: ["cassettes"] }]);
   });
+
+  it("asked about one fixture directory, a suite that never used it (a second config with fixtures of its own, run last) is not its last run: the newest suite that used it is (user trial 43)", () => {
+    const whole = run(["test/a.spec.js", "test/b.spec.js"], ["cassettes/a.json", "cassettes/b.json"]);
+    const part = run(["test/a.spec.js"], ["cassettes/a.json"], ["--project agent selected only some tests"]);
+    const repro = run(["other/c.spec.js"], ["other/cassettes/c.json"]);
+    const asked = (dir?: string) => ledgerVerdicts(ledgers, root, [], dir && path.join(root, dir))!;
+    const main = asked("cassettes");
+    expect(main.last?.runId).to.equal(part);
+    expect(main.lastComplete?.runId).to.equal(whole);
+    expect(main.otherSuites.map((o) => o.run.runId)).to.deep.equal([repro]); // another suite, sharing nothing of cassettes/
+    expect([...main.otherSuites[0].dirs].map((d) => path.relative(root, d))).to.deep.equal(["other/cassettes"]);
+    // its own directory, or none asked: the last run is the last run, as before
+    expect(asked("other/cassettes").last?.runId).to.equal(repro);
+    expect(asked().last?.runId).to.equal(repro);
+    expect(asked().otherSuites.map((o) => o.run.runId)).to.deep.equal([part]);
+    // a directory no suite used: the last run
+    expect(asked("elsewhere").last?.runId).to.equal(repro);
+    // a partial last run (a dry run, a killed one, a filter), or one that names no test file, may be any suite's: it stays the last run
+    const filtered = run(["other/c.spec.js"], [], ['--grep "c0" selected only some tests']);
+    expect(asked("cassettes").last?.runId).to.equal(filtered);
+    const killed = run([], [], ["the run did not finish (mocha is still running, or was killed)"]);
+    expect(asked("cassettes").last?.runId).to.equal(killed);
+  });
+
+  it("a last run that used none of the directory now, but whose suite did before, stays its last run (its tests no longer use those fixtures)", () => {
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    run(["other/c.spec.js"], ["cassettes/c.json"]);
+    const emptied = run(["test/a.spec.js"], []);
+    const v = ledgerVerdicts(ledgers, root, [], path.join(root, "cassettes"))!;
+    expect(v.last?.runId).to.equal(emptied);
+  });
 });
