@@ -28,6 +28,22 @@ const COMMANDS: Record<string, Command> = {
   diff: { spec: diffSpec, run: diffCommand },
 };
 
+/** Names other tools give these commands (trial 43: `list` was the first one typed) → the command that does it. */
+const NEAR_COMMANDS: Readonly<Record<string, string>> = {
+  list: "stats --by-test (every fixture, by the test that used it)",
+  ls: "stats --by-test (every fixture, by the test that used it)",
+  check: "validate",
+  verify: "validate",
+  lint: "validate",
+  clean: "prune",
+  gc: "prune",
+  cat: "show <hash>",
+  view: "show <hash>",
+  inspect: "show <hash>",
+  upgrade: "migrate",
+  status: "diff",
+};
+
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
@@ -44,7 +60,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    io.err(`langchain-vcr: unknown command ${JSON.stringify(name)}.\n\n${USAGE}`);
+    const near = NEAR_COMMANDS[name.toLowerCase()];
+    io.err(`langchain-vcr: unknown command ${JSON.stringify(name)}.${near ? ` Did you mean: langchain-vcr ${near}` : ""}\n\n${USAGE}`);
     return 2;
   }
   try {

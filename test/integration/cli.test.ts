@@ -511,6 +511,11 @@ describe("langchain-vcr CLI (child process)", function () {
       const r = await cli(["frobnicate"]);
       expect(r.code).to.equal(2);
       expect(r.stderr).to.match(/^langchain-vcr: unknown command "frobnicate"\.\n\nUsage: langchain-vcr <command> \[options\]\n/);
+      const list = await cli(["list"]); // what other tools call it (trial 43)
+      expect(list.code).to.equal(2);
+      expect(list.stderr).to.match(
+        /^langchain-vcr: unknown command "list"\. Did you mean: langchain-vcr stats --by-test \(every fixture, by the test that used it\)\n\nUsage:/,
+      );
       const none = await cli([]);
       expect(none.code).to.equal(2);
       expect(none.stderr).to.match(/^Usage: langchain-vcr <command>/);

@@ -8,6 +8,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr } from "../../src/index";
+import { renderFixture } from "../../src/cli/render";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake } from "./fakes/base";
 import type { ProviderSpec } from "./spec";
@@ -71,6 +72,17 @@ describe("across providers", () => {
     const mistralFixture = readFixtures(dir).find((f) => f.request.provider !== undefined)!;
     expect(mistralFixture.request).to.deep.equal({ ...groqRequest, provider: "mistral" });
     expect(fs.readFileSync(path.join(dir, groqFile), "utf8"), "Groq's file is left as it was").to.equal(groqBytes);
+    // show says whose answer each is, where the answer says it (ChatMistralAI's does not)
+    const answerLines = (f: (typeof mistralFixture)[]) =>
+      f.map((x) =>
+        renderFixture(x, "f.json")
+          .split("\n")
+          .filter((l) => l.startsWith("  answer:")),
+      );
+    expect(answerLines([readFixtures(dir).find((f) => f !== mistralFixture && f.request.provider === undefined)!, mistralFixture])).to.deep.equal([
+      ["  answer:   from groq"],
+      [],
+    ]);
 
     // sealed: each replays its own answer, 0 requests
     const sealed = new Vcr({ dir, mode: "replay_only" });
