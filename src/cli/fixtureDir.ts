@@ -17,15 +17,30 @@ import { shellWord } from "../diagnose/messages";
  * `cassettes/` at the root for every package: user trial 43).
  */
 export function resolveDir(io: Io, dir: string | undefined): string {
+  workspaceFallback.delete(io);
   const here = path.resolve(io.cwd, dir ?? DEFAULTS.dir);
   if (dir !== undefined || fs.existsSync(here)) return here;
   const project = projectRoot(io.cwd);
   const atRoot = path.join(project, DEFAULTS.dir);
   if (fs.existsSync(atRoot)) return atRoot;
   const workspace = workspaceRootDir(project);
-  const inWorkspace = workspace !== undefined && workspaceDirs(project).some((pkg) => path.resolve(pkg) === path.resolve(project));
-  const atWorkspace = inWorkspace ? path.join(workspace, DEFAULTS.dir) : undefined;
-  return atWorkspace && fs.existsSync(atWorkspace) ? atWorkspace : here;
+  if (workspace === undefined || !workspaceDirs(project).some((pkg) => path.resolve(pkg) === path.resolve(project))) return here;
+  const atWorkspace = path.join(workspace, DEFAULTS.dir);
+  if (!fs.existsSync(atWorkspace)) return here;
+  workspaceFallback.set(io, workspace); // the runs that used it ran there: their ledgers are read there too (`cliRoot`)
+  return atWorkspace;
+}
+
+/** A command's `Io` → the workspace root whose `cassettes/` `resolveDir` took, from a package with none of its own. */
+const workspaceFallback = new WeakMap<Io, string>();
+
+/**
+ * Where a command reads the runners' ledgers by default: the project root, or the workspace root when the
+ * command's fixture directory is the workspace root's, found from a package (`resolveDir`): the suite that
+ * uses it ran there (trial 43 recheck: from a package, `stats` said "no usage ledger" after a complete run).
+ */
+export function cliRoot(io: Io): string {
+  return workspaceFallback.get(io) ?? projectRoot(io.cwd);
 }
 
 /**

@@ -30,8 +30,8 @@ const COMMANDS: Record<string, Command> = {
 
 /** Names other tools give these commands (trial 43: `list` was the first one typed) → the command that does it. */
 const NEAR_COMMANDS: Readonly<Record<string, string>> = {
-  list: "stats --by-test (every fixture, by the test that used it)",
-  ls: "stats --by-test (every fixture, by the test that used it)",
+  list: "stats --by-test (the fixtures each test of the last run used)",
+  ls: "stats --by-test (the fixtures each test of the last run used)",
   check: "validate",
   verify: "validate",
   lint: "validate",

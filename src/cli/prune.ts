@@ -14,7 +14,7 @@ import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
 import { isDirectory } from "../fsProbe";
 import { flagWords, type ParsedArgs } from "./args";
 import { shellWord } from "../diagnose/messages";
-import { listFixtures, dirArgOf, projectRoot, resolveDir } from "./fixtureDir";
+import { cliRoot, listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
 import { readFixtureFile } from "../store/reader";
@@ -162,7 +162,7 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
 
 export function ledgerDirOf(args: ParsedArgs, io: Io): string {
   const flag = args.flags["ledger-dir"];
-  return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(projectRoot(io.cwd), io.env);
+  return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(cliRoot(io), io.env);
 }
 
 /**
@@ -173,7 +173,7 @@ export function ledgerDirOf(args: ParsedArgs, io: Io): string {
  */
 export function otherLedgerSources(args: ParsedArgs, io: Io): LedgerSource[] {
   if (typeof args.flags["ledger-dir"] === "string" || io.env[LEDGER_DIR_ENV]) return [];
-  const here = projectRoot(io.cwd);
+  const here = cliRoot(io);
   const root = workspaceRootDir(here);
   if (!root) return [];
   const dirs = new Set([root, ...workspaceDirs(here)].map((pkg) => path.resolve(pkg))); // a workspace pattern "." lists the root again
@@ -192,7 +192,7 @@ const DEFAULT_LEDGER_TAIL = path.join("node_modules", ".cache", "langchain-vcr",
  */
 export function ledgerRootOf(ledgerDir: string, io: Io): string {
   const resolved = path.resolve(ledgerDir);
-  return resolved.endsWith(path.sep + DEFAULT_LEDGER_TAIL) ? resolved.slice(0, -DEFAULT_LEDGER_TAIL.length - 1) : projectRoot(io.cwd);
+  return resolved.endsWith(path.sep + DEFAULT_LEDGER_TAIL) ? resolved.slice(0, -DEFAULT_LEDGER_TAIL.length - 1) : cliRoot(io);
 }
 
 /** Whether the fixture `file` says it was recorded after `startedAt` (a file it cannot be read from says nothing: judged as any other). */

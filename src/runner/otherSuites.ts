@@ -62,14 +62,16 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
   if (runs.length === 0 && elsewhere.length === 0) return undefined;
   // asked about one fixture directory: a suite of these ledgers that never used it (a second config with
   // fixtures of its own, run last) is not its last run; the newest suite here that used it is (user trial 43).
-  // Only a complete last run that names its test files is known to be such a suite: a partial one (a dry run,
-  // a killed one, a name filter) may be any suite's, and stays the last run (prune refuses on it).
+  // Only a last run that names its test files, and is complete or of a suite with a complete run, is known to be
+  // such a suite: a run that names none (killed before its first file ended), or a partial one of a suite never
+  // run whole, may be any suite's, and stays the last run (prune refuses on it).
   const setAside: RunVerdict[] = [];
   for (;;) {
     const grouped = groupSuites(runs, elsewhere, ledgerDir, root);
     const own = grouped.own;
     const last = grouped.last;
-    if (dir === undefined || !own || !last || !last.complete || last.specFiles.length === 0 || own.dirs.has(dir)) return grouped.verdicts(setAside);
+    if (dir === undefined || !own || !last || last.specFiles.length === 0 || (!last.complete && !own.lastComplete) || own.dirs.has(dir))
+      return grouped.verdicts(setAside);
     const sharing = grouped.suites.some((s) => s !== own && s.source === ledgerDir && s.run && s.dirs.has(dir));
     if (!sharing) return grouped.verdicts(setAside);
     for (const r of own.members) {

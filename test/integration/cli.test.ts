@@ -16,6 +16,7 @@ import { formatFixture } from "../../src/store/format";
 import { TEMP_PREFIX } from "../../src/store/atomic";
 import { builtBin, ROOT } from "../helpers/built";
 import { defaultLedgerDir, writeLedger } from "../../src/runner/ledgerFiles";
+import { ledgerRecord } from "../helpers/ledgerRecord";
 import { cli } from "../helpers/cliRun";
 import { git } from "../helpers/git";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
@@ -252,6 +253,7 @@ describe("langchain-vcr CLI (child process)", function () {
           `  kind:     chat`,
           `  hash:     ${hash}`,
           `  recorded: ${JSON.parse(fs.readFileSync(recorded.capital, "utf8")).recordedAt}`,
+          `  answer:   from openai, Chat Completions API`,
           `  used by:  unknown (no usage ledger; run the whole suite with your test runner's langchain-vcr plugin (mocha, vitest, jest or node:test))`,
           `  model:    gpt-4o-mini`,
           `messages:`,
@@ -397,6 +399,18 @@ describe("langchain-vcr CLI (child process)", function () {
         expect(shown.code, shown.stderr).to.equal(0);
         expect(shown.stdout).to.include("recorded from the root");
       }
+      // the ledgers read are the workspace root's, where the suite that used it ran, not an old one of the package's (trial 43 recheck)
+      const run = (at: string, minute: number, exitCode: number, used: string[]) => {
+        const startedAt = new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+        writeLedger(defaultLedgerDir(at, {}), { ...ledgerRecord({ runId: `r${minute}`, n: minute, startedAt, partial: [], specFiles: [], used }), exitCode });
+      };
+      run(path.join(root, "packages/agent"), 1, 1, []); // an old failed run in the package
+      run(root, 2, 0, [`cassettes/${name}`]);
+      const stats = await cli(["stats"], path.join(root, "packages/agent"));
+      expect(stats.code, stats.stderr).to.equal(0);
+      expect(stats.stdout).to.include("unused since the last run: 0 (run r2");
+      const used = await cli(["show", name.slice(0, 8)], path.join(root, "packages/agent"));
+      expect(used.stdout).to.include("used by:  the last run (r2)");
       // not a package of the workspace's: its own directory, which it does not have
       const loose = path.join(root, "tools/loose");
       fs.mkdirSync(loose, { recursive: true });
@@ -453,19 +467,17 @@ describe("langchain-vcr CLI (child process)", function () {
 
       // each package where its tests last ran: app's from the root (its ledger there is newer), worker's in the package
       const ledger = (at: string, minute: number, used: string[] = []) =>
-        writeLedger(defaultLedgerDir(at, {}), {
-          ledgerVersion: 1,
-          runId: `r${minute}`,
-          mainId: `${minute}-m`,
-          role: "main",
-          pid: minute,
-          startedAt: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
-          writtenAt: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
-          exitCode: 0,
-          partial: [],
-          specFiles: [],
-          used,
-        });
+        writeLedger(
+          defaultLedgerDir(at, {}),
+          ledgerRecord({
+            runId: `r${minute}`,
+            n: minute,
+            startedAt: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
+            partial: [],
+            specFiles: [],
+            used,
+          }),
+        );
       ledger(path.join(root, app), 1);
       ledger(root, 2);
       ledger(path.join(root, worker), 3);
@@ -514,7 +526,7 @@ describe("langchain-vcr CLI (child process)", function () {
       const list = await cli(["list"]); // what other tools call it (trial 43)
       expect(list.code).to.equal(2);
       expect(list.stderr).to.match(
-        /^langchain-vcr: unknown command "list"\. Did you mean: langchain-vcr stats --by-test \(every fixture, by the test that used it\)\n\nUsage:/,
+        /^langchain-vcr: unknown command "list"\. Did you mean: langchain-vcr stats --by-test \(the fixtures each test of the last run used\)\n\nUsage:/,
       );
       const none = await cli([]);
       expect(none.code).to.equal(2);

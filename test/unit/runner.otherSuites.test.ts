@@ -134,11 +134,19 @@ describe("other suites beside the last run", () => {
     expect(asked().otherSuites.map((o) => o.run.runId)).to.deep.equal([part]);
     // a directory no suite used: the last run
     expect(asked("elsewhere").last?.runId).to.equal(repro);
-    // a partial last run (a dry run, a killed one, a filter), or one that names no test file, may be any suite's: it stays the last run
+    // a partial run of that suite (a name filter), which ran whole before: not cassettes/' last run either (trial 43 recheck)
     const filtered = run(["other/c.spec.js"], [], ['--grep "c0" selected only some tests']);
-    expect(asked("cassettes").last?.runId).to.equal(filtered);
+    expect(asked("cassettes").last?.runId).to.equal(part);
+    expect(asked("other/cassettes").last?.runId).to.equal(filtered);
+    // one that names no test file (killed before its first file ended) may be any suite's: it stays the last run
     const killed = run([], [], ["the run did not finish (mocha is still running, or was killed)"]);
     expect(asked("cassettes").last?.runId).to.equal(killed);
+  });
+
+  it("a partial last run of a suite never run whole stays the last run, even where it used none of the directory (it may be any suite's subset)", () => {
+    run(["test/a.spec.js"], ["cassettes/a.json"]);
+    const partial = run(["other/c.spec.js"], [], ['--grep "c0" selected only some tests']);
+    expect(ledgerVerdicts(ledgers, root, [], path.join(root, "cassettes"))!.last?.runId).to.equal(partial);
   });
 
   it("a last run that used none of the directory now, but whose suite did before, stays its last run (its tests no longer use those fixtures)", () => {
