@@ -78,12 +78,15 @@ export class VcrConfigError extends VcrError {
   }
 }
 
-/** A stack's lines but the frames outside the caller's own code (node_modules, Node's internals, native frames). */
+/**
+ * A stack's lines but the frames outside the caller's own code (node_modules, Node's internals, native frames); the
+ * stack as it was when none is left (an error raised deep in a LangChain call: its frames are what a report needs).
+ */
 export function callerFrames(stack: string): string {
-  return stack
-    .split("\n")
-    .filter((line) => !/^\s+at /.test(line) || !/[\\/]node_modules[\\/]|\(node:|^\s+at node:|\(<anonymous>\)$/.test(line))
-    .join("\n");
+  const lines = stack.split("\n");
+  const frame = (line: string) => /^\s+at /.test(line);
+  const kept = lines.filter((line) => !frame(line) || !/[\\/]node_modules[\\/]|\(node:|^\s+at node:|\(<anonymous>\)$/.test(line));
+  return kept.some(frame) ? kept.join("\n") : stack;
 }
 
 /** A fixture about to be written holds something shaped like a credential. */

@@ -310,16 +310,25 @@ export class Recorder {
   }
 
   /** `hashed`: the request `hash` was just computed from, when at hand (a read of the file compares it instead of hashing the file's). */
-  private resolve(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions, hashed?: unknown): Lookup | Promise<Lookup> {
+  private resolve(
+    kind: FixtureKind,
+    hash: string,
+    request: () => unknown,
+    options: LookupOptions,
+    hashed?: unknown,
+    redirected = false,
+  ): Lookup | Promise<Lookup> {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
-    if (kind !== "tool") countModelCall(kind === "embedding"); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
-    if (MODEL_KINDS.has(kind)) seeModelBranch(); // the LangGraph branch it runs in is active (adapters/tools/branches.ts)
+    if (!redirected) {
+      if (kind !== "tool") countModelCall(kind === "embedding"); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
+      if (MODEL_KINDS.has(kind)) seeModelBranch(); // the LangGraph branch it runs in is active (adapters/tools/branches.ts)
+    }
     if (policy.readsFixtures && !options.live) {
       const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options);
       const alternate = fixture && options.alternate?.(fixture, request);
-      if (alternate !== undefined) return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate);
+      if (alternate !== undefined) return this.redirect(kind, hash, file, alternate, options);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
       const alike = this.findAlike(kind, hash, request, options);
       if (alike) return alike;
@@ -327,7 +336,7 @@ export class Recorder {
       // about to overwrite: another form's answer (the other OpenAI API's, another provider's) keeps its file, and this call records beside it
       const existing = this.store.peek(hash);
       const alternate = existing && options.alternate(existing, request);
-      if (alternate !== undefined) return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate);
+      if (alternate !== undefined) return this.redirect(kind, hash, file, alternate, options);
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
@@ -624,6 +633,16 @@ export class Recorder {
     const redacted = redactedRequest(base.kind, base.hash, base.request, this.config.redactors);
     const known = secrets ? [...secrets(), ...envSecrets()] : envSecrets();
     return redacted && { request: maskSecrets(redacted.request, known, this.config.allowSecretPatterns) };
+  }
+
+  /**
+   * The call keyed by `alternate` instead of `hash` (ownFormRequest: `hash`'s fixture answers another form of it). The
+   * fixture under `hash` is used too: the call finds its own key only through it, so prune must keep it while the call
+   * is made (its own fixture left behind, the call would miss, or record a new one under `hash`).
+   */
+  private redirect(kind: FixtureKind, hash: string, file: string, alternate: unknown, options: LookupOptions): Lookup | Promise<Lookup> {
+    emit({ type: "used", hash, file });
+    return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate, true);
   }
 
   /** The fixture of this request as the other OpenAI API or provider keyed it, when this one was keyed with `openai_api` or `provider` (`ownFormRequest`). */

@@ -27,7 +27,9 @@ export function resolveDir(io: Io, dir: string | undefined): string {
   if (workspace === undefined || !workspaceDirs(project).some((pkg) => path.resolve(pkg) === path.resolve(project))) return here;
   const atWorkspace = path.join(workspace, DEFAULTS.dir);
   if (!fs.existsSync(atWorkspace)) return here;
-  workspaceFallback.set(io, workspace); // the runs that used it ran there: their ledgers are read there too (`cliRoot`)
+  // the suite that uses it runs there (one runner at the root): its ledgers are read there too (`cliRoot`), unless
+  // the package's own runs are newer (each package's tests run in the package, with dir "../../cassettes")
+  if (lastRunStart(workspace) >= lastRunStart(project)) workspaceFallback.set(io, workspace);
   return atWorkspace;
 }
 
@@ -36,8 +38,9 @@ const workspaceFallback = new WeakMap<Io, string>();
 
 /**
  * Where a command reads the runners' ledgers by default: the project root, or the workspace root when the
- * command's fixture directory is the workspace root's, found from a package (`resolveDir`): the suite that
- * uses it ran there (trial 43 recheck: from a package, `stats` said "no usage ledger" after a complete run).
+ * command's fixture directory is the workspace root's, found from a package (`resolveDir`), and the runs there are
+ * newer than the package's: the suite that uses it ran there (trial 43 recheck: from a package, `stats` said "no
+ * usage ledger" after a complete run at the root). Read after `resolveDir`.
  */
 export function cliRoot(io: Io): string {
   return workspaceFallback.get(io) ?? projectRoot(io.cwd);

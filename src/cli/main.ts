@@ -60,7 +60,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    const near = NEAR_COMMANDS[name.toLowerCase()];
+    const near = Object.hasOwn(NEAR_COMMANDS, name.toLowerCase()) ? NEAR_COMMANDS[name.toLowerCase()] : undefined;
     io.err(`langchain-vcr: unknown command ${JSON.stringify(name)}.${near ? ` Did you mean: langchain-vcr ${near}` : ""}\n\n${USAGE}`);
     return 2;
   }

@@ -57,7 +57,10 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `which stays for the calls that use the other API`
     );
   }
-  const provider = differences.length === 1 && differences[0].path === PROVIDER_MEMBER && differences[0].recorded === undefined ? differences[0] : undefined;
+  const provider =
+    differences.length === 1 && differences[0].path === PROVIDER_MEMBER && differences[0].recorded === undefined && typeof differences[0].requested === "string"
+      ? differences[0]
+      : undefined;
   if (provider) {
     return (
       `the fixture of the same request holds another provider's answer (the same model name and parameters asked elsewhere), ` +

@@ -76,7 +76,8 @@ export function ledgerVerdicts(ledgerDir: string, root: string, others: readonly
     if (!sharing) return grouped.verdicts(setAside);
     for (const r of own.members) {
       setAside.push(r);
-      runs.splice(runs.indexOf(r), 1);
+      const at = runs.indexOf(r);
+      if (at >= 0) runs.splice(at, 1);
     }
   }
 }
@@ -107,7 +108,7 @@ function groupSuites(runs: RunVerdict[], elsewhere: { verdict: RunVerdict; sourc
       // an older run of a known suite: a complete one's files are that suite's too
       if (verdict.complete) for (const f of files) suite.files.add(f);
     } else {
-      const gone = !files.some((f) => fs.existsSync(path.resolve(root, f)));
+      const gone = !stillOnDisk(files, root);
       suites.push(
         (suite = {
           runner: verdict.runner,
@@ -142,14 +143,25 @@ function groupSuites(runs: RunVerdict[], elsewhere: { verdict: RunVerdict; sourc
     suites,
     /** The verdicts; `setAside`: runs of suites that never used the directory asked about, other suites of it (they share none of it). */
     verdicts(setAside: RunVerdict[]): LedgerVerdicts {
+      // the newest run of each suite set aside is its last (a suite whose test files are all gone is none, as below)
       const aside = setAside.length
-        ? groupSuites(setAside, [], ledgerDir, root).suites.flatMap((s) => (s.members[0] ? [{ ...s, run: s.run ?? s.members[0] }] : []))
+        ? groupSuites(setAside, [], ledgerDir, root).suites.flatMap((s, i) => {
+            const run = i === 0 ? (stillOnDisk(s.files, root) ? s.members[0] : undefined) : s.run;
+            return run ? [{ ...s, run }] : [];
+          })
         : [];
-      if (!last || !own) return { otherSuites: otherSuitesOf([...suites, ...aside]) };
+      const newestFirst = (list: Suite[]) => otherSuitesOf(list).sort((a, b) => Date.parse(b.run.startedAt) - Date.parse(a.run.startedAt));
+      if (!last || !own) return { otherSuites: newestFirst([...suites, ...aside]) };
       const rest = suites.filter((s) => s !== own && s !== suites[0]);
-      return { last, lastComplete: last.complete ? undefined : own.lastComplete, previous: own.previous, otherSuites: otherSuitesOf([...rest, ...aside]) };
+      return { last, lastComplete: last.complete ? undefined : own.lastComplete, previous: own.previous, otherSuites: newestFirst([...rest, ...aside]) };
     },
   };
+}
+
+/** Whether one of a suite's test files is still on disk (a suite whose files are all gone uses nothing). */
+function stillOnDisk(files: Iterable<string>, root: string): boolean {
+  for (const f of files) if (fs.existsSync(path.resolve(root, f))) return true;
+  return false;
 }
 
 /** A suite as the runs newest first are grouped: its test files so far, and its runs'. */

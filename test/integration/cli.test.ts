@@ -411,6 +411,10 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(stats.stdout).to.include("unused since the last run: 0 (run r2");
       const used = await cli(["show", name.slice(0, 8)], path.join(root, "packages/agent"));
       expect(used.stdout).to.include("used by:  the last run (r2)");
+      // the package's own runs newer (each package's tests run in the package, dir "../../cassettes"): the package's ledgers
+      run(path.join(root, "packages/agent"), 3, 0, [`../../cassettes/${name}`]);
+      const own = await cli(["stats"], path.join(root, "packages/agent"));
+      expect(own.stdout).to.include("unused since the last run: 0 (run r3");
       // not a package of the workspace's: its own directory, which it does not have
       const loose = path.join(root, "tools/loose");
       fs.mkdirSync(loose, { recursive: true });
@@ -528,6 +532,8 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(list.stderr).to.match(
         /^langchain-vcr: unknown command "list"\. Did you mean: langchain-vcr stats --by-test \(the fixtures each test of the last run used\)\n\nUsage:/,
       );
+      const proto = await cli(["constructor"]); // not a name in the table, whatever Object.prototype holds
+      expect(proto.stderr).to.match(/^langchain-vcr: unknown command "constructor"\.\n\nUsage:/);
       const none = await cli([]);
       expect(none.code).to.equal(2);
       expect(none.stderr).to.match(/^Usage: langchain-vcr <command>/);

@@ -9,6 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr } from "../../src/index";
 import { renderFixture } from "../../src/cli/render";
+import { Usage } from "../../src/runner/usage";
+import { otherFormRequest } from "../../src/adapters/chat/answeredBy";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import type { Fake } from "./fakes/base";
 import type { ProviderSpec } from "./spec";
@@ -84,11 +86,15 @@ describe("across providers", () => {
       [],
     ]);
 
-    // sealed: each replays its own answer, 0 requests
+    // sealed: each replays its own answer, 0 requests; the Mistral call uses Groq's file too, which it finds its key
+    // through (prune keeps it while the Mistral call is made, even when no Groq call is)
     const sealed = new Vcr({ dir, mode: "replay_only" });
     const replayed = counts();
     expect((await chat(groq, sealed, same).invoke("x")).content).to.equal("groq says");
+    const usage = new Usage("mistral only").start();
     expect((await chat(mistral, sealed, same).invoke("x")).content).to.equal("mistral says");
+    usage.stop();
+    expect([...usage.used].map((f) => path.basename(f)).sort()).to.deep.equal(fixtureFiles(dir).sort());
     expect(delta(replayed)).to.deep.equal([0, 0]);
     expect(sealed.stats()).to.include({ replayed: 2, missed: 0 });
 
@@ -126,6 +132,11 @@ describe("across providers", () => {
     const replayed = counts();
     expect([await text(groq, sealed), await text(mistral, sealed)]).to.deep.equal(["groq streams", "mistral streams"]);
     expect(delta(replayed)).to.deep.equal([0, 0]);
+  });
+
+  it("a request parameter named provider (OpenRouter's routing object through modelKwargs) is not taken for the member", () => {
+    expect(otherFormRequest({ model: "m", provider: { order: ["a"] } })).to.equal(undefined);
+    expect(otherFormRequest({ model: "m", provider: "mistral" })).to.deep.equal({ model: "m" });
   });
 
   it("under replay_only, Mistral finding only Groq's answer misses, its nearest that fixture, differing at provider, with a hint", async () => {

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { callerFrames } from "../../src/errors";
 import { usageSummaryLine } from "../../src/runner/summary";
 import { Usage } from "../../src/runner/usage";
 import { Vcr } from "../../src/index";
@@ -49,5 +50,22 @@ describe("the summary's note for a run in which no test process built a Vcr (tri
     const missed = new Usage();
     missed.totals.missed = 1;
     expect(usageSummaryLine(missed, "vitest")).to.not.include("No test process built a Vcr");
+  });
+
+  it("a config error's stack keeps the caller's own frames; all of them when none is the caller's (raised deep in a LangChain call)", () => {
+    const mixed = [
+      "VcrConfigError: langchain-vcr: bad mode",
+      "    at checkMode (/app/node_modules/langchain-vcr/dist/cjs/index.js:1:1)",
+      "    at Object.<anonymous> (/app/vcr-setup.cjs:2:1)",
+      "    at Module._compile (node:internal/modules/cjs/loader:1521:14)",
+      "    at new Promise (<anonymous>)",
+    ].join("\n");
+    expect(callerFrames(mixed)).to.equal("VcrConfigError: langchain-vcr: bad mode\n    at Object.<anonymous> (/app/vcr-setup.cjs:2:1)");
+    const deep = [
+      "VcrConfigError: langchain-vcr: own cache",
+      "    at guard (/app/node_modules/langchain-vcr/dist/cjs/index.js:9:9)",
+      "    at node:internal/x:1:1",
+    ].join("\n");
+    expect(callerFrames(deep)).to.equal(deep);
   });
 });

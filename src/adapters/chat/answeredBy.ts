@@ -51,20 +51,21 @@ export function recordedProvider(response: unknown): string | undefined {
   return undefined;
 }
 
-/** A caller's `ls_provider`, by model: a client's never changes between calls. */
-const providerOfModel = new WeakMap<object, string | undefined>();
+/** A caller's `ls_provider` when this table compares it ("" when not), by model: a client's never changes between calls. */
+const providerOfModel = new WeakMap<object, string>();
 
 function callerProvider(model: object, callOptions: unknown): string | undefined {
-  if (providerOfModel.has(model)) return providerOfModel.get(model);
-  let provider: string | undefined;
-  try {
-    const ls = (model as { getLsParams?: (o: unknown) => { ls_provider?: unknown } }).getLsParams?.(callOptions ?? {});
-    provider = typeof ls?.ls_provider === "string" ? ls.ls_provider : undefined;
-  } catch {
-    provider = undefined; // the client's own method threw: compare nothing
+  let provider = providerOfModel.get(model);
+  if (provider === undefined) {
+    try {
+      const ls = (model as { getLsParams?: (o: unknown) => { ls_provider?: unknown } }).getLsParams?.(callOptions ?? {});
+      provider = typeof ls?.ls_provider === "string" && KNOWN_CALLERS.has(ls.ls_provider) ? ls.ls_provider : "";
+    } catch {
+      return undefined; // the client's own method threw: compare nothing this time
+    }
+    providerOfModel.set(model, provider);
   }
-  providerOfModel.set(model, provider);
-  return provider;
+  return provider === "" ? undefined : provider;
 }
 
 /**
@@ -73,10 +74,10 @@ function callerProvider(model: object, callOptions: unknown): string | undefined
  * when the found fixture answers this call, or either side is not known.
  */
 export function ownProviderRequest(model: object, callOptions: unknown, fixture: Fixture, request: () => unknown): unknown {
+  const caller = callerProvider(model, callOptions); // first: a caller the table does not know reads no answer
+  if (caller === undefined) return undefined;
   const recorded = recordedProvider(fixture.response);
-  if (recorded === undefined || !Object.hasOwn(CALLERS_OF, recorded)) return undefined;
-  const caller = callerProvider(model, callOptions);
-  if (caller === undefined || !KNOWN_CALLERS.has(caller) || CALLERS_OF[recorded].includes(caller)) return undefined;
+  if (recorded === undefined || !Object.hasOwn(CALLERS_OF, recorded) || CALLERS_OF[recorded].includes(caller)) return undefined;
   const base = request();
   return isRec(base) && !(PROVIDER_MEMBER in base) ? { ...base, [PROVIDER_MEMBER]: caller } : undefined;
 }
@@ -96,7 +97,8 @@ export function ownFormRequest(model: object, callOptions: unknown, fixture: Fix
  */
 export function otherFormRequest(request: unknown): Record<string, unknown> | undefined {
   if (!isRec(request)) return undefined;
-  const member = OPENAI_API_MEMBER in request ? OPENAI_API_MEMBER : PROVIDER_MEMBER in request ? PROVIDER_MEMBER : undefined;
+  // a string: a request parameter of that name (OpenRouter's `provider` routing object) is not a form
+  const member = OPENAI_API_MEMBER in request ? OPENAI_API_MEMBER : typeof request[PROVIDER_MEMBER] === "string" ? PROVIDER_MEMBER : undefined;
   if (member === undefined) return undefined;
   const { [member]: _form, ...same } = request;
   return same;
