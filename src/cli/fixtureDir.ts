@@ -81,14 +81,23 @@ export function listFixtures(dir: string, command: string): string[] {
     const code = (e as NodeJS.ErrnoException).code;
     const hint = code === "ENOENT" ? workspaceHint(dir, command) : undefined;
     throw new VcrConfigError(
-      `the fixture directory ${dir} ${code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`}.\n` +
-        (hint ?? missingDirFix(command)),
+      missingDirMessage(
+        dir,
+        code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${(e as Error).message})`,
+        command,
+        hint,
+      ),
     );
   }
   return names
     .filter((n) => FIXTURE_FILE_RE.test(n))
     .sort()
     .map((n) => path.join(dir, n));
+}
+
+/** A fixture directory that cannot be listed (`what`: "does not exist", ...), and its fix: `hint` (a workspace's), else `missingDirFix`. */
+export function missingDirMessage(dir: string, what: string, command: string, hint: string | undefined): string {
+  return `the fixture directory ${dir} ${what}.\n` + (hint ?? missingDirFix(command));
 }
 
 /** What to do about a fixture directory that does not exist, for `command`'s own call (not the same call again: trial 43 L5). */

@@ -3,7 +3,7 @@ import { validateFixtures } from "../validate";
 import { flagWords, type ParsedArgs } from "./args";
 import { allowedSecretPatterns, SECRET_FLAG } from "./secretFlag";
 import * as fs from "node:fs";
-import { dirArgOf, missingDirFix, resolveDir, workspaceHint } from "./fixtureDir";
+import { dirArgOf, missingDirMessage, resolveDir, workspaceHint } from "./fixtureDir";
 import { display, type Io } from "./io";
 import { NOT_JSON } from "../store/fixture";
 import { restoreOrRecord } from "../store/store";
@@ -32,7 +32,7 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   } else if (problems.length === 1 && !fs.existsSync(dir)) {
     // one problem, the directory itself: said as every other command says it, not as "1 problem(s) in 1 file(s)"
     const what = problems[0].problem.startsWith("does not exist") ? "does not exist" : problems[0].problem;
-    io.err(`langchain-vcr: the fixture directory ${dir} ${what}.\n${hint ?? missingDirFix(`validate${flagWords(args)}`)}\n`);
+    io.err(`langchain-vcr: ${missingDirMessage(dir, what, `validate${flagWords(args)}`, hint)}\n`);
   } else if (problems.length === 0) {
     io.out(`langchain-vcr: ${display(io, dir)}: all fixtures are valid.\n`);
   } else {

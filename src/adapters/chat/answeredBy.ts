@@ -17,7 +17,7 @@
  */
 import type { Fixture } from "../../store/fixture";
 import { isRec } from "../../kinds/text";
-import { OPENAI_API_MEMBER, ownApiRequest } from "./openaiApi";
+import { answerItems, OPENAI_API_MEMBER, ownApiRequest } from "./openaiApi";
 
 /** An answer's `model_provider` → the `ls_provider` of each client whose answers carry it. */
 const CALLERS_OF: Readonly<Record<string, readonly string[]>> = {
@@ -41,8 +41,7 @@ export const PROVIDER_MEMBER = "provider";
  * like the OpenAI API, and a plain read costs less than a lookup.
  */
 export function recordedProvider(response: unknown): string | undefined {
-  if (!isRec(response)) return undefined;
-  const items = Array.isArray(response.generations) ? response.generations : Array.isArray(response.chunks) ? response.chunks : [];
+  const items = answerItems(response);
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i];
     const meta = isRec(item) && isRec(item.message) && isRec(item.message.response_metadata) ? item.message.response_metadata : undefined;

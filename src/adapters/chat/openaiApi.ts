@@ -32,8 +32,7 @@ export function openAiApiOf(model: object, callOptions: unknown): OpenAiApi | un
  * with no cache: a replay reads it on every hit, and a plain read costs less than a lookup.
  */
 export function recordedOpenAiApi(response: unknown): OpenAiApi | undefined {
-  if (!isRec(response)) return undefined;
-  const items = Array.isArray(response.generations) ? response.generations : Array.isArray(response.chunks) ? response.chunks : [];
+  const items = answerItems(response);
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i];
     if (!isRec(item)) continue;
@@ -42,6 +41,12 @@ export function recordedOpenAiApi(response: unknown): OpenAiApi | undefined {
     if ((meta && "finish_reason" in meta) || (isRec(item.generationInfo) && "finish_reason" in item.generationInfo)) return "Chat Completions API";
   }
   return undefined;
+}
+
+/** A chat response's generations, or a chat_stream response's chunks: where an answer says who gave it (read from the end). */
+export function answerItems(response: unknown): unknown[] {
+  if (!isRec(response)) return [];
+  return Array.isArray(response.generations) ? response.generations : Array.isArray(response.chunks) ? response.chunks : [];
 }
 
 /** The member a request of the other API gets (`openai_api`), and its values. */
