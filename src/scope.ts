@@ -117,7 +117,9 @@ interface GlobalState {
 
 export type ScopeEvent =
   | { type: "used"; hash: string; file: string }
-  | { type: "replayed" | "recorded" | "bypassed"; kind: string; mode?: VcrMode }
+  | { type: "replayed" | "recorded"; kind: string; mode?: VcrMode }
+  /** `ownCache`: a call of a model with a cache of its own, which `vcr.install()` leaves unrecorded (stopped under replay_only). */
+  | { type: "bypassed"; kind: string; mode?: VcrMode; ownCache?: boolean }
   /**
    * `cause`: the request's first difference from its nearest fixture, as the miss error words it (the summary rolls shared
    * ones up); `hash`: the request's, so a request missed again on a retried attempt counts once there; `dir`: the fixture

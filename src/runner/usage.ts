@@ -44,6 +44,7 @@ export class Usage {
         if (e.replayed) this.totals.replayed = Math.max(0, this.totals.replayed - 1);
       } else {
         this.totals[e.type]++;
+        if (e.type === "bypassed" && e.ownCache) this.totals.bypassedOwnCache++;
         if (e.mode) this.modes.add(e.mode);
         if (e.type === "missed" && e.cause !== undefined) addMiss(this.missCauses, e.cause, this.missedRequest(e.hash));
         if (e.type === "missed" && e.dir !== undefined) this.dirs.add(e.dir); // looked in, though nothing there was used

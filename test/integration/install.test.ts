@@ -25,6 +25,7 @@ import { fixtureFiles, readFixtures, tmpDir } from "../helpers/tmp";
 import { inOwnTest } from "../helpers/ownTest";
 import { stderrOf } from "../helpers/notes";
 import { Usage } from "../../src/runner/usage";
+import { usageSummaryLine } from "../../src/runner/summary";
 
 const WEATHER = {
   type: "function" as const,
@@ -245,7 +246,11 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
     expect(text).to.deep.equal(["echo: mine", "echo: mine", "echo: mine too"]);
     expect(fake.count(), "the second 'mine' from its own cache").to.equal(2);
     expect(fixtureFiles(dir)).to.deep.equal([]);
-    expect([usage.totals.bypassed, usage.totals.missed, usage.totals.recorded]).to.deep.equal([2, 0, 0]);
+    expect([usage.totals.bypassed, usage.totals.bypassedOwnCache, usage.totals.missed, usage.totals.recorded]).to.deep.equal([2, 2, 0, 0]);
+    // the run's summary says these pass only while recording (trial 43 L6)
+    expect(usageSummaryLine(usage)).to.include(
+      "0 recorded, 2 bypassed (2 by a model with a cache of its own: unrecorded, stopped under replay_only, as in CI), 0 missed",
+    );
   });
 
   it("a model with its own cache, every way it can reach its provider (review): a batch counts each prompt, callback runs end with the error, the new-protocol streamEvents() stops with streaming disabled; under record_or_replay streams and streamEvents v2 count once each", async () => {
@@ -282,7 +287,7 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
       live.stop();
     }
     expect(fake.count(), "requests").to.equal(2);
-    expect([live.totals.bypassed, live.totals.missed]).to.deep.equal([2, 0]);
+    expect([live.totals.bypassed, live.totals.bypassedOwnCache, live.totals.missed]).to.deep.equal([2, 2, 0]);
   });
 
   it("test doubles (FakeListChatModel, FakeChatModel, FakeLLM, FakeEmbeddings, a Fake… class of the test's own) are left alone: their own answers and errors, under replay_only too, nothing written; cache: vcr.cache still records one", async () => {

@@ -52,7 +52,7 @@ export function ownCacheLiveCall(model: { cache?: unknown }, kind: "chat" | "llm
         `then record the call: ${currentTestCommand()}. To keep it live on purpose, run it inside withVcr({ mode: "bypass" }, …).`,
     );
   }
-  for (let i = 0; i < requests; i++) emit({ type: "bypassed", kind, mode });
+  for (let i = 0; i < requests; i++) emit({ type: "bypassed", kind, mode, ownCache: true });
   if (!noted.has(cls)) {
     noted.add(cls);
     log.warn(
