@@ -21,8 +21,8 @@ import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
 import { VcrConfigError } from "../errors";
-import { ledgerDirOf, ledgerRootOf, otherLedgerSources } from "./prune";
-import { ledgerVerdicts, suitesSharing } from "../runner/otherSuites";
+import { cliVerdicts } from "./ledgers";
+import { suitesSharing } from "../runner/otherSuites";
 
 export const diffSpec = { strings: ["base", "format", SECRET_FLAG] } as const;
 const FORMATS = ["text", "markdown", "json"] as const;
@@ -155,8 +155,7 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
  * fixture they used is still a test's, not the old form of an added one.
  */
 function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): ((file: string) => boolean) | undefined {
-  const ledgerDir = ledgerDirOf(args, io);
-  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io), dir);
+  const { verdicts } = cliVerdicts(args, io, dir);
   if (!verdicts?.last?.complete) return undefined;
   const runs = [verdicts.last, ...suitesSharing(verdicts, dir).map((o) => o.run)];
   if (runs.some((r) => !r.complete)) return undefined;

@@ -6,15 +6,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { defaultLedgerDir, LEDGER_DIR_ENV, MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
-import { ledgerVerdicts, suitesSharing, type LedgerSource, type OtherSuite } from "../runner/otherSuites";
+import { MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFiles";
+import { suitesSharing, type OtherSuite } from "../runner/otherSuites";
 import { leftOutTests } from "../runner/leftOut";
 import { skippedUsers } from "../runner/skipScan";
-import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
-import { isDirectory } from "../fsProbe";
 import { flagWords, type ParsedArgs } from "./args";
 import { shellWord } from "../diagnose/messages";
-import { cliRoot, listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
+import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
+import { cliVerdicts, ledgerRootOf } from "./ledgers";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
 import { readFixtureFile } from "../store/reader";
@@ -24,11 +23,8 @@ export const pruneSpec = { booleans: ["dry-run", "check"], strings: ["ledger-dir
 
 export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "prune"));
-  const ledgerDir = ledgerDirOf(args, io);
   const fixtures = listFixtures(dir, `prune${flagWords(args)}`);
-  const others = otherLedgerSources(args, io);
-  const root = ledgerRootOf(ledgerDir, io);
-  const verdicts = ledgerVerdicts(ledgerDir, root, others, dir);
+  const { ledgerDir, root, verdicts } = cliVerdicts(args, io, dir);
   const verdict = verdicts?.last;
   // another suite sharing this directory: what its last run used stays (each complete run knows only its own tests);
   // from a workspace, each package's own ledger too (one fixture directory at the root for them all)
@@ -158,41 +154,6 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
     return 1;
   }
   return 0;
-}
-
-export function ledgerDirOf(args: ParsedArgs, io: Io): string {
-  const flag = args.flags["ledger-dir"];
-  return typeof flag === "string" ? path.resolve(io.cwd, flag) : defaultLedgerDir(cliRoot(io), io.env);
-}
-
-/**
- * The ledgers of the workspace's other packages and of its root, where each writes its own by
- * default (a package's runner run in it, or through `npm test --workspaces`): the suites that may
- * share a fixture directory with this one (one `cassettes/` at the root for every package). None
- * when a ledger directory is given (`--ledger-dir`, env LANGCHAIN_VCR_LEDGER_DIR): it holds them all.
- */
-export function otherLedgerSources(args: ParsedArgs, io: Io): LedgerSource[] {
-  if (typeof args.flags["ledger-dir"] === "string" || io.env[LEDGER_DIR_ENV]) return [];
-  const here = cliRoot(io);
-  const root = workspaceRootDir(here);
-  if (!root) return [];
-  const dirs = new Set([root, ...workspaceDirs(here)].map((pkg) => path.resolve(pkg))); // a workspace pattern "." lists the root again
-  dirs.delete(path.resolve(here));
-  return [...dirs].map((pkg) => ({ dir: defaultLedgerDir(pkg, {}), root: pkg })).filter((s) => isDirectory(s.dir));
-}
-
-/** The parts of the path of a ledger directory where a runner keeps it by default, below the directory it ran in. */
-const DEFAULT_LEDGER_TAIL = path.join("node_modules", ".cache", "langchain-vcr", "ledgers");
-
-/**
- * The directory the runs in `ledgerDir` ran in, which their ledgers' paths are relative to: the one
- * above its `node_modules` when it is a runner's default ledger directory (`--ledger-dir
- * packages/api/node_modules/.cache/langchain-vcr/ledgers` from a workspace's root: the package's),
- * else the project root of the working directory (ledgers copied from CI shards).
- */
-export function ledgerRootOf(ledgerDir: string, io: Io): string {
-  const resolved = path.resolve(ledgerDir);
-  return resolved.endsWith(path.sep + DEFAULT_LEDGER_TAIL) ? resolved.slice(0, -DEFAULT_LEDGER_TAIL.length - 1) : cliRoot(io);
 }
 
 /** Whether the fixture `file` says it was recorded after `startedAt` (a file it cannot be read from says nothing: judged as any other). */

@@ -8,10 +8,9 @@ import { fixtureFileError } from "../store/store";
 import { flagWords, UsageError, type ParsedArgs } from "./args";
 import { listFixtures, resolveDir } from "./fixtureDir";
 import { display, type Io } from "./io";
-import { ledgerDirOf, ledgerRootOf, otherLedgerSources } from "./prune";
+import { cliVerdicts } from "./ledgers";
 import { renderFixture } from "./render";
 import { usedByLine } from "./usedBy";
-import { ledgerVerdicts } from "../runner/otherSuites";
 import { shellWord } from "../diagnose/messages";
 import { masked, SECRET_FLAG } from "./secretFlag";
 
@@ -29,8 +28,7 @@ export async function showCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const read = parseFixtureFile(file, text);
   if (read.problem !== undefined) throw fixtureFileError(file, read.problem, undefined, { replaying: false });
-  const ledgerDir = ledgerDirOf(args, io);
-  const verdicts = ledgerVerdicts(ledgerDir, ledgerRootOf(ledgerDir, io), otherLedgerSources(args, io), path.dirname(file));
+  const { verdicts } = cliVerdicts(args, io, path.dirname(file));
   // a credential a fixture holds by mistake (validate reports it) is not printed, in a value or
   // in what the render joins (a stream's chunks); --json prints the file as it is
   io.out(

@@ -6,7 +6,7 @@
 import { flagWords, type ParsedArgs } from "./args";
 import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
 import { display, formatBytes, table, type Io } from "./io";
-import { ledgerDirOf, ledgerRootOf, otherLedgerSources } from "./prune";
+import { cliLedgers } from "./ledgers";
 import { SCHEMA_VERSION } from "../store/fixture";
 import { readFixtureFile } from "../store/reader";
 import { fixturesByTest, NO_LEDGER } from "./usedBy";
@@ -142,8 +142,8 @@ function add(map: Record<string, Tally>, key: string, bytes: number): void {
 
 export async function statsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const dir = resolveDir(io, dirArgOf(args, "stats"));
-  const ledgerDir = ledgerDirOf(args, io);
-  const s = collectStats(dir, ledgerDir, ledgerRootOf(ledgerDir, io), args.flags["by-test"] === true, `stats${flagWords(args)}`, otherLedgerSources(args, io));
+  const { ledgerDir, root, others } = cliLedgers(args, io);
+  const s = collectStats(dir, ledgerDir, root, args.flags["by-test"] === true, `stats${flagWords(args)}`, others);
   if (args.flags.json) {
     io.out(JSON.stringify(s, null, 2) + "\n");
     return 0;

@@ -40,7 +40,7 @@ export interface OtherSuite {
 
 /**
  * Where a suite's ledgers are, and the directory their paths are relative to (where it ran). A
- * workspace whose packages share one fixture directory has one per package (`otherLedgerSources`, cli/prune.ts).
+ * workspace whose packages share one fixture directory has one per package (`otherLedgerSources`, cli/ledgers.ts).
  */
 export interface LedgerSource {
   dir: string;
