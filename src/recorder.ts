@@ -211,6 +211,9 @@ interface InFlight {
 /** How many requests' other spellings a recorder keeps (`findAlike`) before it starts again. */
 const MAX_ALIKE = 1000;
 
+/** The keys a chat call may pass through to its own (`redirect`): one per form a key can add, the OpenAI API and the provider. */
+const MAX_REDIRECTS = 2;
+
 export class Recorder {
   readonly store: FixtureStore;
   readonly stats: VcrStats = { replayed: 0, recorded: 0, bypassed: 0, missed: 0 };
@@ -310,25 +313,18 @@ export class Recorder {
   }
 
   /** `hashed`: the request `hash` was just computed from, when at hand (a read of the file compares it instead of hashing the file's). */
-  private resolve(
-    kind: FixtureKind,
-    hash: string,
-    request: () => unknown,
-    options: LookupOptions,
-    hashed?: unknown,
-    redirected = false,
-  ): Lookup | Promise<Lookup> {
+  private resolve(kind: FixtureKind, hash: string, request: () => unknown, options: LookupOptions, hashed?: unknown, redirects = 0): Lookup | Promise<Lookup> {
     const mode = this.mode();
     const policy = MODE_POLICY[mode];
     const file = this.store.fileFor(hash);
-    if (!redirected) {
+    if (redirects === 0) {
       if (kind !== "tool") countModelCall(kind === "embedding"); // for a tool body being recorded around it (adapters/tools/innerCalls.ts)
       if (MODEL_KINDS.has(kind)) seeModelBranch(); // the LangGraph branch it runs in is active (adapters/tools/branches.ts)
     }
     if (policy.readsFixtures && !options.live) {
       const fixture = this.store.read(hash, hashed === undefined ? undefined : { kind, request: hashed }, options);
       const alternate = fixture && options.alternate?.(fixture, request);
-      if (alternate !== undefined) return this.redirect(kind, hash, file, alternate, options);
+      if (alternate !== undefined) return this.redirect(kind, hash, file, alternate, options, redirects);
       if (fixture) return this.replayed(new Replay(kind, hash, file, mode, policy, fixture, request));
       const alike = this.findAlike(kind, hash, request, options);
       if (alike) return alike;
@@ -336,7 +332,7 @@ export class Recorder {
       // about to overwrite: another form's answer (the other OpenAI API's, another provider's) keeps its file, and this call records beside it
       const existing = this.store.peek(hash);
       const alternate = existing && options.alternate(existing, request);
-      if (alternate !== undefined) return this.redirect(kind, hash, file, alternate, options);
+      if (alternate !== undefined) return this.redirect(kind, hash, file, alternate, options, redirects);
     }
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
@@ -638,11 +634,16 @@ export class Recorder {
   /**
    * The call keyed by `alternate` instead of `hash` (ownFormRequest: `hash`'s fixture answers another form of it). The
    * fixture under `hash` is used too: the call finds its own key only through it, so prune must keep it while the call
-   * is made (its own fixture left behind, the call would miss, or record a new one under `hash`).
+   * is made (its own fixture left behind, the call would miss, or record a new one under `hash`). `redirects`: how many
+   * keys the call passed through before `hash`. The fixture under `alternate` may answer another form of the call too
+   * (ChatOllama's answer under the plain key, ChatOpenAI's Chat Completions one under `provider`, and now a Responses API
+   * call): it is asked again, once per form a key can add (`MAX_REDIRECTS`: the OpenAI API, the provider).
    */
-  private redirect(kind: FixtureKind, hash: string, file: string, alternate: unknown, options: LookupOptions): Lookup | Promise<Lookup> {
+  private redirect(kind: FixtureKind, hash: string, file: string, alternate: unknown, options: LookupOptions, redirects: number): Lookup | Promise<Lookup> {
     emit({ type: "used", hash, file });
-    return this.resolve(kind, requestHash(kind, alternate), () => alternate, { ...options, alternate: undefined }, alternate, true);
+    const next = redirects + 1;
+    const asked = next < MAX_REDIRECTS ? options : { ...options, alternate: undefined };
+    return this.resolve(kind, requestHash(kind, alternate), () => alternate, asked, alternate, next);
   }
 
   /** The fixture of this request as the other OpenAI API or provider keyed it, when this one was keyed with `openai_api` or `provider` (`ownFormRequest`). */

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { Vcr, VcrConfigError, VcrMissError, withVcr } from "../../src/index";
 import { inOwnTest } from "../helpers/ownTest";
+import { Usage } from "../../src/runner/usage";
 import { runChild } from "../helpers/child";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { ollama, openai, openaiLlm, TEST_KEY } from "../helpers/models";
@@ -254,6 +255,33 @@ describe("chat record → replay through VcrCache", () => {
     ];
     expect(fake.count()).to.equal(2);
     expect(again.map((m) => m.response_metadata.model_provider)).to.deep.equal(["ollama", "openai"]);
+  });
+
+  it("ChatOllama's answer, then ChatOpenAI's through Chat Completions, then through the Responses API: three fixtures, each call its own answer (a redirect is asked again at the key it leads to: review L1)", async () => {
+    const same = { model: "shared-model", temperature: 0 };
+    const counts = () => [fake.count("/api/chat"), fake.count("/v1/chat/completions"), fake.count("/v1/responses")];
+    const recorded = [
+      await ollama(fake, vcr.cache, same).invoke("same question"),
+      await openai(fake, vcr.cache, same).invoke("same question"),
+      await openai(fake, vcr.cache, { ...same, useResponsesApi: true }).invoke("same question"),
+    ];
+    expect(counts(), "one request each").to.deep.equal([1, 1, 1]);
+    const requests = readFixtures(dir).map((f) => [f.request.provider, f.request.openai_api]);
+    expect(requests.map((r) => JSON.stringify(r)).sort()).to.deep.equal(['["openai","responses"]', '["openai",null]', "[null,null]"]);
+    // the Responses API answer is its own, not the Chat Completions one found under the provider key
+    expect(recorded[2].response_metadata.object).to.equal("response");
+    expect(recorded[1].response_metadata.object).to.not.equal("response");
+    // sealed: each replays its own, 0 requests, and the Responses API call uses the two files it passes through
+    const sealed = new Vcr({ dir, mode: "replay_only" });
+    const usage = new Usage("responses only").start();
+    const again = await openai(fake, sealed.cache, { ...same, useResponsesApi: true }).invoke("same question");
+    usage.stop();
+    expect(usage.used.size, "the plain key, the provider key and its own").to.equal(3);
+    const replayed = [await ollama(fake, sealed.cache, same).invoke("same question"), await openai(fake, sealed.cache, same).invoke("same question"), again];
+    expect(counts()).to.deep.equal([1, 1, 1]);
+    expect(replayed.map((m) => m.content)).to.deep.equal(recorded.map((m) => m.content));
+    expect(replayed.map((m) => m.response_metadata.object === "response")).to.deep.equal([false, false, true]);
+    expect(sealed.stats()).to.include({ replayed: 3, missed: 0 });
   });
 
   it("text-completion LLMs go through the same cache with kind llm", async () => {

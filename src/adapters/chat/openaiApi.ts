@@ -66,5 +66,5 @@ export function ownApiRequest(model: object, callOptions: unknown, fixture: Fixt
   const now = openAiApiOf(model, callOptions);
   if (now === undefined || now === recorded) return undefined;
   const base = request();
-  return isRec(base) ? { ...base, [OPENAI_API_MEMBER]: MEMBER_VALUE[now] } : undefined;
+  return isRec(base) && !(OPENAI_API_MEMBER in base) ? { ...base, [OPENAI_API_MEMBER]: MEMBER_VALUE[now] } : undefined;
 }
