@@ -130,7 +130,17 @@ function question(req: Rec, shown: (text: string, max: number) => string): strin
   // an agent's later turn asks the same question: what came after it tells the turns apart
   const last = msgs[msgs.length - 1];
   const after = typeof req.prompt !== "string" && last && last !== lastUser ? ` → ${turnTitle(last, shown)}` : "";
-  return `${req.model !== undefined ? String(req.model) + ": " : ""}${JSON.stringify(shown(text, 60))}${after}${requiredAnswer(req)}`;
+  return `${req.model !== undefined ? String(req.model) + formOf(req) + ": " : ""}${JSON.stringify(shown(text, 60))}${after}${requiredAnswer(req)}`;
+}
+
+/**
+ * The form a request was keyed in when another form's answer held its plain key (adapters/chat/answeredBy.ts): ` via
+ * mistral`, ` via the Responses API`, so that two providers' fixtures of one prompt are told apart in `diff` and `stats`.
+ */
+function formOf(req: Rec): string {
+  const api = req.openai_api === "responses" ? "the Responses API" : req.openai_api === "chat_completions" ? "Chat Completions" : undefined;
+  const via = [typeof req.provider === "string" ? req.provider : undefined, api].filter((v) => v !== undefined);
+  return via.length ? ` via ${via.join(", ")}` : "";
 }
 
 /**

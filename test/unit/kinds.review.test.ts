@@ -269,4 +269,15 @@ describe("a chat fixture's title (diff's added and removed rows)", () => {
     expect(title({ generationConfig: { responseMimeType: "application/json" } })).to.equal(`${q} (response_format: json)`);
     expect(title({ generationConfig: { temperature: 0 } })).to.equal(q);
   });
+
+  it("a call keyed in another form (another provider's answer, the other OpenAI API's, held its plain key) says which: two providers' fixtures of one prompt are told apart (trial 43 N6)", () => {
+    const title = (extra: object) => KINDS.chat.title({ model: "m", messages: [question], ...extra });
+    const q = '"Order 42 arrived broken: refund my $25."';
+    expect(title({})).to.equal(`m: ${q}`);
+    expect(title({ provider: "mistral" })).to.equal(`m via mistral: ${q}`);
+    expect(title({ openai_api: "responses" })).to.equal(`m via the Responses API: ${q}`);
+    expect(title({ provider: "openai", openai_api: "chat_completions" })).to.equal(`m via openai, Chat Completions: ${q}`);
+    expect(title({ provider: { order: ["a"] } })).to.equal(`m: ${q}`); // OpenRouter's routing object is a parameter, not a form
+    expect(KINDS.chat_stream.title({ model: "m", messages: [question], provider: "mistral" })).to.equal(`m via mistral: ${q}`);
+  });
 });
