@@ -135,10 +135,10 @@ function question(req: Rec, shown: (text: string, max: number) => string): strin
 
 /**
  * The form a request was keyed in when another form's answer held its plain key (adapters/chat/answeredBy.ts): ` via
- * mistral`, ` via the Responses API`, so that two providers' fixtures of one prompt are told apart in `diff` and `stats`.
+ * mistral`, ` via the Responses API`, so that two providers' fixtures of one prompt are told apart where fixtures are listed (`diff`, `prune`).
  */
 function formOf(req: Rec): string {
-  const api = req.openai_api === "responses" ? "the Responses API" : req.openai_api === "chat_completions" ? "Chat Completions" : undefined;
+  const api = req.openai_api === "responses" ? "the Responses API" : req.openai_api === "chat_completions" ? "the Chat Completions API" : undefined;
   const via = [typeof req.provider === "string" ? req.provider : undefined, api].filter((v) => v !== undefined);
   return via.length ? ` via ${via.join(", ")}` : "";
 }

@@ -276,7 +276,7 @@ describe("a chat fixture's title (diff's added and removed rows)", () => {
     expect(title({})).to.equal(`m: ${q}`);
     expect(title({ provider: "mistral" })).to.equal(`m via mistral: ${q}`);
     expect(title({ openai_api: "responses" })).to.equal(`m via the Responses API: ${q}`);
-    expect(title({ provider: "openai", openai_api: "chat_completions" })).to.equal(`m via openai, Chat Completions: ${q}`);
+    expect(title({ provider: "openai", openai_api: "chat_completions" })).to.equal(`m via openai, the Chat Completions API: ${q}`);
     expect(title({ provider: { order: ["a"] } })).to.equal(`m: ${q}`); // OpenRouter's routing object is a parameter, not a form
     expect(KINDS.chat_stream.title({ model: "m", messages: [question], provider: "mistral" })).to.equal(`m via mistral: ${q}`);
   });
