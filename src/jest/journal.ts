@@ -17,13 +17,13 @@ export interface JournalEntry {
   /** Fixtures another test of the file had just recorded, running beside this one, that this one replayed (`test.concurrent`). */
   usedFromOthers?: string[];
   /** The notes for requests no fixture answered whose errors were caught, as the test passed or failed (`runner/caughtMisses.ts`). */
-  caught?: { passed: string; failed: string };
+  caught?: { passed: string; failed: string; timedOut?: string };
 }
 
 export function journalEntry(scope: Scope): JournalEntry | undefined {
   const fromOthers = scope.usedFromOthers?.size ? { usedFromOthers: [...scope.usedFromOthers] } : {};
   const passed = caughtNote(scope, "passed");
-  const caught = passed ? { passed, failed: caughtNote(scope, "failed")! } : undefined;
+  const caught = passed ? { passed, failed: caughtNote(scope, "failed")!, timedOut: caughtNote(scope, "timedOut")! } : undefined;
   if (scope.created.size === 0 && scope.overwritten.size === 0 && !fromOthers.usedFromOthers && !caught) return undefined;
   const overwritten: Record<string, string> = {};
   for (const [file, bytes] of scope.overwritten) overwritten[file] = bytes.toString("base64");

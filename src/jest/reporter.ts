@@ -11,7 +11,7 @@
 import { exitOnConfigError } from "../runner/configCheck";
 import { restoreFailedTest } from "../runner/cleanup";
 import { keepShared } from "../runner/lifecycle";
-import { failedOnMiss } from "../runner/caughtMisses";
+import { failedOnMiss, timedOut } from "../runner/caughtMisses";
 import { filesUsingOnly } from "../runner/onlyScan";
 import { argvNarrowingReason, NARROWING_OPTIONS } from "../runner/narrowingArgs";
 import { finishRun, readRunReports, recordRunStart, startRun, unitReport, withoutPlugin, type RunShare } from "../runner/share";
@@ -94,11 +94,12 @@ class LangchainVcrJestReporter {
     const entries = (report?.extra ?? []) as JournalEntry[];
     const passed = new Set(result.testResults.filter((t) => t.status === "passed").map((t) => t.fullName));
     // a test that passed although a request of it had no fixture, or failed on another error: the worker made the notes, jest tells here how it ended
-    const failedOnOther = new Set(failed.filter((t) => !failedOnMiss({ message: (t.failureMessages ?? []).join("\n") })).map((t) => t.fullName));
+    const errors = new Map(failed.map((t) => [t.fullName, { message: (t.failureMessages ?? []).join("\n") }] as const));
     for (const e of entries) {
+      const error = errors.get(e.title);
       if (e.caught && passed.has(e.title))
         log.note(e.caught.passed + "\n"); // LANGCHAIN_VCR_QUIET silences it: a test may expect its miss
-      else if (e.caught && failedOnOther.has(e.title)) log.warn(e.caught.failed + "\n");
+      else if (e.caught && error && !failedOnMiss(error)) log.warn((timedOut(error) ? (e.caught.timedOut ?? e.caught.failed) : e.caught.failed) + "\n");
     }
     if (failed.length === 0) return;
     const titles = new Set(failed.map((t) => t.fullName));

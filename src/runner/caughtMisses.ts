@@ -10,6 +10,14 @@
 /** What a miss's error says (a VcrMissError, or a provider's error a failed-live note was joined to): a test that failed on it needs no note. */
 const MISS_TEXT = "no recorded fixture";
 
+/** How each runner says a test ran out of time: jest, vitest, mocha, node:test. */
+const TIMED_OUT = /Exceeded timeout of \d+ ?ms|Test timed out in \d+ ?ms|Timeout of \d+ ?ms exceeded|test timed out after \d+ ?ms/i;
+
+/** Whether a failed test's error says it ran out of time (then an unanswered request's error may never have reached it). */
+export function timedOut(error: { message?: unknown } | undefined): boolean {
+  return TIMED_OUT.test(String(error?.message ?? ""));
+}
+
 /** Whether a test's error is (or carries the note of) a miss: the miss failed it, and says so itself. */
 export function failedOnMiss(error: { message?: unknown } | undefined): boolean {
   return String(error?.message ?? "").includes(MISS_TEXT);
@@ -51,18 +59,25 @@ export function noteUnanswered(test: Scope | undefined, u: Unanswered): void {
 
 /**
  * The note for a test that ended with `scope.unanswered` requests, or undefined. `failed`: the test
- * failed on another error (an assertion on what the code did without the answer: "Sorry").
+ * failed on another error (an assertion on what the code did without the answer: "Sorry");
+ * `timedOut`: it failed by running out of time (`timedOut`), and the request's error may never have
+ * reached it: under jest's fake timers, which fake `queueMicrotask`, a LangGraph graph whose node
+ * throws never settles, with or without langchain-vcr (user trial 44).
  */
-export function caughtNote(scope: Scope, outcome: "passed" | "failed"): string | undefined {
+export function caughtNote(scope: Scope, outcome: "passed" | "failed" | "timedOut"): string | undefined {
   const list = scope.unanswered;
   if (!list?.length) return undefined;
   const title = `test "${scope.title ?? "(unknown test)"}"`;
   const caught = `(by a withFallbacks, a retry, a try/catch, an agent's error handling, or the test itself; or the call was not awaited, and the test ended first)`;
-  const lines = [
-    outcome === "passed"
-      ? `${PREFIX}${title} passed, but ${list.length} request(s) in it had no fixture, and the error was caught ${caught}: the code went on without the answer it gets live.`
-      : `${PREFIX}${title} failed, and ${list.length} request(s) in it had no fixture whose error was caught ${caught}: the code went on without the answer it gets live, which may be why.`,
-  ];
+  const first = {
+    passed: `${title} passed, but ${list.length} request(s) in it had no fixture, and the error was caught ${caught}: the code went on without the answer it gets live.`,
+    failed: `${title} failed, and ${list.length} request(s) in it had no fixture whose error was caught ${caught}: the code went on without the answer it gets live, which may be why.`,
+    timedOut:
+      `${title} timed out, and ${list.length} request(s) in it had no fixture: the error may never have reached the test. Fake timers that fake ` +
+      `queueMicrotask (jest's do, by default) stop a LangGraph graph whose node throws from ever settling; jest.useFakeTimers({ doNotFake: ["queueMicrotask"] }) ` +
+      `lets the error through.`,
+  };
+  const lines = [PREFIX + first[outcome]];
   for (const u of list) {
     lines.push(
       `  - ${u.kind} request from ${u.describe}: ${

@@ -9,7 +9,7 @@ import { restoreFailedTest } from "./cleanup";
 import { settleShared, type Shared } from "./sharedRecordings";
 import { log } from "../log";
 import { appendNote, type PrintedError } from "../diagnose/appendNote";
-import { caughtNote, failedOnMiss } from "./caughtMisses";
+import { caughtNote, failedOnMiss, timedOut } from "./caughtMisses";
 import { toolsFromOthersNote } from "./toolsFromOthers";
 
 export type { PrintedError };
@@ -32,7 +32,11 @@ export function endTest(scope: Scope | undefined, failed: boolean | undefined, e
   }
   // `passed`: the runner says the test passed (not an attempt a retry follows, not skipped from inside);
   // a test that failed on another error than a miss may have failed for what the code did without the answer
-  const caught = passed ? caughtNote(scope, "passed") : failed && error && !failedOnMiss(error) ? caughtNote(scope, "failed") : undefined;
+  const caught = passed
+    ? caughtNote(scope, "passed")
+    : failed && error && !failedOnMiss(error)
+      ? caughtNote(scope, timedOut(error) ? "timedOut" : "failed")
+      : undefined;
   if (caught && passed)
     log.note(caught + "\n"); // LANGCHAIN_VCR_QUIET silences it: a test may expect its miss
   else if (caught) {

@@ -437,6 +437,20 @@ export function describeParity(spec: RunnerSpec): void {
       else expect(sorryText, sorryText).to.include(failedNote);
     });
 
+    it("a test that times out after a miss whose error never reached it is told so, and how fake timers cause it (trial 44)", async () => {
+      fs.writeFileSync(p.side, "");
+      const out = await run(spec.filter(spec.chatAndHang), { HANG_URL: "http://127.0.0.1:9/v1", HANG_AFTER_MISS: "1", LANGCHAIN_VCR_QUIET: "" });
+      const text = out.stdout + out.stderr;
+      expect(out.status, text).to.not.equal(0);
+      expect(p.sideLines()).to.include("caught before hanging");
+      const note = `langchain-vcr: test "${spec.hangTitle}" timed out, and 1 request(s) in it had no fixture: the error may never have reached the test.`;
+      if (spec.failureUnseen) expect(text).to.not.include(note);
+      else {
+        expect(text, text).to.include(note).and.include('jest.useFakeTimers({ doNotFake: ["queueMicrotask"] })');
+        expect(text).to.not.include(`test "${spec.hangTitle}" failed, and 1 request(s)`);
+      }
+    });
+
     (spec.runnerNeedsTmpdir ? it.skip : it)(
       "TMPDIR not a directory: the run replays and passes; where test processes report through it (node:test) the run is partial, said at its start and by prune",
       async () => {
