@@ -365,7 +365,13 @@ export class Recorder {
     if (this.config.redactors.length > 0) return;
     const known = options.secrets ? [...options.secrets(), ...envSecrets()] : envSecrets();
     const leak = findSecret({ request: base.request }, known, this.config.allowSecretPatterns);
-    if (leak) throw secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call");
+    if (leak) throw this.refused(base, secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call"));
+  }
+
+  /** `error`, counted for the summary: a request whose fixture could not be written without a secret (nothing was). */
+  private refused(lookup: Pick<Lookup, "kind"> & { mode?: VcrMode }, error: Error): Error {
+    emit({ type: "refused", kind: lookup.kind, mode: lookup.mode ?? this.mode() });
+    return error;
   }
 
   /** A miss that may record: wait on the same request in flight, or own the live call. */
@@ -452,9 +458,9 @@ export class Recorder {
       };
       const onDisk = applyRedactors(fixture, this.config.redactors);
       const split = redactionSplitAcross(onDisk, this.config.redactors);
-      if (split) throw splitRedactionError(split, lookup.file);
+      if (split) throw this.refused(lookup, splitRedactionError(split, lookup.file));
       const leak = findSecret(onDisk, [...secrets, ...envSecrets()], this.config.allowSecretPatterns);
-      if (leak) throw secretError(leak, lookup.file);
+      if (leak) throw this.refused(lookup, secretError(leak, lookup.file));
       const overwrite = lookup.policy.writes === "always";
       const result = this.store.write(onDisk, overwrite);
       if (!result.created && !overwrite) {

@@ -128,6 +128,8 @@ export type ScopeEvent =
   | { type: "missed"; kind: string; mode?: VcrMode; cause?: string; hash?: string; dir?: string }
   /** A `record_or_replay` miss went to the provider to be recorded, and that call failed. */
   | { type: "failedLive"; kind: string; mode?: VcrMode }
+  /** A request whose fixture would have held a secret: refused (a VcrSecretError), nothing written. */
+  | { type: "refused"; kind: string; mode?: VcrMode }
   /**
    * A failed test's recordings were taken back (`restoreFailedTest`): they no longer count as recorded.
    * `retried`: a failed attempt's, which its runner runs again (vitest's `retry`, `jest.retryTimes`).

@@ -58,7 +58,7 @@ export class ReportCollector {
     private readonly gauges: Gauges,
   ) {
     this.unsubscribe = onScopeEvent((e) => {
-      if (e.type !== "used" && e.type !== "undone" && e.type !== "failedLive" && e.type !== "damaged") this.outcomes[e.type]++;
+      if (e.type === "replayed" || e.type === "recorded" || e.type === "bypassed" || e.type === "missed") this.outcomes[e.type]++;
     });
     this.last = this.snapshot();
   }

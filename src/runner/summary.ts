@@ -25,6 +25,8 @@ export interface Totals {
   undoneRetried: number;
   /** `record_or_replay` misses whose live call failed: nothing recorded, and not a `replay_only` miss either. */
   failedLive: number;
+  /** Requests refused because their fixture would have held a secret (a VcrSecretError each): nothing written. */
+  refused: number;
   /** Lookups that met a damaged fixture file (each threw a `VcrFixtureError`). */
   damaged: number;
   /** Whether the test processes built a Vcr: above 0 when one did (a process's count is added once per test file it reports); 0: the summary's no-Vcr note. */
@@ -32,7 +34,7 @@ export interface Totals {
 }
 
 export function emptyTotals(): Totals {
-  return { replayed: 0, recorded: 0, bypassed: 0, bypassedOwnCache: 0, missed: 0, undone: 0, undoneRetried: 0, failedLive: 0, damaged: 0, vcrs: 0 };
+  return { replayed: 0, recorded: 0, bypassed: 0, bypassedOwnCache: 0, missed: 0, undone: 0, undoneRetried: 0, failedLive: 0, refused: 0, damaged: 0, vcrs: 0 };
 }
 
 function workerDir(mainId: string): string {
@@ -85,6 +87,7 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   const where = list.length === 0 ? "(no fixtures used)" : list.slice(0, 3).join(", ") + (list.length > 3 ? ` and ${list.length - 3} more` : "");
   const notes: string[] = [];
   if (totals.failedLive > 0) notes.push(`${totals.failedLive} request(s) without a fixture failed live`);
+  if (totals.refused > 0) notes.push(`${totals.refused} refused: the fixture would have held a secret, nothing written`);
   const retried = Math.min(totals.undone, totals.undoneRetried);
   if (totals.undone > retried) notes.push(`${totals.undone - retried} more undone: their tests failed`);
   if (retried > 0) notes.push(`${retried} more undone: ${retried === 1 ? "a failed attempt" : "failed attempts"} the runner retried`);

@@ -10,6 +10,8 @@ import { useFakeAndDir } from "../helpers/fixtureEnv";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { allBytes, fixtureFiles, readFixtures } from "../helpers/tmp";
+import { Usage } from "../../src/runner/usage";
+import { usageSummaryLine } from "../../src/runner/summary";
 
 const lastUserText = (fake: FakeProvider) => {
   const body = fake.requests[fake.requests.length - 1].body;
@@ -409,6 +411,28 @@ describe("secret safety", () => {
       .and.not.include("out of the prompt");
     expect(fake.count()).to.equal(1);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+  });
+
+  it("the run's summary counts the requests refused for a secret, before the call and after it (trial 44 L2)", async () => {
+    const vcr = new Vcr({ dir, mode: "record_or_replay" });
+    const usage = new Usage().start();
+    try {
+      const before = await openai(fake, vcr.cache)
+        .invoke("use sk-ant-api03-abcdefghijklmnopqrstuvwxyz please")
+        .catch((e) => e);
+      fake.enqueue({ content: "your key: sk-proj-abcdefghijklmnopqrstuvwxyz012345" });
+      const after = await openai(fake, vcr.cache)
+        .invoke("make me a key")
+        .catch((e) => e);
+      expect([before, after].map((e) => e instanceof VcrSecretError)).to.deep.equal([true, true]);
+      await openai(fake, vcr.cache).invoke("a plain question");
+    } finally {
+      usage.stop();
+    }
+    expect(fake.count(), "the refused-after call and the plain one").to.equal(2);
+    expect(usage.totals).to.include({ refused: 2, recorded: 1, missed: 0 });
+    expect(usageSummaryLine(usage)).to.include("1 recorded (2 refused: the fixture would have held a secret, nothing written), 0 bypassed");
+    expect(fixtureFiles(dir)).to.have.length(1);
   });
 
   it("a redactor's value that a stream spells out over its chunks is refused (it would be written in pieces); a stream without it is recorded", async () => {
