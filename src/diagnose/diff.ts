@@ -164,6 +164,28 @@ function formatFrom(text: string, from: number, max: number): string {
   return cut(from > 0 ? '"…' + JSON.stringify(text.slice(from)).slice(1) : JSON.stringify(text), max);
 }
 
+/** How many characters before an edit, and how many it may change on each side, the roll-up's form of it shows (`formatEdit`). */
+const EDIT_LEAD = 16;
+const EDIT_MAX = 40;
+
+/**
+ * A change of one text into another as the edit itself, with the few characters before it and none
+ * after: `"…in one sentence: …" → "…in one sentence; …"`. A prompt prefix edited where it is joined to
+ * each test's own text changes every request the same way, but each miss's `formatChange` shows its
+ * own text around it; this form is the same for all (the summary's roll-up, trial 44). Undefined
+ * when either is not a text, or the edit is longer than `EDIT_MAX` on a side.
+ */
+export function formatEdit(recorded: unknown, requested: unknown): string | undefined {
+  if (typeof recorded !== "string" || typeof requested !== "string") return undefined;
+  const { start, end } = sharedEnds(recorded, requested);
+  const removed = recorded.slice(start, recorded.length - end);
+  const inserted = requested.slice(start, requested.length - end);
+  if (removed.length > EDIT_MAX || inserted.length > EDIT_MAX) return undefined;
+  const from = Math.max(0, start - EDIT_LEAD);
+  const side = (changed: string) => (from > 0 ? '"…' : '"') + JSON.stringify(recorded.slice(from, start) + changed).slice(1, -1) + (end > 0 ? '…"' : '"');
+  return `${side(removed)} → ${side(inserted)}`;
+}
+
 /**
  * How much of the longer of two texts an edit changed, from 0 to 1: what is left of it once the
  * start and the end the two share are taken away, as a share of its length.
@@ -171,11 +193,17 @@ function formatFrom(text: string, from: number, max: number): string {
 export function changedShare(a: string, b: string): number {
   const longest = Math.max(a.length, b.length);
   if (longest === 0) return 0;
+  const { start, end } = sharedEnds(a, b);
+  return (longest - start - end) / longest;
+}
+
+/** How many characters two texts share at their start, and then at their end (not overlapping the start). */
+function sharedEnds(a: string, b: string): { start: number; end: number } {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  return (longest - start - end) / longest;
+  return { start, end };
 }
 
 /** An edit changes few fields (`isEdit`). */

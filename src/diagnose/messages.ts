@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
 import { type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
-import { changesEveryRun, formatChange, hintFor, isEdit } from "./diff";
+import { changesEveryRun, formatChange, formatEdit, hintFor, isEdit } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { rerecordEnv, shellQuote, shellWord, VALUE_FLAGS } from "./commandEnv";
 import { packageManager } from "./packageManager";
@@ -30,10 +30,16 @@ function formatDifference(d: VcrDifference): string {
   return `${d.path}: ${formatChange(d.recorded, d.requested)}`;
 }
 
-/** A request's first difference from its nearest fixture, as its miss error words it (undefined: the very same request). */
+/**
+ * A request's first difference from its nearest fixture, as the summary's roll-up counts it (undefined: the very same
+ * request): as its miss error words it, but a changed text as the edit alone (`formatEdit`), so that one edit of a
+ * prompt prefix joined to each test's own text is one cause.
+ */
 export function firstDifference(nearest: VcrNearest): string | undefined {
   const d = nearest.differences[0];
-  return d && formatDifference(d);
+  if (!d) return undefined;
+  const edit = formatEdit(d.recorded, d.requested);
+  return edit === undefined ? formatDifference(d) : `${d.path}: ${edit}`;
 }
 
 /** What a message says about one request that no fixture matched. */

@@ -6,7 +6,8 @@ import { Usage } from "../../src/runner/usage";
 import { emit, enterTest, leaveTest } from "../../src/scope";
 import { Vcr } from "../../src/index";
 import { VcrMissError } from "../../src/errors";
-import { offlineOpenAI } from "../helpers/models";
+import { offlineOpenAI, openai } from "../helpers/models";
+import { startFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
 const FIX = "  If the change is meant (a prompt edited, LangChain or a provider package upgraded), record them again";
@@ -101,6 +102,35 @@ describe("the summary's roll-up of misses that share their first difference from
       "langchain-vcr: 5 of the 6 misses share their first difference from the nearest recorded fixture (each test's error shows the rest):\n" +
         "  5× temperature: (absent) → 0.5 (3 distinct requests)\n",
     );
+  });
+
+  it("a prompt prefix edited where it is joined to each test's own text is one cause: the edit, not each text around it (trial 44 L3)", async () => {
+    const fake = await startFakeProvider();
+    const dir = tmpDir("vcr-prefix-");
+    const prefix = "Summarise the customer's message in one sentence: ";
+    const messages = ["My order 42 arrived broken and I want a refund now, please.", "Where is my parcel? It was due on Monday.", "Cancel my subscription."];
+    const usage = new Usage().start();
+    try {
+      const recording = new Vcr({ dir, mode: "record_or_replay" });
+      for (const m of messages) await openai(fake, recording.cache).invoke(prefix + m);
+      const sealed = new Vcr({ dir, mode: "replay_only" });
+      for (const m of messages) {
+        const err = await openai(fake, sealed.cache)
+          .invoke(prefix.replace(":", ";") + m)
+          .catch((e: unknown) => e);
+        expect(err).to.be.instanceOf(VcrMissError);
+        expect((err as Error).message).to.include(`messages[0].content: "${prefix}${m}"`); // each error shows its own text
+      }
+    } finally {
+      usage.stop();
+      await fake.close();
+    }
+    expect(fake.count()).to.equal(3);
+    expect(usageSummaryLine(usage)).to.include(
+      "langchain-vcr: 3 of the 3 misses share their first difference from the nearest recorded fixture (each test's error shows the rest):\n" +
+        '  3× messages[0].content: "… in one sentence:…" → "… in one sentence;…"\n',
+    );
+    removeTmpDirs();
   });
 
   it("a run whose every lookup missed names the directory it looked in, not '(no fixtures used)' (trial 36b: it read like the wrong directory)", async () => {
