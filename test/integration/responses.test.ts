@@ -148,6 +148,15 @@ describe("OpenAI Responses API: record and replay", () => {
           expect(sealed.stats()).to.deep.include({ replayed: 2, missed: 0 });
           expect(fake.count()).to.equal(requests + 1);
           expect(await validateFixtures(dir)).to.deep.equal([]); // the second one's name is its request's hash, openai_api included
+
+          // record_always re-records the second API's answer beside the first's, never over it
+          const secondBytes = fs.readFileSync(path.join(dir, second));
+          await ask(new Vcr({ dir, mode: "record_always" }), then, streamed);
+          expect(fake.count()).to.equal(requests + 2);
+          expect(fs.readdirSync(dir).sort()).to.deep.equal([file, second].sort());
+          expect(fs.readFileSync(path.join(dir, file)).equals(bytes)).to.equal(true, "the first API's fixture is left as it was");
+          expect(fs.readFileSync(path.join(dir, second)).equals(secondBytes)).to.equal(false, "the second API's fixture was written again");
+          expect(await ask(sealed, first, streamed)).to.deep.equal(live);
         });
       }
 
