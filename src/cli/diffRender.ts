@@ -216,7 +216,7 @@ function rerecordedLabel(x: Rerecorded): string {
 function splitAlike(all: readonly Rerecorded[]): [Rerecorded[], Rerecorded[]] {
   const alike: Rerecorded[] = [];
   const differing: Rerecorded[] = [];
-  for (const x of all) (x.request.length === 0 && x.response.length === 0 ? alike : differing).push(x);
+  for (const x of all) (x.request.length === 0 && x.response.length === 0 && !x.editedByHand ? alike : differing).push(x);
   return [alike, differing];
 }
 

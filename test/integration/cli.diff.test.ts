@@ -385,6 +385,21 @@ describe("cli: langchain-vcr diff", function () {
     expect(oneCopy.stdout, oneCopy.stdout).to.contain(`\nedited by hand (recordedAt unchanged) chat `);
     expect(oneCopy.stdout).to.contain(`  response generations[0].generation_text: (absent) → ${JSON.stringify("Edited: " + said)}`);
     expect(oneCopy.stdout).to.not.contain("no difference a review shows");
+    // a hand edit of what a review leaves out of a recording (provider metadata, ids, reasoning text) is shown as written,
+    // with its file, not counted among "no difference a review shows" (trial 45)
+    const hidden = JSON.parse(text);
+    hidden.response.generations[0].message.response_metadata = { model_name: "edited-by-hand" };
+    fs.writeFileSync(path.join(cassettes, original), JSON.stringify(hidden, null, 2) + "\n");
+    const hiddenText = await cli(["diff"], dir);
+    expect(hiddenText.stdout, hiddenText.stdout).to.match(/1 re-recorded \(1 edited by hand\)\n/);
+    expect(hiddenText.stdout).to.contain(`\nedited by hand (recordedAt unchanged) chat `).and.contain(`\n  cassettes/${original}\n`);
+    expect(hiddenText.stdout).to.match(/ {2}response generations\[0\]\.message\.response_metadata[^\n]*edited-by-hand/);
+    expect(hiddenText.stdout).to.not.contain("no difference a review shows");
+    const hiddenMarkdown = (await cli(["diff", "--format", "markdown"], dir)).stdout;
+    expect(hiddenMarkdown, hiddenMarkdown).to.match(
+      /\| edited by hand \(recordedAt unchanged\) \| chat \|[^\n]*response generations\[0\]\.message\.response_metadata/,
+    );
+    expect(hiddenMarkdown).to.not.contain("no difference a review shows");
     fs.writeFileSync(path.join(cassettes, original), text);
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
