@@ -11,7 +11,7 @@ import { rebuild, RequestHashes, type RequestParts } from "./canonical/hashMemo"
 import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
 import { httpStatus } from "./diagnose/httpStatus";
-import { warnRecordingElsewhere } from "./diagnose/recordingElsewhere";
+import { recordingElsewhere } from "./diagnose/recordingElsewhere";
 import { failedLiveMessage, firstDifference, misnamedRecordedMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
@@ -377,7 +377,12 @@ export class Recorder {
   /** A miss that may record: wait on the same request in flight, or own the live call. */
   private async missed(base: Omit<Lookup, "fixture">, options: LookupOptions): Promise<Lookup> {
     const hash = base.hash;
-    warnRecordingElsewhere(this.store.dir, base.file); // a relative dir run from elsewhere: this request is recorded there
+    // a relative dir run from elsewhere: this very request's fixture is in the package's directory of that name
+    const elsewhere = recordingElsewhere(this.store.dir, base.file, base.kind);
+    if (elsewhere) {
+      this.count("missed", base.kind, base.mode, { hash, dir: this.store.dir });
+      throw elsewhere;
+    }
     for (;;) {
       const pending = this.inflight.get(hash);
       if (!pending) break;

@@ -67,6 +67,12 @@ export interface DiffReport {
   }[];
   /** Fixtures that could not be read on either side: reported, never fatal. */
   damaged: { file: string; side: "base" | "working tree"; problem: string }[];
+  /**
+   * Added fixtures shown as added that ask the same question as a fixture still here, unchanged, and would be shown as
+   * its edit (a rewritten prompt or description, another parameter value) had a complete run on this machine said the
+   * old one is unused: without that word, a new test beside an old one would read as an edit of it (trial 45).
+   */
+  unsureRewrites?: number;
 }
 
 /** What a change did to its request: changes that did the same (a system prompt rewritten for every test) are one group. */
@@ -164,7 +170,12 @@ export function computeDiff(
   const pairedR = new Set(pairs.map(([, r]) => r.name));
   const listed = (side: Side, e: Entry): DiffListed => ({ file: side.label(e.name), kind: e.fixture.kind, title: fixtureTitle(e.fixture) });
   const unpaired = added.filter((a) => !pairedA.has(a.name));
-  const still = unpaired.length ? stillThere(unpaired, unchanged(), inUse) : new Map<Entry, Entry>();
+  const kept = unpaired.length ? unchanged() : undefined;
+  const still = kept ? stillThere(unpaired, kept, inUse) : new Map<Entry, Entry>();
+  if (kept && inUse === undefined && unpaired.length > still.size) {
+    const rewrites = stillThere(unpaired, kept, () => false, true).size - still.size;
+    if (rewrites > 0) report.unsureRewrites = rewrites;
+  }
   report.added = unpaired.map((a) => {
     const of = still.get(a);
     if (!of) return listed(work, a);
@@ -280,12 +291,12 @@ interface Candidate {
  * rewritten system prompt pairs only with one they did not use: without their word, a new test that
  * asks what another asks under another prompt (a persona of a describe.each) would be called an edit.
  */
-function stillThere(added: Entry[], unchanged: Side, inUse: ((name: string) => boolean) | undefined): Map<Entry, Entry> {
+function stillThere(added: Entry[], unchanged: Side, inUse: ((name: string) => boolean) | undefined, rewrites = inUse !== undefined): Map<Entry, Entry> {
   const kept: Entry[] = [];
   for (const [name, f] of unchanged.files)
     if (f.fixture && !unusableProblems(name, f.fixture).length && !inUse?.(name)) kept.push(...entry(name, f.fixture, true));
   if (added.length * kept.length > MAX_COMPARISONS) return new Map();
-  return new Map(editsOf(added, kept, inUse !== undefined).map((c) => [c.a, c.r]));
+  return new Map(editsOf(added, kept, rewrites).map((c) => [c.a, c.r]));
 }
 
 /**

@@ -40,12 +40,13 @@ export function renderJson(r: DiffReport): string {
       ...(x.editedByHand ? { editedByHand: true } : {}),
     })),
     damaged: r.damaged,
+    ...(r.unsureRewrites ? { unsureRewrites: r.unsureRewrites } : {}),
   };
   return JSON.stringify(out, null, 2) + "\n";
 }
 
 export function renderText(r: DiffReport, h: DiffHeader): string {
-  const lines = [`langchain-vcr diff: ${h.dir} (${h.base} → working tree): ${summary(r)}`];
+  const lines = [`langchain-vcr diff: ${h.dir} (${h.base} → working tree): ${summary(r)}`, ...unsure(r)];
   const asAbove = sameAsAbove();
   for (const c of r.changed.filter((x) => !x.migrated)) {
     lines.push("", `changed ${c.kind} ${c.title}`, `  ${c.before} → ${c.after}`);
@@ -81,7 +82,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
 }
 
 export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
-  const lines = [`### langchain-vcr: fixtures in \`${h.dir}\``, "", `${summary(r)} (against \`${h.base}\`).`];
+  const lines = [`### langchain-vcr: fixtures in \`${h.dir}\``, "", `${summary(r)} (against \`${h.base}\`).`, ...unsure(r).map((l) => "\n" + l)];
   const [alike, differing] = splitAlike(r.rerecorded);
   const rows: string[][] = [
     ...r.changed.map((c) => [
@@ -200,6 +201,19 @@ function sameAsAbove(): (c: { request: readonly VcrDifference[] }) => boolean {
     last = key;
     return same;
   };
+}
+
+/**
+ * The note for added fixtures that may edit one still there, which no complete run on this machine says is unused
+ * (`DiffReport.unsureRewrites`): shown as added, with what would tell.
+ */
+function unsure(r: DiffReport): string[] {
+  if (!r.unsureRewrites) return [];
+  return [
+    `note: ${r.unsureRewrites} added fixture(s) ask the same question as a fixture still here, unchanged: an edit of it (a rewritten prompt or ` +
+      `description, another parameter value), or a new test beside it. No complete run on this machine says which (its usage ledger is missing, ` +
+      `or the last run was partial), so they are shown as added: run the whole suite, then diff again, or prune first.`,
+  ];
 }
 
 /** An added fixture that edits one still there: the old one stays until prune removes it (once no test uses it). */

@@ -239,11 +239,20 @@ describe("cli: langchain-vcr diff", function () {
     await ask(OLD, "Name one prime number."); // another question: added, paired with nothing
     // another question whose first line (all a title shows) is the same: not the same question
     await ask(NEW, "Question:\nName three primary colours.");
+    // before prune, with no ledger on this machine: a rewrite and a new test beside the old one look alike, so the two are
+    // shown as added, and a note says so and what would tell (trial 45)
+    const unpruned = await cli(["diff"], dir);
+    expect(unpruned.stdout).to.contain("0 changed, 4 added, 0 removed, 0 re-recorded\n");
+    const note = "note: 2 added fixture(s) ask the same question as a fixture still here, unchanged: an edit of it";
+    expect(unpruned.stdout).to.contain(note).and.contain("so they are shown as added: run the whole suite, then diff again, or prune first.");
+    expect((await cli(["diff", "--format", "markdown"], dir)).stdout).to.contain(note);
+    expect(JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout).unsureRewrites).to.equal(2);
     for (const f of before) fs.rmSync(path.join(cassettes, f));
 
     const text = await cli(["diff"], dir);
     expect(text.code, text.stderr).to.equal(0);
     expect(text.stdout).to.contain("2 changed, 2 added, 1 removed, 0 re-recorded");
+    expect(text.stdout).to.not.contain("note: "); // after prune nothing is still here to be unsure of
     expect(text.stdout.match(/^changed chat gpt-4o-mini: "Weather in (Paris|Oslo)\?"$/gm)).to.have.length(2);
     expect(
       text.stdout.split(

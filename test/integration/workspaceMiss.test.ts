@@ -7,7 +7,8 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr } from "../../src/index";
-import { VcrMissError } from "../../src/errors";
+import { VcrConfigError, VcrMissError } from "../../src/errors";
+import { Usage } from "../../src/runner/usage";
 import { fixtureInAPackage } from "../../src/diagnose/messages";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
@@ -60,7 +61,7 @@ describe("a miss at a workspace's root names the package's directory that holds 
       expect(fixtureInAPackage(path.join(path.dirname(root), recorded), root), "a file not below the working directory").to.equal(undefined);
     }));
 
-  it('run from the package test/ directory with dir: "cassettes": recording warns once, before the first call, that the package root cassettes/ holds the request; replay_only names it (trial 36a)', () =>
+  it('run from the package test/ directory with dir: "cassettes": recording stops each call before it is made, naming the package root cassettes/ that holds the request (trial 45; trial 36a warned and went on); replay_only names it; a directory created on purpose records', () =>
     withFakeProvider({}, async (fake) => {
       const root = tmpDir("vcr-sub-");
       fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "app" }));
@@ -79,17 +80,48 @@ describe("a miss at a workspace's root names the package's directory that holds 
         );
         const before = fake.count();
         const vcr = new Vcr({ dir: "cassettes", mode: "record_or_replay" });
-        const said = await stderrOf(async () => {
-          await openai(fake, vcr.cache).invoke("hello from the app");
-          await openai(fake, vcr.cache).invoke("another question");
-        });
-        expect(said.split(ELSEWHERE)).to.have.length(2); // once
-        expect(said).to.include(
-          `langchain-vcr: recording into ${path.join(root, "test", "cassettes")}, ${ELSEWHERE} ${path.join(root, "cassettes", recorded)} holds this very request's fixture`,
+        const usage = new Usage().start();
+        const stopped = await openai(fake, vcr.cache)
+          .invoke("hello from the app")
+          .catch((e) => e)
+          .finally(() => usage.stop());
+        expect(stopped).to.be.instanceOf(VcrConfigError);
+        expect(stopped.message).to.include(
+          `this chat request would be recorded into ${path.join(root, "test", "cassettes")}, ${ELSEWHERE} ${path.join(root, "cassettes", recorded)} holds this very request's fixture`,
         );
-        expect(said).to.include(`Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join(root, "cassettes")} from wherever the tests run`);
-        expect(said).to.not.include("Recording again here would write a second copy"); // it is doing so, as the line before says
-        expect(fake.count() - before).to.equal(2); // the warning does not stop the calls
+        expect(stopped.message).to.include("  The call was not made");
+        expect(stopped.message).to.include(
+          `Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join(root, "cassettes")} from wherever the tests run`,
+        );
+        expect(stopped.message).to.include("create the directory first: mkdir -p cassettes.");
+        expect(fake.count() - before, "no request").to.equal(0);
+        expect(usage.totals.missed).to.equal(1);
+        expect(fs.existsSync(path.join(root, "test", "cassettes")), "nothing written").to.equal(false);
+        // another question, recorded nowhere: recorded as usual, into the directory it then creates; which does not make
+        // the first one's call go there after it
+        await openai(fake, vcr.cache).invoke("another question");
+        expect(fake.count() - before).to.equal(1);
+        expect(fixtureFiles(path.join(root, "test", "cassettes"))).to.have.length(1);
+        expect(
+          await openai(fake, vcr.cache)
+            .invoke("hello from the app")
+            .catch((e) => e),
+        ).to.be.instanceOf(VcrConfigError);
+        expect(fake.count() - before).to.equal(1);
+      } finally {
+        process.chdir(saved);
+      }
+      // the directory created before the run, on purpose: a second copy is recorded there
+      const other = tmpDir("vcr-sub-");
+      fs.writeFileSync(path.join(other, "package.json"), JSON.stringify({ name: "app" }));
+      fs.mkdirSync(path.join(other, "test", "cassettes"), { recursive: true });
+      fs.cpSync(path.join(root, "cassettes"), path.join(other, "cassettes"), { recursive: true });
+      process.chdir(path.join(other, "test"));
+      try {
+        const before = fake.count();
+        await openai(fake, new Vcr({ dir: "cassettes", mode: "record_or_replay" }).cache).invoke("hello from the app");
+        expect(fake.count() - before).to.equal(1);
+        expect(fixtureFiles(path.join(other, "test", "cassettes"))).to.deep.equal([recorded]);
       } finally {
         process.chdir(saved);
       }
