@@ -12,6 +12,7 @@ import {
   otherBlockTypes,
   reasoningLine,
   messageReasoning,
+  withoutReasoning,
   toolCall,
   usageText,
 } from "./text";
@@ -96,9 +97,11 @@ export function renderGenerations(gens: unknown[], out: string[]): void {
     const g = isRec(raw) ? raw : {};
     const m = isRec(g.message) ? g.message : undefined;
     const label = gens.length > 1 ? `  #${i + 1} ` : "  ";
-    const text = m ? contentText(m.content) : String(g.text ?? "");
+    const reasoning = m ? messageReasoning(m) : "";
+    // the reasoning blocks have the line below: not a [reasoning] marker too (a stream's answer shows none either)
+    const text = m ? contentText(reasoning ? withoutReasoning(m.content) : m.content) : String(g.text ?? "");
     out.push(joinText(`${label}[${m ? roleOf(String(m.type ?? "ai")) : "text"}]`, text));
-    if (m) out.push(...reasoningLine(messageReasoning(m)));
+    out.push(...reasoningLine(reasoning));
     for (const c of (m && Array.isArray(m.tool_calls) ? m.tool_calls : []) as Rec[]) out.push(`    → ${toolCall(c)}`);
     const info = isRec(g.generationInfo) ? g.generationInfo : {};
     const meta = m && isRec(m.response_metadata) ? m.response_metadata : {};

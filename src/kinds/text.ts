@@ -49,14 +49,20 @@ const MIME_KEYS: ReadonlySet<string> = new Set(["mime_type", "mimeType", "media_
 
 /** The reasoning a message's blocks hold, joined: OpenAI's `reasoning` blocks, Anthropic's `thinking` ones. */
 export function reasoningText(content: unknown): string {
-  if (!Array.isArray(content)) return "";
-  let out = "";
-  for (const b of content) {
-    if (!isRec(b)) continue;
-    if (b.type === "reasoning" && typeof b.reasoning === "string") out += b.reasoning;
-    else if (b.type === "thinking" && typeof b.thinking === "string") out += b.thinking;
-  }
-  return out;
+  return Array.isArray(content) ? content.map((b) => blockReasoning(b) ?? "").join("") : "";
+}
+
+/** A block list without the blocks `reasoningText` reads (anything else as it is). */
+export function withoutReasoning(content: unknown): unknown {
+  return Array.isArray(content) ? content.filter((b) => blockReasoning(b) === undefined) : content;
+}
+
+/** The reasoning one block holds (an OpenAI `reasoning` block, an Anthropic `thinking` one), or undefined for another block. */
+function blockReasoning(b: unknown): string | undefined {
+  if (!isRec(b)) return undefined;
+  if (b.type === "reasoning" && typeof b.reasoning === "string") return b.reasoning;
+  if (b.type === "thinking" && typeof b.thinking === "string") return b.thinking;
+  return undefined;
 }
 
 /** A message's reasoning: its blocks' (`reasoningText`), or the `reasoning_content` DeepSeek's and xAI's clients keep in `additional_kwargs`. */

@@ -197,7 +197,8 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
       { type: "text", text: "Rayleigh scattering." },
     ];
     KINDS.chat.render({ model: "o4-mini" } as never, { generations: [{ text: "", message: { type: "ai", content } }] }, {}, out);
-    expect(out.join("\n")).to.include('[assistant] [reasoning] Rayleigh scattering.\n    (reasoning: "Thinking about: why the sky is blue.")');
+    // the reasoning has its own line, and no [reasoning] marker beside the text, as a stream's answer (trial 45)
+    expect(out.join("\n")).to.include('[assistant] Rayleigh scattering.\n    (reasoning: "Thinking about: why the sky is blue.")');
     const streamed: string[] = [];
     const chunk = (block: object) => ({ message: { content: [block] } });
     const chunks = [chunk({ type: "thinking", thinking: "Think" }), chunk({ type: "thinking", thinking: "ing." }), chunk({ type: "text", text: "Blue." })];
