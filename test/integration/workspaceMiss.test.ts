@@ -87,13 +87,14 @@ describe("a miss at a workspace's root names the package's directory that holds 
           .finally(() => usage.stop());
         expect(stopped).to.be.instanceOf(VcrConfigError);
         expect(stopped.message).to.include(
-          `this chat request would be recorded into ${path.join(root, "test", "cassettes")}, ${ELSEWHERE} ${path.join(root, "cassettes", recorded)} holds this very request's fixture`,
+          `this chat request would be recorded into ${path.join(root, "test", "cassettes")}, which did not exist when this run began, while ${path.join(root, "cassettes", recorded)} holds this very request's fixture: ` +
+            `a relative dir is resolved against the working directory (${path.join(root, "test")}), a directory inside the package at ${root}.`,
         );
         expect(stopped.message).to.include("  The call was not made");
         expect(stopped.message).to.include(
           `Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join(root, "cassettes")} from wherever the tests run`,
         );
-        expect(stopped.message).to.include("create the directory first: mkdir -p cassettes.");
+        expect(stopped.message).to.include(`Or run the tests from ${root}.`).and.include("create the directory before the run: mkdir -p cassettes.");
         expect(fake.count() - before, "no request").to.equal(0);
         expect(usage.totals.missed).to.equal(1);
         expect(fs.existsSync(path.join(root, "test", "cassettes")), "nothing written").to.equal(false);
@@ -122,6 +123,33 @@ describe("a miss at a workspace's root names the package's directory that holds 
         await openai(fake, new Vcr({ dir: "cassettes", mode: "record_or_replay" }).cache).invoke("hello from the app");
         expect(fake.count() - before).to.equal(1);
         expect(fixtureFiles(path.join(other, "test", "cassettes"))).to.deep.equal([recorded]);
+      } finally {
+        process.chdir(saved);
+      }
+    }));
+
+  it("from a workspace package's own root, another package holding the same request (a shared prompt) is said once, and the call is recorded into the package's own directory", () =>
+    withFakeProvider({}, async (fake) => {
+      const root = tmpDir("vcr-ws2-");
+      fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
+      for (const name of ["a", "b"]) {
+        fs.mkdirSync(path.join(root, "packages", name), { recursive: true });
+        fs.writeFileSync(path.join(root, "packages", name, "package.json"), JSON.stringify({ name }));
+      }
+      await openai(fake, new Vcr({ dir: path.join(root, "packages", "b", "cassettes"), mode: "record_or_replay" }).cache).invoke("a shared prompt");
+      const saved = process.cwd();
+      process.chdir(path.join(root, "packages", "a"));
+      try {
+        const before = fake.count();
+        const vcr = new Vcr({ dir: "cassettes", mode: "record_or_replay" });
+        const said = await stderrOf(async () => {
+          await openai(fake, vcr.cache).invoke("a shared prompt");
+          await openai(fake, vcr.cache).invoke("another prompt");
+        });
+        expect(said.split(ELSEWHERE)).to.have.length(2); // once
+        expect(said).to.include("unless that is meant (two packages asking the same)");
+        expect(fake.count() - before).to.equal(2);
+        expect(fixtureFiles(path.join(root, "packages", "a", "cassettes"))).to.have.length(2);
       } finally {
         process.chdir(saved);
       }
