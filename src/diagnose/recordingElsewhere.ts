@@ -12,9 +12,10 @@
  *   it: said once per directory, and the call goes, since two packages may well ask the same (a shared
  *   prompt), each recording into its own directory.
  *
- * What the process first saw decides: a directory that did not exist then is still not the one meant
- * after a recording of a new request created it. Creating the directory before the run records there
- * on purpose.
+ * Whether the directory existed when the run began decides (its birth time against the run's start,
+ * which a runner hands its test processes; where the file system keeps no birth time, what this process
+ * first saw): one a recording of a new request created since, in this process or another worker, is
+ * still not the one meant. Creating the directory before the run records there on purpose.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,17 +23,18 @@ import { VcrConfigError } from "../errors";
 import { log } from "../log";
 import { pathFrom } from "../pathFrom";
 import { processWide } from "../processWide";
+import { runStartedAt } from "../runner/runStart";
 import { shellWord } from "./commandEnv";
 import { anchorFix, packageHolding } from "./messages";
 
-/** Each fixture directory asked about → whether it existed when this process first asked. */
+/** Each fixture directory asked about → whether it existed when the run began (`existedAtRunStart`). */
 const existed = processWide("diagnose.recordingElsewhere.v2", () => new Map<string, boolean>());
 const said = processWide("diagnose.recordingElsewhere.v1", () => new Set<string>());
 
 /** The error that stops recording `file` into `dir`, or undefined when the call may go (warned when another package holds it). */
 export function recordingElsewhere(dir: string, file: string, kind: string): VcrConfigError | undefined {
   let there = existed.get(dir);
-  if (there === undefined) existed.set(dir, (there = fs.existsSync(dir)));
+  if (there === undefined) existed.set(dir, (there = existedAtRunStart(dir)));
   if (there) return undefined;
   const cwd = process.cwd();
   const own = heldByOwnPackage(file, cwd);
@@ -70,4 +72,15 @@ function heldByOwnPackage(file: string, cwd: string): { there: string; pkg: stri
     if (fs.existsSync(path.join(d, "package.json"))) return undefined;
   }
   return undefined;
+}
+
+/** Whether `dir` existed when the run began: born before it, or, where no birth time is kept, there now (asked first before anything of this process recorded). */
+function existedAtRunStart(dir: string): boolean {
+  let born: number;
+  try {
+    born = fs.statSync(dir).birthtimeMs;
+  } catch {
+    return false;
+  }
+  return !(born > 0) || born < runStartedAt();
 }

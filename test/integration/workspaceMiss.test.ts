@@ -11,11 +11,19 @@ import { VcrConfigError, VcrMissError } from "../../src/errors";
 import { Usage } from "../../src/runner/usage";
 import { fixtureInAPackage } from "../../src/diagnose/messages";
 import { withFakeProvider } from "../helpers/fakeProvider";
-import { openai } from "../helpers/models";
+import { openai, TEST_KEY } from "../helpers/models";
+import { ROOT } from "../helpers/built";
+import { runChild } from "../helpers/child";
+import { INTERNAL_ENV_PREFIX } from "../../src/internalEnv";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { stderrOf } from "../helpers/notes";
 
 const ELSEWHERE = "which does not exist yet, while";
+
+/** The environment without what makes a child process part of this test run (its start, its share): a run of its own. */
+function ownRun(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith(INTERNAL_ENV_PREFIX)));
+}
 
 describe("a miss at a workspace's root names the package's directory that holds the fixture", () => {
   after(removeTmpDirs);
@@ -117,15 +125,28 @@ describe("a miss at a workspace's root names the package's directory that holds 
       fs.writeFileSync(path.join(other, "package.json"), JSON.stringify({ name: "app" }));
       fs.mkdirSync(path.join(other, "test", "cassettes"), { recursive: true });
       fs.cpSync(path.join(root, "cassettes"), path.join(other, "cassettes"), { recursive: true });
-      process.chdir(path.join(other, "test"));
-      try {
-        const before = fake.count();
-        await openai(fake, new Vcr({ dir: "cassettes", mode: "record_or_replay" }).cache).invoke("hello from the app");
-        expect(fake.count() - before).to.equal(1);
-        expect(fixtureFiles(path.join(other, "test", "cassettes"))).to.deep.equal([recorded]);
-      } finally {
-        process.chdir(saved);
-      }
+      // a run that starts after it was made: a process of its own (this one began before the directory did)
+      const before = fake.count();
+      const script = [
+        `const { Vcr } = require(${JSON.stringify(path.join(ROOT, "dist/cjs/index.js"))});`,
+        `const { ChatOpenAI } = require(${JSON.stringify(require.resolve("@langchain/openai"))});`,
+        `const vcr = new Vcr({ dir: "cassettes", mode: "record_or_replay" });`,
+        `new ChatOpenAI({ model: "gpt-4o-mini", apiKey: ${JSON.stringify(TEST_KEY)}, maxRetries: 0, cache: vcr.cache, configuration: { baseURL: ${JSON.stringify(fake.openaiBaseURL)} } })`,
+        `  .invoke("hello from the app").then(() => console.log(JSON.stringify(vcr.stats())), (e) => { console.error(e.message); process.exit(1); });`,
+      ].join("\n");
+      // a test process of this run (a worker that started after another made the directory) is still stopped
+      const worker = await runChild(process.execPath, ["-e", script], { cwd: path.join(other, "test"), env: { ...process.env, LANGCHAIN_VCR_QUIET: "1" } });
+      expect(worker.status).to.equal(1);
+      expect(worker.stderr).to.include("which did not exist when this run began");
+      expect(fake.count() - before).to.equal(0);
+      const child = await runChild(process.execPath, ["-e", script], {
+        cwd: path.join(other, "test"),
+        env: { ...ownRun(process.env), LANGCHAIN_VCR_QUIET: "1" },
+      });
+      expect(child.status, child.stderr).to.equal(0);
+      expect(JSON.parse(child.stdout.trim())).to.include({ recorded: 1, missed: 0 });
+      expect(fake.count() - before).to.equal(1);
+      expect(fixtureFiles(path.join(other, "test", "cassettes"))).to.deep.equal([recorded]);
     }));
 
   it("from a workspace package's own root, another package holding the same request (a shared prompt) is said once, and the call is recorded into the package's own directory", () =>
