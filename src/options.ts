@@ -34,6 +34,8 @@ export const DEFAULTS = Object.freeze({
 
 export interface ResolvedOptions {
   dir: string;
+  /** The working directory a relative `dir` was resolved against; undefined for an absolute one. */
+  relativeTo?: string;
   mode?: VcrMode;
   toolMode?: VcrToolMode;
   normalizers: Normalizer[];
@@ -77,6 +79,7 @@ export function resolveOptions(options: VcrOptions = {}): ResolvedOptions {
   }
   return {
     dir: path.resolve(process.cwd(), dir),
+    relativeTo: path.isAbsolute(dir) ? undefined : process.cwd(),
     mode: options.mode === undefined ? undefined : checkMode(options.mode, "options.mode"),
     toolMode: options.toolMode === undefined ? undefined : checkToolMode(options.toolMode, "options.toolMode"),
     normalizers: fnList("normalizers", options.normalizers, DEFAULTS.normalizers),

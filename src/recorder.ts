@@ -112,6 +112,8 @@ export interface VcrStats {
 
 export interface RecorderConfig {
   dir: string;
+  /** The working directory a relative `dir` was resolved against; undefined for an absolute one. */
+  relativeTo?: string;
   mode?: VcrMode;
   toolMode?: VcrToolMode;
   redactors: readonly Redactor[];
@@ -337,6 +339,7 @@ export class Recorder {
     const base = { kind, hash, file, request: request(), mode, policy };
     if (kind !== "tool" && (policy.readsFixtures || policy.writes !== "never")) raisePassedOnError(base);
     if (policy.writes !== "never") {
+      this.stopRecordingElsewhere(base, options);
       this.refuseSecretBeforeCall(base, options);
       this.store.assertWritable(); // a call whose answer could not be written is not paid for (or a tool body run) first
     }
@@ -368,6 +371,21 @@ export class Recorder {
     if (leak) throw this.refused(base, secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call"));
   }
 
+  /**
+   * A request about to be recorded into a relative dir resolved inside a package whose own directory of that name holds
+   * this very fixture (`recordingElsewhere`): not made, counted as a miss, named at its test's end when its error is
+   * caught, and kept for a next model request that carries its text, as a miss is.
+   */
+  private stopRecordingElsewhere(base: Omit<Lookup, "fixture">, options: LookupOptions): void {
+    const describe = describeOf(options, base.request);
+    const test = currentTest();
+    const stop = recordingElsewhere(this.config.relativeTo, this.store.dir, base.file, `${base.kind} request from ${describe}`, test?.title);
+    if (!stop) return;
+    this.count("missed", base.kind, base.mode, { hash: base.hash, dir: this.store.dir });
+    noteUnanswered(test, { kind: base.kind, describe, file: base.file, mode: base.mode, how: "stopped" });
+    throw keepModelMiss(base.kind, stop);
+  }
+
   /** `error`, counted for the summary: a request whose fixture could not be written without a secret (nothing was). */
   private refused(lookup: Pick<Lookup, "kind"> & { mode?: VcrMode }, error: Error): Error {
     emit({ type: "refused", kind: lookup.kind, mode: lookup.mode ?? this.mode() });
@@ -377,12 +395,6 @@ export class Recorder {
   /** A miss that may record: wait on the same request in flight, or own the live call. */
   private async missed(base: Omit<Lookup, "fixture">, options: LookupOptions): Promise<Lookup> {
     const hash = base.hash;
-    // a relative dir run from elsewhere: this very request's fixture is in the package's directory of that name
-    const elsewhere = recordingElsewhere(this.store.dir, base.file, base.kind);
-    if (elsewhere) {
-      this.count("missed", base.kind, base.mode, { hash, dir: this.store.dir });
-      throw elsewhere;
-    }
     for (;;) {
       const pending = this.inflight.get(hash);
       if (!pending) break;

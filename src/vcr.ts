@@ -32,6 +32,7 @@ export class Vcr {
     this.normalize = composeNormalizers(o.normalizers);
     this.recorder = new Recorder({
       dir: o.dir,
+      relativeTo: o.relativeTo,
       mode: o.mode,
       toolMode: o.toolMode,
       redactors: o.redactors,

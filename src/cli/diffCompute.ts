@@ -45,6 +45,11 @@ export interface DiffListed {
    * again, before `prune` removed the old fixture): that fixture, and how the two differ.
    */
   editOf?: { file: string; request: ShownDifference[]; response: VcrDifference[] };
+  /**
+   * An added fixture that asks the same question as one still here, unchanged, which would be shown as its edit had a
+   * complete run on this machine said that one is unused (`DiffReport.unsureRewrites`): that fixture.
+   */
+  sameQuestionAs?: string;
 }
 
 export interface DiffReport {
@@ -68,9 +73,10 @@ export interface DiffReport {
   /** Fixtures that could not be read on either side: reported, never fatal. */
   damaged: { file: string; side: "base" | "working tree"; problem: string }[];
   /**
-   * Added fixtures shown as added that ask the same question as a fixture still here, unchanged, and would be shown as
-   * its edit (a rewritten prompt or description, another parameter value) had a complete run on this machine said the
-   * old one is unused: without that word, a new test beside an old one would read as an edit of it (trial 45).
+   * How many added fixtures are shown as added that ask the same question as a fixture still here, unchanged, and would
+   * be shown as its edit (a rewritten prompt or description, another parameter value) had a complete run on this machine
+   * said the old one is unused (each `DiffListed.sameQuestionAs`): without that word, a new test beside an old one would
+   * read as an edit of it (trial 45).
    */
   unsureRewrites?: number;
 }
@@ -172,13 +178,11 @@ export function computeDiff(
   const unpaired = added.filter((a) => !pairedA.has(a.name));
   const kept = unpaired.length ? unchanged() : undefined;
   const still = kept ? stillThere(unpaired, kept, inUse) : new Map<Entry, Entry>();
-  if (kept && inUse === undefined && unpaired.length > still.size) {
-    const rewrites = stillThere(unpaired, kept, () => false, true).size - still.size;
-    if (rewrites > 0) report.unsureRewrites = rewrites;
-  }
+  const unsure = kept && inUse === undefined && unpaired.length > still.size ? stillThere(unpaired, kept, () => false, true) : new Map<Entry, Entry>();
   report.added = unpaired.map((a) => {
     const of = still.get(a);
-    if (!of) return listed(work, a);
+    const same = unsure.get(a);
+    if (!of) return same ? { ...listed(work, a), sameQuestionAs: work.label(same.name) } : listed(work, a);
     const editOf = {
       file: work.label(of.name),
       request: requestDiffs(of.request, a.request),
@@ -186,6 +190,8 @@ export function computeDiff(
     };
     return { ...listed(work, a), editOf };
   });
+  const rewrites = report.added.filter((a) => a.sameQuestionAs !== undefined).length;
+  if (rewrites > 0) report.unsureRewrites = rewrites;
   report.removed = removed.filter((r) => !pairedR.has(r.name)).map((r) => listed(base, r));
   sortChanges(report.changed);
   return report;

@@ -215,9 +215,10 @@ function wholeSuiteCommand(runner: RunnerName | undefined): string {
  * The fix for a miss whose fixture a workspace package holds (`there` in `pkg`, from the working
  * directory; `file` is where the Vcr looked): anchor `dir` to the file that makes the Vcr. Recording
  * again would write a second copy where it looked (said unless `recordingNow`: the run doing it says so).
+ * `cwd`: the working directory the relative `dir` was resolved against.
  */
-export function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string, recordingNow = false): string {
-  const given = path.dirname(path.relative(process.cwd(), file)) || "."; // the dir as given, relative: "cassettes", "test/cassettes"
+export function anchorFix({ there, pkg }: { there: string; pkg: string }, file: string, recordingNow = false, cwd = process.cwd()): string {
+  const given = path.dirname(path.relative(cwd, file)) || "."; // the dir as given, relative: "cassettes", "test/cassettes"
   return (
     `  Fix it: anchor dir to the file that makes the Vcr, so it names ${path.dirname(there)} from wherever the tests run, e.g. in a setup file in ${pkg}:\n` +
     `    new Vcr({ dir: path.join(import.meta.dirname, ${JSON.stringify(given.split(path.sep).join("/"))}) }) (__dirname in CommonJS).` +

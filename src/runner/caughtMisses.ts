@@ -33,7 +33,8 @@ export interface Unanswered {
   describe: string;
   file: string;
   mode: string;
-  how: "missed" | "failedLive";
+  /** `stopped`: not made, since its fixture is in the package's own directory (diagnose/recordingElsewhere.ts). */
+  how: "missed" | "failedLive" | "stopped";
 }
 
 /** Whether any test of the process has noted an unanswered request (every copy of langchain-vcr shares the test scopes). */
@@ -83,7 +84,9 @@ export function caughtNote(scope: Scope, outcome: "passed" | "failed" | "timedOu
       `  - ${u.kind} request from ${u.describe}: ${
         u.how === "missed"
           ? `a VcrMissError (mode ${u.mode} never calls the provider)`
-          : `sent to the provider to be recorded (mode ${u.mode}), and that call failed: nothing was recorded, so it goes live again next run`
+          : u.how === "stopped"
+            ? `not made (a VcrConfigError): its fixture is in the package's own directory, not the one the relative dir names from where the tests ran`
+            : `sent to the provider to be recorded (mode ${u.mode}), and that call failed: nothing was recorded, so it goes live again next run`
       }`,
       `    expected: ${u.file}`,
     );

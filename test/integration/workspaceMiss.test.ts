@@ -11,19 +11,12 @@ import { VcrConfigError, VcrMissError } from "../../src/errors";
 import { Usage } from "../../src/runner/usage";
 import { fixtureInAPackage } from "../../src/diagnose/messages";
 import { withFakeProvider } from "../helpers/fakeProvider";
-import { openai, TEST_KEY } from "../helpers/models";
-import { ROOT } from "../helpers/built";
-import { runChild } from "../helpers/child";
-import { INTERNAL_ENV_PREFIX } from "../../src/internalEnv";
+import { openai } from "../helpers/models";
+import { currentTest } from "../../src/scope";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { stderrOf } from "../helpers/notes";
 
 const ELSEWHERE = "which does not exist yet, while";
-
-/** The environment without what makes a child process part of this test run (its start, its share): a run of its own. */
-function ownRun(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith(INTERNAL_ENV_PREFIX)));
-}
 
 describe("a miss at a workspace's root names the package's directory that holds the fixture", () => {
   after(removeTmpDirs);
@@ -69,13 +62,14 @@ describe("a miss at a workspace's root names the package's directory that holds 
       expect(fixtureInAPackage(path.join(path.dirname(root), recorded), root), "a file not below the working directory").to.equal(undefined);
     }));
 
-  it('run from the package test/ directory with dir: "cassettes": recording stops each call before it is made, naming the package root cassettes/ that holds the request (trial 45; trial 36a warned and went on); replay_only names it; a directory created on purpose records', () =>
+  it('run from the package test/ directory with dir: "cassettes": recording stops each call the package holds before it is made (trial 45; trial 36a warned and went on), record_always too; replay_only names it; the fixture moved there replays; an absolute dir is left alone', () =>
     withFakeProvider({}, async (fake) => {
       const root = tmpDir("vcr-sub-");
       fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "app" }));
       fs.mkdirSync(path.join(root, "test"));
       await openai(fake, new Vcr({ dir: path.join(root, "cassettes"), mode: "record_or_replay" }).cache).invoke("hello from the app");
       const [recorded] = fixtureFiles(path.join(root, "cassettes"));
+      const inTest = path.join(root, "test", "cassettes");
       const saved = process.cwd();
       process.chdir(path.join(root, "test"));
       try {
@@ -95,58 +89,51 @@ describe("a miss at a workspace's root names the package's directory that holds 
           .finally(() => usage.stop());
         expect(stopped).to.be.instanceOf(VcrConfigError);
         expect(stopped.message).to.include(
-          `this chat request would be recorded into ${path.join(root, "test", "cassettes")}, which did not exist when this run began, while ${path.join(root, "cassettes", recorded)} holds this very request's fixture: ` +
-            `a relative dir is resolved against the working directory (${path.join(root, "test")}), a directory inside the package at ${root}.`,
+          `this chat request from ChatOpenAI (model "gpt-4o-mini") was not made: it would be recorded into ${inTest}, while ${path.join(root, "cassettes", recorded)} holds this very request's fixture.\n` +
+            `  test:     `,
         );
-        expect(stopped.message).to.include("  The call was not made");
+        expect(stopped.message).to.include(
+          `  The relative dir "cassettes" was resolved against the working directory (${path.join(root, "test")}), a directory inside the package at ${root}: `,
+        );
         expect(stopped.message).to.include(
           `Fix it: anchor dir to the file that makes the Vcr, so it names ${path.join(root, "cassettes")} from wherever the tests run`,
         );
-        expect(stopped.message).to.include(`Or run the tests from ${root}.`).and.include("create the directory before the run: mkdir -p cassettes.");
+        expect(stopped.message).to.include(`Or run the tests from ${root}. If cassettes is the directory you mean, move the fixtures there: mv `);
         expect(fake.count() - before, "no request").to.equal(0);
         expect(usage.totals.missed).to.equal(1);
-        expect(fs.existsSync(path.join(root, "test", "cassettes")), "nothing written").to.equal(false);
-        // another question, recorded nowhere: recorded as usual, into the directory it then creates; which does not make
-        // the first one's call go there after it
+        expect(fs.existsSync(inTest), "nothing written").to.equal(false);
+        // its test is told at its end when the error is caught, as for a miss
+        expect(currentTest()?.unanswered?.map((u) => u.how)).to.deep.equal(["missed", "stopped"]); // the replay_only miss above, then this
+        currentTest()!.unanswered = []; // this test means it
+        // another question, recorded nowhere: recorded as usual, into the directory it then creates; the held one still stops
         await openai(fake, vcr.cache).invoke("another question");
         expect(fake.count() - before).to.equal(1);
-        expect(fixtureFiles(path.join(root, "test", "cassettes"))).to.have.length(1);
+        expect(fixtureFiles(inTest)).to.have.length(1);
         expect(
           await openai(fake, vcr.cache)
             .invoke("hello from the app")
             .catch((e) => e),
         ).to.be.instanceOf(VcrConfigError);
+        // record_always too (recheck N1: it recorded the whole suite into test/cassettes)
+        const always = await openai(fake, new Vcr({ dir: "cassettes", mode: "record_always" }).cache)
+          .invoke("hello from the app")
+          .catch((e) => e);
+        expect(always).to.be.instanceOf(VcrConfigError);
         expect(fake.count() - before).to.equal(1);
+        currentTest()!.unanswered = [];
+        // an absolute dir is where its author put it: recorded, a second copy
+        await openai(fake, new Vcr({ dir: inTest, mode: "record_or_replay" }).cache).invoke("hello from the app");
+        expect(fake.count() - before).to.equal(2);
+        fs.rmSync(path.join(inTest, recorded));
+        // the fixture moved to the directory meant: it replays
+        fs.renameSync(path.join(root, "cassettes", recorded), path.join(inTest, recorded));
+        const sealed = new Vcr({ dir: "cassettes", mode: "replay_only" });
+        await openai(fake, sealed.cache).invoke("hello from the app");
+        expect(sealed.stats()).to.include({ replayed: 1, missed: 0 });
+        expect(fake.count() - before).to.equal(2);
       } finally {
         process.chdir(saved);
       }
-      // the directory created before the run, on purpose: a second copy is recorded there
-      const other = tmpDir("vcr-sub-");
-      fs.writeFileSync(path.join(other, "package.json"), JSON.stringify({ name: "app" }));
-      fs.mkdirSync(path.join(other, "test", "cassettes"), { recursive: true });
-      fs.cpSync(path.join(root, "cassettes"), path.join(other, "cassettes"), { recursive: true });
-      // a run that starts after it was made: a process of its own (this one began before the directory did)
-      const before = fake.count();
-      const script = [
-        `const { Vcr } = require(${JSON.stringify(path.join(ROOT, "dist/cjs/index.js"))});`,
-        `const { ChatOpenAI } = require(${JSON.stringify(require.resolve("@langchain/openai"))});`,
-        `const vcr = new Vcr({ dir: "cassettes", mode: "record_or_replay" });`,
-        `new ChatOpenAI({ model: "gpt-4o-mini", apiKey: ${JSON.stringify(TEST_KEY)}, maxRetries: 0, cache: vcr.cache, configuration: { baseURL: ${JSON.stringify(fake.openaiBaseURL)} } })`,
-        `  .invoke("hello from the app").then(() => console.log(JSON.stringify(vcr.stats())), (e) => { console.error(e.message); process.exit(1); });`,
-      ].join("\n");
-      // a test process of this run (a worker that started after another made the directory) is still stopped
-      const worker = await runChild(process.execPath, ["-e", script], { cwd: path.join(other, "test"), env: { ...process.env, LANGCHAIN_VCR_QUIET: "1" } });
-      expect(worker.status).to.equal(1);
-      expect(worker.stderr).to.include("which did not exist when this run began");
-      expect(fake.count() - before).to.equal(0);
-      const child = await runChild(process.execPath, ["-e", script], {
-        cwd: path.join(other, "test"),
-        env: { ...ownRun(process.env), LANGCHAIN_VCR_QUIET: "1" },
-      });
-      expect(child.status, child.stderr).to.equal(0);
-      expect(JSON.parse(child.stdout.trim())).to.include({ recorded: 1, missed: 0 });
-      expect(fake.count() - before).to.equal(1);
-      expect(fixtureFiles(path.join(other, "test", "cassettes"))).to.deep.equal([recorded]);
     }));
 
   it("from a workspace package's own root, another package holding the same request (a shared prompt) is said once, and the call is recorded into the package's own directory", () =>
