@@ -94,12 +94,14 @@ class LangchainVcrJestReporter {
     const entries = (report?.extra ?? []) as JournalEntry[];
     const passed = new Set(result.testResults.filter((t) => t.status === "passed").map((t) => t.fullName));
     // a test that passed although a request of it had no fixture, or failed on another error: the worker made the notes, jest tells here how it ended
-    const errors = new Map(failed.map((t) => [t.fullName, { message: (t.failureMessages ?? []).join("\n") }] as const));
+    // each attempt's failure, the last attempt's last: whether it timed out is the last one's (jest.retryTimes)
+    const errors = new Map(failed.map((t) => [t.fullName, { message: (t.failureMessages ?? []).join("\n"), last: t.failureMessages?.at(-1) }] as const));
     for (const e of entries) {
       const error = errors.get(e.title);
       if (e.caught && passed.has(e.title))
         log.note(e.caught.passed + "\n"); // LANGCHAIN_VCR_QUIET silences it: a test may expect its miss
-      else if (e.caught && error && !failedOnMiss(error)) log.warn((timedOut(error) ? (e.caught.timedOut ?? e.caught.failed) : e.caught.failed) + "\n");
+      else if (e.caught && error && !failedOnMiss(error))
+        log.warn((timedOut({ message: error.last }) ? (e.caught.timedOut ?? e.caught.failed) : e.caught.failed) + "\n");
     }
     if (failed.length === 0) return;
     const titles = new Set(failed.map((t) => t.fullName));

@@ -10,8 +10,11 @@
 /** What a miss's error says (a VcrMissError, or a provider's error a failed-live note was joined to): a test that failed on it needs no note. */
 const MISS_TEXT = "no recorded fixture";
 
-/** How each runner says a test ran out of time: jest, vitest, mocha, node:test. */
-const TIMED_OUT = /Exceeded timeout of \d+ ?ms|Test timed out in \d+ ?ms|Timeout of \d+ ?ms exceeded|test timed out after \d+ ?ms/i;
+/**
+ * How each runner says a test ran out of time, in its own words and case: jest, vitest, mocha, node:test (not an HTTP
+ * client's "timeout of 5000ms exceeded", which a test can fail on too).
+ */
+const TIMED_OUT = /Exceeded timeout of \d+ ms for a test|Test timed out in \d+ms|Timeout of \d+ms exceeded\. For async tests|test timed out after \d+ms/;
 
 /** Whether a failed test's error says it ran out of time (then an unanswered request's error may never have reached it). */
 export function timedOut(error: { message?: unknown } | undefined): boolean {
@@ -35,6 +38,14 @@ export interface Unanswered {
   mode: string;
   /** `stopped`: not made, since its fixture is in the package's own directory (diagnose/recordingElsewhere.ts). */
   how: "missed" | "failedLive" | "stopped";
+  /** Fake timers that fake `queueMicrotask` were installed when it was made (jest's, vitest's or sinon's: `fakeMicrotasks`). */
+  fakeTimers?: boolean;
+}
+
+/** Whether `queueMicrotask` is a fake timers' one (@sinonjs/fake-timers, which jest and vitest use, marks what it installs with its clock). */
+export function fakeMicrotasks(): boolean {
+  const q = (globalThis as { queueMicrotask?: { clock?: unknown } }).queueMicrotask;
+  return typeof q?.clock === "object" && q.clock !== null;
 }
 
 /** Whether any test of the process has noted an unanswered request (every copy of langchain-vcr shares the test scopes). */
@@ -55,7 +66,7 @@ export function noteUnanswered(test: Scope | undefined, u: Unanswered): void {
   if (!test || test.ended) return;
   noted.any = true;
   const list = (test.unanswered ??= []);
-  if (!list.some((x) => x.file === u.file && x.how === u.how)) list.push(u);
+  if (!list.some((x) => x.file === u.file && x.how === u.how)) list.push(fakeMicrotasks() ? { ...u, fakeTimers: true } : u);
 }
 
 /**
@@ -74,9 +85,11 @@ export function caughtNote(scope: Scope, outcome: "passed" | "failed" | "timedOu
     passed: `${title} passed, but ${list.length} request(s) in it had no fixture, and the error was caught ${caught}: the code went on without the answer it gets live.`,
     failed: `${title} failed, and ${list.length} request(s) in it had no fixture whose error was caught ${caught}: the code went on without the answer it gets live, which may be why.`,
     timedOut:
-      `${title} timed out, and ${list.length} request(s) in it had no fixture: the error may never have reached the test. Fake timers that fake ` +
-      `queueMicrotask (jest's do, by default) stop a LangGraph graph whose node throws from ever settling; jest.useFakeTimers({ doNotFake: ["queueMicrotask"] }) ` +
-      `lets the error through.`,
+      `${title} timed out, and ${list.length} request(s) in it had no fixture: the error may never have reached the test` +
+      (list.some((u) => u.fakeTimers)
+        ? `. Fake timers faked queueMicrotask when it was made (jest's do, by default), and under them a LangGraph graph whose node throws never ` +
+          `settles: jest.useFakeTimers({ doNotFake: ["queueMicrotask"] }), or fakeTimers: { doNotFake: ["queueMicrotask"] } in jest.config, lets the error through.`
+        : ` (code that waits after an error, on a timer or a promise that never settles, ends in the test's timeout).`),
   };
   const lines = [PREFIX + first[outcome]];
   for (const u of list) {
