@@ -177,13 +177,29 @@ const EDIT_MAX = 40;
  */
 export function formatEdit(recorded: unknown, requested: unknown): string | undefined {
   if (typeof recorded !== "string" || typeof requested !== "string") return undefined;
-  const { start, end } = sharedEnds(recorded, requested);
+  let { start, end } = sharedEnds(recorded, requested);
+  // whole words (and never half a surrogate pair): "English" → "French", not "Englis" → "Frenc"
+  while (start > 0 && ((inWord(recorded, start - 1) && inWord(recorded, start)) || lowSurrogate(recorded, start))) start--;
+  while (end > 0 && ((inWord(recorded, recorded.length - end - 1) && inWord(recorded, recorded.length - end)) || lowSurrogate(recorded, recorded.length - end)))
+    end--;
   const removed = recorded.slice(start, recorded.length - end);
   const inserted = requested.slice(start, requested.length - end);
   if (removed.length > EDIT_MAX || inserted.length > EDIT_MAX) return undefined;
-  const from = Math.max(0, start - EDIT_LEAD);
+  let from = Math.max(0, start - EDIT_LEAD);
+  if (lowSurrogate(recorded, from)) from--;
   const side = (changed: string) => (from > 0 ? '"…' : '"') + JSON.stringify(recorded.slice(from, start) + changed).slice(1, -1) + (end > 0 ? '…"' : '"');
   return `${side(removed)} → ${side(inserted)}`;
+}
+
+/** Whether the character at `i` of `s` is a letter or a digit (of any script). */
+function inWord(s: string, i: number): boolean {
+  return i >= 0 && i < s.length && /[\p{L}\p{N}]/u.test(s[i]);
+}
+
+/** Whether the code unit at `i` of `s` is the second half of a surrogate pair (an emoji's): a cut there splits the character. */
+function lowSurrogate(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return i > 0 && c >= 0xdc00 && c <= 0xdfff && s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff;
 }
 
 /**

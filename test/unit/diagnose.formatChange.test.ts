@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { formatChange, hintFor } from "../../src/diagnose/diff";
+import { formatChange, formatEdit, hintFor } from "../../src/diagnose/diff";
 
 describe("a difference as a miss shows it (formatChange)", () => {
   const prompt = (args: string) => `You are a tool emulator. Reply as the tool would. Tool: issue_refund. Description: refund an order. Arguments: ${args}`;
@@ -90,5 +90,20 @@ describe("hintFor: OpenAI's two APIs", () => {
     expect(hintFor([...gained, d("temperature", 0, undefined)])).to.equal(undefined);
     expect(hintFor([d("tools[0].strict", true, null)])).to.equal(undefined); // changed, not gained
     expect(hintFor([d("tools[0].strict", undefined, true)])).to.equal(undefined); // a user's own strict: true (review)
+  });
+});
+
+describe("formatEdit: a changed text as the edit alone, for the summary's roll-up", () => {
+  it("the edit with a few characters before it, in whole words, never half an emoji; none for a long edit or a non-text", () => {
+    const prefix = "Summarise the customer's message in one sentence: ";
+    expect(formatEdit(prefix + "My order 42 arrived.", prefix.replace(":", ";") + "My order 42 arrived.")).to.equal(
+      '"… in one sentence:…" → "… in one sentence;…"',
+    );
+    expect(formatEdit(prefix + "Where is it?", prefix.replace(":", ";") + "Where is it?")).to.equal('"… in one sentence:…" → "… in one sentence;…"'); // the same for another text around it
+    expect(formatEdit("Answer in English please", "Answer in French please")).to.equal('"Answer in English…" → "Answer in French…"'); // not "Englis" → "Frenc"
+    expect(formatEdit("smile 😀 now", "smile 🈀 now")).to.equal('"smile 😀…" → "smile 🈀…"'); // the pair shares its first half
+    expect(formatEdit("x".repeat(20) + "😀abc", "x".repeat(20) + "😀abd")).to.equal('"…xxxxxxxxxxxxxx😀abc" → "…xxxxxxxxxxxxxx😀abd"'); // the lead does not start on half of it
+    expect(formatEdit("a", "b".repeat(50))).to.equal(undefined);
+    expect(formatEdit(0, 1)).to.equal(undefined);
   });
 });
