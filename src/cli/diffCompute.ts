@@ -144,10 +144,9 @@ export function computeDiff(
     const before = upgradedParts(a);
     const byHand = a.recordedAt === b.recordedAt;
     const request = requestDiffs(before.request, b.request);
-    let response = responseDiffs(b.kind, before.response, b.response);
-    // a hand edit of what a review leaves out of a recording (reasoning text, ids, provider metadata): shown as written,
-    // since no recording made it (trial 45: the row said "no difference a review shows" and named no file)
-    if (byHand && request.length === 0 && response.length === 0) response = diffValues(before.response, b.response);
+    // a hand edit: every change in the file as written, what a review of a recording leaves out (reasoning text, ids,
+    // provider metadata) too, since each was made on purpose (trial 45: the row said "no difference a review shows")
+    const response = byHand ? diffValues(a.response, b.response) : responseDiffs(b.kind, before.response, b.response);
     report.rerecorded.push({
       file: work.label(name),
       kind: b.kind,

@@ -392,7 +392,8 @@ describe("cli: langchain-vcr diff", function () {
     fs.writeFileSync(path.join(cassettes, original), JSON.stringify(twoCopies, null, 2) + "\n");
     const oneCopy = await cli(["diff"], dir);
     expect(oneCopy.stdout, oneCopy.stdout).to.contain(`\nedited by hand (recordedAt unchanged) chat `);
-    expect(oneCopy.stdout).to.contain(`  response generations[0].generation_text: (absent) → ${JSON.stringify("Edited: " + said)}`);
+    // a hand edit is shown as written in the file: the generation's own text, not the message's
+    expect(oneCopy.stdout).to.contain(`  response generations[0].text: {+Edited:+} ${said}\n`);
     expect(oneCopy.stdout).to.not.contain("no difference a review shows");
     // a hand edit of what a review leaves out of a recording (provider metadata, ids, reasoning text) is shown as written,
     // with its file, not counted among "no difference a review shows" (trial 45)
@@ -409,6 +410,12 @@ describe("cli: langchain-vcr diff", function () {
       /\| edited by hand \(recordedAt unchanged\) \| chat \|[^\n]*response generations\[0\]\.message\.response_metadata/,
     );
     expect(hiddenMarkdown).to.not.contain("no difference a review shows");
+    // with a visible edit beside it, both are shown (review M4: only the text was)
+    hidden.response.generations[0].message.content = "Edited: " + said;
+    fs.writeFileSync(path.join(cassettes, original), JSON.stringify(hidden, null, 2) + "\n");
+    const both = (await cli(["diff"], dir)).stdout;
+    expect(both, both).to.contain(`  response generations[0].message.content: {+Edited:+} ${said}\n`);
+    expect(both).to.match(/ {2}response generations\[0\]\.message\.response_metadata[^\n]*edited-by-hand/);
     fs.writeFileSync(path.join(cassettes, original), text);
     const unknown = await cli(["diff", "--base", "nope..."], dir);
     expect(unknown.code).to.equal(2);
