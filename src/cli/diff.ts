@@ -21,7 +21,9 @@ import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
 import { VcrConfigError } from "../errors";
-import { cliVerdicts } from "./ledgers";
+import { cliVerdicts, suiteName } from "./ledgers";
+import { display } from "./io";
+import { shellWord } from "../diagnose/messages";
 import { suitesSharing } from "../runner/otherSuites";
 
 export const diffSpec = { strings: ["base", "format", SECRET_FLAG] } as const;
@@ -141,7 +143,9 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
     // run from a subdirectory of the project: the default directory is the one at the work tree's top level
     dir = path.join(workTreeOf(dir), path.basename(dir));
   }
-  const r = diffFixtures(dir, base, `diff${flagWords(args)}`, usedByLastRuns(dir, args, io));
+  const used = usedByLastRuns(dir, args, io);
+  const r = diffFixtures(dir, base, `diff${flagWords(args)}`, used.inUse);
+  if (r.report.unsureRewrites) r.report.unsureWhy = used.why;
   const header = { dir: r.dir, base: r.base };
   // a credential a fixture holds by mistake (validate reports it) stays out of the report, which a pull-request comment shows
   const report = masked(r.report, args);
@@ -151,14 +155,25 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
 
 /**
  * What the last complete runs on this machine used (the last run of the suite here and of each
- * other suite sharing `dir`), from their ledgers; undefined when one is missing or partial. A
- * fixture they used is still a test's, not the old form of an added one.
+ * other suite sharing `dir`), from their ledgers (`inUse`); when one is missing or partial, why not, and what
+ * would tell (`why`). A fixture they used is still a test's, not the old form of an added one.
  */
-function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): ((file: string) => boolean) | undefined {
-  const { verdicts } = cliVerdicts(args, io, dir);
-  if (!verdicts?.last?.complete) return undefined;
-  const runs = [verdicts.last, ...suitesSharing(verdicts, dir).map((o) => o.run)];
-  if (runs.some((r) => !r.complete)) return undefined;
-  const used = new Set(runs.flatMap((r) => [...r.used]));
-  return (file) => used.has(file);
+function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file: string) => boolean; why?: string } {
+  const { ledgerDir, verdicts } = cliVerdicts(args, io, dir);
+  const last = verdicts?.last;
+  if (!verdicts || !last) return { why: `there is no usage ledger in ${display(io, ledgerDir)}: run the whole suite, then diff again, or prune first` };
+  if (!last.complete)
+    return { why: `the last run ${last.runId} (started ${last.startedAt}) was partial: run the whole suite, then diff again, or prune first` };
+  const others = suitesSharing(verdicts, dir);
+  const partial = others.filter((o) => !o.run.complete);
+  if (partial.length > 0) {
+    const ledgers = partial.flatMap((o) => [...o.ledgers].sort()).map((d) => shellWord(display(io, d)));
+    return {
+      why:
+        `another suite that used ${display(io, dir)} last ran partially: ${partial.map((o) => suiteName(o.run)).join("; ")}. ` +
+        `Run it whole, then diff again; if it is gone (a one-off run of a few files), delete its ledgers: rm -r ${ledgers.join(" ")}`,
+    };
+  }
+  const used = new Set([last, ...others.map((o) => o.run)].flatMap((r) => [...r.used]));
+  return { inUse: (file) => used.has(file) };
 }

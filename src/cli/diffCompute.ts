@@ -79,6 +79,8 @@ export interface DiffReport {
    * read as an edit of it (trial 45).
    */
   unsureRewrites?: number;
+  /** Why no complete run on this machine says which fixtures still here are in use, and what would (the CLI's ledgers). */
+  unsureWhy?: string;
 }
 
 /** What a change did to its request: changes that did the same (a system prompt rewritten for every test) are one group. */

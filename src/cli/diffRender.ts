@@ -40,7 +40,12 @@ export function renderJson(r: DiffReport): string {
       ...(x.editedByHand ? { editedByHand: true } : {}),
     })),
     damaged: r.damaged,
-    ...(r.unsureRewrites ? { unsureRewrites: r.unsureRewrites } : {}),
+    ...(r.unsureRewrites
+      ? {
+          unsureRewrites: r.unsureRewrites,
+          sameQuestionAs: r.added.flatMap((x) => (x.sameQuestionAs ? [{ added: x.file, sameQuestionAs: x.sameQuestionAs }] : [])),
+        }
+      : {}),
   };
   return JSON.stringify(out, null, 2) + "\n";
 }
@@ -74,6 +79,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
   if (r.added.length + r.removed.length) lines.push("");
   for (const f of r.added) {
     lines.push(`added    ${f.file}  ${f.kind} ${f.title}`);
+    if (f.sameQuestionAs) lines.push(`  ${asksAsked(f.sameQuestionAs)}`);
     if (f.editOf) lines.push(`  ${stillHere(f.editOf.file)}`, ...section("request", f.editOf.request, false), ...section("response", f.editOf.response, false));
   }
   for (const f of r.removed) lines.push(`removed  ${f.file}  ${f.kind} ${f.title}`);
@@ -104,7 +110,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       "added",
       f.kind,
       cell(f.title),
-      f.editOf ? `${code(f.editOf.request.map(shown).join(", "))} (an edit: see below)` : "—",
+      f.editOf ? `${code(f.editOf.request.map(shown).join(", "))} (an edit: see below)` : f.sameQuestionAs ? asksAsked(code(short(f.sameQuestionAs))) : "—",
       code(short(f.file)),
     ]),
     ...r.removed.map((f) => ["removed", f.kind, cell(f.title), "—", code(short(f.file))]),
@@ -210,10 +216,15 @@ function sameAsAbove(): (c: { request: readonly VcrDifference[] }) => boolean {
 function unsure(r: DiffReport): string[] {
   if (!r.unsureRewrites) return [];
   return [
-    `note: ${r.unsureRewrites} added fixture(s) ask the same question as a fixture still here, unchanged: an edit of it (a rewritten prompt or ` +
-      `description, another parameter value), or a new test beside it. No complete run on this machine says which (its usage ledger is missing, ` +
-      `or the last run was partial), so they are shown as added: run the whole suite, then diff again, or prune first.`,
+    `note: ${r.unsureRewrites} added fixture(s) ask the same question as a fixture still here, unchanged (each says which): an edit of it (a ` +
+      `rewritten prompt or description, another parameter value), or a new test beside it. No complete run on this machine says which, so they ` +
+      `are shown as added: ${r.unsureWhy ?? "run the whole suite, then diff again, or prune first"}.`,
   ];
+}
+
+/** An added fixture that asks what one still there asked, which no complete run says is unused (`DiffListed.sameQuestionAs`). */
+function asksAsked(file: string): string {
+  return `asks what ${file} asked: an edit of it, or a new test beside it (see the note)`;
 }
 
 /** An added fixture that edits one still there: the old one stays until prune removes it (once no test uses it). */

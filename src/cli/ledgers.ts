@@ -5,7 +5,7 @@
  * after `resolveDir`, which decides the root for a command run from a workspace package.
  */
 import * as path from "node:path";
-import { defaultLedgerDir, LEDGER_DIR_ENV } from "../runner/ledgerFiles";
+import { defaultLedgerDir, LEDGER_DIR_ENV, type RunVerdict } from "../runner/ledgerFiles";
 import { ledgerVerdicts, type LedgerSource, type LedgerVerdicts } from "../runner/otherSuites";
 import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
 import { isDirectory } from "../fsProbe";
@@ -58,4 +58,10 @@ const DEFAULT_LEDGER_TAIL = path.join("node_modules", ".cache", "langchain-vcr",
 export function ledgerRootOf(ledgerDir: string, io: Io): string {
   const resolved = path.resolve(ledgerDir);
   return resolved.endsWith(path.sep + DEFAULT_LEDGER_TAIL) ? resolved.slice(0, -DEFAULT_LEDGER_TAIL.length - 1) : cliRoot(io);
+}
+
+/** Another suite's run, as prune and diff name it: `node --test run <id> (started …; test files a, b, …)`. */
+export function suiteName(v: RunVerdict): string {
+  const files = v.specFiles.slice(0, 3).join(", ") + (v.specFiles.length > 3 ? `, … (${v.specFiles.length})` : "");
+  return `${v.runner} run ${v.runId} (started ${v.startedAt}; test files ${files})`;
 }

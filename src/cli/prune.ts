@@ -13,7 +13,7 @@ import { skippedUsers } from "../runner/skipScan";
 import { flagWords, type ParsedArgs } from "./args";
 import { shellWord } from "../diagnose/messages";
 import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
-import { cliVerdicts, ledgerRootOf } from "./ledgers";
+import { cliVerdicts, ledgerRootOf, suiteName } from "./ledgers";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
 import { readFixtureFile } from "../store/reader";
@@ -188,12 +188,6 @@ function untrustedSuitesRefusal(io: Io, dir: string, suites: readonly OtherSuite
     `  Fix: run each of those suites whole too (${runners}, no filter), then run langchain-vcr prune again. ` +
     `If they are gone (one-off runs of a few files, say), delete their ledgers: rm -r ${runDirs.join(" ")}\n`
   );
-}
-
-/** Another suite's run, as prune names it: `node --test run <id> (started …; test files a, b, …)`. */
-function suiteName(v: RunVerdict): string {
-  const files = v.specFiles.slice(0, 3).join(", ") + (v.specFiles.length > 3 ? `, … (${v.specFiles.length})` : "");
-  return `${v.runner} run ${v.runId} (started ${v.startedAt}; test files ${files})`;
 }
 
 /** "  chat gpt-4o-mini: \"…\"" for a fixture's line in the list, or "" for a file that cannot be read as one. */

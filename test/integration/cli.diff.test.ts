@@ -4,7 +4,7 @@
  * prompt-edit case by mocha with the langchain-vcr/mocha plugin, then `prune`).
  */
 import { expect } from "chai";
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
@@ -18,6 +18,8 @@ import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai, TEST_KEY } from "../helpers/models";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { fixtureFiles, tmpDir } from "../helpers/tmp";
+import { defaultLedgerDir, writeLedger } from "../../src/runner/ledgerFiles";
+import { ledgerRecord } from "../helpers/ledgerRecord";
 
 const MOCHA = path.join(ROOT, "node_modules/mocha/bin/mocha.js");
 const PLUGIN = path.join(ROOT, "dist/cjs/mocha/index.js");
@@ -243,10 +245,71 @@ describe("cli: langchain-vcr diff", function () {
     // shown as added, and a note says so and what would tell (trial 45)
     const unpruned = await cli(["diff"], dir);
     expect(unpruned.stdout).to.contain("0 changed, 4 added, 0 removed, 0 re-recorded\n");
-    const note = "note: 2 added fixture(s) ask the same question as a fixture still here, unchanged: an edit of it";
-    expect(unpruned.stdout).to.contain(note).and.contain("so they are shown as added: run the whole suite, then diff again, or prune first.");
-    expect((await cli(["diff", "--format", "markdown"], dir)).stdout).to.contain(note);
-    expect(JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout).unsureRewrites).to.equal(2);
+    const note = "note: 2 added fixture(s) ask the same question as a fixture still here, unchanged (each says which): an edit of it";
+    expect(unpruned.stdout).to.contain(note);
+    // why no run says, and what would: here no ledger at all (the fixtures were recorded outside a runner)
+    expect(unpruned.stdout).to.contain(
+      `so they are shown as added: there is no usage ledger in node_modules/.cache/langchain-vcr/ledgers: run the whole suite, then diff again, or prune first.`,
+    );
+    // each such row says which fixture it asks what of
+    expect(
+      unpruned.stdout.match(/\n {2}asks what cassettes\/[0-9a-f]{64}\.json asked: an edit of it, or a new test beside it \(see the note\)/g),
+    ).to.have.length(2);
+    const unprunedMarkdown = (await cli(["diff", "--format", "markdown"], dir)).stdout;
+    expect(unprunedMarkdown).to.contain(note);
+    expect(
+      unprunedMarkdown.match(/\| asks what `cassettes\/[0-9a-f]{12}….json` asked: an edit of it, or a new test beside it \(see the note\) \|/g),
+    ).to.have.length(2);
+    const unprunedJson = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
+    expect(unprunedJson.unsureRewrites).to.equal(2);
+    expect(unprunedJson.sameQuestionAs).to.have.length(2);
+    // the Paris and Oslo fixtures of the old prompt, one each
+    const olds = unprunedJson.sameQuestionAs.map((x: { sameQuestionAs: string }) => x.sameQuestionAs.replace("cassettes/", ""));
+    expect(new Set(olds).size).to.equal(2);
+    for (const old of olds) expect(before).to.include(old);
+    // the suite's complete run used the new fixtures, but a one-off run of another file (another suite) was partial: the
+    // note names it and how to set it aside (trial 45 recheck N2: "run the whole suite" changed nothing there)
+    for (const f of ["test/a.test.mjs", "repro/x.test.mjs"]) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), "");
+    }
+    const ledgers = defaultLedgerDir(dir, {});
+    const added = fixtureFiles(cassettes).filter((f) => !before.includes(f));
+    const at = (minute: number) => new Date(Date.now() + minute * 60_000).toISOString();
+    const partial = ["test files named on the command line: repro/x.test.mjs"];
+    writeLedger(
+      ledgers,
+      ledgerRecord({
+        runId: "run-1",
+        n: 1,
+        startedAt: at(1),
+        partial,
+        specFiles: ["repro/x.test.mjs"],
+        used: [`cassettes/${before[0]}`],
+        runner: "node --test",
+      }),
+    );
+    writeLedger(
+      ledgers,
+      ledgerRecord({
+        runId: "run-2",
+        n: 2,
+        startedAt: at(2),
+        partial: [],
+        specFiles: ["test/a.test.mjs"],
+        used: added.map((f) => `cassettes/${f}`),
+        runner: "node --test",
+      }),
+    );
+    const otherPartial = (await cli(["diff"], dir)).stdout;
+    expect(otherPartial).to.match(
+      /so they are shown as added: another suite that used cassettes last ran partially: node --test run run-1 \(started \S+; test files repro\/x\.test\.mjs\)\. Run it whole, then diff again; if it is gone \(a one-off run of a few files\), delete its ledgers: rm -r (\S+)\.\n/,
+    );
+    execFileSync("bash", ["-c", `rm -r ${/delete its ledgers: rm -r (\S+)\.\n/.exec(otherPartial)![1]}`], { cwd: dir });
+    const judged = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
+    expect(judged.addedEdits, "the complete run says the old ones are unused: edits").to.have.length(2);
+    expect(judged.unsureRewrites).to.equal(undefined);
+    fs.rmSync(ledgers, { recursive: true });
     for (const f of before) fs.rmSync(path.join(cassettes, f));
 
     const text = await cli(["diff"], dir);
