@@ -446,8 +446,12 @@ describe("secret safety", () => {
       for await (const _ of await model.stream(q)) void _;
     };
     fake.enqueue({ toolCalls: [{ name: "lookup", args: { id } }] });
-    const err = await drain(`Find ${id}`).catch((e) => e);
+    const usage = new Usage().start();
+    const err = await drain(`Find ${id}`)
+      .catch((e) => e)
+      .finally(() => usage.stop());
     expect(err).to.be.instanceOf(VcrSecretError);
+    expect(usage.totals).to.include({ refused: 1, recorded: 0 }); // the summary counts it refused (review L5)
     expect(err.path).to.match(/^\$\.response\.chunks\[\*\]\..*(args|arguments), joined$/);
     expect(err.message).to.include("a redactor (options.redactors) masks a value that").and.not.include(id);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
