@@ -23,6 +23,7 @@ describe("options: DEFAULTS", () => {
     const resolved = resolveOptions({});
     expect(resolved).to.deep.equal({
       dir: path.resolve(process.cwd(), DEFAULTS.dir),
+      relativeTo: process.cwd(), // the relative default's: what it was resolved against
       mode: undefined,
       toolMode: undefined,
       normalizers: DEFAULTS.normalizers,
@@ -30,6 +31,7 @@ describe("options: DEFAULTS", () => {
       sizeWarningBytes: DEFAULTS.sizeWarningBytes,
       allowSecretPatterns: new Set(DEFAULTS.allowSecretPatterns),
     });
+    expect(resolveOptions({ dir: path.join(process.cwd(), "abs") }).relativeTo, "an absolute dir").to.equal(undefined);
     resolved.redactors.push((f) => f); // one Vcr's list is its own
     expect(resolveOptions({}).redactors).to.deep.equal([]);
   });
