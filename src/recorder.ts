@@ -377,12 +377,13 @@ export class Recorder {
    * caught, and kept for a next model request that carries its text, as a miss is.
    */
   private stopRecordingElsewhere(base: Omit<Lookup, "fixture">, options: LookupOptions): void {
-    const describe = describeOf(options, base.request);
+    if (this.config.relativeTo === undefined) return;
     const test = currentTest();
-    const stop = recordingElsewhere(this.config.relativeTo, this.store.dir, base.file, `${base.kind} request from ${describe}`, test?.title);
+    const describe = () => describeOf(options, base.request); // on every recording: described only when stopped
+    const stop = recordingElsewhere(this.config.relativeTo, this.store.dir, base.file, () => `${base.kind} request from ${describe()}`, test?.title);
     if (!stop) return;
     this.count("missed", base.kind, base.mode, { hash: base.hash, dir: this.store.dir });
-    noteUnanswered(test, { kind: base.kind, describe, file: base.file, mode: base.mode, how: "stopped" });
+    noteUnanswered(test, { kind: base.kind, describe: describe(), file: base.file, mode: base.mode, how: "stopped" });
     throw keepModelMiss(base.kind, stop);
   }
 

@@ -15,13 +15,13 @@ import { masked, SECRET_FLAG } from "./secretFlag";
 import { computeDiff, type DiffReport } from "./diffCompute";
 import { blobsAt, DiffUsageError, readBlobs, resolveRef, sameBlob, workTreeOf } from "./diffGit";
 import { followLinks } from "./diffLinks";
-import { renderJson, renderMarkdown, renderText } from "./diffRender";
+import { renderJson, renderMarkdown, renderText, WHOLE_RUN_FIX } from "./diffRender";
 import { dirArgOf, resolveDir, workspaceHint } from "./fixtureDir";
 import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
 import { VcrConfigError } from "../errors";
-import { cliVerdicts, suiteName } from "./ledgers";
+import { cliVerdicts, suiteLedgers, suiteName } from "./ledgers";
 import { display } from "./io";
 import { shellWord } from "../diagnose/messages";
 import { suitesSharing } from "../runner/otherSuites";
@@ -161,13 +161,12 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
 function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file: string) => boolean; why?: string } {
   const { ledgerDir, verdicts } = cliVerdicts(args, io, dir);
   const last = verdicts?.last;
-  if (!verdicts || !last) return { why: `there is no usage ledger in ${display(io, ledgerDir)}: run the whole suite, then diff again, or prune first` };
-  if (!last.complete)
-    return { why: `the last run ${last.runId} (started ${last.startedAt}) was partial: run the whole suite, then diff again, or prune first` };
+  if (!verdicts || !last) return { why: `there is no usage ledger in ${display(io, ledgerDir)}: ${WHOLE_RUN_FIX}` };
+  if (!last.complete) return { why: `the last run ${last.runId} (started ${last.startedAt}) was partial: ${WHOLE_RUN_FIX}` };
   const others = suitesSharing(verdicts, dir);
   const partial = others.filter((o) => !o.run.complete);
   if (partial.length > 0) {
-    const ledgers = partial.flatMap((o) => [...o.ledgers].sort()).map((d) => shellWord(display(io, d)));
+    const ledgers = suiteLedgers(partial).map((d) => shellWord(display(io, d)));
     return {
       why:
         `another suite that used ${display(io, dir)} last ran partially: ${partial.map((o) => suiteName(o.run)).join("; ")}. ` +

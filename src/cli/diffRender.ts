@@ -209,6 +209,9 @@ function sameAsAbove(): (c: { request: readonly VcrDifference[] }) => boolean {
   };
 }
 
+/** What tells an edit from a new test beside the old one, when no complete run on this machine said (`DiffReport.unsureWhy`). */
+export const WHOLE_RUN_FIX = "run the whole suite, then diff again, or prune first";
+
 /**
  * The note for added fixtures that may edit one still there, which no complete run on this machine says is unused
  * (`DiffReport.unsureRewrites`): shown as added, with what would tell.
@@ -218,7 +221,7 @@ function unsure(r: DiffReport): string[] {
   return [
     `note: ${r.unsureRewrites} added fixture(s) ask the same question as a fixture still here, unchanged (each says which): an edit of it (a ` +
       `rewritten prompt or description, another parameter value), or a new test beside it. No complete run on this machine says which, so they ` +
-      `are shown as added: ${r.unsureWhy ?? "run the whole suite, then diff again, or prune first"}.`,
+      `are shown as added: ${r.unsureWhy ?? WHOLE_RUN_FIX}.`,
   ];
 }
 

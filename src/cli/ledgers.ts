@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { defaultLedgerDir, LEDGER_DIR_ENV, type RunVerdict } from "../runner/ledgerFiles";
-import { ledgerVerdicts, type LedgerSource, type LedgerVerdicts } from "../runner/otherSuites";
+import { ledgerVerdicts, type LedgerSource, type LedgerVerdicts, type OtherSuite } from "../runner/otherSuites";
 import { workspaceDirs, workspaceRootDir } from "../install/workspaces";
 import { isDirectory } from "../fsProbe";
 import type { ParsedArgs } from "./args";
@@ -64,4 +64,9 @@ export function ledgerRootOf(ledgerDir: string, io: Io): string {
 export function suiteName(v: RunVerdict): string {
   const files = v.specFiles.slice(0, 3).join(", ") + (v.specFiles.length > 3 ? `, … (${v.specFiles.length})` : "");
   return `${v.runner} run ${v.runId} (started ${v.startedAt}; test files ${files})`;
+}
+
+/** The ledger files of other suites, each suite's sorted: what a refusal or a note tells to delete when those suites are gone. */
+export function suiteLedgers(suites: readonly OtherSuite[]): string[] {
+  return suites.flatMap((s) => [...s.ledgers].sort());
 }

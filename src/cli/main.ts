@@ -58,7 +58,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.out(rest[0] && COMMAND_USAGE[rest[0]] ? COMMAND_USAGE[rest[0]] : USAGE);
     return 0;
   }
-  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     const near = Object.hasOwn(NEAR_COMMANDS, name.toLowerCase()) ? NEAR_COMMANDS[name.toLowerCase()] : undefined;
     io.err(`langchain-vcr: unknown command ${JSON.stringify(name)}.${near ? ` Did you mean: langchain-vcr ${near}` : ""}\n\n${USAGE}`);

@@ -13,7 +13,7 @@ import { skippedUsers } from "../runner/skipScan";
 import { flagWords, type ParsedArgs } from "./args";
 import { shellWord } from "../diagnose/messages";
 import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
-import { cliVerdicts, ledgerRootOf, suiteName } from "./ledgers";
+import { cliVerdicts, ledgerRootOf, suiteLedgers, suiteName } from "./ledgers";
 import { display, type Io } from "./io";
 import { committedTest } from "./pruneGit";
 import { readFixtureFile } from "../store/reader";
@@ -170,7 +170,7 @@ function recordedAfter(file: string, startedAt: string): boolean {
  */
 function untrustedSuitesRefusal(io: Io, dir: string, suites: readonly OtherSuite[]): string {
   const why = (v: RunVerdict) => (v.outdated ? "no longer matches its test files on disk" : "was partial");
-  const runDirs = suites.flatMap((s) => [...s.ledgers].sort()).map((d) => JSON.stringify(display(io, d)));
+  const runDirs = suiteLedgers(suites).map((d) => JSON.stringify(display(io, d)));
   const runners = [...new Set(suites.map((s) => s.run.runner))].join(", ");
   if (suites.length === 1) {
     const v = suites[0]!.run;

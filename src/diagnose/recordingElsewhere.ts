@@ -22,19 +22,21 @@ import { pathFrom } from "../pathFrom";
 import { processWide } from "../processWide";
 import { shellWord } from "./commandEnv";
 import { anchorFix, packageHolding } from "./messages";
+import { enclosingDirs } from "../install/workspaces";
 
 const said = processWide("diagnose.recordingElsewhere.v1", () => new Set<string>());
 
 /**
  * The error that stops recording `file` into `dir`, or undefined when the call may go (warned when another package holds
  * it). `relativeTo`: the working directory a relative `dir` was resolved against, undefined for an absolute one;
- * `what`: the request, as a miss names it (`chat request from ChatOpenAI (model "gpt-4o-mini")`); `test`: its test.
+ * `what`: the request, as a miss names it (`chat request from ChatOpenAI (model "gpt-4o-mini")`), asked only when it
+ * is stopped; `test`: its test.
  */
 export function recordingElsewhere(
   relativeTo: string | undefined,
   dir: string,
   file: string,
-  what: string,
+  what: () => string,
   test: string | undefined,
 ): VcrConfigError | undefined {
   if (relativeTo === undefined || fs.existsSync(file)) return undefined;
@@ -42,7 +44,7 @@ export function recordingElsewhere(
   if (own) {
     const given = path.relative(relativeTo, dir) || ".";
     return new VcrConfigError(
-      `this ${what} was not made: it would be recorded into ${dir}, while ${own.there} holds this very request's fixture.\n` +
+      `this ${what()} was not made: it would be recorded into ${dir}, while ${own.there} holds this very request's fixture.\n` +
         (test !== undefined ? `  test:     ${test}\n` : "") +
         `  The relative dir ${JSON.stringify(given)} was resolved against the working directory (${relativeTo}), a directory inside the package at ${own.pkg}: ` +
         `recording there, every call of this run would go to the provider (and every tool body run) again, into a second copy of the fixtures.\n` +
@@ -70,10 +72,7 @@ export function recordingElsewhere(
 function heldByOwnPackage(file: string, cwd: string): { there: string; pkg: string } | undefined {
   const below = path.relative(cwd, file);
   if (below.startsWith("..") || path.isAbsolute(below) || fs.existsSync(path.join(cwd, "package.json"))) return undefined;
-  for (let d = path.dirname(path.resolve(cwd)); d !== path.dirname(d); d = path.dirname(d)) {
-    const at = path.join(d, below);
-    if (fs.existsSync(at)) return { there: pathFrom(cwd, at), pkg: pathFrom(cwd, d) || "." };
-    if (fs.existsSync(path.join(d, "package.json"))) return undefined;
-  }
-  return undefined;
+  // from a directory that is no package's root: the directories up to the package's root
+  const at = enclosingDirs(cwd).find((d) => fs.existsSync(path.join(d, below)));
+  return at === undefined ? undefined : { there: pathFrom(cwd, path.join(at, below)), pkg: pathFrom(cwd, at) || "." };
 }
