@@ -4,7 +4,7 @@
  * working directory the suite is not usually run from.
  *
  * - Resolved against a directory inside a package (`cd test && node --test …`, `cd src`), whose package
- *   holds the fixture: every call of the run would go to the provider and every tool body run again,
+ *   (or, in a workspace, the workspace's root) holds the fixture: every call of the run would go to the provider and every tool body run again,
  *   into a second copy of the fixtures; with a real key, a whole suite billed and its side effects run
  *   after one warning line (trial 45; trial 36a had it warn and go on). So the call is not made: a
  *   `VcrConfigError` says where the fixture is, and how to anchor `dir` or move the fixture.
@@ -67,7 +67,8 @@ export function recordingElsewhere(
 
 /**
  * Where the package a working directory inside it (not its root) holds `file` at the same path below
- * its own root, or the directories between: `src/cassettes/x.json` asked, `cassettes/x.json` there.
+ * its own root, or the directories between, or the workspace's root: `src/cassettes/x.json` asked,
+ * `cassettes/x.json` there.
  */
 function heldByOwnPackage(file: string, cwd: string): { there: string; pkg: string } | undefined {
   const below = path.relative(cwd, file);

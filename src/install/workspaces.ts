@@ -40,9 +40,11 @@ export function packagesHolding(cwd: string, below: string): { pkg: string; at: 
 }
 
 /**
- * The directories above `cwd` that a relative fixture `dir` may have been meant against: up to
- * the package `cwd` is inside (a test run from its `test/` directory), or, from a workspace
- * package, up to the workspace's root. None from a package that is not in a workspace.
+ * The directories above `cwd` that a relative fixture `dir` may have been meant against, nearest
+ * first: up to the package `cwd` is inside (a test run from its `test/` directory) and, when that
+ * package is in a workspace, on up to the workspace's root (`packages/a/src`: `packages/a`, then
+ * the root); from a workspace package's root, up to the workspace's root. None from a package that
+ * is not in a workspace.
  */
 export function enclosingDirs(cwd: string): string[] {
   const start = path.resolve(cwd);
@@ -52,7 +54,8 @@ export function enclosingDirs(cwd: string): string[] {
   const out: string[] = [];
   for (let d = path.dirname(start); d !== path.dirname(d); d = path.dirname(d)) {
     out.push(d);
-    if (inPackage ? d === root : fs.existsSync(path.join(d, "package.json"))) return out;
+    if (inPackage && d === root) return out;
+    if (!inPackage && fs.existsSync(path.join(d, "package.json"))) return [...out, ...enclosingDirs(d)]; // the package's root: on as from it
   }
   return inPackage ? out : [];
 }

@@ -136,6 +136,40 @@ describe("a miss at a workspace's root names the package's directory that holds 
       }
     }));
 
+  it("run from a directory inside a workspace package (packages/a/src) whose workspace's root holds the fixture: stopped too, the root's fixture named (0 requests, nothing written)", () =>
+    withFakeProvider({}, async (fake) => {
+      const root = tmpDir("vcr-ws3-");
+      fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
+      const src = path.join(root, "packages", "a", "src");
+      fs.mkdirSync(src, { recursive: true });
+      fs.writeFileSync(path.join(root, "packages", "a", "package.json"), JSON.stringify({ name: "a" }));
+      await openai(fake, new Vcr({ dir: path.join(root, "cassettes"), mode: "record_or_replay" }).cache).invoke("hello from the root's suite");
+      const [recorded] = fixtureFiles(path.join(root, "cassettes"));
+      const saved = process.cwd();
+      process.chdir(src);
+      try {
+        const before = fake.count();
+        const miss = await openai(fake, new Vcr({ dir: "cassettes", mode: "replay_only" }).cache)
+          .invoke("hello from the root's suite")
+          .catch((e) => e);
+        expect(miss).to.be.instanceOf(VcrMissError);
+        expect(miss.message).to.include(`  ${path.join(root, "cassettes", recorded)} holds this very fixture`);
+        const stopped = await openai(fake, new Vcr({ dir: "cassettes", mode: "record_or_replay" }).cache)
+          .invoke("hello from the root's suite")
+          .catch((e) => e);
+        expect(stopped).to.be.instanceOf(VcrConfigError);
+        expect(stopped.message).to.include(
+          `was not made: it would be recorded into ${path.join(src, "cassettes")}, while ${path.join(root, "cassettes", recorded)} holds this very request's fixture.`,
+        );
+        expect(stopped.message).to.include(`Or run the tests from ${root}.`);
+        expect(fake.count() - before, "no request").to.equal(0);
+        expect(fs.existsSync(path.join(src, "cassettes")), "nothing written").to.equal(false);
+        currentTest()!.unanswered = []; // this test means it
+      } finally {
+        process.chdir(saved);
+      }
+    }));
+
   it("from a workspace package's own root, another package holding the same request (a shared prompt) is said once, and the call is recorded into the package's own directory", () =>
     withFakeProvider({}, async (fake) => {
       const root = tmpDir("vcr-ws2-");
