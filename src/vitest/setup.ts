@@ -56,23 +56,25 @@ export function installVitestHooks(hooks: VitestHooks): void {
     unit ??= new Unit(joinRun(), file?.filepath ?? file?.name ?? "(unknown file)");
     return installSettled(); // what a setup file's install() loads with import() (VM pools) is patched before a test calls it
   }, HOOK_TIMEOUT_MS); // longer than the wait's own limit, whose warning says what hangs
-  hooks.beforeEach((ctx) => {
-    unit ??= new Unit(joinRun(), ctx.task.file?.filepath ?? ctx.task.file?.name ?? "(unknown file)");
-    const title = vitestTitle(ctx.task);
+  // the context destructured, never a plain parameter: in a file using test.extend fixtures, vitest 4.1 reads a hook's
+  // first parameter as the fixtures it asks for, and fails every test of the file on any other form (trial 47)
+  hooks.beforeEach(({ task, onTestFinished }) => {
+    unit ??= new Unit(joinRun(), task.file?.filepath ?? task.file?.name ?? "(unknown file)");
+    const title = vitestTitle(task);
     const scope = testScope(title);
-    scope.specFile = ctx.task.file?.filepath; // a miss's command names it
+    scope.specFile = task.file?.filepath; // a miss's command names it
     // a concurrent test needs its own AsyncLocalStorage store; one that runs alone takes the slot
-    const concurrent = ctx.task.concurrent === true;
+    const concurrent = task.concurrent === true;
     if (concurrent) enterTestContext(scope);
     else enterTestSlot(scope);
     const current = unit;
-    ctx.onTestFinished?.((done) => {
+    onTestFinished?.((done) => {
       leaveTestSlot(scope);
       const failed = done.task.result?.state === "fail";
       scope.retried = failed && (done.task.result?.retryCount ?? 0) < (done.task.retry ?? 0);
       endTest(scope, failed, done.task.result?.errors?.[0], { passed: done.task.result?.state === "pass" });
       // vitest's `retry` runs a failed test again, with this hook again: the last attempt's outcome is the test's
-      const attempt = ctx.task.id ?? title;
+      const attempt = task.id ?? title;
       if (failed) current.markFailed(title, attempt);
       else current.markPassed(attempt);
       current.testEnded(); // a throwing afterAll of the file's own skips the setup file's, which finishes the report

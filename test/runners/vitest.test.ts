@@ -447,3 +447,35 @@ describe("langchain-vcr/vitest: the first recording of a suite of templated test
     expect(notes, next.stdout + next.stderr).to.have.length(1);
   });
 });
+
+describe("langchain-vcr/vitest: a test file using test.extend fixtures", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  // vitest 4.1 reads a hook's first parameter as the fixtures it asks for, in a file whose tests use test.extend: the
+  // plugin's beforeEach took `ctx`, and every test of such a file failed with FixtureParseError (trial 47)
+  const EXTENDED = [
+    `import { test as base, expect } from "vitest";`,
+    `import { FakeListChatModel } from "@langchain/core/utils/testing";`,
+    `import { Vcr } from "langchain-vcr";`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `const test = base.extend({`,
+    `  model: async ({}, use) => use(new FakeListChatModel({ responses: ["Paris"], cache: vcr.cache })),`,
+    `  city: async ({ task }, use) => use(task.name),`,
+    `});`,
+    `test("Paris", async ({ model, city }) => {`,
+    `  expect((await model.invoke("The capital of France, in one word?")).content).toBe(city);`,
+    `});`,
+    ``,
+  ].join("\n");
+
+  it('records and replays its tests (before: FixtureParseError, received "ctx")', async () => {
+    const p = makeProject({ "vitest.config.mjs": CONFIG(), "test/extended.test.mjs": EXTENDED });
+    const out = await p.run([VITEST, "run"], { LANGCHAIN_VCR_MODE: "record_or_replay" });
+    expect(out.stdout + out.stderr).to.not.include("FixtureParseError");
+    expect(out.status, out.stdout + out.stderr).to.equal(0);
+    expect(p.fixtures()).to.have.length(1);
+    const again = await p.run([VITEST, "run"], { CI: "true" });
+    expect(again.status, again.stdout + again.stderr).to.equal(0);
+    expect(summaryLines(again)[0]).to.include("1 replayed, 0 recorded");
+  });
+});
