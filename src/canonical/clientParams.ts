@@ -24,8 +24,17 @@ const CLIENT_FIELDS: Readonly<Record<string, Fields>> = {
  * Azure OpenAI (AzureChatOpenAI, whose `_llmType()` is "azure_openai", and the AzureOpenAI LLM,
  * whose is "openai"): the deployment in the URL decides which model answers, whatever `model`
  * says. Named as the Azure embeddings key names it. No other LangChain client has the field.
+ * From @langchain/openai 1.0, `withConfig` (and so `bindTools`, `withStructuredOutput`,
+ * `createAgent`'s binding) of an AzureChatOpenAI returns a plain ChatOpenAI built from its fields,
+ * without the Azure ones, whose inner Chat Completions client (`completions`, the Responses API's
+ * `responses` is built from the same fields) is still the Azure one and sends to the deployment:
+ * read there when the model has none of its own (trial 48: a tool-bound call's key had no
+ * deployment, and another deployment replayed its answer). The first member found is kept.
  */
-const ANY_CLIENT_FIELDS: Fields = [["deployment", "azureOpenAIApiDeploymentName"]];
+const ANY_CLIENT_FIELDS: Fields = [
+  ["deployment", "azureOpenAIApiDeploymentName"],
+  ["deployment", "completions.azureOpenAIApiDeploymentName"],
+];
 
 /** The parameters `model`'s client sends beyond its `invocationParams()`, or undefined for a client that sends none. */
 export function clientOnlyParams(model: { _llmType?(): string }): Record<string, unknown> | undefined {
@@ -38,7 +47,7 @@ function readFields(model: object, fields: Fields, into: Record<string, unknown>
   for (const [member, field] of fields) {
     let v: unknown = model;
     for (const name of field.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[name] : undefined;
-    if (v !== undefined && v !== null) (into ??= {})[member] = v;
+    if (v !== undefined && v !== null && !(into !== undefined && member in into)) (into ??= {})[member] = v;
   }
   return into;
 }

@@ -1,5 +1,7 @@
 /** AzureChatOpenAI against a loopback Azure OpenAI (chat completions + SSE under the deployment's path; embeddings). */
 import { expect } from "chai";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
 import { Vcr } from "../../src/index";
 import * as path from "node:path";
 import { collectStats } from "../../src/cli/stats";
@@ -74,6 +76,35 @@ describeProvider(
         const shown = renderFixture(readFixtures(dir)[0], "f.json", []);
         expect(shown).to.match(/deployment: gpt-(4o-prod|35-cheap) \(Azure: it decides which model answers\)/);
         expect(fake.count()).to.equal(2);
+      } finally {
+        await fake.close();
+        removeTmpDirs();
+      }
+    });
+
+    it("two deployments asked the same thing with tools bound (bindTools, as createAgent binds them): each its own fixture and answer (trial 48: the deployment was left out of a tool-bound call's key)", async function () {
+      this.timeout(20000);
+      const fake = await startAzureFake();
+      const dir = tmpDir();
+      try {
+        const lookup = tool(async () => "ok", { name: "lookup", description: "Looks a thing up", schema: z.object({ q: z.string() }) });
+        const ask = async (mode: "record_or_replay" | "replay_only") => {
+          const vcr = new Vcr({ dir, mode });
+          const prod = spec.chat(fake.url, vcr.cache, { model: undefined }).bindTools([lookup]);
+          const cheap = spec.chat(fake.url, vcr.cache, { model: undefined, azureOpenAIApiDeploymentName: "gpt-35-cheap" }).bindTools([lookup]);
+          return [(await prod.invoke("Which model are you?")).text, (await cheap.invoke("Which model are you?")).text];
+        };
+        fake.enqueue({ text: "I am the prod deployment." }, { text: "I am the cheap deployment." });
+        const recorded = await ask("record_or_replay");
+        expect(fake.deployments()).to.deep.equal(["gpt-4o-prod", "gpt-35-cheap"]);
+        expect(recorded).to.deep.equal(["I am the prod deployment.", "I am the cheap deployment."]);
+        expect(
+          readFixtures(dir)
+            .map((f) => (f.request as { deployment?: string }).deployment)
+            .sort(),
+        ).to.deep.equal(["gpt-35-cheap", "gpt-4o-prod"]);
+        expect(await ask("replay_only")).to.deep.equal(recorded);
+        expect(fake.count(), "requests after the replay").to.equal(2);
       } finally {
         await fake.close();
         removeTmpDirs();
