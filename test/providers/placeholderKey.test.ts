@@ -8,6 +8,8 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import { BedrockEmbeddings, ChatBedrockConverse } from "@langchain/aws";
 import { ChatGoogleGenerativeAI, GoogleGenerativeAIEmbeddings } from "@langchain/google-genai";
 import { ChatGroq } from "@langchain/groq";
+import { ChatDeepSeek } from "@langchain/deepseek";
+import { ChatXAI } from "@langchain/xai";
 import { ChatMistralAI, MistralAIEmbeddings } from "@langchain/mistralai";
 import { ChatOllama, OllamaEmbeddings } from "@langchain/ollama";
 import { AzureChatOpenAI, AzureOpenAIEmbeddings, ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
@@ -26,6 +28,8 @@ const KEY_VARS = [
   "AZURE_OPENAI_API_KEY",
   "AZURE_OPENAI_API_INSTANCE_NAME",
   "AZURE_OPENAI_ENDPOINT",
+  "DEEPSEEK_API_KEY",
+  "XAI_API_KEY",
 ];
 const noKeys = Object.fromEntries(KEY_VARS.map((k) => [k, undefined]));
 
@@ -47,6 +51,8 @@ const needKey: [string, string, string, () => unknown][] = [
   ["ChatGroq", "GROQ_API_KEY", "Groq API key not found", () => new ChatGroq({ model: "llama-3.3-70b-versatile" })],
   ["ChatMistralAI", "MISTRAL_API_KEY", "API key MISTRAL_API_KEY is missing", () => new ChatMistralAI({ model: "mistral-small-latest" })],
   ["MistralAIEmbeddings", "MISTRAL_API_KEY", "API key missing for MistralAI", () => new MistralAIEmbeddings({})],
+  ["ChatDeepSeek", "DEEPSEEK_API_KEY", "Deepseek API key not found", () => new ChatDeepSeek({ model: "deepseek-chat" })],
+  ["ChatXAI", "XAI_API_KEY", "xAI API key not found", () => new ChatXAI({ model: "grok-3" })],
   [
     "AzureChatOpenAI",
     "AZURE_OPENAI_API_KEY",

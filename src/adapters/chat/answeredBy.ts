@@ -10,10 +10,14 @@
  * records there; the first one recorded keeps its key (no fixture already written changes name).
  *
  * An answer says its provider in `response_metadata.model_provider` (@langchain/core 1.1 and
- * later, for the clients below); a caller says its own in `getLsParams().ls_provider`. Only
- * those pairs are compared: an answer that names no provider (ChatMistralAI 1.2 names none; an
- * older core, none at all) or a caller this table does not know (ChatDeepSeek, whose answers
- * carry OpenAI's converter's "openai") still replays as before.
+ * later, for the clients below); a caller says its own in `getLsParams().ls_provider` (ChatDeepSeek,
+ * whose is OpenAI's "openai", by its `_llmType()`). Only those pairs are compared: an answer that
+ * names no provider (ChatMistralAI 1.2 names none; an older core, none at all) or a caller this
+ * table does not know still replays as before. ChatXAI's answers carry OpenAI's converter's
+ * "openai", as ChatDeepSeek's did before @langchain/deepseek 1.0.5 (its answers now say
+ * "deepseek"): an "openai" answer replays to either, so the fixtures they recorded keep replaying,
+ * and one recorded by ChatOpenAI still does (trial 48: ChatDeepSeek then ChatXAI asking the same
+ * model name, the xAI call got DeepSeek's answer).
  */
 import type { Fixture } from "../../store/fixture";
 import { isRec } from "../../kinds/text";
@@ -21,13 +25,17 @@ import { answerItems, OPENAI_API_MEMBER, ownApiRequest } from "./openaiApi";
 
 /** An answer's `model_provider` → the `ls_provider` of each client whose answers carry it. */
 const CALLERS_OF: Readonly<Record<string, readonly string[]>> = {
-  openai: ["openai", "azure"], // ChatOpenAI, AzureChatOpenAI
+  openai: ["openai", "azure", "xai", "deepseek"], // ChatOpenAI, AzureChatOpenAI; ChatXAI's answers, ChatDeepSeek's before 1.0.5
+  deepseek: ["deepseek"],
   anthropic: ["anthropic"],
   "google-genai": ["google_genai"],
   "bedrock-converse": ["amazon_bedrock"],
   groq: ["groq"],
   ollama: ["ollama"],
 };
+
+/** A caller whose `ls_provider` is another client's, by its `_llmType()`: ChatDeepSeek says "openai". */
+const CALLER_OF_TYPE: Readonly<Record<string, string>> = { deepseek: "deepseek" };
 
 /** The callers compared: each of the table's, and ChatMistralAI, whose answers name no provider. */
 const KNOWN_CALLERS: ReadonlySet<string> = new Set([...Object.values(CALLERS_OF).flat(), "mistral"]);
@@ -57,8 +65,10 @@ function callerProvider(model: object, callOptions: unknown): string | undefined
   let provider = providerOfModel.get(model);
   if (provider === undefined) {
     try {
-      const ls = (model as { getLsParams?: (o: unknown) => { ls_provider?: unknown } }).getLsParams?.(callOptions ?? {});
-      provider = typeof ls?.ls_provider === "string" && KNOWN_CALLERS.has(ls.ls_provider) ? ls.ls_provider : "";
+      const m = model as { getLsParams?: (o: unknown) => { ls_provider?: unknown }; _llmType?: () => unknown };
+      const type = m._llmType?.();
+      const ls = typeof type === "string" && Object.hasOwn(CALLER_OF_TYPE, type) ? CALLER_OF_TYPE[type] : m.getLsParams?.(callOptions ?? {})?.ls_provider;
+      provider = typeof ls === "string" && KNOWN_CALLERS.has(ls) ? ls : "";
     } catch {
       return undefined; // the client's own method threw: compare nothing this time
     }
