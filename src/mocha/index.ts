@@ -28,6 +28,9 @@ interface MochaTest {
   fullTitle(): string;
   state?: string;
   file?: string;
+  pending?: boolean;
+  currentRetry?(): number;
+  retries?(): number;
   err?: { message?: unknown; stack?: unknown };
 }
 interface MochaContext {
@@ -49,11 +52,24 @@ function startMochaTest(test: MochaTest | undefined): void {
 }
 
 function endMochaTest(test: MochaTest | undefined): void {
-  const failed = test?.state === "failed";
   // mocha prints failures at the end of the run: a live-call note joins the test's own error there
-  // a failed attempt that mocha's retries() runs again has no state: neither failed nor passed
-  endTest(leaveTest(), failed, test?.err, { passed: test?.state === "passed" });
-  if (failed) ledger?.markFailed(test?.fullTitle());
+  const retried = failedAttemptRetried(test);
+  const scope = leaveTest();
+  if (scope && retried) scope.retried = true;
+  // a failed attempt is a failure to its recordings (undone, as vitest's and jest's are), not to the ledger: a later attempt may pass
+  endTest(scope, test?.state === "failed" || retried, test?.err, { passed: test?.state === "passed" });
+  if (test?.state === "failed") ledger?.markFailed(test?.fullTitle());
+}
+
+/**
+ * A failed attempt that mocha's retries (`--retries`, `this.retries()`) runs again: mocha queues a clone of the test
+ * and runs the attempt's afterEach hooks without setting its state (a passed attempt is "passed", the last failed one
+ * "failed", a skipped one "pending"). Its recordings were kept, and the next attempts replayed them (user trial 46).
+ */
+function failedAttemptRetried(test: MochaTest | undefined): boolean {
+  if (!test || test.state !== undefined || test.pending === true) return false;
+  if (typeof test.currentRetry !== "function" || typeof test.retries !== "function") return false;
+  return test.currentRetry() < test.retries();
 }
 
 /** The fixture files used since the last call go into this process's ledger. */

@@ -137,3 +137,56 @@ describe("langchain-vcr/mocha and node:test: a CommonJS setup file's vcr.install
       });
     });
 });
+
+describe("langchain-vcr/mocha: a test mocha's retries run again", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  // fails its first attempt after recording; FAIL_ALL: every attempt. `--retries 2` on the command line, or this.retries(2) in the test (IN_TEST)
+  const FLAKY = [
+    `const { ChatOpenAI } = require("@langchain/openai");`,
+    `const { Vcr } = require("langchain-vcr");`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `const ask = (q) => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke(q);`,
+    `let attempts = 0;`,
+    `it("flaky", async function () {`,
+    `  if (process.env.IN_TEST) this.retries(2);`,
+    `  attempts++;`,
+    `  const answer = await ask("asked by a flaky test");`,
+    `  if (attempts === 1 || process.env.FAIL_ALL) throw new Error("attempt " + attempts + " fails");`,
+    `  return answer;`,
+    `});`,
+    `it("steady", () => ask("asked by a steady test"));`,
+    ``,
+  ].join("\n");
+  const files = {
+    ".mocharc.json": JSON.stringify({ spec: ["test/*.spec.cjs"], require: ["langchain-vcr/mocha"], timeout: 20000 }),
+    "test/flaky.spec.cjs": FLAKY,
+  };
+
+  for (const [how, args, env] of [
+    ["--retries 2", ["--retries", "2"], {}],
+    ["this.retries(2)", [], { IN_TEST: "1" }],
+  ] as const) {
+    it(`${how}: a failed attempt's recording is undone, so the next attempt records again; failing every attempt keeps nothing (before: kept, and replayed by the next attempts)`, async () => {
+      await withFakeProvider({}, async (fake) => {
+        const p = makeProject(files, { mocha: true });
+        const out = await p.run([MOCHA, ...args], { ...env, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+        expect(fake.count(), "the first attempt's recording was undone, the second records again").to.equal(3);
+        expect(p.fixtures()).to.have.length(2);
+        expect(summaryLines(out)[0], out.stdout + out.stderr).to.match(
+          /^langchain-vcr: 0 replayed, 2 recorded \(1 more undone: a failed attempt the runner retried\), 0 bypassed/,
+        );
+        const check = await p.cli(["prune", "--check", "cassettes"]);
+        expect(check.status, check.stdout + check.stderr).to.equal(0);
+        const again = makeProject(files, { mocha: true });
+        const failing = await again.run([MOCHA, ...args], { ...env, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay", FAIL_ALL: "1" });
+        expect(failing.status).to.equal(1);
+        expect(again.fixtures(), "only the steady test's").to.have.length(1);
+        expect(summaryLines(failing)[0], failing.stdout + failing.stderr).to.match(
+          / 1 recorded \(1 more undone: their tests failed; 2 more undone: failed attempts the runner retried\), /,
+        );
+      });
+    });
+  }
+});
