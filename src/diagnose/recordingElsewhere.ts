@@ -23,6 +23,7 @@ import { processWide } from "../processWide";
 import { shellWord } from "./commandEnv";
 import { anchorFix, packageHolding } from "./messages";
 import { enclosingDirs } from "../install/workspaces";
+import { NOT_MADE_TEXT } from "../runner/caughtMisses";
 
 const said = processWide("diagnose.recordingElsewhere.v1", () => new Set<string>());
 
@@ -44,7 +45,7 @@ export function recordingElsewhere(
   if (own) {
     const given = path.relative(relativeTo, dir) || ".";
     return new VcrConfigError(
-      `this ${what()} was not made: it would be recorded into ${dir}, while ${own.there} holds this very request's fixture.\n` +
+      `this ${what()} ${NOT_MADE_TEXT} ${dir}, while ${own.there} holds this very request's fixture.\n` +
         (test !== undefined ? `  test:     ${test}\n` : "") +
         `  The relative dir ${JSON.stringify(given)} was resolved against the working directory (${relativeTo}), a directory inside the package at ${own.pkg}: ` +
         `recording there, every call of this run would go to the provider (and every tool body run) again, into a second copy of the fixtures.\n` +

@@ -11,6 +11,12 @@
 const MISS_TEXT = "no recorded fixture";
 
 /**
+ * What the error of a request stopped before it was made says (diagnose/recordingElsewhere.ts): a test that failed on it
+ * needs no note either (user trial 46: it was told the error "was caught", with a command that stopped again).
+ */
+export const NOT_MADE_TEXT = "was not made: it would be recorded into";
+
+/**
  * How each runner says a test ran out of time, in its own words and case: jest, vitest, mocha, node:test (not an HTTP
  * client's "timeout of 5000ms exceeded", which a test can fail on too).
  */
@@ -23,7 +29,8 @@ export function timedOut(error: { message?: unknown } | undefined): boolean {
 
 /** Whether a test's error is (or carries the note of) a miss: the miss failed it, and says so itself. */
 export function failedOnMiss(error: { message?: unknown } | undefined): boolean {
-  return String(error?.message ?? "").includes(MISS_TEXT);
+  const message = String(error?.message ?? "");
+  return message.includes(MISS_TEXT) || message.includes(NOT_MADE_TEXT);
 }
 import { PREFIX } from "../errors";
 import { currentRunner, type Scope } from "../scope";

@@ -12,9 +12,11 @@ import { Usage } from "../../src/runner/usage";
 import { fixtureInAPackage } from "../../src/diagnose/messages";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
-import { currentTest } from "../../src/scope";
+import { currentTest, testScope } from "../../src/scope";
 import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { stderrOf } from "../helpers/notes";
+import { noteUnanswered } from "../../src/runner/caughtMisses";
+import { endTest } from "../../src/runner/lifecycle";
 
 const ELSEWHERE = "which does not exist yet, while";
 
@@ -101,6 +103,14 @@ describe("a miss at a workspace's root names the package's directory that holds 
         expect(stopped.message).to.include(`Or run the tests from ${root}. If cassettes is the directory you mean, move the fixtures there: mv `);
         expect(fake.count() - before, "no request").to.equal(0);
         expect(usage.totals.missed).to.equal(1);
+        // a test that fails on it is not told its error "was caught" (trial 46 F4): the error says it all
+        const failing = testScope("fails on the stop");
+        noteUnanswered(failing, { kind: "chat", describe: "x", file: path.join(inTest, recorded), mode: "record_or_replay", how: "stopped" });
+        expect(await stderrOf(async () => endTest(failing, true, stopped))).to.not.include("had no fixture");
+        expect(await stderrOf(async () => endTest(testScope("caught it"), true, new Error("expected an answer")))).to.equal(""); // nothing unanswered: no note
+        const caught = testScope("caught the stop");
+        noteUnanswered(caught, { kind: "chat", describe: "x", file: path.join(inTest, recorded), mode: "record_or_replay", how: "stopped" });
+        expect(await stderrOf(async () => endTest(caught, true, new Error("expected an answer"))), "the control: another error").to.include("had no fixture");
         expect(fs.existsSync(inTest), "nothing written").to.equal(false);
         // its test is told at its end when the error is caught, as for a miss
         expect(currentTest()?.unanswered?.map((u) => u.how)).to.deep.equal(["missed", "stopped"]); // the replay_only miss above, then this
