@@ -21,9 +21,28 @@ const MAX_DIFFS = 8;
 const MAX_REQUEST_CHARS = 2000;
 
 export function formatDifferences(nearest: VcrNearest, indent = "    "): string[] {
-  const lines = nearest.differences.slice(0, MAX_DIFFS).map((d) => indent + formatDifference(d));
+  const lines: string[] = [];
+  for (const d of nearest.differences.slice(0, MAX_DIFFS)) {
+    lines.push(indent + formatDifference(d));
+    const edit = editOfLongText(d);
+    if (edit) lines.push(`${indent}  the edit: ${edit}`);
+  }
   if (nearest.differences.length > MAX_DIFFS) lines.push(`${indent}… and ${nearest.differences.length - MAX_DIFFS} more`);
   return lines;
+}
+
+/** Texts this long read alike on both sides of a change: the edit is said on its own line too. */
+const LONG_TEXT = 48;
+
+/**
+ * A long text's edit alone (`formatEdit`: the changed words, a few characters before them), when the whole texts
+ * `formatChange` shows start alike and the reader would have to compare them by eye to find a letter (user trial 47:
+ * "Summarise in one sentence: …" → "Summarize in one sentence: …", 110 characters each).
+ */
+function editOfLongText(d: VcrDifference): string | undefined {
+  if (typeof d.recorded !== "string" || typeof d.requested !== "string") return undefined;
+  if (d.recorded.length < LONG_TEXT && d.requested.length < LONG_TEXT) return undefined;
+  return formatEdit(d.recorded, d.requested);
 }
 
 function formatDifference(d: VcrDifference): string {

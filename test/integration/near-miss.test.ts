@@ -59,6 +59,27 @@ describe("the near-miss note on recording", () => {
     expect(fake.count()).to.equal(2);
   });
 
+  it("a long prompt edited by one letter: the miss says the edit on its own line, not only both whole texts (trial 47); a short one keeps one line", async () => {
+    const long = "Summarise in one sentence: The quarterly meeting moved to Tuesday; budget review is postponed to next month.";
+    await model().invoke(long);
+    await model().invoke("Be brief.");
+    const sealed = () => openai(fake, new Vcr({ dir, mode: "replay_only" }).cache);
+    const miss = await sealed()
+      .invoke(long.replace("Summarise", "Summarize"))
+      .catch((e) => e);
+    expect(miss).to.be.instanceOf(VcrMissError);
+    const lines = miss.message.split("\n");
+    const at = lines.findIndex((l: string) => l.startsWith("    messages[0].content: "));
+    expect(lines[at]).to.include("Summarise in one sentence").and.include("Summarize in one sentence");
+    expect(lines[at + 1]).to.equal('      the edit: "Summarise…" → "Summarize…"');
+    const short = await sealed()
+      .invoke("Be briefer.")
+      .catch((e) => e);
+    expect(short.message).to.include('    messages[0].content: "Be brief." → "Be briefer."\n');
+    expect(short.message).to.not.include("the edit:");
+    expect(fake.count(), "no request on the misses").to.equal(2);
+  });
+
   it("the note names the test that recorded (a runner prints it under whichever test's output, or none: trial 37)", async () => {
     await recordedEarlier((earlier) => earlierModel(earlier).invoke("Today is 2026-11-28. Plan my week."));
     const notes = await notesDuring(() => inOwnTest({}, () => model().invoke("Today is 2026-11-29. Plan my week."), "plans the week"));
