@@ -115,6 +115,14 @@ function alreadyInstalledError(vcr: Installable, current: Installable): VcrConfi
         `  or call the function the first install() returned before installing again: const uninstall = vcr.install(); … uninstall();`,
     );
   }
+  if (process.env.VITEST && !process.env[VITEST_PLUGIN_ENV] && vcr.from !== undefined && vcr.from === current.from) {
+    // one call, run again: a setup file vitest runs before each test file, in a worker that kept langchain-vcr loaded (trial 47)
+    return new VcrConfigError(
+      head +
+        `  Both are the same call, run again: vitest runs a setup file before every test file, and this worker kept langchain-vcr loaded (its VM pools, or isolate: false).\n` +
+        `  Fix it: add the plugin to vitest.config (plugins: [langchainVcr()] from "langchain-vcr/vitest"): the next file's install() then replaces the Vcr an earlier file installed.`,
+    );
+  }
   // the same directory: one of the two calls is one too many (a test file repeating its setup file's)
   const fix =
     path.resolve(vcr.dir) === path.resolve(current.dir)

@@ -93,6 +93,21 @@ describe("vcr.install(): one Vcr for every model, embeddings and model-initiated
         VcrConfigError,
         /In a vitest setup file .*: add the plugin \(plugins: \[langchainVcr\(\)\] from "langchain-vcr\/vitest"\), and the next file's install\(\) replaces the Vcr an earlier file installed\.$/,
       );
+      // one call run again (a setup file, once per test file, in a worker of vitest's VM pools without the plugin): add the plugin, first (trial 47)
+      uninstall();
+      const setupFile = () => new Vcr({ dir }).install();
+      const again = setupFile();
+      try {
+        expect(setupFile)
+          .to.throw(
+            VcrConfigError,
+            /\n {2}Both are the same call, run again: vitest runs a setup file before every test file[^\n]*\n {2}Fix it: add the plugin to vitest\.config/,
+          )
+          .with.property("message")
+          .that.does.not.include("remove one of the two calls");
+      } finally {
+        again();
+      }
     } finally {
       if (vitest === undefined) delete process.env.VITEST;
       else process.env.VITEST = vitest;
