@@ -469,6 +469,10 @@ describe("langchain-vcr/jest: jest's --ci without the CI environment variable", 
       expect(unsealed.status, unsealed.stdout + unsealed.stderr).to.equal(0);
       expect(unsealed.stderr).to.include(note).and.include("To replay only, as in CI: CI=true npx jest --ci (or LANGCHAIN_VCR_MODE=replay_only).");
       expect(fake.count(), "recorded live, as the note says").to.equal(1);
+      // under jest's ESM support the command keeps it (trial 48: CI=true npx jest --ci failed with "Must use import")
+      const esm = await p.run([JEST, "--ci"], { ...loud, NODE_OPTIONS: "--experimental-vm-modules --no-warnings" });
+      expect(esm.status, esm.stdout + esm.stderr).to.equal(0);
+      expect(esm.stderr).to.include('To replay only, as in CI: NODE_OPTIONS="--experimental-vm-modules --no-warnings" CI=true npx jest --ci (or');
       for (const env of [{ CI: "true" }, { LANGCHAIN_VCR_MODE: "replay_only" }]) {
         const sealed = await p.run([JEST, "--ci"], { ...loud, ...env });
         expect(sealed.status, sealed.stdout + sealed.stderr).to.equal(0);
