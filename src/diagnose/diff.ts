@@ -68,6 +68,14 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `which stays for the other provider's calls`
     );
   }
+  const deployment = differences.length === 1 && differences[0].path === "deployment" && differences[0].recorded === undefined ? differences[0] : undefined;
+  if (deployment) {
+    return (
+      `the fixture of the same request was keyed without the Azure deployment, which decides which model answers: langchain-vcr 0.3.0 left it out of ` +
+      `an AzureChatOpenAI call with tools bound or a structured output (bindTools, withStructuredOutput, createAgent), and older releases out of every ` +
+      `Azure chat call. Record it again, with the deployment meant (docs/upgrading.md)`
+    );
+  }
   if (differences.length > 0 && differences.every(gainedResponsesToolField)) {
     return (
       `the tool definitions gained only what @langchain/openai adds to the tools it sends OpenAI's Responses API: a string model ` +
@@ -187,6 +195,8 @@ export function formatEdit(recorded: unknown, requested: unknown): string | unde
   if (removed.length > EDIT_MAX || inserted.length > EDIT_MAX) return undefined;
   let from = Math.max(0, start - EDIT_LEAD);
   if (lowSurrogate(recorded, from)) from--;
+  // the lead from a word's start, never half a word: "…review is postponed…", not "…udget review is postponed…" (recheck 57)
+  while (from > 0 && from < start && inWord(recorded, from - 1) && inWord(recorded, from)) from++;
   const side = (changed: string) => (from > 0 ? '"…' : '"') + JSON.stringify(recorded.slice(from, start) + changed).slice(1, -1) + (end > 0 ? '…"' : '"');
   return `${side(removed)} → ${side(inserted)}`;
 }

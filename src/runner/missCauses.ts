@@ -103,7 +103,7 @@ export function missCausesNote(causes: MissCauses, missed: number): string | und
     ...listed.map(([cause, c]) => `  ${c.misses}× ${cause}${requests(c)}`),
     ...(rest.length ? [`  … and ${rest.length} more shared difference(s), of ${sum(rest)} misses`] : []),
     ...(staleInstall() ? [`  ${staleInstall()}`] : []),
-    `  If the change is meant (a prompt edited, LangChain or a provider package upgraded), record them again with the real ` +
+    `  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded), record them again with the real ` +
       `providers configured and review the new fixtures: ${inPackage(suiteRerecordCommand())}; if not, undo it.`,
   ].join("\n");
 }

@@ -83,6 +83,14 @@ describe("hintFor: OpenAI's two APIs", () => {
     expect(hintFor([d("messages[0].content", "Explicit: hi", "No tools: hi"), d("openai_api", undefined, "responses")])).to.equal(undefined);
   });
 
+  it("a fixture keyed without the Azure deployment, the one difference: recorded by an older langchain-vcr, record it again (recheck 57)", () => {
+    expect(hintFor([d("deployment", undefined, "gpt4o-canary")]))
+      .to.include("keyed without the Azure deployment")
+      .and.include("docs/upgrading.md");
+    expect(hintFor([d("deployment", "gpt4o-prod", "gpt4o-canary")])).to.equal(undefined); // another deployment: no hint
+    expect(hintFor([d("deployment", undefined, "x"), d("temperature", 0, 1)])).to.equal(undefined);
+  });
+
   it("tool definitions that gained only strict or type: the Responses API's form after an upgrade (trial 40: no word on why)", () => {
     const gained = [d("tools[0].strict", undefined, null), d("tools[0].type", undefined, "function")];
     expect(hintFor(gained)).to.include("what @langchain/openai adds to the tools it sends OpenAI's Responses API").and.include("docs/upgrading.md");
@@ -102,7 +110,10 @@ describe("formatEdit: a changed text as the edit alone, for the summary's roll-u
     expect(formatEdit(prefix + "Where is it?", prefix.replace(":", ";") + "Where is it?")).to.equal('"… in one sentence:…" → "… in one sentence;…"'); // the same for another text around it
     expect(formatEdit("Answer in English please", "Answer in French please")).to.equal('"Answer in English…" → "Answer in French…"'); // not "Englis" → "Frenc"
     expect(formatEdit("smile 😀 now", "smile 🈀 now")).to.equal('"smile 😀…" → "smile 🈀…"'); // the pair shares its first half
-    expect(formatEdit("x".repeat(20) + "😀abc", "x".repeat(20) + "😀abd")).to.equal('"…xxxxxxxxxxxxxx😀abc" → "…xxxxxxxxxxxxxx😀abd"'); // the lead does not start on half of it
+    expect(formatEdit("x".repeat(20) + "😀abc", "x".repeat(20) + "😀abd")).to.equal('"…😀abc" → "…😀abd"'); // the lead does not start on half of it, nor half a word
+    // the lead starts at a word's start (recheck 57: "…udget review is postponed…")
+    const r = "Summarise in one sentence: The quarterly meeting moved to Tuesday; budget review is postponed to next month.";
+    expect(formatEdit(r, r.replace("postponed", "postpone"))).to.equal('"… review is postponed…" → "… review is postpone…"');
     expect(formatEdit("a", "b".repeat(50))).to.equal(undefined);
     expect(formatEdit(0, 1)).to.equal(undefined);
   });
