@@ -8,6 +8,12 @@
 export const PREFIX = "langchain-vcr: ";
 
 /**
+ * What the error of a request stopped before it was made says (diagnose/recordingElsewhere.ts), and what tells a test
+ * that failed on it (runner/caughtMisses.ts: it needs no note, user trial 46).
+ */
+export const NOT_MADE_TEXT = "was not made: it would be recorded into";
+
+/**
  * `text` with the prefix, exactly once. A text that has it already (a VcrError's message passed
  * on, or a caller written before the prefix had an owner) is left as it is, never doubled.
  */

@@ -29,7 +29,7 @@ const CLIENT_FIELDS: Readonly<Record<string, Fields>> = {
  * without the Azure ones, whose inner Chat Completions client (`completions`, the Responses API's
  * `responses` is built from the same fields) is still the Azure one and sends to the deployment:
  * read there when the model has none of its own (trial 48: a tool-bound call's key had no
- * deployment, and another deployment replayed its answer). The first member found is kept.
+ * deployment, and another deployment replayed its answer). In every table, the first field found for a member is kept.
  */
 const ANY_CLIENT_FIELDS: Fields = [
   ["deployment", "azureOpenAIApiDeploymentName"],
@@ -47,7 +47,7 @@ function readFields(model: object, fields: Fields, into: Record<string, unknown>
   for (const [member, field] of fields) {
     let v: unknown = model;
     for (const name of field.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[name] : undefined;
-    if (v !== undefined && v !== null && !(into !== undefined && member in into)) (into ??= {})[member] = v;
+    if (v !== undefined && v !== null && !(into !== undefined && Object.hasOwn(into, member))) (into ??= {})[member] = v;
   }
   return into;
 }

@@ -8,8 +8,13 @@ import { MODE_ENV } from "../modes";
 
 /** `LANGCHAIN_VCR_MODE=record_or_replay`, after `NODE_OPTIONS=…` when the run had some; `jest`: jest's node flag joins them. */
 export function rerecordEnv(jest: boolean, env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): string {
+  return `${nodeOptionsPrefix(jest, env, execArgv)}${MODE_ENV}=record_or_replay`;
+}
+
+/** `NODE_OPTIONS=… ` as a printed command starts with it (the run's own, for jest with its ESM flag), or "" when there are none. */
+export function nodeOptionsPrefix(jest: boolean, env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): string {
   const nodeOptions = jest ? jestNodeOptions(env.NODE_OPTIONS, execArgv) : portableNodeOptions(env.NODE_OPTIONS);
-  return `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}${MODE_ENV}=record_or_replay`;
+  return nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : "";
 }
 
 /** A word for a POSIX shell as it is when nothing in it is special, else quoted. */

@@ -71,9 +71,9 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
   const deployment = differences.length === 1 && differences[0].path === "deployment" && differences[0].recorded === undefined ? differences[0] : undefined;
   if (deployment) {
     return (
-      `the fixture of the same request was keyed without the Azure deployment, which decides which model answers: langchain-vcr 0.3.0 left it out of ` +
-      `an AzureChatOpenAI call with tools bound or a structured output (bindTools, withStructuredOutput, createAgent), and older releases out of every ` +
-      `Azure chat call. Record it again, with the deployment meant (docs/upgrading.md)`
+      `the fixture of the same request was keyed without an Azure deployment, which decides which model answers: recorded by a client ` +
+      `without one (ChatOpenAI), or by an older langchain-vcr, which left it out of an AzureChatOpenAI call with tools bound or a structured output ` +
+      `(0.3.0: bindTools, withStructuredOutput, createAgent), or of every Azure chat call (before). Record it again, with the deployment meant (docs/upgrading.md)`
     );
   }
   if (differences.length > 0 && differences.every(gainedResponsesToolField)) {
@@ -195,8 +195,18 @@ export function formatEdit(recorded: unknown, requested: unknown): string | unde
   if (removed.length > EDIT_MAX || inserted.length > EDIT_MAX) return undefined;
   let from = Math.max(0, start - EDIT_LEAD);
   if (lowSurrogate(recorded, from)) from--;
-  // the lead from a word's start, never half a word: "…review is postponed…", not "…udget review is postponed…" (recheck 57)
-  while (from > 0 && from < start && inWord(recorded, from - 1) && inWord(recorded, from)) from++;
+  // the lead from a word's start, never half a word: "…budget review is postponed…", not "…udget review is postponed…"
+  // (recheck 57): back to the word's start when it is near, else on to the next one before the edit; a word that runs on
+  // from far back into the edit keeps its last characters (review 57 L6)
+  const midWord = (i: number) => i > 0 && inWord(recorded, i - 1) && inWord(recorded, i);
+  let back = from;
+  while (midWord(back) && from - back < EDIT_LEAD / 2) back--;
+  if (!midWord(back)) from = back;
+  else {
+    let on = from;
+    while (on < start && midWord(on)) on++;
+    if (on < start) from = on;
+  }
   const side = (changed: string) => (from > 0 ? '"…' : '"') + JSON.stringify(recorded.slice(from, start) + changed).slice(1, -1) + (end > 0 ? '…"' : '"');
   return `${side(removed)} → ${side(inserted)}`;
 }

@@ -16,14 +16,13 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { VcrConfigError } from "../errors";
+import { NOT_MADE_TEXT, VcrConfigError } from "../errors";
 import { log } from "../log";
 import { pathFrom } from "../pathFrom";
 import { processWide } from "../processWide";
 import { shellWord } from "./commandEnv";
 import { anchorFix, packageHolding } from "./messages";
 import { enclosingDirs } from "../install/workspaces";
-import { NOT_MADE_TEXT } from "../runner/caughtMisses";
 
 const said = processWide("diagnose.recordingElsewhere.v1", () => new Set<string>());
 

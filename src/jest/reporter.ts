@@ -18,7 +18,7 @@ import { finishRun, readRunReports, recordRunStart, startRun, unitReport, withou
 import * as path from "node:path";
 import { log } from "../log";
 import { isCi, MODE_ENV } from "../modes";
-import { jestNodeOptions, shellWord } from "../diagnose/commandEnv";
+import { nodeOptionsPrefix } from "../diagnose/commandEnv";
 import type { Shard } from "../runner/ledgerFiles";
 import { scopeOf, type JournalEntry } from "./journal";
 import { REPORTER_IN_TEST_FILE, slotError } from "./slots";
@@ -75,8 +75,7 @@ class LangchainVcrJestReporter {
     if (this.globalConfig.ci && !isCi() && !process.env[MODE_ENV]) {
       // jest's --ci does not seal the run: a request without a fixture would go to the provider and be recorded (trial 38)
       // jest's ESM support (--experimental-vm-modules) carried over, as a miss's command carries it (trial 48: without it, "Must use import")
-      const nodeOptions = jestNodeOptions(process.env.NODE_OPTIONS, process.execArgv);
-      const env = `${nodeOptions ? `NODE_OPTIONS=${shellWord(nodeOptions)} ` : ""}CI=true`;
+      const env = `${nodeOptionsPrefix(true)}CI=true`;
       log.note(
         `jest runs with --ci, but the CI environment variable is not set, so langchain-vcr's mode is record_or_replay (unless your code sets one): ` +
           `a request without a fixture is sent to the provider and recorded.\n  To replay only, as in CI: ${env} npx jest --ci (or ${MODE_ENV}=replay_only).\n`,

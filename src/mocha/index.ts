@@ -29,8 +29,8 @@ interface MochaTest {
   state?: string;
   file?: string;
   pending?: boolean;
-  currentRetry?(): number;
-  retries?(): number;
+  /** Set by mocha once the test's body ran (a timeout too), before its afterEach hooks; reporters read it. */
+  duration?: number;
   err?: { message?: unknown; stack?: unknown };
 }
 interface MochaContext {
@@ -65,11 +65,11 @@ function endMochaTest(test: MochaTest | undefined): void {
  * A failed attempt that mocha's retries (`--retries`, `this.retries()`) runs again: mocha queues a clone of the test
  * and runs the attempt's afterEach hooks without setting its state (a passed attempt is "passed", the last failed one
  * "failed", a skipped one "pending"). Its recordings were kept, and the next attempts replayed them (user trial 46).
+ * Its body ran (`duration` set): a test whose beforeEach hook failed has no state either, but mocha retries no hook
+ * (review 57 M1).
  */
 function failedAttemptRetried(test: MochaTest | undefined): boolean {
-  if (!test || test.state !== undefined || test.pending === true) return false;
-  if (typeof test.currentRetry !== "function" || typeof test.retries !== "function") return false;
-  return test.currentRetry() < test.retries();
+  return test !== undefined && test.state === undefined && test.pending !== true && typeof test.duration === "number";
 }
 
 /** The fixture files used since the last call go into this process's ledger. */

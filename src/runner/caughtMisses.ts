@@ -11,12 +11,6 @@
 const MISS_TEXT = "no recorded fixture";
 
 /**
- * What the error of a request stopped before it was made says (diagnose/recordingElsewhere.ts): a test that failed on it
- * needs no note either (user trial 46: it was told the error "was caught", with a command that stopped again).
- */
-export const NOT_MADE_TEXT = "was not made: it would be recorded into";
-
-/**
  * How each runner says a test ran out of time, in its own words and case: jest, vitest, mocha, node:test (not an HTTP
  * client's "timeout of 5000ms exceeded", which a test can fail on too).
  */
@@ -32,7 +26,7 @@ export function failedOnMiss(error: { message?: unknown } | undefined): boolean 
   const message = String(error?.message ?? "");
   return message.includes(MISS_TEXT) || message.includes(NOT_MADE_TEXT);
 }
-import { PREFIX } from "../errors";
+import { NOT_MADE_TEXT, PREFIX } from "../errors";
 import { currentRunner, type Scope } from "../scope";
 import { rerecordCommand } from "../diagnose/messages";
 import { processWide } from "../processWide";
@@ -110,6 +104,14 @@ export function caughtNote(scope: Scope, outcome: "passed" | "failed" | "timedOu
       }`,
       `    expected: ${u.file}`,
     );
+  }
+  if (list.every((u) => u.how === "stopped")) {
+    // recording again from here stops again (review 57 M2): the fix is where the tests run, or dir
+    lines.push(
+      `  Fix: run the tests from the package's root, or anchor dir to the file that makes the Vcr (path.join(import.meta.dirname, "cassettes")): ` +
+        `the stopped request's VcrConfigError names both directories.`,
+    );
+    return lines.join("\n");
   }
   lines.push(
     `  Fix: if the test means the request to be answered, record it: ${rerecordCommand(currentRunner(), scope.filterTitle ?? scope.title, scope.specFile)}. ` +

@@ -110,7 +110,10 @@ describe("a miss at a workspace's root names the package's directory that holds 
         expect(await stderrOf(async () => endTest(testScope("caught it"), true, new Error("expected an answer")))).to.equal(""); // nothing unanswered: no note
         const caught = testScope("caught the stop");
         noteUnanswered(caught, { kind: "chat", describe: "x", file: path.join(inTest, recorded), mode: "record_or_replay", how: "stopped" });
-        expect(await stderrOf(async () => endTest(caught, true, new Error("expected an answer"))), "the control: another error").to.include("had no fixture");
+        const caughtNote = await stderrOf(async () => endTest(caught, true, new Error("expected an answer")));
+        expect(caughtNote, "the control: another error").to.include("had no fixture");
+        // its fix is where the tests run or dir, not recording again from here, which stops again (review 57 M2)
+        expect(caughtNote).to.include("Fix: run the tests from the package's root, or anchor dir").and.not.include("record it:");
         expect(fs.existsSync(inTest), "nothing written").to.equal(false);
         // its test is told at its end when the error is caught, as for a miss
         expect(currentTest()?.unanswered?.map((u) => u.how)).to.deep.equal(["missed", "stopped"]); // the replay_only miss above, then this

@@ -6,7 +6,8 @@
  */
 import { expect } from "chai";
 import { ChatDeepSeek } from "@langchain/deepseek";
-import { ChatXAI } from "@langchain/xai";
+import { ChatXAI, ChatXAIResponses } from "@langchain/xai";
+import { ownProviderRequest } from "../../src/adapters/chat/answeredBy";
 import { ChatOpenAI } from "@langchain/openai";
 import { Vcr } from "../../src/index";
 import { fixtureFiles, readFixtures, removeTmpDirs, tmpDir } from "../helpers/tmp";
@@ -74,10 +75,29 @@ describe("OpenAI-compatible clients asking the same model name: ChatDeepSeek, Ch
     const before = counts();
     xaiFake.enqueue({ text: "Grok here." });
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
-    expect((await xai(vcr).invoke("Who streams?")).text).to.equal("Grok here.");
-    expect((await deepseek(vcr).invoke("Who streams?")).text).to.equal("Grok here.");
-    expect((await openai(vcr).invoke("Who streams?")).text).to.equal("Grok here.");
+    expect((await xai(vcr).invoke("Who answers first?")).text).to.equal("Grok here.");
+    expect((await deepseek(vcr).invoke("Who answers first?")).text).to.equal("Grok here.");
+    expect((await openai(vcr).invoke("Who answers first?")).text).to.equal("Grok here.");
     expect(delta(before)).to.deep.equal([0, 1, 0]);
     expect(fixtureFiles(dir)).to.have.length(1);
+  });
+});
+
+describe('ChatXAIResponses\' answers (model_provider "xai") in the provider table', () => {
+  const fixture = (provider: string) =>
+    ({ response: { generations: [{ text: "x", message: { response_metadata: { model_provider: provider } } }] } }) as unknown as Parameters<
+      typeof ownProviderRequest
+    >[2];
+  const request = () => ({ model: MODEL, messages: [] });
+
+  it('replay to ChatXAI (either API) only: a ChatOpenAI or ChatDeepSeek call is keyed with its own provider (review 57 L2: "xai" was not in the table, so any caller replayed them)', () => {
+    const xaiResponses = new ChatXAIResponses({ model: MODEL, apiKey: "unused" });
+    const xaiCompletions = new ChatXAI({ model: MODEL, apiKey: "unused" });
+    expect(ownProviderRequest(xaiResponses, {}, fixture("xai"), request)).to.equal(undefined);
+    expect(ownProviderRequest(xaiCompletions, {}, fixture("xai"), request)).to.equal(undefined);
+    expect(ownProviderRequest(new ChatOpenAI({ model: MODEL, apiKey: "unused" }), {}, fixture("xai"), request)).to.deep.include({ provider: "openai" });
+    expect(ownProviderRequest(new ChatDeepSeek({ model: MODEL, apiKey: "unused" }), {}, fixture("xai"), request)).to.deep.include({ provider: "deepseek" });
+    // and the Chat Completions answers ChatXAI records ("openai") replay to ChatXAIResponses
+    expect(ownProviderRequest(xaiResponses, {}, fixture("openai"), request)).to.equal(undefined);
   });
 });

@@ -166,6 +166,7 @@ describe("langchain-vcr/mocha: a test mocha's retries run again", function () {
   for (const [how, args, env] of [
     ["--retries 2", ["--retries", "2"], {}],
     ["this.retries(2)", [], { IN_TEST: "1" }],
+    ["--parallel --retries 2 (the root hook pair in a worker)", ["--parallel", "--retries", "2"], {}],
   ] as const) {
     it(`${how}: a failed attempt's recording is undone, so the next attempt records again; failing every attempt keeps nothing (before: kept, and replayed by the next attempts)`, async () => {
       await withFakeProvider({}, async (fake) => {
@@ -189,4 +190,33 @@ describe("langchain-vcr/mocha: a test mocha's retries run again", function () {
       });
     });
   }
+
+  it("a failing beforeEach hook under --retries is not a retried attempt (mocha retries no hook): its recording stays, as without --retries (review 57 M1)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const HOOK = [
+        `const { ChatOpenAI } = require("@langchain/openai");`,
+        `const { Vcr } = require("langchain-vcr");`,
+        `const vcr = new Vcr({ dir: "cassettes" });`,
+        `describe("set up by a hook", () => {`,
+        `  beforeEach(async () => {`,
+        `    await new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, cache: vcr.cache, configuration: { baseURL: process.env.FAKE_URL } }).invoke("asked by a hook");`,
+        `    throw new Error("the hook fails");`,
+        `  });`,
+        `  it("never runs", () => {});`,
+        `});`,
+        ``,
+      ].join("\n");
+      const hookFiles = { ".mocharc.json": files[".mocharc.json"], "test/hook.spec.cjs": HOOK };
+      const outcomes: [number, string][] = [];
+      for (const args of [[], ["--retries", "2"]]) {
+        const p = makeProject(hookFiles, { mocha: true });
+        const out = await p.run([MOCHA, ...args], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" });
+        expect(out.status, out.stdout + out.stderr).to.equal(1);
+        expect(out.stdout + out.stderr).to.not.include("retried");
+        outcomes.push([p.fixtures().length, summaryLines(out)[0].replace(/fixtures: .*/, "")]);
+      }
+      expect(outcomes[1], "with --retries as without").to.deep.equal(outcomes[0]);
+      expect(fake.count()).to.equal(2);
+    });
+  });
 });

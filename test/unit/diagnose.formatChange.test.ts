@@ -85,7 +85,7 @@ describe("hintFor: OpenAI's two APIs", () => {
 
   it("a fixture keyed without the Azure deployment, the one difference: recorded by an older langchain-vcr, record it again (recheck 57)", () => {
     expect(hintFor([d("deployment", undefined, "gpt4o-canary")]))
-      .to.include("keyed without the Azure deployment")
+      .to.include("keyed without an Azure deployment")
       .and.include("docs/upgrading.md");
     expect(hintFor([d("deployment", "gpt4o-prod", "gpt4o-canary")])).to.equal(undefined); // another deployment: no hint
     expect(hintFor([d("deployment", undefined, "x"), d("temperature", 0, 1)])).to.equal(undefined);
@@ -110,10 +110,13 @@ describe("formatEdit: a changed text as the edit alone, for the summary's roll-u
     expect(formatEdit(prefix + "Where is it?", prefix.replace(":", ";") + "Where is it?")).to.equal('"… in one sentence:…" → "… in one sentence;…"'); // the same for another text around it
     expect(formatEdit("Answer in English please", "Answer in French please")).to.equal('"Answer in English…" → "Answer in French…"'); // not "Englis" → "Frenc"
     expect(formatEdit("smile 😀 now", "smile 🈀 now")).to.equal('"smile 😀…" → "smile 🈀…"'); // the pair shares its first half
-    expect(formatEdit("x".repeat(20) + "😀abc", "x".repeat(20) + "😀abd")).to.equal('"…😀abc" → "…😀abd"'); // the lead does not start on half of it, nor half a word
+    expect(formatEdit("x".repeat(20) + "😀abc", "x".repeat(20) + "😀abd")).to.equal('"xxxxxxxxxxxxxxxxxxxx😀abc" → "xxxxxxxxxxxxxxxxxxxx😀abd"'); // the lead does not start on half of it, nor half a word
+    expect(formatEdit("y".repeat(40) + "😀abc", "y".repeat(40) + "😀abd")).to.equal('"…😀abc" → "…😀abd"'); // a word too long to go back to
     // the lead starts at a word's start (recheck 57: "…udget review is postponed…")
     const r = "Summarise in one sentence: The quarterly meeting moved to Tuesday; budget review is postponed to next month.";
-    expect(formatEdit(r, r.replace("postponed", "postpone"))).to.equal('"… review is postponed…" → "… review is postpone…"');
+    expect(formatEdit(r, r.replace("postponed", "postpone"))).to.equal('"…budget review is postponed…" → "…budget review is postpone…"');
+    // one long word from the lead into the edit (a punctuation mark after it): its last characters stay the lead (review 57 L6)
+    expect(formatEdit("z".repeat(40) + ": go", "z".repeat(40) + "; go")).to.equal(`"…${"z".repeat(16)}:…" → "…${"z".repeat(16)};…"`);
     expect(formatEdit("a", "b".repeat(50))).to.equal(undefined);
     expect(formatEdit(0, 1)).to.equal(undefined);
   });

@@ -27,6 +27,7 @@ import { answerItems, OPENAI_API_MEMBER, ownApiRequest } from "./openaiApi";
 const CALLERS_OF: Readonly<Record<string, readonly string[]>> = {
   openai: ["openai", "azure", "xai", "deepseek"], // ChatOpenAI, AzureChatOpenAI; ChatXAI's answers, ChatDeepSeek's before 1.0.5
   deepseek: ["deepseek"],
+  xai: ["xai"], // ChatXAIResponses (its Chat Completions answers say "openai")
   anthropic: ["anthropic"],
   "google-genai": ["google_genai"],
   "bedrock-converse": ["amazon_bedrock"],
