@@ -46,3 +46,16 @@ export function datedBack(dir: string, files: readonly string[] = fs.readdirSync
   const past = Date.now() / 1000 - 3600;
   for (const f of files) fs.utimesSync(path.join(dir, f), past, past);
 }
+
+/**
+ * Fixtures as an earlier run left them: recorded an hour ago (`recordedAt`, which `record_always` reads: a fixture another
+ * test of this run recorded is replayed, not recorded again), their files dated back too.
+ */
+export function fromAnEarlierRun(dir: string, files: readonly string[] = fixtureFiles(dir)): void {
+  const past = new Date(Date.now() - 3600_000).toISOString();
+  for (const f of files) {
+    const file = path.join(dir, f);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/"recordedAt": "[^"]*"/, `"recordedAt": "${past}"`));
+  }
+  datedBack(dir, files);
+}

@@ -6,7 +6,10 @@ import { onScopeEvent } from "../../src/scope";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { startFakeProvider, type FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
-import { fixtureFiles, readFixtures } from "../helpers/tmp";
+import { fixtureFiles, fromAnEarlierRun, readFixtures } from "../helpers/tmp";
+import { inOwnTest } from "../helpers/ownTest";
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
 import { withEnv } from "../helpers/env";
 
 describe("modes", () => {
@@ -59,6 +62,7 @@ describe("modes", () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     fake.enqueue({ content: "first answer" });
     await openai(fake, vcr.cache).invoke("q");
+    fromAnEarlierRun(dir);
     fake.enqueue({ content: "second answer" });
     const again = await withVcr({ mode: "record_always" }, () => openai(fake, vcr.cache).invoke("q"));
     expect(again.content).to.equal("second answer");
@@ -66,6 +70,30 @@ describe("modes", () => {
     expect(fixtureFiles(dir)).to.have.length(1);
     expect(readFixtures(dir)[0].response.generations[0].text).to.equal("second answer");
     expect(vcr.stats().recorded).to.equal(2);
+  });
+
+  it("record_always: what another test of this run recorded is replayed, not recorded again, so the run's fixtures agree (trial 49); the test's own is recorded again", async () => {
+    let runs = 0;
+    const lookup = tool(async ({ q }) => `${q} #${++runs}`, { name: "lookup", description: "looks up", schema: z.object({ q: z.string() }) });
+    const vcr = new Vcr({ dir, mode: "record_always" });
+    const [wrapped] = vcr.tools([lookup]);
+    const ask = () => openai(fake, vcr.cache).invoke("shared first question");
+    fake.enqueue({ content: "answer one" }, { content: "answer two" }, { content: "answer three" });
+    const first = await inOwnTest({}, async () => [await wrapped.invoke({ q: "stock" }), (await ask()).content], "first test");
+    const second = await inOwnTest({}, async () => [await wrapped.invoke({ q: "stock" }), (await ask()).content], "second test");
+    expect(second, "the second test replays what the first recorded").to.deep.equal(first);
+    expect([runs, fake.count()]).to.deep.equal([1, 1]);
+    // a test asking again what it recorded itself records it again (as before)
+    await inOwnTest({}, async () => {
+      await openai(fake, vcr.cache).invoke("its own question");
+      await openai(fake, vcr.cache).invoke("its own question");
+    });
+    expect(fake.count()).to.equal(3);
+    // and the run's fixtures replay: 0 requests
+    const sealed = new Vcr({ dir, mode: "replay_only" });
+    await inOwnTest({}, () => openai(fake, sealed.cache).invoke("shared first question"));
+    expect(sealed.stats()).to.include({ replayed: 1, missed: 0 });
+    expect(fake.count()).to.equal(3);
   });
 
   it("bypass: always calls the model and never writes", async () => {

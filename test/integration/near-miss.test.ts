@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr, VcrMissError, withVcr } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
-import { datedBack, readFixtures, tmpDir } from "../helpers/tmp";
+import { fromAnEarlierRun, readFixtures, tmpDir } from "../helpers/tmp";
 import type { FakeProvider } from "../helpers/fakeProvider";
 import { openai } from "../helpers/models";
 import { interceptNotes } from "../helpers/notes";
@@ -44,7 +44,7 @@ describe("the near-miss note on recording", () => {
     await ask(earlier);
     const files = fs.readdirSync(earlier);
     for (const f of files) fs.copyFileSync(path.join(earlier, f), path.join(dir, f));
-    datedBack(dir, files); // written before this run started
+    fromAnEarlierRun(dir, files); // written before this run started
   }
   const earlierModel = (earlier: string, fields?: Record<string, unknown>) => openai(fake, new Vcr({ dir: earlier, mode: "record_or_replay" }).cache, fields);
 

@@ -76,9 +76,11 @@ describe("reliability: concurrency across processes", function () {
     const ra = JSON.parse(a.stdout);
     const rb = JSON.parse(b.stdout);
     expect([ra.mode, rb.mode]).to.deep.equal(["record_or_replay", "record_always"]);
-    // record_always records every lookup; record_or_replay replays or records each one, or
-    // finds after its live call that the other process wrote the file first (bypassed: it wrote nothing)
-    expect(rb.stats.recorded).to.equal(LOOKUPS);
+    // record_always records every lookup but those the other process recorded since it started (replayed: one
+    // run's fixtures agree); record_or_replay replays or records each one, or finds after its live call that the other
+    // process wrote the file first (bypassed: it wrote nothing)
+    expect(rb.stats.recorded + rb.stats.replayed).to.equal(LOOKUPS);
+    expect(rb.stats.recorded).to.be.at.least(1);
     expect(ra.stats.recorded + ra.stats.replayed + ra.stats.bypassed).to.equal(LOOKUPS);
     expect(fake.count("/v1/chat")).to.be.within(PROMPTS.length, 2 * PROMPTS.length);
     await expectComplete(dir, fake);
