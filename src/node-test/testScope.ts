@@ -34,6 +34,18 @@ function fullTitle(test: TestLike): string {
   return names.join(" > ");
 }
 
+/**
+ * The name `--test-name-pattern` must match to run `test`: its own, or for a subtest (`t.test()`) its top-level test's
+ * (or the `it`'s it is in), since node:test 20 skips a top-level test whose name does not match, subtests and all
+ * (user trial 50: a subtest's command ran nothing and passed). A test in a `describe` keeps its own: node:test runs the
+ * suites a match is in.
+ */
+function filterName(test: TestLike): string | undefined {
+  let t = test;
+  while (t.parent?.parent && t.parent.constructor?.name === "Test") t = t.parent;
+  return t.name;
+}
+
 export function installTestScopes(): void {
   const proto = AsyncResource.prototype as unknown as Record<symbol, unknown> & { runInAsyncScope: (...a: unknown[]) => unknown };
   if (proto[PATCHED]) return;
@@ -50,7 +62,7 @@ export function installTestScopes(): void {
       typeof thisArg === "object";
     if (!isTestBody) return original.call(this, fn, thisArg, ...args);
     const scope = testScope(fullTitle(this));
-    scope.filterTitle = this.name;
+    scope.filterTitle = filterName(this);
     // each test file runs in a process of its own (NODE_TEST_CONTEXT says so): a failed test's note names it, and
     // the run's ledger the file that declared the test (an entry file that imports the test files, docs/runners.md: each of those)
     if (process.env.NODE_TEST_CONTEXT?.startsWith("child")) scope.specFile = declaredIn(this) ?? process.argv[1];

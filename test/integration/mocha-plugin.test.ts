@@ -81,11 +81,18 @@ describe("the mocha plugin (run as a child process)", () => {
     await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL });
     const [kept] = fixtureFiles(dir);
     const before = fs.readFileSync(path.join(dir, kept), "utf8");
-    const out = await runMocha({ FIXTURE_DIR: dir, FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_always", OVERWRITE_PROMPT: "kept question" });
+    // the failing test is the first of this run to ask the kept question (a fixture another test of the run recorded is
+    // replayed under record_always, not overwritten): it overwrites the earlier run's fixture, and is rolled back to it
+    const out = await runMocha({
+      FIXTURE_DIR: dir,
+      FAKE_URL: fake.openaiBaseURL,
+      LANGCHAIN_VCR_MODE: "record_always",
+      OVERWRITE_PROMPT: "kept question",
+      SKIP_KEPT: "1",
+    });
     expect(out.stderr).to.include("and restored 1 it overwrote");
-    // the passing test re-recorded it (new recordedAt); the failing test overwrote it again and was rolled back to that
     const after = fs.readFileSync(path.join(dir, kept), "utf8");
-    expect(JSON.parse(after).request).to.deep.equal(JSON.parse(before).request);
+    expect(after).to.equal(before);
     expect(fixtureFiles(dir)).to.deep.equal([kept]);
   });
 

@@ -118,6 +118,40 @@ describe("langchain-vcr/node-test with the user's own setup file (--require ./vc
   });
 });
 
+describe("langchain-vcr/node-test: a miss in a subtest (t.test())", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("the command names its top-level test, which node:test runs with its subtests, and as printed records (before: the subtest's name, which node:test 20 skips at the top level: 0 tests, green)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const files = cachelessAppFiles("checks/app.spec.cjs", "node:test");
+      files["checks/app.spec.cjs"] = [
+        `const { test } = require("node:test");`,
+        `const { ChatOpenAI } = require("@langchain/openai");`,
+        `test("the app", async (t) => {`,
+        `  await t.test("asks the app", async () => {`,
+        `    const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "test-key", maxRetries: 0, configuration: { baseURL: process.env.FAKE_URL } });`,
+        `    await model.invoke("a question from app code");`,
+        `  });`,
+        `});`,
+        ``,
+      ].join("\n");
+      const p = makeProject(files);
+      const args = ["--require", "langchain-vcr/node-test", "--require", "./vcr-setup.cjs", "--test"];
+      await expectPrintedCommandRecords(
+        p,
+        fake,
+        { FAKE_URL: fake.openaiBaseURL },
+        {
+          miss: [...args, "checks/app.spec.cjs"],
+          hint: `LANGCHAIN_VCR_MODE=record_or_replay node --require langchain-vcr/node-test --require ./vcr-setup.cjs --test --test-name-pattern "the app" checks/app.spec.cjs`,
+          printed: [...args, "--test-name-pattern", "the app", "checks/app.spec.cjs"],
+        },
+      );
+    });
+  });
+});
+
 describe("langchain-vcr/node-test with tsx in an ES-module project (--import tsx --import ./vcr-setup.mjs)", function () {
   this.timeout(60000);
   after(removeTmpDirs);
