@@ -50,8 +50,15 @@ function assemble(chunks: unknown[]): { text: string; reasoning: string; calls: 
   for (const raw of chunks) {
     const c = isRec(raw) ? raw : {};
     const m = isRec(c.message) ? c.message : {};
-    // a chunk's own text is its first text block only when it mixes blocks (ChatGoogleGenerativeAI): its message's text blocks
-    text += Array.isArray(m.content) ? messageText(m.content) : typeof c.text === "string" ? c.text : contentText(m.content);
+    // a chunk's own text is its first text block only when it mixes blocks (ChatGoogleGenerativeAI): its message's text blocks;
+    // and ChatOllama's thinking chunk's text is its thinking, beside an empty content (trial 50): a string content is the answer
+    text += Array.isArray(m.content)
+      ? messageText(m.content)
+      : typeof m.content === "string"
+        ? m.content
+        : typeof c.text === "string"
+          ? c.text
+          : contentText(m.content);
     reasoning += messageReasoning(m);
     for (const t of (Array.isArray(m.tool_call_chunks) ? m.tool_call_chunks : []) as Rec[]) {
       const key = String(t.index ?? t.id ?? calls.size);

@@ -213,6 +213,14 @@ describe("kinds: an answer as diff reviews it and show renders it", () => {
     const deltas: string[] = [];
     KINDS.chat_stream.render({ model: "grok-3-mini" } as never, { chunks: [...pieces, { message: { content: "42." } }] }, {}, deltas);
     expect(deltas.join("\n")).to.include('[assistant] 42.\n    (reasoning: "Six times seven.")');
+    // ChatOllama's think: true stream: a thinking chunk's text is its thinking, its content empty (trial 50: glued onto the answer)
+    const ollama = [
+      { text: "Let me think.", message: { content: "", additional_kwargs: { reasoning_content: "Let me think." } } },
+      { text: "Blue.", message: { content: "Blue." } },
+    ];
+    const thought: string[] = [];
+    KINDS.chat_stream.render({ model: "qwen3" } as never, { chunks: ollama }, {}, thought);
+    expect(thought.join("\n")).to.include('[assistant] Blue.\n    (reasoning: "Let me think.")');
   });
 
   it("show renders a tool answer that is a LangGraph Command: its update and goto", () => {
