@@ -90,8 +90,8 @@ describeProvider(
         const lookup = tool(async () => "ok", { name: "lookup", description: "Looks a thing up", schema: z.object({ q: z.string() }) });
         const ask = async (mode: "record_or_replay" | "replay_only") => {
           const vcr = new Vcr({ dir, mode });
-          const prod = spec.chat(fake.url, vcr.cache, { model: undefined }).bindTools([lookup]);
-          const cheap = spec.chat(fake.url, vcr.cache, { model: undefined, azureOpenAIApiDeploymentName: "gpt-35-cheap" }).bindTools([lookup]);
+          const prod = spec.chat(fake.url, vcr.cache, { model: undefined }).bindTools!([lookup]);
+          const cheap = spec.chat(fake.url, vcr.cache, { model: undefined, azureOpenAIApiDeploymentName: "gpt-35-cheap" }).bindTools!([lookup]);
           return [(await prod.invoke("Which model are you?")).text, (await cheap.invoke("Which model are you?")).text];
         };
         fake.enqueue({ text: "I am the prod deployment." }, { text: "I am the cheap deployment." });
