@@ -49,7 +49,7 @@ function gainedResponsesToolField(d: VcrDifference): boolean {
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
 export function hintFor(differences: readonly VcrDifference[]): string | undefined {
   // the same request but for the API: with other differences beside it, the fixture is not this request's
-  const api = differences.length === 1 && differences[0].path === OPENAI_API_MEMBER && differences[0].recorded === undefined ? differences[0] : undefined;
+  const api = onlyAdded(differences, OPENAI_API_MEMBER);
   if (api) {
     return (
       `ChatOpenAI sends this call to OpenAI's ${api.requested === "responses" ? "Responses API" : "Chat Completions API"}, and the fixture of the same request holds the other API's answer ` +
@@ -57,10 +57,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `which stays for the calls that use the other API`
     );
   }
-  const provider =
-    differences.length === 1 && differences[0].path === PROVIDER_MEMBER && differences[0].recorded === undefined && typeof differences[0].requested === "string"
-      ? differences[0]
-      : undefined;
+  const provider = onlyAdded(differences, PROVIDER_MEMBER);
   if (provider) {
     return (
       `the fixture of the same request holds another provider's answer (the same model name and parameters asked elsewhere), ` +
@@ -68,8 +65,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `which stays for the other provider's calls`
     );
   }
-  const deployment = differences.length === 1 && differences[0].path === "deployment" && differences[0].recorded === undefined ? differences[0] : undefined;
-  if (deployment) {
+  if (onlyAdded(differences, "deployment")) {
     return (
       `the fixture of the same request was keyed without an Azure deployment, which decides which model answers: recorded by a client ` +
       `without one (ChatOpenAI), or by an older langchain-vcr, which left it out of an AzureChatOpenAI call with tools bound or a structured output ` +
@@ -96,6 +92,12 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
     );
   }
   return undefined;
+}
+
+/** The one difference, when it is `path` added with a string (a member a key gains: the OpenAI API, the provider, the deployment). */
+function onlyAdded(differences: readonly VcrDifference[], path: string): VcrDifference | undefined {
+  const [d] = differences;
+  return differences.length === 1 && d.path === path && d.recorded === undefined && typeof d.requested === "string" ? d : undefined;
 }
 
 /** Whether a value a run makes anew (a timestamp, a UUID) differs where no normalizer reaches: recording again cannot help. */
