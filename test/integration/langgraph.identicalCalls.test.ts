@@ -3,9 +3,14 @@
  * branch asks the model, then takes a ticket with `next_ticket({ queue: "main" })`. The calls are
  * numbered in the order they start, which while recording follows the model's latency and on
  * replay the branch order, so a user trial (35c, race2) replayed one branch's ticket to another,
- * green. The recording now says so on stderr, naming the tool, the arguments and the test; calls
- * whose order is fixed (a ToolNode's parallel calls in one AI message, a polling loop) stay quiet.
+ * green, and trial 49 (the ticket in the branch's next model request) missed in CI. Recorded
+ * together, one call per branch, the fixtures are now numbered in branch order, so the replay
+ * hands each branch its own ticket; calls that cannot be (a branch taking two, calls outside
+ * LangGraph) make the recording say so on stderr, naming the tool, the arguments and the test;
+ * calls whose order is fixed (a ToolNode's parallel calls in one AI message, a polling loop) stay quiet.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { expect } from "chai";
 import { HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
@@ -58,6 +63,16 @@ describe("identical tool calls from parallel LangGraph branches", function () {
     { name: "next_ticket", description: "Take the next support ticket number.", schema: z.object({ queue: z.string() }) },
   );
 
+  /** The ticket each next_ticket fixture holds, by its call number: "n: ticket #m". */
+  function ticketFiles(): string[] {
+    return fs
+      .readdirSync(dir)
+      .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { kind: string; request: { call?: number }; response: unknown })
+      .filter((f) => f.kind === "tool")
+      .map((f) => `${f.request.call ?? 1}: ${JSON.stringify(f.response).match(/ticket #\d+/)![0]}`)
+      .sort();
+  }
+
   /** The model's latency per customer while recording (the fake answers at once: a fetch that waits first stands in for the network). */
   function slowFetch(latency: Record<string, number>): typeof fetch {
     return async (input, init) => {
@@ -67,8 +82,11 @@ describe("identical tool calls from parallel LangGraph branches", function () {
     };
   }
 
-  /** One run of the fan-out: each branch greets its customer through the model, then takes a ticket. The tickets each customer got. */
-  async function fanOut(mode: VcrMode, latency: Record<string, number>): Promise<string[]> {
+  /**
+   * One run of the fan-out: each branch greets its customer through the model, then takes `tickets`
+   * tickets (then, with `confirm`, tells the model the last one). The tickets each customer got.
+   */
+  async function fanOut(mode: VcrMode, latency: Record<string, number>, { tickets = 1, confirm = false } = {}): Promise<string[]> {
     const vcr = new Vcr({ dir, mode });
     const model = openai(fake, vcr.cache, { configuration: { fetch: slowFetch(latency) } });
     const takeTicket = vcr.tool(nextTicket);
@@ -79,8 +97,13 @@ describe("identical tool calls from parallel LangGraph branches", function () {
     const graph = new StateGraph(State)
       .addNode("serve", async (s: { user: string }) => {
         await model.invoke([new HumanMessage(`Greet ${s.user}`)]);
-        const t = await takeTicket.invoke({ type: "tool_call", id: `tc_${s.user}`, name: "next_ticket", args: { queue: "main" } });
-        return { results: [`${s.user}: ${String(t.content)}`] };
+        const taken: string[] = [];
+        for (let i = 0; i < tickets; i++) {
+          const t = await takeTicket.invoke({ type: "tool_call", id: `tc_${s.user}_${i}`, name: "next_ticket", args: { queue: "main" } });
+          taken.push(String(t.content));
+        }
+        if (confirm) await model.invoke([new HumanMessage(`Confirm ${s.user}: ${taken.join(", ")}`)]);
+        return { results: [`${s.user}: ${taken.join(", ")}`] };
       })
       .addConditionalEdges(START, (s: typeof State.State) => s.users.map((user) => new Send("serve", { user })))
       .addEdge("serve", END)
@@ -89,16 +112,35 @@ describe("identical tool calls from parallel LangGraph branches", function () {
     return out.results.sort();
   }
 
-  it("recorded while the model answered the branches out of order: the recording warns, naming the tool, the arguments and the test (and the replay, in branch order, hands the tickets out otherwise)", async () => {
+  it("recorded while the model answered the branches out of order: no warning, the fixtures are numbered in branch order, and the replay hands each customer the ticket it got", async () => {
     let recorded: string[] = [];
     const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 120, bob: 0, cyd: 80, dee: 40 })));
     expect(recorded).to.deep.equal(["ann: ticket #4", "bob: ticket #1", "cyd: ticket #3", "dee: ticket #2"]);
     expect([fake.count(), bodies]).to.deep.equal([4, 4]);
-    expect(text).to.contain(WARNING);
-    expect(text.split(WARNING)).to.have.length(2); // once per test and call
+    expect(text).not.to.contain(`tool "next_ticket"`);
+    expect(ticketFiles()).to.deep.equal(["1: ticket #4", "2: ticket #1", "3: ticket #3", "4: ticket #2"]); // call n: the n-th branch's (ann, bob, cyd, dee)
     const replayed = await fanOut("replay_only", {});
     expect([fake.count(), bodies]).to.deep.equal([4, 4]);
-    expect(replayed).to.deep.equal(["ann: ticket #1", "bob: ticket #2", "cyd: ticket #3", "dee: ticket #4"]); // the limit the warning names
+    expect(replayed).to.deep.equal(recorded);
+  });
+
+  it("the ticket flows into the branch's next model request (trial 49): recorded out of order, the replay misses nothing and makes 0 requests", async () => {
+    const recorded = await fanOut("record_or_replay", { ann: 120, bob: 0, cyd: 80, dee: 40 }, { confirm: true });
+    expect([fake.count(), bodies]).to.deep.equal([8, 4]);
+    for (let run = 0; run < 3; run++) expect(await fanOut("replay_only", {}, { confirm: true })).to.deep.equal(recorded);
+    expect([fake.count(), bodies]).to.deep.equal([8, 4]);
+  });
+
+  it("a branch taking two tickets, recorded out of order: the calls cannot be numbered by branch, so the recording warns (once), and the replay hands the tickets out otherwise", async () => {
+    let recorded: string[] = [];
+    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 120, bob: 0, cyd: 40, dee: 80 }, { tickets: 2 })));
+    expect(recorded).to.deep.equal(["ann: ticket #7, ticket #8", "bob: ticket #1, ticket #2", "cyd: ticket #3, ticket #4", "dee: ticket #5, ticket #6"]);
+    expect(text).to.contain(WARNING);
+    expect(text.split(WARNING)).to.have.length(2); // once per test and call
+    expect(ticketFiles()).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `${n}: ticket #${n}`)); // left as recorded
+    const replayed = await fanOut("replay_only", {}, { tickets: 2 });
+    expect([fake.count(), bodies]).to.deep.equal([4, 8]);
+    expect(replayed).not.to.deep.equal(recorded); // the limit the warning names
   });
 
   it("recorded while the model answered in branch order: no warning, and the replay hands out the recorded tickets", async () => {

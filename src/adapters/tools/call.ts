@@ -219,7 +219,7 @@ function recordOutcome(ctx: ToolCallContext, lookup: Lookup, flight: Flight, enc
     }
     throw e;
   }
-  if (ctx.recorder.record(lookup, response)) flight.land(response, true);
+  if (ctx.recorder.record(lookup, response)) flight.land(response, { store: ctx.recorder.store, hash: lookup.hash });
 }
 
 async function replay(name: string, lookup: Lookup, here: ThisCall): Promise<unknown> {
@@ -231,7 +231,7 @@ async function replay(name: string, lookup: Lookup, here: ThisCall): Promise<unk
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
   noteToolReplayed(lookup, fixtureTitle); // said if the test fails
-  here.flight.land(lookup.fixture!.response, false);
+  here.flight.land(lookup.fixture!.response);
   // what the body emitted on the side, before its answer (a generator's, between its chunks: replayGenerator)
   if (out.events === undefined) await emitCustom(out.custom, here.cfg, here.runManager);
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
