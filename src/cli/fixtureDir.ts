@@ -48,7 +48,7 @@ export function cliRoot(io: Io): string {
 
 /**
  * The directory the test runner ran in, for a command run from below it: the nearest one, at or
- * above `cwd`, that holds the runners' ledgers (the runner writes them where it runs) or a
+ * above `cwd`, that holds the runners' ledgers (a runner writes them at its package root: `ledgerRoot`; older versions, where it ran) or a
  * package.json, whichever comes first (a package inside another project is a project of its own:
  * never the outer one's ledger); else `cwd`.
  */

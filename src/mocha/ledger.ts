@@ -12,7 +12,16 @@
  * as unfinished), and on exit, with everything. Each worker writes its own ledger after every
  * spec file it runs. Importing this module does nothing.
  */
-import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwritableLedger, writeLedger, type LedgerRecord } from "../runner/ledgerFiles";
+import {
+  LEDGER_VERSION,
+  RootRelative,
+  defaultLedgerDir,
+  ledgerRoot,
+  removeOldRuns,
+  warnUnwritableLedger,
+  writeLedger,
+  type LedgerRecord,
+} from "../runner/ledgerFiles";
 import { configuredFiles } from "./configSpec";
 import { specFacts } from "../runner/specDigests";
 import { checkoutOf, type Checkout } from "../runner/checkout";
@@ -66,8 +75,8 @@ function processState(): ProcessState {
 function startProcess(): ProcessState {
   const facts = { env: process.env, argv: process.argv, pid: process.pid, ppid: process.ppid, now: new Date() };
   const run = resolveRunContext({ ...facts, config: () => configuredFiles(process.argv) });
-  const root = process.cwd();
-  const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root) };
+  const root = ledgerRoot();
+  const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root, process.env, process.cwd()) };
   if (run.role === "main") {
     process.env[CONTEXT_ENV] = serializeContext(run);
     try {

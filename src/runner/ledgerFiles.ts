@@ -8,8 +8,9 @@
  * one runner invocation (mocha: its main process and its `--parallel` workers, each with a
  * ledger; vitest, jest, node:test: one ledger from the main process), or several CI
  * shards that share `LANGCHAIN_VCR_RUN_ID`. The default ledger dir is
- * `<cwd>/node_modules/.cache/langchain-vcr/ledgers`: outside the fixture directory, ignored by
- * git wherever node_modules is, and the usual home of tool caches.
+ * `<root>/node_modules/.cache/langchain-vcr/ledgers`, the root being the package the run is in
+ * (`ledgerRoot`): outside the fixture directory, ignored by git wherever node_modules is, and the
+ * usual home of tool caches.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -88,10 +89,25 @@ export interface LedgerRecord {
   rootInRepo?: string;
 }
 
-export function defaultLedgerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+/** The ledger dir of a run rooted at `root`; `LANGCHAIN_VCR_LEDGER_DIR` (from `env`) instead, resolved against `cwd`. */
+export function defaultLedgerDir(root: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, cwd: string = root): string {
   const fromEnv = env[LEDGER_DIR_ENV];
   if (fromEnv) return path.resolve(cwd, fromEnv);
-  return path.join(cwd, "node_modules", ".cache", "langchain-vcr", "ledgers");
+  return path.join(root, "node_modules", ".cache", "langchain-vcr", "ledgers");
+}
+
+/**
+ * Where a runner started in `cwd` roots its run: the ledger goes under it and the ledger's paths
+ * are relative to it. The nearest directory at or above `cwd` that holds a package.json (the
+ * package whose tests run, where the CLI looks from any directory below it: `projectRoot`), not
+ * above the top of a git work tree; else `cwd`. A run started in `test/` once wrote
+ * `test/node_modules/.cache`, and the CLI run there then looked for `test/cassettes` (user trial 50).
+ */
+export function ledgerRoot(cwd: string = process.cwd()): string {
+  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, "package.json"))) return d;
+    if (fs.existsSync(path.join(d, ".git")) || path.dirname(d) === d) return path.resolve(cwd);
+  }
 }
 
 /** A run id usable as a directory name. */

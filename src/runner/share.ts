@@ -14,7 +14,17 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { newRunIds, parseEnvJson } from "./runIds";
-import { LEDGER_VERSION, RootRelative, defaultLedgerDir, removeOldRuns, warnUnwritableLedger, writeLedger, type LedgerRecord, type Shard } from "./ledgerFiles";
+import {
+  LEDGER_VERSION,
+  RootRelative,
+  defaultLedgerDir,
+  ledgerRoot,
+  removeOldRuns,
+  warnUnwritableLedger,
+  writeLedger,
+  type LedgerRecord,
+  type Shard,
+} from "./ledgerFiles";
 import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { causesRecord, type MissCausesRecord } from "./missCauses";
@@ -39,7 +49,10 @@ export interface RunShare {
   mainPid: number;
   startedAt: string;
   dir: string;
+  /** Where the run is rooted (`ledgerRoot`): its ledger's paths are relative to it. */
   root: string;
+  /** The main process's working directory: test files reported relative to it (node:test) are resolved against it. */
+  cwd?: string;
   /** vitest's and jest's options that chose the config (`commandArgs.ts`): a miss's command to record a test again carries them. */
   command?: string[];
   /** Why the temp directory the test processes report to cannot be written (TMPDIR), when it cannot: the run is partial. */
@@ -79,7 +92,8 @@ export function startRun(runner: string, env: NodeJS.ProcessEnv = process.env): 
     mainPid: process.pid,
     startedAt: now.toISOString(),
     dir: path.join(os.tmpdir(), `langchain-vcr-run-${mainId}`),
-    root: process.cwd(),
+    root: ledgerRoot(),
+    cwd: process.cwd(),
   };
   const command = runner in COMMAND_OPTIONS ? commandArgsOf(runner as keyof typeof COMMAND_OPTIONS) : [];
   if (command.length) share.command = command;
@@ -269,14 +283,14 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
   const specFiles = new Set<string>();
   const unplugged: string[] = [];
   for (const r of reports) {
-    if (r.unplugged) unplugged.push(r.unit.startsWith("(") ? r.unit : rel.of(path.resolve(share.root, r.unit)));
+    if (r.unplugged) unplugged.push(r.unit.startsWith("(") ? r.unit : rel.of(path.resolve(cwdOf(share), r.unit)));
     if (!r.done) unfinished.push(r.unit);
     // an unfinished report counts the use it holds (vitest writes it after each test): the run is partial all the same
-    else if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, r.unit))); // "(unknown test file)" names none
+    else if (!r.unit.startsWith("(")) specFiles.add(rel.of(path.resolve(cwdOf(share), r.unit))); // "(unknown test file)" names none
     // the files its tests were declared in and used fixtures from (node:test's entry file imports the test files): they ran too
     if (r.done)
       for (const tests of Object.values(r.usedBy ?? {}))
-        for (const spec of Object.keys(tests)) if (spec !== "" && !spec.startsWith("(")) specFiles.add(rel.of(path.resolve(share.root, spec)));
+        for (const spec of Object.keys(tests)) if (spec !== "" && !spec.startsWith("(")) specFiles.add(rel.of(path.resolve(cwdOf(share), spec)));
     if (!r.done && !r.totals) continue; // put on record as its file began, and nothing since
     total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes, missCauses: r.missCauses });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
@@ -298,7 +312,7 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
     shard: end.shard,
     partial: reasons,
     used: [...total.used].map((f) => rel.of(f)).sort(),
-    usedBy: total.usedByRecord((f) => rel.of(path.resolve(share.root, f))), // node:test names its test file relative to the root
+    usedBy: total.usedByRecord((f) => rel.of(path.resolve(cwdOf(share), f))), // node:test names its test file relative to the working directory
   });
   writeRunLedger(share, record, { removeOld: true });
   try {
@@ -363,8 +377,13 @@ function runRecord(
   };
 }
 
+/** The main process's working directory (a share written by an older copy has none: its root was that directory). */
+function cwdOf(share: RunShare): string {
+  return share.cwd ?? share.root;
+}
+
 function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld?: boolean } = {}): void {
-  const ledgerDir = defaultLedgerDir(share.root);
+  const ledgerDir = defaultLedgerDir(share.root, process.env, cwdOf(share));
   try {
     if (opts.removeOld) removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);

@@ -118,6 +118,47 @@ describe("langchain-vcr/node-test with the user's own setup file (--require ./vc
   });
 });
 
+describe("langchain-vcr/node-test run from a directory below the package root (trial 50)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("the ledger goes under the package root's node_modules, so the CLI finds the run and the package's cassettes/ from the root and from that directory (before: test/node_modules/.cache, and validate there looked for test/cassettes)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject({
+        "package.json": `{ "name": "app", "private": true }\n`,
+        "test/ask.test.cjs": [
+          `const path = require("node:path");`,
+          `const { it } = require("node:test");`,
+          `const { Vcr } = require("langchain-vcr");`,
+          `const { ChatOpenAI } = require("@langchain/openai");`,
+          `const vcr = new Vcr({ dir: path.join(__dirname, "..", "cassettes") });`,
+          `it("asks from test/", () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test", configuration: { baseURL: process.env.FAKE_URL }, cache: vcr.cache }).invoke("Hello from test/"));`,
+          ``,
+        ].join("\n"),
+      });
+      const ledgers = (at: string) => fs.existsSync(path.join(p.dir, at, "node_modules/.cache/langchain-vcr/ledgers"));
+      for (const env of [{ LANGCHAIN_VCR_MODE: "record_or_replay" }, { CI: "true" }]) {
+        const out = await p.run(["--require", "langchain-vcr/node-test", "--test"], { FAKE_URL: fake.openaiBaseURL, ...env }, "test");
+        expect(out.status, out.stdout + out.stderr).to.equal(0);
+      }
+      expect(fake.count()).to.equal(1);
+      expect(p.fixtures()).to.have.length(1);
+      expect([ledgers(""), ledgers("test")]).to.deep.equal([true, false]);
+      for (const at of ["", "test"]) {
+        const validate = await p.cli(["validate"], at);
+        expect(validate.status, validate.stdout + validate.stderr).to.equal(0);
+        expect(validate.stdout).to.include("cassettes: all fixtures are valid").and.not.include("test/cassettes");
+        const prune = await p.cli(["prune", "--dry-run"], at);
+        expect(prune.status, prune.stdout + prune.stderr).to.equal(0);
+        expect(prune.stdout).to.include("would remove 0 of 1 fixture(s)").and.include("kept 1 used by the last run");
+        const stats = await p.cli(["stats", "--by-test"], at);
+        expect(stats.status, stats.stdout + stats.stderr).to.equal(0);
+        expect(stats.stdout).to.include(", complete)").and.include("asks from test/: 1 fixture(s)");
+      }
+    });
+  });
+});
+
 describe("langchain-vcr/node-test: a miss in a subtest (t.test())", function () {
   this.timeout(60000);
   after(removeTmpDirs);

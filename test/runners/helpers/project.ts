@@ -210,10 +210,10 @@ export interface Project {
   side: string;
   fixtures(): string[];
   sideLines(): string[];
-  /** Runs the runner (node + its CLI script and args) in the project, with the given env. */
-  run(args: string[], env?: NodeJS.ProcessEnv): Promise<ChildResult>;
-  /** `langchain-vcr <args>` (the built CLI) in the project. */
-  cli(args: string[]): Promise<ChildResult>;
+  /** Runs the runner (node + its CLI script and args) in the project (`at`: a directory in it), with the given env. */
+  run(args: string[], env?: NodeJS.ProcessEnv, at?: string): Promise<ChildResult>;
+  /** `langchain-vcr <args>` (the built CLI) in the project (`at`: a directory in it). */
+  cli(args: string[], at?: string): Promise<ChildResult>;
 }
 
 export function makeProject(files: Record<string, string>, options: { mocha?: boolean } = {}): Project {
@@ -245,8 +245,8 @@ export function makeProject(files: Record<string, string>, options: { mocha?: bo
     side,
     fixtures: () => fixtureFiles(path.join(dir, FIXTURES)),
     sideLines: () => (fs.existsSync(side) ? fs.readFileSync(side, "utf8").split("\n").filter(Boolean) : []),
-    run: (args, env = {}) => runChild(process.execPath, args, { cwd: dir, env: base(env), timeoutMs: 60000 }),
-    cli: (args) => runChild(process.execPath, [builtBin(), ...args], { cwd: dir, env: base({}), timeoutMs: 20000 }),
+    run: (args, env = {}, at = "") => runChild(process.execPath, args, { cwd: path.join(dir, at), env: base(env), timeoutMs: 60000 }),
+    cli: (args, at = "") => runChild(process.execPath, [builtBin(), ...args], { cwd: path.join(dir, at), env: base({}), timeoutMs: 20000 }),
   };
 }
 
