@@ -25,6 +25,7 @@ import { findSecret, maskSecrets, secretError } from "./secrets";
 import { envSecrets } from "./clientSecrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
+import { warnCountedToolName } from "./diagnose/countedToolName";
 import { MODEL_KINDS } from "./store/format";
 import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
@@ -522,6 +523,7 @@ export class Recorder {
       warnStaleInstall(result.file);
       this.count("recorded", lookup.kind, lookup.mode);
       if (lookup.kind === "tool") noteToolRecorded(result.file, test); // a failed test that replays it is told who recorded it
+      if (lookup.kind === "chat") warnCountedToolName(lookup.request, test?.title);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       answered(() => lookup.madeIn ?? test, lookup.file); // a retry of a call that failed live: its miss was answered after all
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);

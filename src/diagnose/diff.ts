@@ -5,6 +5,7 @@ import { ALIKE_SPELLINGS } from "../canonical/spellings";
 import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
 import { PROVIDER_MEMBER } from "../adapters/chat/answeredBy";
 import { messageText } from "../kinds/text";
+import { COUNTED_NAME_HINT, isCountedToolName } from "./countedToolName";
 
 export function diffValues(recorded: unknown, requested: unknown, path = "", out: VcrDifference[] = []): VcrDifference[] {
   if (Object.is(recorded, requested)) return out;
@@ -79,6 +80,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `After such an upgrade, record the suite again and review it (docs/upgrading.md)`
     );
   }
+  if (differences.length > 0 && differences.every((d) => isCountedToolName(d.recorded) && isCountedToolName(d.requested))) return COUNTED_NAME_HINT;
   const [first] = volatileDifferences(differences);
   if (first) {
     const { d, value } = first;
