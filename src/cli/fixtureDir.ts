@@ -72,14 +72,17 @@ export function dirArgOf(args: ParsedArgs, command: string): string | undefined 
   return args.positionals[0];
 }
 
-/** Absolute paths of the `<sha256>.json` files in `dir`, sorted. A missing directory is an error naming `command`'s own call. */
-export function listFixtures(dir: string, command: string): string[] {
+/**
+ * Absolute paths of the `<sha256>.json` files in `dir`, sorted. A missing directory is an error naming `command`'s own call
+ * (`wanted`: whether a package's directory holds what the command looks for, `workspaceHint`).
+ */
+export function listFixtures(dir: string, command: string, wanted?: (names: string[]) => boolean): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const hint = code === "ENOENT" ? workspaceHint(dir, command) : undefined;
+    const hint = code === "ENOENT" ? workspaceHint(dir, command, wanted) : undefined;
     throw new VcrConfigError(
       missingDirMessage(
         dir,
@@ -114,15 +117,18 @@ const LEDGER_COMMANDS = new Set(["prune", "stats", "show"]);
  * (the newest ledger: here, with the package's directory, or else in the package); any other is
  * passed the package's directory from here. Undefined when no package holds one.
  */
-export function workspaceHint(dir: string, command: string): string | undefined {
-  const found = inWorkspacePackages(dir);
-  if (found.length === 0) return undefined;
-  const listed = `  Workspace packages hold fixture directories of that name: ${found.map((f) => f.dir).join(", ")}.\n`;
+export function workspaceHint(dir: string, command: string, wanted?: (names: string[]) => boolean): string | undefined {
+  const all = inWorkspacePackages(dir);
+  if (all.length === 0) return undefined;
+  // `show <hash>`: the packages whose directory holds it, when any does (the others' command would fail: trial 52)
+  const holding = wanted ? all.filter((f) => wanted(fixtureNames(f.dir))) : all;
+  const found = holding.length ? holding : all;
+  const listed = `  Workspace packages hold fixture directories of that name: ${all.map((f) => f.dir).join(", ")}.\n`;
   const here = process.cwd();
-  const commands = (lines: string[]) => (lines.length === 1 ? lines[0] : `\n${lines.map((l) => `    ${l}`).join("\n")}`);
+  const commands = (lines: string[]) => (lines.length === 1 ? ` ${lines[0]}` : `\n${lines.map((l) => `    ${l}`).join("\n")}`);
   // a command that reads no ledger, or is told where the ledgers are (--ledger-dir, relative to here), runs here
   if (!LEDGER_COMMANDS.has(command.split(" ")[0]) || command.includes(" --ledger-dir "))
-    return listed + `  Pass it: ${commands(found.map((f) => `npx langchain-vcr ${command} ${shellWord(f.dir)}`))}`;
+    return listed + `  Pass it:${commands(found.map((f) => `npx langchain-vcr ${command} ${shellWord(f.dir)}`))}`;
   const atRoot = lastRunStart(here);
   const lines = found.map((f) => {
     const inPkg = lastRunStart(path.resolve(here, f.pkg));
@@ -131,7 +137,16 @@ export function workspaceHint(dir: string, command: string): string | undefined 
     return `(cd ${shellWord(f.pkg)} && npx langchain-vcr ${command}${arg})`;
   });
   // each package's runs write their ledger in the package (pnpm -r, npm -w, a runner started there); a run from here, here
-  return listed + `  Run it where each package's tests last ran (their ledger is kept there): ${commands(lines)}`;
+  return listed + `  Run it where each package's tests last ran (their ledger is kept there):${commands(lines)}`;
+}
+
+/** The fixture file names in `dir` (from the working directory); none when it cannot be read. */
+function fixtureNames(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).filter((n) => FIXTURE_FILE_RE.test(n));
+  } catch {
+    return [];
+  }
 }
 
 /** When the last run whose ledger is kept in `root` started (ms), or -Infinity with none. */

@@ -441,7 +441,7 @@ describe("langchain-vcr CLI (child process)", function () {
         .to.include(`the fixture directory ${path.join(root, "cassettes")} does not exist.`)
         .and.include(`Workspace packages hold fixture directories of that name: ${path.join(app, "cassettes")}, ${path.join(worker, "cassettes")}.`)
         .and.include(
-          `Run it where each package's tests last ran (their ledger is kept there): \n    (cd ${app} && npx langchain-vcr stats)\n    (cd ${worker} && npx langchain-vcr stats)`,
+          `Run it where each package's tests last ran (their ledger is kept there):\n    (cd ${app} && npx langchain-vcr stats)\n    (cd ${worker} && npx langchain-vcr stats)`,
         );
       const prune = await cli(["prune", path.join("test", "cassettes")], root);
       expect(prune.code).to.equal(1);
@@ -453,7 +453,7 @@ describe("langchain-vcr CLI (child process)", function () {
       const validate = await cli(["validate"], root);
       expect(validate.code).to.equal(1);
       expect(validate.stderr).to.include(
-        `Pass it: \n    npx langchain-vcr validate ${path.join(app, "cassettes")}\n    npx langchain-vcr validate ${path.join(worker, "cassettes")}`,
+        `Pass it:\n    npx langchain-vcr validate ${path.join(app, "cassettes")}\n    npx langchain-vcr validate ${path.join(worker, "cassettes")}`,
       );
       const json = await cli(["validate", "--json"], root);
       expect(JSON.parse(json.stdout).ok).to.equal(false);
@@ -468,6 +468,17 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(diff.stderr).to.include(
         `npx langchain-vcr diff --base HEAD ${path.join(app, "cassettes")}\n    npx langchain-vcr diff --base HEAD ${path.join(worker, "cassettes")}`,
       );
+
+      // show <hash>: only the package whose directory holds it is named (trial 52: worker's command failed)
+      const hash = "ab12".padEnd(64, "0");
+      fs.writeFileSync(path.join(root, "packages/worker/cassettes", `${hash}.json`), "{}");
+      const show = await cli(["show", "ab12"], root);
+      expect(show.code).to.equal(1);
+      expect(show.stderr)
+        .to.include(`Workspace packages hold fixture directories of that name: ${path.join(app, "cassettes")}, ${path.join(worker, "cassettes")}.`)
+        .and.include(`kept there): (cd ${worker} && npx langchain-vcr show ab12 --dir cassettes)`)
+        .and.not.include(`(cd ${app} &&`);
+      fs.rmSync(path.join(root, "packages/worker/cassettes", `${hash}.json`));
 
       // each package where its tests last ran: app's from the root (its ledger there is newer), worker's in the package
       const ledger = (at: string, minute: number, used: string[] = []) =>
