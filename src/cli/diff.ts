@@ -166,11 +166,15 @@ function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file:
   const others = suitesSharing(verdicts, dir);
   const partial = others.filter((o) => !o.run.complete);
   if (partial.length > 0) {
+    // a complete run on another branch, or before its test files changed, is not partial: say what it is (trial 52 F1)
+    const outdated = partial.every((o) => o.run.outdated);
     const ledgers = suiteLedgers(partial).map((d) => shellWord(display(io, d)));
+    const runs = partial.map((o) => `${suiteName(o.run)}${o.run.reasons.length ? `: ${o.run.reasons[0]}` : ""}`).join("; ");
     return {
       why:
-        `another suite that used ${display(io, dir)} last ran partially: ${partial.map((o) => suiteName(o.run)).join("; ")}. ` +
-        `Run it whole, then diff again; if it is gone (a one-off run of a few files), delete its ledgers: rm -r ${ledgers.join(" ")}`,
+        `another suite that used ${display(io, dir)} ${outdated ? "last ran complete, but on what is no longer on disk" : "last ran partially"}: ${runs}. ` +
+        `Run it whole${outdated ? " here" : ""}, then diff again` +
+        (outdated ? "" : `; if it is gone (a one-off run of a few files), delete its ledgers: rm -r ${ledgers.join(" ")}`),
     };
   }
   const used = new Set([last, ...others.map((o) => o.run)].flatMap((r) => [...r.used]));

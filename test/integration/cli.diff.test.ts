@@ -303,9 +303,27 @@ describe("cli: langchain-vcr diff", function () {
     );
     const otherPartial = (await cli(["diff"], dir)).stdout;
     expect(otherPartial).to.match(
-      /so they are shown as added: another suite that used cassettes last ran partially: node --test run run-1 \(started \S+; test files repro\/x\.test\.mjs\)\. Run it whole, then diff again; if it is gone \(a one-off run of a few files\), delete its ledgers: rm -r (\S+)\.\n/,
+      /so they are shown as added: another suite that used cassettes last ran partially: node --test run run-1 \(started \S+; test files repro\/x\.test\.mjs\): test files named on the command line: repro\/x\.test\.mjs\. Run it whole, then diff again; if it is gone \(a one-off run of a few files\), delete its ledgers: rm -r (\S+)\.\n/,
     );
+    // a complete run of that suite whose test file changed since (another branch): said so, not "partially", and no rm (trial 52 F1)
+    writeLedger(ledgers, {
+      ...ledgerRecord({
+        runId: "run-0",
+        n: 0,
+        startedAt: at(0),
+        partial: [],
+        specFiles: ["repro/x.test.mjs"],
+        used: [`cassettes/${before[0]}`],
+        runner: "node --test",
+      }),
+      specDigests: { "repro/x.test.mjs": "0123456789abcdef" },
+    });
     execFileSync("bash", ["-c", `rm -r ${/delete its ledgers: rm -r (\S+)\.\n/.exec(otherPartial)![1]}`], { cwd: dir });
+    const outdated = (await cli(["diff"], dir)).stdout;
+    expect(outdated).to.match(
+      /another suite that used cassettes last ran complete, but on what is no longer on disk: node --test run run-0 \(started \S+; test files repro\/x\.test\.mjs\): 1 test file\(s\) changed since the run \(repro\/x\.test\.mjs\): another branch, an edit or a pull; what the run used is no longer what the tests use\. Run it whole here, then diff again\.\n/,
+    );
+    fs.rmSync(path.join(ledgers, "run-0"), { recursive: true });
     const judged = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
     expect(judged.addedEdits, "the complete run says the old ones are unused: edits").to.have.length(2);
     expect(judged.unsureRewrites).to.equal(undefined);
