@@ -81,6 +81,14 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
     );
   }
   if (differences.length > 0 && differences.every((d) => isCountedToolName(d.recorded) && isCountedToolName(d.requested))) return COUNTED_NAME_HINT;
+  if (onlyOrdinal(differences)) {
+    const [d] = differences;
+    return (
+      `"call" numbers the identical calls (one tool, the same arguments) of one test: this is call ${JSON.stringify(d.requested ?? 1)}, and the nearest ` +
+      `recorded one is call ${JSON.stringify(d.recorded ?? 1)}, so the test makes the call more often than when it was recorded ` +
+      `(a loop, a retry, one more branch); if that is meant, record the test again`
+    );
+  }
   const [first] = volatileDifferences(differences);
   if (first) {
     const { d, value } = first;
@@ -94,6 +102,11 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
     );
   }
   return undefined;
+}
+
+/** Whether the ordinal of identical tool calls is the one difference (`call: 3 → 4`, or `(absent) → 2`). */
+export function onlyOrdinal(differences: readonly VcrDifference[]): boolean {
+  return differences.length === 1 && differences[0].path === "call";
 }
 
 /** The one difference, when it is `path` added with a string (a member a key gains: the OpenAI API, the provider, the deployment). */

@@ -12,7 +12,7 @@ import { requestHash } from "../canonical/json";
 import { TEMP_PREFIX } from "../store/atomic";
 import { readFixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
-import { changedShare, diffValues, TEXT_PATH, textOf } from "./diff";
+import { changedShare, diffValues, onlyOrdinal, TEXT_PATH, textOf } from "./diff";
 
 interface Indexed {
   kind: unknown;
@@ -115,7 +115,7 @@ export interface NearestCandidate {
  * the differences; of two as near, the one whose file name sorts first (the same on every machine).
  * A fixture another request of this run used weighs 5 more: it belongs to that request (two tests
  * asking the same thing would both have hit it), so the old form of an edited request is found
- * before it. With a template edited and half the tests recorded again, the test not yet recorded is
+ * before it, unless the ordinal of identical tool calls (`call`) is all that differs. With a template edited and half the tests recorded again, the test not yet recorded is
  * shown its own old fixture (`…Milan?`), not a recorded sibling's (`…Turin? Be brief.`) that
  * differs by less; a new test, with no old form, is still shown a sibling's edited text before
  * another test's replaced one.
@@ -126,7 +126,8 @@ export function nearestOf(kind: string, request: unknown, candidates: Iterable<N
   for (const c of candidates) {
     if (c.kind !== kind) continue;
     const differences = diffValues(c.request, request);
-    const s = nearness(differences) + (c.usedThisRun ? USED_THIS_RUN : 0);
+    // an earlier identical call's fixture (a tool's `call: 3` for this `call: 4`): used by that call, and the one that explains the miss (trial 49 L3)
+    const s = nearness(differences) + (c.usedThisRun && !onlyOrdinal(differences) ? USED_THIS_RUN : 0);
     if (s < bestScore || (s === bestScore && best !== undefined && c.file < best.file)) {
       bestScore = s;
       best = { hash: c.hash, file: c.file, differences };
@@ -167,6 +168,8 @@ const USED_THIS_RUN = 5;
 
 function weight(d: VcrDifference): number {
   if (d.path === "model") return MODEL;
+  // identical tool calls' ordinal (absent: 1): of call 1, 2 and 3, call 3 is nearest call 4
+  if (d.path === "call") return 1 + Math.min(0.5, Math.abs(ordinal(d.requested) - ordinal(d.recorded)) / 100);
   if (d.recorded === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.requested));
   if (d.requested === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.recorded));
   if (!TEXT_PATH.test(d.path)) return 1;
@@ -176,6 +179,10 @@ function weight(d: VcrDifference): number {
   if (recorded === undefined || requested === undefined) return 1;
   const changed = changedShare(recorded, requested);
   return changed > 0.5 ? REPLACED_TEXT : 1 + changed;
+}
+
+function ordinal(v: unknown): number {
+  return typeof v === "number" ? v : 1;
 }
 
 function leaves(v: unknown): number {

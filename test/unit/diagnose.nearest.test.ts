@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { nearestOf, nearness, type NearestCandidate } from "../../src/diagnose/nearest";
-import { diffValues, isEdit } from "../../src/diagnose/diff";
+import { diffValues, hintFor, isEdit } from "../../src/diagnose/diff";
 
 const tool = (extra: Record<string, unknown> = {}) => ({
   description: "Increment the counter.",
@@ -169,5 +169,30 @@ describe("diffValues: a member one client version sends and another leaves out a
       { path: "thinking", recorded: undefined, requested: enabled },
     ]);
     expect(diffValues({ a: {} }, { a: { thinking: { type: "disabled" } } })).to.have.length(1);
+  });
+});
+
+describe("the nearest recorded tool call to an identical call made once more than recorded (trial 49 L3)", () => {
+  const lookup = (key: string, call?: number) => ({ tool: "lookup", args: { key }, ...(call ? { call } : {}) });
+  const used = (file: string, request: unknown): NearestCandidate => ({ kind: "tool", hash: file, file, request, usedThisRun: true });
+
+  it("call 4 of lookup(fruit): the test's own call 3, used by that call this run, not another argument's unused fixture, nor call 1 or 2", () => {
+    const candidates = [used("a.json", lookup("fruit")), used("b.json", lookup("fruit", 2)), used("c.json", lookup("fruit", 3))];
+    candidates.push({ kind: "tool", hash: "0.json", file: "0.json", request: lookup("veg2") });
+    const near = nearestOf("tool", lookup("fruit", 4), candidates);
+    expect(near?.file).to.equal("c.json");
+    expect(near?.differences).to.deep.equal([{ path: "call", recorded: 3, requested: 4 }]);
+    expect(hintFor(near!.differences)).to.equal(
+      `"call" numbers the identical calls (one tool, the same arguments) of one test: this is call 4, and the nearest recorded one is call 3, so the test makes the call more often than when it was recorded (a loop, a retry, one more branch); if that is meant, record the test again`,
+    );
+  });
+
+  it("call 2 when one was recorded: that one (its ordinal absent), with the hint", () => {
+    const near = nearestOf("tool", lookup("fruit", 2), [
+      used("a.json", lookup("fruit")),
+      { kind: "tool", hash: "0.json", file: "0.json", request: lookup("veg2") },
+    ]);
+    expect(near?.file).to.equal("a.json");
+    expect(hintFor(near!.differences)).to.include("this is call 2, and the nearest recorded one is call 1");
   });
 });
