@@ -86,7 +86,7 @@ describe("identical tool calls from parallel LangGraph branches", function () {
    * One run of the fan-out: each branch greets its customer through the model, then takes `tickets`
    * tickets (then, with `confirm`, tells the model the last one). The tickets each customer got.
    */
-  async function fanOut(mode: VcrMode, latency: Record<string, number>, { tickets = 1, confirm = false } = {}): Promise<string[]> {
+  async function fanOut(mode: VcrMode, latency: Record<string, number>, { tickets = 1, confirm = false, after = false } = {}): Promise<string[]> {
     const vcr = new Vcr({ dir, mode });
     const model = openai(fake, vcr.cache, { configuration: { fetch: slowFetch(latency) } });
     const takeTicket = vcr.tool(nextTicket);
@@ -108,13 +108,25 @@ describe("identical tool calls from parallel LangGraph branches", function () {
       .addConditionalEdges(START, (s: typeof State.State) => s.users.map((user) => new Send("serve", { user })))
       .addEdge("serve", END)
       .compile();
-    const out = await inOwnTest({}, () => graph.invoke({ users: USERS }), TITLE);
+    const out = await inOwnTest(
+      {},
+      async () => {
+        const result = await graph.invoke({ users: USERS });
+        // `after`: one more identical call, outside the graph, once the branches are done
+        if (after)
+          result.results.push(
+            `after: ${String((await takeTicket.invoke({ type: "tool_call", id: "tc_after", name: "next_ticket", args: { queue: "main" } })).content)}`,
+          );
+        return result;
+      },
+      TITLE,
+    );
     return out.results.sort();
   }
 
   it("recorded while the model answered the branches out of order: no warning, the fixtures are numbered in branch order, and the replay hands each customer the ticket it got", async () => {
     let recorded: string[] = [];
-    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 120, bob: 0, cyd: 80, dee: 40 })));
+    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 180, bob: 0, cyd: 120, dee: 60 })));
     expect(recorded).to.deep.equal(["ann: ticket #4", "bob: ticket #1", "cyd: ticket #3", "dee: ticket #2"]);
     expect([fake.count(), bodies]).to.deep.equal([4, 4]);
     expect(text).not.to.contain(`tool "next_ticket"`);
@@ -124,8 +136,17 @@ describe("identical tool calls from parallel LangGraph branches", function () {
     expect(replayed).to.deep.equal(recorded);
   });
 
+  it("one more identical call after the fan-out, outside the graph (not numbered by branch, and started alone): no warning for the calls already numbered, and the replay matches", async () => {
+    let recorded: string[] = [];
+    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 180, bob: 0, cyd: 120, dee: 60 }, { after: true })));
+    expect(recorded).to.deep.equal(["after: ticket #5", "ann: ticket #4", "bob: ticket #1", "cyd: ticket #3", "dee: ticket #2"]);
+    expect(text).not.to.contain(`tool "next_ticket"`);
+    expect(await fanOut("replay_only", {}, { after: true })).to.deep.equal(recorded);
+    expect([fake.count(), bodies]).to.deep.equal([4, 5]);
+  });
+
   it("the ticket flows into the branch's next model request (trial 49): recorded out of order, the replay misses nothing and makes 0 requests", async () => {
-    const recorded = await fanOut("record_or_replay", { ann: 120, bob: 0, cyd: 80, dee: 40 }, { confirm: true });
+    const recorded = await fanOut("record_or_replay", { ann: 180, bob: 0, cyd: 120, dee: 60 }, { confirm: true });
     expect([fake.count(), bodies]).to.deep.equal([8, 4]);
     for (let run = 0; run < 3; run++) expect(await fanOut("replay_only", {}, { confirm: true })).to.deep.equal(recorded);
     expect([fake.count(), bodies]).to.deep.equal([8, 4]);
@@ -133,7 +154,7 @@ describe("identical tool calls from parallel LangGraph branches", function () {
 
   it("a branch taking two tickets, recorded out of order: the calls cannot be numbered by branch, so the recording warns (once), and the replay hands the tickets out otherwise", async () => {
     let recorded: string[] = [];
-    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 120, bob: 0, cyd: 40, dee: 80 }, { tickets: 2 })));
+    const text = await stderrOf(async () => void (recorded = await fanOut("record_or_replay", { ann: 180, bob: 0, cyd: 60, dee: 120 }, { tickets: 2 })));
     expect(recorded).to.deep.equal(["ann: ticket #7, ticket #8", "bob: ticket #1, ticket #2", "cyd: ticket #3, ticket #4", "dee: ticket #5, ticket #6"]);
     expect(text).to.contain(WARNING);
     expect(text.split(WARNING)).to.have.length(2); // once per test and call

@@ -52,6 +52,8 @@ interface Call {
   written?: Written & { fixture?: Fixture };
   /** The call whose answer its fixture holds now (itself until `renumber` moves another's there). */
   holds?: Call;
+  /** Its fixture was numbered in branch order with the others then in the group (`renumber`): replay gives it its own answer. */
+  renumbered?: boolean;
 }
 
 interface Identical {
@@ -108,7 +110,11 @@ function settle(group: Identical, call: Call, title: () => string | undefined): 
       group.deferred ||= group.calls.length > 1;
       return;
     }
-    if (renumber(group)) return;
+    if (renumber(group)) {
+      group.deferred = false;
+      for (const c of group.calls) c.renumbered = true;
+      return;
+    }
     group.renumberable = false;
   }
   for (const a of group.deferred ? group.calls : [call]) {
@@ -165,6 +171,7 @@ function ownFixture(c: Call): boolean {
 /** Whether two answered identical calls may swap answers on replay (see the file comment). */
 function raced(a: Call, b: Call): boolean {
   if (!a.answer!.recorded && !b.answer!.recorded) return false; // both replayed: this run recorded neither
+  if (a.renumbered && b.renumbered) return false; // numbered in branch order: each replays its own
   if (answerJson(a) === answerJson(b)) return false; // swapped or not, each gets the same answer
   if (a.branch && b.branch) {
     if (a.branch.id === b.branch.id) return false;
