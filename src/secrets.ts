@@ -22,6 +22,9 @@ export const SECRET_PATTERNS: Readonly<Record<string, RegExp>> = {
   // LangSmith: lsv2_pt_ (personal) or lsv2_sk_ (service), 32 hex, _, 10 hex (user trial 53)
   langsmith_key: /\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}(?![0-9A-Za-z])/,
   xai_key: /\bxai-[A-Za-z0-9]{40,}/,
+  perplexity_key: /\bpplx-[A-Za-z0-9]{40,}/,
+  tavily_key: /\btvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}/,
+  pinecone_key: /\bpcsk_[A-Za-z0-9_]{40,}/,
   github_token: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}\b|github_pat_[A-Za-z0-9_]{22,})/,
   // header.payload.signature, each base64url; both JSON parts start with `{"` (eyJ)
   jwt: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,

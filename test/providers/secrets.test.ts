@@ -28,6 +28,9 @@ describe("secrets: every provider's credential shapes", () => {
     groq_key: "gsk_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R9s0T1u2V3w4X5y",
     langsmith_key: "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", // trial 53: written to a fixture before
     xai_key: "xai-Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fEZx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE1a2b3c4d5e6f7g8h9i0j",
+    perplexity_key: "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",
+    tavily_key: "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",
+    pinecone_key: "pcsk_4Xb9Qa_0a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X",
   };
   for (const [pattern, value] of Object.entries(shapes)) {
     it(`${pattern}: ${value.slice(0, 8)}… is caught`, () => expect(scan(`here: ${value} end`)).to.equal(pattern));
@@ -56,6 +59,7 @@ describe("secrets: every provider's credential shapes", () => {
       "the hf_ prefix",
       "lsv2_pt_ keys look like lsv2_pt_<32 hex>_<10 hex>",
       "xai-grok-4 is a model",
+      "tvly-search results",
       "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
       "http://localhost:8080,admin@example.com", // a port, then an address in a CSV row
       "postgres://user:password@localhost:5432/app", // a placeholder password in a coding question
