@@ -6,7 +6,7 @@ import { DEFAULTS } from "../options";
 import { FIXTURE_FILE_RE } from "../store/fixture";
 import { UsageError, type ParsedArgs } from "./args";
 import type { Io } from "./io";
-import { defaultLedgerDir, lastRunVerdict } from "../runner/ledgerFiles";
+import { defaultLedgerDir, lastRunVerdict, packageRoot } from "../runner/ledgerFiles";
 import { packagesHolding, workspaceDirs, workspaceRootDir } from "../install/workspaces";
 import { pathFrom } from "../pathFrom";
 import { shellWord } from "../diagnose/messages";
@@ -47,14 +47,18 @@ export function cliRoot(io: Io): string {
 }
 
 /**
- * The directory the test runner ran in, for a command run from below it: the nearest one, at or
- * above `cwd`, that holds the runners' ledgers (a runner writes them at its package root: `ledgerRoot`; older versions, where it ran) or a
- * package.json, whichever comes first (a package inside another project is a project of its own:
- * never the outer one's ledger); else `cwd`.
+ * The directory the test runner ran in, for a command run from below it: the package there
+ * (`packageRoot`: a runner roots its run there, `ledgerRoot`; a package inside another project is a
+ * project of its own, never judged by the outer one's ledger); outside any package, the nearest
+ * directory at or above `cwd` that holds the runners' ledgers; else `cwd`. The package comes first:
+ * a ledger an older version wrote in `test/node_modules` (a run started there) is not the package's
+ * (recheck 60: the CLI in `test/` then looked for `test/cassettes`).
  */
 export function projectRoot(cwd: string): string {
+  const pkg = packageRoot(cwd);
+  if (pkg !== undefined) return pkg;
   for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
-    if (fs.existsSync(defaultLedgerDir(d, {})) || fs.existsSync(path.join(d, "package.json"))) return d;
+    if (fs.existsSync(defaultLedgerDir(d, {}))) return d;
     if (path.dirname(d) === d) return cwd;
   }
 }

@@ -104,9 +104,14 @@ export function defaultLedgerDir(root: string = process.cwd(), env: NodeJS.Proce
  * `test/node_modules/.cache`, and the CLI run there then looked for `test/cassettes` (user trial 50).
  */
 export function ledgerRoot(cwd: string = process.cwd()): string {
+  return packageRoot(cwd) ?? path.resolve(cwd);
+}
+
+/** The nearest directory at or above `cwd` that holds a package.json, not above the top of a git work tree; undefined when none. */
+export function packageRoot(cwd: string): string | undefined {
   for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, "package.json"))) return d;
-    if (fs.existsSync(path.join(d, ".git")) || path.dirname(d) === d) return path.resolve(cwd);
+    if (fs.existsSync(path.join(d, ".git")) || path.dirname(d) === d) return undefined;
   }
 }
 
