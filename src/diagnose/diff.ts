@@ -80,7 +80,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `After such an upgrade, record the suite again and review it (docs/upgrading.md)`
     );
   }
-  if (differences.length > 0 && differences.every((d) => isCountedToolName(d.recorded) && isCountedToolName(d.requested))) return COUNTED_NAME_HINT;
+  if (countedNamesOnly(differences)) return COUNTED_NAME_HINT;
   if (onlyOrdinal(differences)) {
     const [d] = differences;
     return (
@@ -102,6 +102,11 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
     );
   }
   return undefined;
+}
+
+/** Whether every difference is a name langchain counted for a responseFormat schema without a title (`extract-4` → `extract-1`). */
+export function countedNamesOnly(differences: readonly VcrDifference[]): boolean {
+  return differences.length > 0 && differences.every((d) => isCountedToolName(d.recorded) && isCountedToolName(d.requested));
 }
 
 /** Whether the ordinal of identical tool calls is the one difference (`call: 3 → 4`, or `(absent) → 2`). */

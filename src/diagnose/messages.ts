@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
 import { type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
-import { changesEveryRun, formatChange, formatEdit, hintFor, isEdit } from "./diff";
+import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, isEdit } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { rerecordEnv, shellQuote, shellWord, VALUE_FLAGS } from "./commandEnv";
 import { packageManager } from "./packageManager";
@@ -125,8 +125,11 @@ export function missMessage(
           ? // recording it again would record a request the next run does not make: the hint above says what to do
             `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ` +
             `${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}.`
-          : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
-            `, then review and commit the new fixture.`,
+          : m.nearest && countedNamesOnly(m.nearest.differences)
+            ? `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ` +
+              `${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}.`
+            : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
+              `, then review and commit the new fixture.`,
   );
   if (m.kind === "chat_stream" && !held && !exact && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited

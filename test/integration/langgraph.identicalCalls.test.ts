@@ -76,7 +76,7 @@ describe("identical tool calls from parallel LangGraph branches", function () {
   /** The model's latency per customer while recording (the fake answers at once: a fetch that waits first stands in for the network). */
   function slowFetch(latency: Record<string, number>): typeof fetch {
     return async (input, init) => {
-      const user = USERS.find((u) => String(init?.body ?? "").includes(`Greet ${u}`));
+      const user = USERS.find((u) => /"(Greet|Welcome) (\w+)"/.exec(String(init?.body ?? ""))?.[2] === u);
       await sleep(user ? (latency[user] ?? 0) : 0);
       return fetch(input, init);
     };
@@ -86,7 +86,11 @@ describe("identical tool calls from parallel LangGraph branches", function () {
    * One run of the fan-out: each branch greets its customer through the model, then takes `tickets`
    * tickets (then, with `confirm`, tells the model the last one). The tickets each customer got.
    */
-  async function fanOut(mode: VcrMode, latency: Record<string, number>, { tickets = 1, confirm = false, after = false } = {}): Promise<string[]> {
+  async function fanOut(
+    mode: VcrMode,
+    latency: Record<string, number>,
+    { tickets = 1, confirm = false, after = false, greeting = "Greet" } = {},
+  ): Promise<string[]> {
     const vcr = new Vcr({ dir, mode });
     const model = openai(fake, vcr.cache, { configuration: { fetch: slowFetch(latency) } });
     const takeTicket = vcr.tool(nextTicket);
@@ -96,7 +100,7 @@ describe("identical tool calls from parallel LangGraph branches", function () {
     });
     const graph = new StateGraph(State)
       .addNode("serve", async (s: { user: string }) => {
-        await model.invoke([new HumanMessage(`Greet ${s.user}`)]);
+        await model.invoke([new HumanMessage(`${greeting} ${s.user}`)]);
         const taken: string[] = [];
         for (let i = 0; i < tickets; i++) {
           const t = await takeTicket.invoke({ type: "tool_call", id: `tc_${s.user}_${i}`, name: "next_ticket", args: { queue: "main" } });
@@ -143,6 +147,18 @@ describe("identical tool calls from parallel LangGraph branches", function () {
     expect(text).not.to.contain(`tool "next_ticket"`);
     expect(await fanOut("replay_only", {}, { after: true })).to.deep.equal(recorded);
     expect([fake.count(), bodies]).to.deep.equal([4, 5]);
+  });
+
+  it("calls that replay the tickets another test of the run had just recorded, started out of branch order by live model calls before them (recheck 60): the recording warns, and says a replay swaps them", async () => {
+    await fanOut("record_or_replay", { ann: 0, bob: 60, cyd: 120, dee: 180 }); // another test, in branch order: tickets 1 to 4
+    let recorded: string[] = [];
+    const text = await stderrOf(
+      async () => void (recorded = await fanOut("record_or_replay", { ann: 180, bob: 0, cyd: 120, dee: 60 }, { greeting: "Welcome" })),
+    );
+    expect([fake.count(), bodies]).to.deep.equal([8, 4]); // its model calls live, its tickets replayed
+    expect(recorded).to.deep.equal(["ann: ticket #4", "bob: ticket #1", "cyd: ticket #3", "dee: ticket #2"]);
+    expect(text).to.contain(WARNING).and.contain("the test passes on a swapped answer, or misses in CI where the answer reaches a later request");
+    expect(await fanOut("replay_only", {}, { greeting: "Welcome" })).not.to.deep.equal(recorded); // the swap it names
   });
 
   it("the ticket flows into the branch's next model request (trial 49): recorded out of order, the replay misses nothing and makes 0 requests", async () => {

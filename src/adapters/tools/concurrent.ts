@@ -170,13 +170,15 @@ function ownFixture(c: Call): boolean {
 
 /** Whether two answered identical calls may swap answers on replay (see the file comment). */
 function raced(a: Call, b: Call): boolean {
-  if (!a.answer!.recorded && !b.answer!.recorded) return false; // both replayed: this run recorded neither
   if (a.renumbered && b.renumbered) return false; // numbered in branch order: each replays its own
   if (answerJson(a) === answerJson(b)) return false; // swapped or not, each gets the same answer
   if (a.branch && b.branch) {
+    // both replayed too: fixtures other tests of this run recorded, started in the order live model calls before them
+    // decided (a replay starts them in branch order, and swaps them: recheck 60)
     if (a.branch.id === b.branch.id) return false;
     return a.ordinal - b.ordinal > 0 !== a.branch.rank - b.branch.rank > 0;
   }
+  if (!a.answer!.recorded && !b.answer!.recorded) return false; // both replayed, outside LangGraph: in flight together, as any replay may be
   return a.overlapped.has(b);
 }
 
@@ -188,7 +190,8 @@ function racedWarning(group: Identical, how: string, test: string | undefined): 
   return (
     `tool ${JSON.stringify(group.tool)} was called with the same arguments ${short(group.args)} ${how}${test ? ` in test ${JSON.stringify(test)}` : ""}, and the calls were answered differently.\n` +
     `  Identical calls are told apart by the order they start in (call 1, 2, …), and these started in an order something before them decided (a model's latency): ` +
-    `on replay, where the model answers at once, they can start in another order, and each then gets another call's recorded answer while the test passes.\n` +
+    `on replay, where the model answers at once, they can start in another order, and each then gets another call's recorded answer: the test passes on a swapped answer, ` +
+    `or misses in CI where the answer reaches a later request.\n` +
     `  Fix: make the calls distinguishable (an argument naming the branch, e.g. the customer it is for), or make them one after another; then record the test again (docs/tools-and-agents.md, "Identical calls from parallel branches").`
   );
 }
