@@ -24,7 +24,7 @@ import { VcrConfigError } from "../errors";
 import { cliVerdicts, suiteLedgers, suiteName } from "./ledgers";
 import { display } from "./io";
 import { shellWord } from "../diagnose/messages";
-import { suitesSharing } from "../runner/otherSuites";
+import { suitesSharing, type OtherSuite } from "../runner/otherSuites";
 
 export const diffSpec = { strings: ["base", "format", SECRET_FLAG] } as const;
 const FORMATS = ["text", "markdown", "json"] as const;
@@ -153,13 +153,20 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
   return 0;
 }
 
+/** Where suites ran, from their ledgers' default place (`<root>/node_modules/.cache/langchain-vcr/ledgers/<run>`): "here", or "in <dir>". */
+function ranWhere(suites: readonly OtherSuite[], here: string, io: Io): string {
+  const roots = new Set(suiteLedgers(suites).map((d) => /^(.*)[\\/]node_modules[\\/]\.cache[\\/]langchain-vcr[\\/]ledgers[\\/][^\\/]+$/.exec(d)?.[1] ?? here));
+  const elsewhere = [...roots].filter((r) => path.resolve(r) !== path.resolve(here));
+  return elsewhere.length ? `in ${elsewhere.map((r) => shellWord(display(io, r))).join(" and ")}` : "here";
+}
+
 /**
  * What the last complete runs on this machine used (the last run of the suite here and of each
  * other suite sharing `dir`), from their ledgers (`inUse`); when one is missing or partial, why not, and what
  * would tell (`why`). A fixture they used is still a test's, not the old form of an added one.
  */
 function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file: string) => boolean; why?: string } {
-  const { ledgerDir, verdicts } = cliVerdicts(args, io, dir);
+  const { ledgerDir, verdicts, root } = cliVerdicts(args, io, dir);
   const last = verdicts?.last;
   if (!verdicts || !last) return { why: `there is no usage ledger in ${display(io, ledgerDir)}: ${WHOLE_RUN_FIX}` };
   if (!last.complete) return { why: `the last run ${last.runId} (started ${last.startedAt}) was partial: ${WHOLE_RUN_FIX}` };
@@ -173,7 +180,7 @@ function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file:
     return {
       why:
         `another suite that used ${display(io, dir)} ${outdated ? "last ran complete, but on what is no longer on disk" : "last ran partially"}: ${runs}. ` +
-        `Run it whole${outdated ? " here" : ""}, then diff again` +
+        `Run it whole${outdated ? ` ${ranWhere(partial, root, io)}` : ""}, then diff again` +
         (outdated ? "" : `; if it is gone (a one-off run of a few files), delete its ledgers: rm -r ${ledgers.join(" ")}`),
     };
   }

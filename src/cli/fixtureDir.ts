@@ -78,9 +78,9 @@ export function dirArgOf(args: ParsedArgs, command: string): string | undefined 
 
 /**
  * Absolute paths of the `<sha256>.json` files in `dir`, sorted. A missing directory is an error naming `command`'s own call
- * (`wanted`: whether a package's directory holds what the command looks for, `workspaceHint`).
+ * (`wanted`: what the command looks for, and whether a package's directory holds it: `workspaceHint`).
  */
-export function listFixtures(dir: string, command: string, wanted?: (names: string[]) => boolean): string[] {
+export function listFixtures(dir: string, command: string, wanted?: Wanted): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -102,6 +102,12 @@ export function listFixtures(dir: string, command: string, wanted?: (names: stri
     .map((n) => path.join(dir, n));
 }
 
+/** What a command looks for in a fixture directory (`show`: a hash prefix), and whether a directory's fixture file names hold it. */
+export interface Wanted {
+  what: string;
+  holds(names: string[]): boolean;
+}
+
 /** A fixture directory that cannot be listed (`what`: "does not exist", ...), and its fix: `hint` (a workspace's), else `missingDirFix`. */
 export function missingDirMessage(dir: string, what: string, command: string, hint: string | undefined): string {
   return `the fixture directory ${dir} ${what}.\n` + (hint ?? missingDirFix(command));
@@ -121,13 +127,13 @@ const LEDGER_COMMANDS = new Set(["prune", "stats", "show"]);
  * (the newest ledger: here, with the package's directory, or else in the package); any other is
  * passed the package's directory from here. Undefined when no package holds one.
  */
-export function workspaceHint(dir: string, command: string, wanted?: (names: string[]) => boolean): string | undefined {
+export function workspaceHint(dir: string, command: string, wanted?: Wanted): string | undefined {
   const all = inWorkspacePackages(dir);
   if (all.length === 0) return undefined;
-  // `show <hash>`: the packages whose directory holds it, when any does (the others' command would fail: trial 52)
-  const holding = wanted ? all.filter((f) => wanted(fixtureNames(f.dir))) : all;
-  const found = holding.length ? holding : all;
   const listed = `  Workspace packages hold fixture directories of that name: ${all.map((f) => f.dir).join(", ")}.\n`;
+  // `show <hash>`: the packages whose directory holds it (the others' command would fail: trial 52), and none is said
+  const found = wanted ? all.filter((f) => wanted.holds(fixtureNames(f.dir))) : all;
+  if (found.length === 0) return listed + `  None of them holds ${wanted!.what} either: check it, or pass a file's path.`;
   const here = process.cwd();
   const commands = (lines: string[]) => (lines.length === 1 ? ` ${lines[0]}` : `\n${lines.map((l) => `    ${l}`).join("\n")}`);
   // a command that reads no ledger, or is told where the ledgers are (--ledger-dir, relative to here), runs here

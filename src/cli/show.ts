@@ -75,7 +75,8 @@ function locate(io: Io, target: string, dir: string, dirGiven: boolean, command:
   }
   const exact = path.join(dir, hash + ".json");
   if (hash.length === 64 && isFile(exact)) return exact;
-  const matches = listFixtures(dir, command, (names) => names.some((n) => n.startsWith(hash))).filter((f) => path.basename(f).startsWith(hash));
+  const wanted = { what: `a fixture whose hash starts with ${hash}`, holds: (names: string[]) => names.some((n) => n.startsWith(hash)) };
+  const matches = listFixtures(dir, command, wanted).filter((f) => path.basename(f).startsWith(hash));
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     throw new VcrFixtureError(

@@ -324,6 +324,28 @@ describe("cli: langchain-vcr diff", function () {
       /another suite that used cassettes last ran complete, but on what is no longer on disk: node --test run run-0 \(started \S+; test files repro\/x\.test\.mjs\): 1 test file\(s\) changed since the run \(repro\/x\.test\.mjs\): another branch, an edit or a pull; what the run used is no longer what the tests use\. Run it whole here, then diff again\.\n/,
     );
     fs.rmSync(path.join(ledgers, "run-0"), { recursive: true });
+    // the same run made in a workspace package, where its ledger is (recheck 60: "here" was the root): the note names the package
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }));
+    fs.mkdirSync(path.join(dir, "packages/api"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "packages/api/package.json"), JSON.stringify({ name: "api" }));
+    writeLedger(defaultLedgerDir(path.join(dir, "packages/api"), {}), {
+      ...ledgerRecord({
+        runId: "run-0",
+        n: 0,
+        startedAt: at(0),
+        partial: [],
+        specFiles: ["../../repro/x.test.mjs"],
+        used: [`../../cassettes/${before[0]}`],
+        runner: "vitest",
+      }),
+      specDigests: { "../../repro/x.test.mjs": "0123456789abcdef" },
+    });
+    const inPackage = (await cli(["diff"], dir)).stdout;
+    expect(inPackage).to.match(
+      /another suite that used cassettes last ran complete, but on what is no longer on disk: vitest run run-0 .*\. Run it whole in packages\/api, then diff again\.\n/,
+    );
+    fs.rmSync(path.join(dir, "packages"), { recursive: true });
+    fs.rmSync(path.join(dir, "package.json"));
     const judged = JSON.parse((await cli(["diff", "--format", "json"], dir)).stdout);
     expect(judged.addedEdits, "the complete run says the old ones are unused: edits").to.have.length(2);
     expect(judged.unsureRewrites).to.equal(undefined);

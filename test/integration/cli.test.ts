@@ -479,6 +479,11 @@ describe("langchain-vcr CLI (child process)", function () {
         .and.include(`kept there): (cd ${worker} && npx langchain-vcr show ab12 --dir cassettes)`)
         .and.not.include(`(cd ${app} &&`);
       fs.rmSync(path.join(root, "packages/worker/cassettes", `${hash}.json`));
+      const none = await cli(["show", "ab12"], root);
+      expect(none.code).to.equal(1);
+      expect(none.stderr)
+        .to.include("None of them holds a fixture whose hash starts with ab12 either: check it, or pass a file's path.")
+        .and.not.include("npx langchain-vcr show");
 
       // each package where its tests last ran: app's from the root (its ledger there is newer), worker's in the package
       const ledger = (at: string, minute: number, used: string[] = []) =>
@@ -505,6 +510,7 @@ describe("langchain-vcr CLI (child process)", function () {
       expect(told.stderr)
         .to.include(`npx langchain-vcr prune --check --ledger-dir ci-ledgers ${path.join(worker, "cassettes")}`)
         .and.not.include("(cd ");
+      fs.writeFileSync(path.join(root, app, "cassettes", `${"abcd".padEnd(64, "0")}.json`), "{}"); // the package holding it is named
       const shown = await cli(["show", "abcd", "--json"], root);
       expect(shown.stderr).to.include(`npx langchain-vcr show abcd --json --dir ${path.join(app, "cassettes")}`);
 
