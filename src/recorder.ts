@@ -523,7 +523,7 @@ export class Recorder {
       warnStaleInstall(result.file);
       this.count("recorded", lookup.kind, lookup.mode);
       if (lookup.kind === "tool") noteToolRecorded(result.file, test); // a failed test that replays it is told who recorded it
-      if (lookup.kind === "chat") warnCountedToolName(lookup.request, test?.title);
+      if (lookup.kind === "chat" || lookup.kind === "chat_stream") warnCountedToolName(lookup.request, test?.title);
       emit({ type: "used", hash: lookup.hash, file: lookup.file });
       answered(() => lookup.madeIn ?? test, lookup.file); // a retry of a call that failed live: its miss was answered after all
       log.debug("recorded %s fixture %s (%d bytes)", lookup.kind, result.file, result.bytes);

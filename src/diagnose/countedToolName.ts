@@ -1,11 +1,12 @@
 /**
  * langchain's `createAgent` names a `responseFormat` schema's tool `extract-<n>` when the schema has
- * no title, `n` from a counter in langchain's module that every such schema built in the module's
- * life takes a number from: a test file (jest's and vitest's module registries), or a whole mocha or
- * node:test process. The name is in the request's key, so a test's fixtures depend on how many
- * agents were built before it: a `-t`/`--grep` run of a later test alone names it `extract-1` and
- * misses, and recording it so only moves the miss to the full run (user trial 51). A title fixes
- * the name. What a miss's hint says, and the warning a recording gives once per test.
+ * no title, `n` from a counter in langchain's module: `toolStrategy(schema)` takes a number when it is
+ * called (one per schema of a list), and a bare schema given as `responseFormat` takes one at each
+ * model call. The counter lives as long as the module: a test file (jest's and vitest's module
+ * registries), or a whole mocha or node:test process. The name is in the request's key, so a test's
+ * fixtures depend on what ran before it: a `-t`/`--grep` run of a later test alone names it
+ * otherwise and misses, and recording it so only moves the miss to the full run (user trial 51). A
+ * title fixes the name. What a miss's hint says, and the warning a recording gives once per test.
  */
 import { log } from "../log";
 import { processWide } from "../processWide";
@@ -23,9 +24,9 @@ export function isCountedToolName(value: unknown): boolean {
 
 /** The miss's hint when its differences are counted names only. */
 export const COUNTED_NAME_HINT =
-  `the differing names are ones langchain's createAgent gives a responseFormat schema without a title ("extract-<n>", n counted over every agent built ` +
-  `in the test file or process), so they depend on which tests ran before this one (a -t or --grep filter, another order), and recording it again ` +
-  `only moves the miss: ${COUNTED_NAME_FIX}`;
+  `the differing names are ones langchain's createAgent gives a responseFormat schema without a title ("extract-<n>", n counted in the test file ` +
+  `or process: at each toolStrategy() call, or at each model call for a bare schema), so they depend on what ran before this test (a -t or --grep ` +
+  `filter, another order), and recording it again only moves the miss: ${COUNTED_NAME_FIX}`;
 
 /** The tests (by title; "" outside one) already warned. */
 const warned = processWide("diagnose.countedToolName.v1", () => new Set<string>());
@@ -42,8 +43,8 @@ export function warnCountedToolName(request: unknown, test: string | undefined):
     warned.add(test ?? "");
     log.warn(
       `a chat request${test !== undefined ? ` of test ${JSON.stringify(test)}` : ""} offers the tool ${JSON.stringify(name)}: langchain's createAgent names a responseFormat ` +
-        `schema without a title "extract-<n>", counting every agent built before it in the test file or process, and the name is part of the fixture's key. ` +
-        `A run of this test without the ones before it (a -t or --grep filter, another order) names it otherwise and misses.\n` +
+        `schema without a title "extract-<n>", counting in the test file or process (at each toolStrategy() call, or at each model call for a bare schema), ` +
+        `and the name is part of the fixture's key. A run of this test without what ran before it (a -t or --grep filter, another order) names it otherwise and misses.\n` +
         `  Fix: ${COUNTED_NAME_FIX}.\n`,
     );
     return;

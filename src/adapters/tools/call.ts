@@ -38,6 +38,7 @@ import {
 import { log } from "../../log";
 import { noteToolReplayed } from "../../runner/toolsFromOthers";
 import { fixtureTitle } from "../../kinds";
+import { runStartedAt } from "../../runner/runStart";
 
 /** The parts of a tool run manager this module uses. */
 export interface ToolRunManager {
@@ -219,7 +220,7 @@ function recordOutcome(ctx: ToolCallContext, lookup: Lookup, flight: Flight, enc
     }
     throw e;
   }
-  if (ctx.recorder.record(lookup, response)) flight.land(response, { store: ctx.recorder.store, hash: lookup.hash });
+  if (ctx.recorder.record(lookup, response)) flight.land(response, true);
 }
 
 async function replay(name: string, lookup: Lookup, here: ThisCall): Promise<unknown> {
@@ -231,7 +232,7 @@ async function replay(name: string, lookup: Lookup, here: ThisCall): Promise<unk
     throw damagedFixtureError(lookup, toolProblem(e), { tool: name }, e);
   }
   noteToolReplayed(lookup, fixtureTitle); // said if the test fails
-  here.flight.land(lookup.fixture!.response);
+  here.flight.land(lookup.fixture!.response, recordedThisRun(lookup.fixture!.recordedAt));
   // what the body emitted on the side, before its answer (a generator's, between its chunks: replayGenerator)
   if (out.events === undefined) await emitCustom(out.custom, here.cfg, here.runManager);
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
@@ -298,4 +299,10 @@ function currentCallId(cfg: ToolCallConfig): string | undefined {
 function noteToolError(e: Error): void {
   const test = currentTest();
   if (test) keepPassableError(test, e);
+}
+
+/** Whether a replayed fixture was recorded after this run started (by another test of it, another worker's included). */
+function recordedThisRun(recordedAt: string): boolean {
+  const at = Date.parse(recordedAt);
+  return Number.isFinite(at) && at >= runStartedAt();
 }
