@@ -21,7 +21,7 @@ import type { Io } from "./io";
 import { readBytesIfAny } from "../fsProbe";
 import { DEFAULTS } from "../options";
 import { VcrConfigError } from "../errors";
-import { cliVerdicts, suiteLedgers, suiteName } from "./ledgers";
+import { cliVerdicts, ledgerRootOf, suiteLedgers, suiteName } from "./ledgers";
 import { display } from "./io";
 import { shellWord } from "../diagnose/messages";
 import { suitesSharing, type OtherSuite } from "../runner/otherSuites";
@@ -153,9 +153,9 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
   return 0;
 }
 
-/** Where suites ran, from their ledgers' default place (`<root>/node_modules/.cache/langchain-vcr/ledgers/<run>`): "here", or "in <dir>". */
+/** Where suites ran, from their ledgers' directories (a runner's default one names its package: `ledgerRootOf`): "here", or "in <dir>". */
 function ranWhere(suites: readonly OtherSuite[], here: string, io: Io): string {
-  const roots = new Set(suiteLedgers(suites).map((d) => /^(.*)[\\/]node_modules[\\/]\.cache[\\/]langchain-vcr[\\/]ledgers[\\/][^\\/]+$/.exec(d)?.[1] ?? here));
+  const roots = new Set(suiteLedgers(suites).map((run) => ledgerRootOf(path.dirname(run), io)));
   const elsewhere = [...roots].filter((r) => path.resolve(r) !== path.resolve(here));
   return elsewhere.length ? `in ${elsewhere.map((r) => shellWord(display(io, r))).join(" and ")}` : "here";
 }
@@ -173,16 +173,26 @@ function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file:
   const others = suitesSharing(verdicts, dir);
   const partial = others.filter((o) => !o.run.complete);
   if (partial.length > 0) {
-    // a complete run on another branch, or before its test files changed, is not partial: say what it is (trial 52 F1)
-    const outdated = partial.every((o) => o.run.outdated);
-    const ledgers = suiteLedgers(partial).map((d) => shellWord(display(io, d)));
-    const runs = partial.map((o) => `${suiteName(o.run)}${o.run.reasons.length ? `: ${o.run.reasons[0]}` : ""}`).join("; ");
-    return {
-      why:
-        `another suite that used ${display(io, dir)} ${outdated ? "last ran complete, but on what is no longer on disk" : "last ran partially"}: ${runs}. ` +
-        `Run it whole${outdated ? ` ${ranWhere(partial, root, io)}` : ""}, then diff again` +
-        (outdated ? "" : `; if it is gone (a one-off run of a few files), delete its ledgers: rm -r ${ledgers.join(" ")}`),
-    };
+    // a complete run on another branch, or before its test files changed, is not partial: said so, and not to be deleted (trial 52 F1)
+    const outdated = partial.filter((o) => o.run.outdated);
+    const cut = partial.filter((o) => !o.run.outdated);
+    const runs = (suites: OtherSuite[]) => suites.map((o) => `${suiteName(o.run)}${o.run.reasons.length ? `: ${o.run.reasons[0]}` : ""}`).join("; ");
+    const notes = [
+      ...(outdated.length
+        ? [
+            `another suite that used ${display(io, dir)} last ran complete, but on what is no longer on disk: ${runs(outdated)}. Run it whole ${ranWhere(outdated, root, io)}, then diff again`,
+          ]
+        : []),
+      ...(cut.length
+        ? [
+            `another suite that used ${display(io, dir)} last ran partially: ${runs(cut)}. Run it whole, then diff again; if it is gone (a one-off run of a few files), ` +
+              `delete its ledgers: rm -r ${suiteLedgers(cut)
+                .map((d) => shellWord(display(io, d)))
+                .join(" ")}`,
+          ]
+        : []),
+    ];
+    return { why: notes.join(". ") };
   }
   const used = new Set([last, ...others.map((o) => o.run)].flatMap((r) => [...r.used]));
   return { inUse: (file) => used.has(file) };

@@ -118,6 +118,9 @@ export function missingDirFix(command: string): string {
   return `  Pass the directory your Vcr uses (new Vcr({ dir })), from here or absolute, e.g. langchain-vcr ${command} path/to/${DEFAULTS.dir}`;
 }
 
+/** Workspace packages a hint names at most. */
+const MAX_PACKAGES = 5;
+
 /** The commands that judge fixtures by the ledger of the directory they run in (`projectRoot`). */
 const LEDGER_COMMANDS = new Set(["prune", "stats", "show"]);
 
@@ -128,11 +131,12 @@ const LEDGER_COMMANDS = new Set(["prune", "stats", "show"]);
  * passed the package's directory from here. Undefined when no package holds one.
  */
 export function workspaceHint(dir: string, command: string, wanted?: Wanted): string | undefined {
-  const all = inWorkspacePackages(dir);
-  if (all.length === 0) return undefined;
-  const listed = `  Workspace packages hold fixture directories of that name: ${all.map((f) => f.dir).join(", ")}.\n`;
+  const every = inWorkspacePackages(dir);
+  if (every.length === 0) return undefined;
+  const all = every.slice(0, MAX_PACKAGES);
+  const listed = `  Workspace packages hold fixture directories of that name: ${all.map((f) => f.dir).join(", ")}${every.length > all.length ? ", …" : ""}.\n`;
   // `show <hash>`: the packages whose directory holds it (the others' command would fail: trial 52), and none is said
-  const found = wanted ? all.filter((f) => wanted.holds(fixtureNames(f.dir))) : all;
+  const found = wanted ? every.filter((f) => wanted.holds(fixtureNames(f.dir))).slice(0, MAX_PACKAGES) : all;
   if (found.length === 0) return listed + `  None of them holds ${wanted!.what} either: check it, or pass a file's path.`;
   const here = process.cwd();
   const commands = (lines: string[]) => (lines.length === 1 ? ` ${lines[0]}` : `\n${lines.map((l) => `    ${l}`).join("\n")}`);
@@ -179,5 +183,5 @@ function inWorkspacePackages(dir: string): { dir: string; pkg: string; inPkg: st
       .filter(({ at }) => at !== dir)
       .map(({ pkg, at }) => ({ dir: path.relative(cwd, at), pkg: path.relative(cwd, pkg) || ".", inPkg: path.relative(pkg, at) }));
   const found = exact ? hits(exact) : [];
-  return (found.length ? found : hits(path.basename(dir))).slice(0, 5);
+  return found.length ? found : hits(path.basename(dir));
 }

@@ -81,7 +81,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
     );
   }
   if (countedNamesOnly(differences)) return COUNTED_NAME_HINT;
-  if (onlyOrdinal(differences)) {
+  if (onlyOrdinal(differences) && Number(differences[0].requested ?? 1) > Number(differences[0].recorded ?? 1)) {
     const [d] = differences;
     return (
       `"call" numbers the identical calls (one tool, the same arguments) of one test: this is call ${JSON.stringify(d.requested ?? 1)}, and the nearest ` +

@@ -168,8 +168,8 @@ const USED_THIS_RUN = 5;
 
 function weight(d: VcrDifference): number {
   if (d.path === "model") return MODEL;
-  // identical tool calls' ordinal (absent: 1): of call 1, 2 and 3, call 3 is nearest call 4
-  if (d.path === "call") return 1 + Math.min(0.5, Math.abs(ordinal(d.requested) - ordinal(d.recorded)) / 100);
+  // identical tool calls' ordinal (absent: 1), less than another argument: of call 1, 2 and 3, call 3 is nearest call 4
+  if (d.path === "call") return 0.5 + Math.min(0.4, Math.abs(ordinal(d.requested) - ordinal(d.recorded)) / 100);
   if (d.recorded === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.requested));
   if (d.requested === undefined) return Math.min(ONE_SIDED_AT_MOST, leaves(d.recorded));
   if (!TEXT_PATH.test(d.path)) return 1;

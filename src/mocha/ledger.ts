@@ -76,7 +76,7 @@ function startProcess(): ProcessState {
   const facts = { env: process.env, argv: process.argv, pid: process.pid, ppid: process.ppid, now: new Date() };
   const run = resolveRunContext({ ...facts, config: () => configuredFiles(process.argv) });
   const root = ledgerRoot();
-  const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root, process.env, process.cwd()) };
+  const s: ProcessState = { run, root, ledgerDir: defaultLedgerDir(root) };
   if (run.role === "main") {
     process.env[CONTEXT_ENV] = serializeContext(run);
     try {

@@ -52,7 +52,7 @@ export interface Shard {
   total: number;
 }
 
-/** One process's ledger file. Paths are relative to the project root (cwd), with `/`. */
+/** One process's ledger file. Paths are relative to the run's root (`ledgerRoot`: the package it ran in), with `/`. */
 export interface LedgerRecord {
   ledgerVersion: number;
   /** The runner that wrote it ("mocha" when absent: the first ledgers were mocha's). */
@@ -89,10 +89,13 @@ export interface LedgerRecord {
   rootInRepo?: string;
 }
 
-/** The ledger dir of a run rooted at `root`; `LANGCHAIN_VCR_LEDGER_DIR` (from `env`) instead, resolved against `cwd`. */
-export function defaultLedgerDir(root: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, cwd: string = root): string {
+/**
+ * The ledger dir of a run rooted at `root`; `LANGCHAIN_VCR_LEDGER_DIR` (from `env`) instead, resolved against `root`, as the
+ * CLI resolves it against the package it runs in (review 61 L3).
+ */
+export function defaultLedgerDir(root: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env[LEDGER_DIR_ENV];
-  if (fromEnv) return path.resolve(cwd, fromEnv);
+  if (fromEnv) return path.resolve(root, fromEnv);
   return path.join(root, "node_modules", ".cache", "langchain-vcr", "ledgers");
 }
 

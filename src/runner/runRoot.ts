@@ -1,6 +1,6 @@
 /**
  * Where a run ran, so its ledger is read right from another directory. Ledgers store paths
- * relative to the directory the runner ran in (its root); `prune`, `stats` and `show` resolve
+ * relative to the run's root (the package the runner ran in: `ledgerRoot`); `prune`, `stats` and `show` resolve
  * them against their own. Those two differ when one ledger directory is shared by suites run in
  * different directories (`LANGCHAIN_VCR_LEDGER_DIR` set for each package of a workspace, read at
  * its root): a user trial's `prune` then saw every fixture as unused, used in `/cassettes`. So a

@@ -383,7 +383,7 @@ function cwdOf(share: RunShare): string {
 }
 
 function writeRunLedger(share: RunShare, record: LedgerRecord, opts: { removeOld?: boolean } = {}): void {
-  const ledgerDir = defaultLedgerDir(share.root, process.env, cwdOf(share));
+  const ledgerDir = defaultLedgerDir(share.root);
   try {
     if (opts.removeOld) removeOldRuns(ledgerDir);
     writeLedger(ledgerDir, record);

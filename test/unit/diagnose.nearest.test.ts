@@ -187,6 +187,15 @@ describe("the nearest recorded tool call to an identical call made once more tha
     );
   });
 
+  it("call 4 of lookup(fruit): the test's own call 3 before another argument's fixture at call 4 (one differing argument), and no hint for a call made fewer times (review 61 L8, L9)", () => {
+    const near = nearestOf("tool", lookup("fruit", 4), [
+      used("c.json", lookup("fruit", 3)),
+      { kind: "tool", hash: "0.json", file: "0.json", request: lookup("veg", 4) },
+    ]);
+    expect(near?.file).to.equal("c.json");
+    expect(hintFor([{ path: "call", recorded: 3, requested: 2 }])).to.equal(undefined);
+  });
+
   it("call 2 when one was recorded: that one (its ordinal absent), with the hint", () => {
     const near = nearestOf("tool", lookup("fruit", 2), [
       used("a.json", lookup("fruit")),
