@@ -5,6 +5,7 @@
  * on the command line with LANGCHAIN_VCR_SHARD.
  */
 import { expect } from "chai";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
@@ -51,6 +52,42 @@ describeParity({
   mocha: true,
   filterReason: `--grep "chat" selected only some tests`,
   files: FILES,
+});
+
+describe("langchain-vcr/mocha run from a directory below the package root (review 61 L5)", function () {
+  this.timeout(60000);
+  after(removeTmpDirs);
+
+  it("the ledger goes under the package root's node_modules, so prune there and in test/ judges the run (before: test/node_modules/.cache)", async () => {
+    await withFakeProvider({}, async (fake) => {
+      const p = makeProject(
+        {
+          "package.json": `{ "name": "app", "private": true }\n`,
+          // found from test/ too; its paths are the working directory's (docs/runners.md, mocha)
+          ".mocharc.json": JSON.stringify({ spec: ["*.spec.cjs"], require: ["langchain-vcr/mocha"] }),
+          "test/ask.spec.cjs": [
+            `const path = require("node:path");`,
+            `const { Vcr } = require("langchain-vcr");`,
+            `const { ChatOpenAI } = require("@langchain/openai");`,
+            `const vcr = new Vcr({ dir: path.join(__dirname, "..", "cassettes") });`,
+            `it("asks from test/", () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test", configuration: { baseURL: process.env.FAKE_URL }, cache: vcr.cache }).invoke("Hello from test/"));`,
+            ``,
+          ].join("\n"),
+        },
+        { mocha: true },
+      );
+      const out = await p.run([`../${MOCHA}`], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" }, "test");
+      expect(out.status, out.stdout + out.stderr).to.equal(0);
+      expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
+      const ledgers = (at: string) => fs.existsSync(path.join(p.dir, at, "node_modules/.cache/langchain-vcr/ledgers"));
+      expect([ledgers(""), ledgers("test")]).to.deep.equal([true, false]);
+      for (const at of ["", "test"]) {
+        const prune = await p.cli(["prune", "--dry-run"], at);
+        expect(prune.status, prune.stdout + prune.stderr).to.equal(0);
+        expect(prune.stdout).to.include("would remove 0 of 1 fixture(s)");
+      }
+    });
+  });
 });
 
 describe("langchain-vcr/mocha: the summary names the mode in force", function () {
