@@ -266,6 +266,15 @@ describe("langchain-vcr CLI (child process)", function () {
       );
     });
 
+    it("validate given a fixture file instead of its directory: the one problem said as a usage slip, with the directory to pass and show for the file (recheck 61)", async () => {
+      const r = await cli(["validate", recorded.capital], path.dirname(recorded.capital));
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.equal(
+        `langchain-vcr: the fixture directory ${recorded.capital} is not a directory.\n` +
+          `  It is a file: validate checks a fixture directory, e.g. langchain-vcr validate ${path.dirname(recorded.capital)}; langchain-vcr show ${path.basename(recorded.capital)} reads this one.\n`,
+      );
+    });
+
     it("says when a fixture is damaged, as replay and validate say it (a request edited by hand: trial 38)", async () => {
       const edited = path.join(tmpDir(), path.basename(recorded.capital));
       const f = JSON.parse(fs.readFileSync(recorded.capital, "utf8"));
