@@ -9,6 +9,14 @@ export function isDirectory(p: string): boolean {
   }
 }
 
+export function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether there is an entry at `p` (a symbolic link counts, whatever it points to). */
 export function entryExists(p: string): boolean {
   try {

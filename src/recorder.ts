@@ -33,7 +33,7 @@ import { seeModelBranch } from "./adapters/tools/branches";
 import { unlessAborted } from "./abort";
 import { answered, noteUnanswered } from "./runner/caughtMisses";
 import { realNowIso } from "./clock";
-import { runStartedAt } from "./runner/runStart";
+import { recordedThisRun, runStartedAt } from "./runner/runStart";
 import { noteToolRecorded } from "./runner/toolsFromOthers";
 
 /** The errors a failed-live note was joined to, by request hash: a call that fails through two layers (or two builds) is noted once. */
@@ -109,8 +109,7 @@ function writtenThisRun(file: string): boolean {
 function recordedByAnotherTest(file: string, fixture: Fixture): boolean {
   const test = currentTest();
   if (!test || test.created.has(file) || test.overwritten.has(file)) return false;
-  const at = Date.parse(fixture.recordedAt);
-  return Number.isFinite(at) && at >= runStartedAt();
+  return recordedThisRun(fixture.recordedAt);
 }
 
 /** Directories with more entries than this get no near-miss note on recording (a miss error still searches). */

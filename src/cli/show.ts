@@ -1,6 +1,7 @@
 /** `langchain-vcr show <hash|file> [--dir dir]`: one recorded exchange, readably. */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isFile } from "../fsProbe";
 import { unusableProblems } from "../validate";
 import { VcrFixtureError } from "../errors";
 import { parseFixtureFile } from "../store/reader";
@@ -95,12 +96,4 @@ function locate(io: Io, target: string, dir: string, dirGiven: boolean, command:
         .join(""),
     exact,
   );
-}
-
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -4,6 +4,7 @@ import { flagWords, type ParsedArgs } from "./args";
 import { allowedSecretPatterns, SECRET_FLAG } from "./secretFlag";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isFile } from "../fsProbe";
 import { shellWord } from "../diagnose/messages";
 import { dirArgOf, missingDirMessage, resolveDir, workspaceHint } from "./fixtureDir";
 import { display, type Io } from "./io";
@@ -30,14 +31,6 @@ function aFileHint(io: Io, dir: string): string | undefined {
     `  It is a file: validate checks a fixture directory, e.g. langchain-vcr validate ${shellWord(display(io, path.dirname(dir)))}; ` +
     `langchain-vcr show ${shellWord(display(io, dir))} reads this one.`
   );
-}
-
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export async function validateCommand(args: ParsedArgs, io: Io): Promise<number> {

@@ -12,6 +12,12 @@ import { SHARE_ENV } from "./shareEnv";
 /** The last answer, for the environment text it was read from (asked on each recording of a fixture with a near miss). */
 let last: { share: string | undefined; context: string | undefined; at: number } | undefined;
 
+/** Whether a fixture's `recordedAt` is this run's: at or after the run started (another test of it, another worker's included). */
+export function recordedThisRun(recordedAt: string): boolean {
+  const at = Date.parse(recordedAt);
+  return Number.isFinite(at) && at >= runStartedAt();
+}
+
 /** Milliseconds since the epoch. */
 export function runStartedAt(env: NodeJS.ProcessEnv = process.env): number {
   const share = env[SHARE_ENV];

@@ -5,7 +5,6 @@
  * on the command line with LANGCHAIN_VCR_SHARD.
  */
 import { expect } from "chai";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
@@ -13,6 +12,8 @@ import { describeParity } from "./helpers/parity";
 import { startHangingServer } from "./helpers/hangingServer";
 import {
   agentAndLookupsCjs,
+  belowRootFiles,
+  hasLedgers,
   cachelessAppFiles,
   embeddingTestFile,
   expectPrintedCommandRecords,
@@ -62,24 +63,16 @@ describe("langchain-vcr/mocha run from a directory below the package root (revie
     await withFakeProvider({}, async (fake) => {
       const p = makeProject(
         {
-          "package.json": `{ "name": "app", "private": true }\n`,
+          ...belowRootFiles("test/ask.spec.cjs"),
           // found from test/ too; its paths are the working directory's (docs/runners.md, mocha)
           ".mocharc.json": JSON.stringify({ spec: ["*.spec.cjs"], require: ["langchain-vcr/mocha"] }),
-          "test/ask.spec.cjs": [
-            `const path = require("node:path");`,
-            `const { Vcr } = require("langchain-vcr");`,
-            `const { ChatOpenAI } = require("@langchain/openai");`,
-            `const vcr = new Vcr({ dir: path.join(__dirname, "..", "cassettes") });`,
-            `it("asks from test/", () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test", configuration: { baseURL: process.env.FAKE_URL }, cache: vcr.cache }).invoke("Hello from test/"));`,
-            ``,
-          ].join("\n"),
         },
         { mocha: true },
       );
       const out = await p.run([`../${MOCHA}`], { FAKE_URL: fake.openaiBaseURL, LANGCHAIN_VCR_MODE: "record_or_replay" }, "test");
       expect(out.status, out.stdout + out.stderr).to.equal(0);
       expect([fake.count(), p.fixtures().length]).to.deep.equal([1, 1]);
-      const ledgers = (at: string) => fs.existsSync(path.join(p.dir, at, "node_modules/.cache/langchain-vcr/ledgers"));
+      const ledgers = (at: string) => hasLedgers(p, at);
       expect([ledgers(""), ledgers("test")]).to.deep.equal([true, false]);
       for (const at of ["", "test"]) {
         const prune = await p.cli(["prune", "--dry-run"], at);

@@ -11,7 +11,17 @@ import { formatFixture } from "../../src/store/format";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
 import { describeParity } from "./helpers/parity";
-import { cachelessAppFiles, embeddingTestFile, expectPrintedCommandRecords, FIXTURES, makeProject, REFUND_ANSWERS, summaryLines } from "./helpers/project";
+import {
+  belowRootFiles,
+  cachelessAppFiles,
+  hasLedgers,
+  embeddingTestFile,
+  expectPrintedCommandRecords,
+  FIXTURES,
+  makeProject,
+  REFUND_ANSWERS,
+  summaryLines,
+} from "./helpers/project";
 
 const FILES: Record<string, string> = {
   "test/a.test.mjs": [
@@ -124,19 +134,8 @@ describe("langchain-vcr/node-test run from a directory below the package root (t
 
   it("the ledger goes under the package root's node_modules, so the CLI finds the run and the package's cassettes/ from the root and from that directory (before: test/node_modules/.cache, and validate there looked for test/cassettes)", async () => {
     await withFakeProvider({}, async (fake) => {
-      const p = makeProject({
-        "package.json": `{ "name": "app", "private": true }\n`,
-        "test/ask.test.cjs": [
-          `const path = require("node:path");`,
-          `const { it } = require("node:test");`,
-          `const { Vcr } = require("langchain-vcr");`,
-          `const { ChatOpenAI } = require("@langchain/openai");`,
-          `const vcr = new Vcr({ dir: path.join(__dirname, "..", "cassettes") });`,
-          `it("asks from test/", () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test", configuration: { baseURL: process.env.FAKE_URL }, cache: vcr.cache }).invoke("Hello from test/"));`,
-          ``,
-        ].join("\n"),
-      });
-      const ledgers = (at: string) => fs.existsSync(path.join(p.dir, at, "node_modules/.cache/langchain-vcr/ledgers"));
+      const p = makeProject(belowRootFiles("test/ask.test.cjs", "node:test"));
+      const ledgers = (at: string) => hasLedgers(p, at);
       for (const env of [{ LANGCHAIN_VCR_MODE: "record_or_replay" }, { CI: "true" }]) {
         const out = await p.run(["--require", "langchain-vcr/node-test", "--test"], { FAKE_URL: fake.openaiBaseURL, ...env }, "test");
         expect(out.status, out.stdout + out.stderr).to.equal(0);

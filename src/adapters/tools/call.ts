@@ -38,7 +38,7 @@ import {
 import { log } from "../../log";
 import { noteToolReplayed } from "../../runner/toolsFromOthers";
 import { fixtureTitle } from "../../kinds";
-import { runStartedAt } from "../../runner/runStart";
+import { recordedThisRun } from "../../runner/runStart";
 
 /** The parts of a tool run manager this module uses. */
 export interface ToolRunManager {
@@ -299,10 +299,4 @@ function currentCallId(cfg: ToolCallConfig): string | undefined {
 function noteToolError(e: Error): void {
   const test = currentTest();
   if (test) keepPassableError(test, e);
-}
-
-/** Whether a replayed fixture was recorded after this run started (by another test of it, another worker's included). */
-function recordedThisRun(recordedAt: string): boolean {
-  const at = Date.parse(recordedAt);
-  return Number.isFinite(at) && at >= runStartedAt();
 }

@@ -250,6 +250,30 @@ export function makeProject(files: Record<string, string>, options: { mocha?: bo
   };
 }
 
+/**
+ * A package whose test file (`file`, in test/) asks ChatOpenAI once with its Vcr's `dir` anchored at the package root:
+ * a run started in test/ (trial 50). `itFrom`: the module to take `it` from (none: the runner's global).
+ */
+export function belowRootFiles(file: string, itFrom?: string): Record<string, string> {
+  return {
+    "package.json": `{ "name": "app", "private": true }\n`,
+    [file]: [
+      `const path = require("node:path");`,
+      ...(itFrom ? [`const { it } = require("${itFrom}");`] : []),
+      `const { Vcr } = require("langchain-vcr");`,
+      `const { ChatOpenAI } = require("@langchain/openai");`,
+      `const vcr = new Vcr({ dir: path.join(__dirname, "..", "cassettes") });`,
+      `it("asks from test/", () => new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test", configuration: { baseURL: process.env.FAKE_URL }, cache: vcr.cache }).invoke("Hello from test/"));`,
+      ``,
+    ].join("\n"),
+  };
+}
+
+/** Whether the project's directory `at` ("" for its root) holds a runner's default ledger directory. */
+export function hasLedgers(p: Project, at: string): boolean {
+  return fs.existsSync(path.join(p.dir, at, "node_modules/.cache/langchain-vcr/ledgers"));
+}
+
 /** The fixtures of one kind (and tool name) in the project. */
 export function fixturesOf(p: Project, kind: string, toolName?: string): string[] {
   return p.fixtures().filter((f) => {
