@@ -6,7 +6,7 @@
  * is equal); the rest are added, removed, or re-recorded in place (same name, other content).
  */
 import { canonicalJson } from "../canonical/json";
-import { diffValues, isEdit, MAX_EDIT_DIFFERENCES } from "../diagnose/diff";
+import { changeCount, diffValues, isEdit, MAX_EDIT_DIFFERENCES } from "../diagnose/diff";
 import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { fixtureTitle, kindSpec } from "../kinds";
@@ -218,7 +218,7 @@ function namesOnly(a: Map<string, FixtureFile>, b: Map<string, FixtureFile>): st
 
 /**
  * Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, then model
- * requests asking the same question (`modelQuestion`) whose only differences (at most 3) include
+ * requests asking the same question (`modelQuestion`) whose only differences (at most 3 changes: `changeCount`) include
  * a rewritten text; each fixture in one pair at most.
  */
 function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
@@ -257,7 +257,7 @@ function editsOf(added: Entry[], others: Entry[], rewrites = true): Candidate[] 
       const d = differencesOf(a, r);
       if (!d) continue;
       if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
-      else if (rewrites && d.length > 0 && d.length <= MAX_EDIT_DIFFERENCES && sameQuestion(a.fixture, r.fixture))
+      else if (rewrites && d.length > 0 && changeCount(d) <= MAX_EDIT_DIFFERENCES && sameQuestion(a.fixture, r.fixture))
         sameQuestions.push({ a, r, score: nearness(d) });
     }
   }

@@ -1,6 +1,7 @@
 /** Field-by-field differences between a recorded request and a new one, as paths. */
 import { isDeepStrictEqual } from "node:util";
 import type { VcrDifference } from "../errors";
+import { canonicalJson } from "../canonical/json";
 import { ALIKE_SPELLINGS } from "../canonical/spellings";
 import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
 import { PROVIDER_MEMBER } from "../adapters/chat/answeredBy";
@@ -269,12 +270,30 @@ export const MAX_EDIT_DIFFERENCES = 3;
 
 /**
  * Whether two requests' differences look like an edit of the recorded one (a date, a word, a
- * parameter): at most `MAX_EDIT_DIFFERENCES` fields, each changed text keeping much of the
- * recorded one (`looksEdited`). The same rule for the recording note, a streamed miss's advice,
- * and `diff`'s pairing.
+ * parameter): at most `MAX_EDIT_DIFFERENCES` changes (`changeCount`), each changed text keeping
+ * much of the recorded one (`looksEdited`). The same rule for the recording note, a streamed
+ * miss's advice, and `diff`'s pairing.
  */
-export function isEdit(differences: readonly { recorded?: unknown; requested?: unknown }[]): boolean {
-  return differences.length > 0 && differences.length <= MAX_EDIT_DIFFERENCES && differences.every(looksEdited);
+export function isEdit(differences: readonly { path?: string; recorded?: unknown; requested?: unknown }[]): boolean {
+  return differences.length > 0 && changeCount(differences) <= MAX_EDIT_DIFFERENCES && differences.every(looksEdited);
+}
+
+/**
+ * How many changes the differences make: one per field, except that one change made alike to every
+ * element of a list counts once (`tools[0].strict` and `tools[1].strict`, both absent → `false`).
+ * An upgrade of @langchain/openai that gives each tool definition two new fields changes an agent's
+ * request with three tools in six fields, but by two changes (trial 54: such agents' fixtures showed in
+ * `diff` as unrelated added and removed ones).
+ */
+export function changeCount(differences: readonly { path?: string; recorded?: unknown; requested?: unknown }[]): number {
+  const changes = new Set<string>();
+  for (const d of differences) changes.add(`${(d.path ?? "").replace(/\[\d+\]/g, "[*]")}\0${sameJsonKey(d.recorded)}\0${sameJsonKey(d.requested)}`);
+  return changes.size;
+}
+
+/** A value as a key that two equal JSON values share (`undefined`: absent). */
+function sameJsonKey(v: unknown): string {
+  return v === undefined ? "" : canonicalJson(v);
 }
 
 /** The last step of a path to a prompt's text: `messages[0].content`, `messages[1].content[0].text`, a text completion's `prompt`. */

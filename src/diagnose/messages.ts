@@ -424,7 +424,7 @@ export function recordedNearMessage(rec: { kind: string; file: string; test?: st
     );
   }
   if (d.every(isAddedMessage)) return undefined; // a conversation that grew: the next turn, not a change (a parameter only this request has is one)
-  if (!isEdit(d)) return undefined; // another question (or more than 3 fields apart), not an edit of the recorded one
+  if (!isEdit(d)) return undefined; // another question (or more than 3 changes apart: changeCount), not an edit of the recorded one
   const lines = [`recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
   if (rec.test) lines.push(`  test:     ${rec.test}`); // the runner prints notes under whichever test's output, or none
   lines.push(...formatDifferences(nearest));

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { nearestOf, nearness, type NearestCandidate } from "../../src/diagnose/nearest";
-import { diffValues, hintFor, isEdit } from "../../src/diagnose/diff";
+import { changeCount, diffValues, hintFor, isEdit } from "../../src/diagnose/diff";
 
 const tool = (extra: Record<string, unknown> = {}) => ({
   description: "Increment the counter.",
@@ -19,6 +19,26 @@ describe("the nearest recorded request to one that missed", () => {
     const near = nearestOf("chat", requested, [otherTest, sameTest]);
     expect(near?.file).to.equal("b.json");
     expect(near?.differences.map((d) => d.path)).to.deep.equal(["tools[0].strict", "tools[0].type"]);
+  });
+
+  it("an upgrade that gives every tool definition the same two fields is two changes, an edit, however many tools (trial 54: 3 tools were 6 fields, not an edit)", () => {
+    const tools = (extra: Record<string, unknown> = {}) => ["a", "b", "c"].map((name) => tool({ name, ...extra }));
+    const upgraded = diffValues(chat("Plan my trip to Milan.", tools()), chat("Plan my trip to Milan.", tools({ strict: false, type: "function" })));
+    expect(upgraded).to.have.length(6);
+    expect(changeCount(upgraded)).to.equal(2);
+    expect(isEdit(upgraded)).to.equal(true);
+    // with tool_choice dropped too (a toolStrategy agent): 3 changes, still an edit; each tool's strict set otherwise: four, not an edit
+    const strategy = diffValues({ ...chat("Plan", tools()), tool_choice: "required" }, chat("Plan", tools({ strict: false, type: "function" })));
+    expect([changeCount(strategy), isEdit(strategy)]).to.deep.equal([3, true]);
+    const mixed = diffValues(
+      chat("Plan", tools()),
+      chat("Plan", [
+        tool({ name: "a", strict: false, type: "function" }),
+        tool({ name: "b", strict: true, type: "function" }),
+        tool({ name: "c", strict: null, type: "function" }),
+      ]),
+    );
+    expect([changeCount(mixed), isEdit(mixed)]).to.deep.equal([4, false]);
   });
 
   // the same test's fixture, where this test changed a part of the request; another test's, with another prompt and the same part
