@@ -44,7 +44,8 @@ export interface DiffListed {
    * An added fixture that is an edit of one both sides hold unchanged (a prompt edited and recorded
    * again, before `prune` removed the old fixture): that fixture, and how the two differ.
    */
-  editOf?: { file: string; request: ShownDifference[]; response: VcrDifference[] };
+  /** `unusedByLastRun`: the last complete runs' ledgers say no test used the fixture still here (else no ledger says). */
+  editOf?: { file: string; request: ShownDifference[]; response: VcrDifference[]; unusedByLastRun?: true };
   /**
    * An added fixture that asks the same question as one still here, unchanged, which would be shown as its edit had a
    * complete run on this machine said that one is unused (`DiffReport.unsureRewrites`): that fixture.
@@ -85,7 +86,9 @@ export interface DiffReport {
 
 /** What a change did to its request: changes that did the same (a system prompt rewritten for every test) are one group. */
 export function requestChangeOf(c: { request: readonly VcrDifference[] }): string {
-  return canonicalJson(c.request.map((d) => [d.path, d.recorded ?? null, d.requested ?? null]));
+  // absent is not null: `strict: (absent) → null` and `strict: null → (absent)` are opposite changes (review 62 L2)
+  const value = (v: unknown) => (v === undefined ? { absent: true } : v);
+  return canonicalJson(c.request.map((d) => [d.path, value(d.recorded), value(d.requested)]));
 }
 
 /** Changes that did the same to their requests together, each group where its first file (by name) would be, by file name within it. */
@@ -188,6 +191,7 @@ export function computeDiff(
       file: work.label(of.name),
       request: requestDiffs(of.request, a.request),
       response: responseDiffs(a.fixture.kind, of.response, a.fixture.response),
+      ...(inUse ? { unusedByLastRun: true as const } : {}),
     };
     return { ...listed(work, a), editOf };
   });
@@ -218,8 +222,9 @@ function namesOnly(a: Map<string, FixtureFile>, b: Map<string, FixtureFile>): st
 
 /**
  * Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, then model
- * requests asking the same question (`modelQuestion`) whose only differences (at most 3 changes: `changeCount`) include
- * a rewritten text; each fixture in one pair at most.
+ * requests asking the same question (`modelQuestion`), however many changes apart (an upgrade that
+ * re-keys a structured-output agent: its tool_choice dropped, each tool's strict and type changed); each
+ * fixture in one pair at most.
  */
 function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   const out: [Entry, Entry][] = [];
@@ -239,7 +244,8 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   }
   const open = removed.filter((r) => !usedR.has(r));
   if (rest.length * open.length > MAX_COMPARISONS) return out;
-  for (const c of editsOf(rest, open)) out.push([c.a, c.r]);
+  // a removed and an added fixture asking the same question are one test's call re-keyed, however many changes apart (review 62 M1)
+  for (const c of editsOf(rest, open, true, Infinity)) out.push([c.a, c.r]);
   return out;
 }
 
@@ -247,9 +253,9 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
  * Which of `others` each of `added` is an edit of, each fixture on either side in one pair at
  * most: edits first (`isEdit`), nearest first; then a text rewritten beyond an edit (a new system
  * prompt) where the two ask the same question: the model, the last user text and what came after
- * it, in full.
+ * it, in full, and at most `maxRewriteChanges` changes apart (`changeCount`).
  */
-function editsOf(added: Entry[], others: Entry[], rewrites = true): Candidate[] {
+function editsOf(added: Entry[], others: Entry[], rewrites = true, maxRewriteChanges = MAX_EDIT_DIFFERENCES): Candidate[] {
   const edits: Candidate[] = [];
   const sameQuestions: Candidate[] = [];
   for (const a of added) {
@@ -257,7 +263,7 @@ function editsOf(added: Entry[], others: Entry[], rewrites = true): Candidate[] 
       const d = differencesOf(a, r);
       if (!d) continue;
       if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
-      else if (rewrites && d.length > 0 && changeCount(d) <= MAX_EDIT_DIFFERENCES && sameQuestion(a.fixture, r.fixture))
+      else if (rewrites && d.length > 0 && changeCount(d) <= maxRewriteChanges && sameQuestion(a.fixture, r.fixture))
         sameQuestions.push({ a, r, score: nearness(d) });
     }
   }

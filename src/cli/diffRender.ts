@@ -6,6 +6,8 @@
 import type { VcrDifference } from "../errors";
 import { formatValue } from "../diagnose/diff";
 import { requestChangeOf, type DiffReport, type ShownDifference } from "./diffCompute";
+import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
+import { PROVIDER_MEMBER } from "../adapters/chat/answeredBy";
 
 const MAX_DIFFS = 8;
 const CONTEXT_WORDS = 6;
@@ -80,7 +82,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
   for (const f of r.added) {
     lines.push(`added    ${f.file}  ${f.kind} ${f.title}`);
     if (f.sameQuestionAs) lines.push(`  ${asksAsked(f.sameQuestionAs)}`);
-    if (f.editOf) lines.push(`  ${stillHere(f.editOf.file)}`, ...section("request", f.editOf.request, false), ...section("response", f.editOf.response, false));
+    if (f.editOf) lines.push(`  ${stillHere(f.editOf)}`, ...section("request", f.editOf.request, false), ...section("response", f.editOf.response, false));
   }
   for (const f of r.removed) lines.push(`removed  ${f.file}  ${f.kind} ${f.title}`);
   for (const d of r.damaged) lines.push(`damaged  ${d.file} (${d.side}): ${d.problem}`);
@@ -129,7 +131,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
       "",
       `**${f.kind}** ${cell(f.title)} (added)`,
       "",
-      `_${escapeMd(stillHere(e.file))}_`,
+      `_${escapeMd(stillHere(e))}_`,
       ...section("request", e.request, true),
       ...section("response", e.response, true),
     ]);
@@ -230,9 +232,23 @@ function asksAsked(file: string): string {
   return `asks what ${file} asked: an edit of it, or a new test beside it (see the note)`;
 }
 
-/** An added fixture that edits one still there: the old one stays until prune removes it (once no test uses it). */
-function stillHere(file: string): string {
-  return `an edit of ${file}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it`;
+/**
+ * An added fixture that edits one still there: the old one stays until prune removes it (once no test uses it). Not when
+ * all the new one adds is `openai_api` or a `provider` name (the forms answeredBy.ts keys) and no ledger judged the old one:
+ * a call of the new request finds its key through the old one (which holds the other API's or provider's answer), so a run
+ * that makes it counts both as used, and prune keeps both (trial 54: the note said prune would remove it). A ledger that says
+ * the old one went unused (`unusedByLastRun`) says no test makes that call: prune removes it.
+ */
+function stillHere(e: { file: string; request: readonly VcrDifference[]; unusedByLastRun?: true }): string {
+  const led =
+    !e.unusedByLastRun &&
+    e.request.length > 0 &&
+    e.request.every((d) => (d.path === OPENAI_API_MEMBER || d.path === PROVIDER_MEMBER) && d.recorded === undefined && typeof d.requested === "string");
+  if (led) {
+    const other = e.request.some((d) => d.path === PROVIDER_MEMBER) ? "provider's" : "API's";
+    return `an edit of ${e.file}, which is still here, unchanged: it holds the other ${other} answer, and a call of this request finds its key through it, so prune keeps both while a test makes that call`;
+  }
+  return `an edit of ${e.file}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it`;
 }
 
 /** A fixture rewritten under its own name: recorded again, or edited by hand (its recording time unchanged). */

@@ -44,8 +44,38 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** A tool definition's field the Responses API form has and chat completions' does not, with the value it has there: `tools[0].strict: (absent) → null`, `tools[0].type: (absent) → "function"` (a user's own `strict: true` is not it). */
 function gainedResponsesToolField(d: VcrDifference): boolean {
-  const field = /^tools\[\d+\]\.(strict|type)$/.exec(d.path)?.[1];
-  return d.recorded === undefined && ((field === "strict" && d.requested === null) || (field === "type" && d.requested === "function"));
+  return d.recorded === undefined && responsesToolField(d.path, d.requested);
+}
+
+/** The same field the other way: recorded with it, requested without (a downgrade, or packages older than the lock file's). */
+function lostResponsesToolField(d: VcrDifference): boolean {
+  return d.requested === undefined && responsesToolField(d.path, d.recorded);
+}
+
+function responsesToolField(path: string, value: unknown): boolean {
+  const field = /^tools\[\d+\]\.(strict|type)$/.exec(path)?.[1];
+  return (field === "strict" && value === null) || (field === "type" && value === "function");
+}
+
+/**
+ * What else the same switch changes in a structured-output agent's request (a `toolStrategy` agent, trial 54): its
+ * `tool_choice: "required"` dropped, and its output tool's `strict: false` sent as `null`; `toResponses`: in that direction.
+ */
+function responsesSwitchBeside(d: VcrDifference, toResponses: boolean): boolean {
+  const [chat, responses] = toResponses ? [d.recorded, d.requested] : [d.requested, d.recorded];
+  if (d.path === "tool_choice") return chat === "required" && responses === undefined;
+  return /^tools\[\d+\]\.strict$/.test(d.path) && chat === false && responses === null;
+}
+
+/** " (and a structured-output agent's tool_choice <went>)" when the switch's differences include it. */
+function choiceToo(differences: readonly VcrDifference[], went: string): string {
+  return differences.some((d) => d.path === "tool_choice") ? ` (and a structured-output agent's tool_choice ${went})` : "";
+}
+
+/** Whether the differences are the switch of a string model's agent between chat completions and the Responses API, that way. */
+function responsesSwitch(differences: readonly VcrDifference[], toResponses: boolean): boolean {
+  const field = toResponses ? gainedResponsesToolField : lostResponsesToolField;
+  return differences.some(field) && differences.every((d) => field(d) || responsesSwitchBeside(d, toResponses));
 }
 
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
@@ -74,11 +104,19 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
       `(0.3.0: bindTools, withStructuredOutput, createAgent), or of every Azure chat call (before). Record it again, with the deployment meant (docs/upgrading.md)`
     );
   }
-  if (differences.length > 0 && differences.every(gainedResponsesToolField)) {
+  if (responsesSwitch(differences, true)) {
     return (
-      `the tool definitions gained only what @langchain/openai adds to the tools it sends OpenAI's Responses API: a string model ` +
+      `the tool definitions gained only what @langchain/openai adds to the tools it sends OpenAI's Responses API${choiceToo(differences, "went")}: a string model ` +
       `(createAgent({ model: "openai:…" })) calls chat completions with older langchain and @langchain/openai releases and the Responses API with newer ones. ` +
       `After such an upgrade, record the suite again and review it (docs/upgrading.md)`
+    );
+  }
+  if (responsesSwitch(differences, false)) {
+    return (
+      `the tool definitions lack only what @langchain/openai adds to the tools it sends OpenAI's Responses API${choiceToo(differences, "is back")}: the fixture was recorded through the ` +
+      `Responses API (a string model, createAgent({ model: "openai:…" }), with newer langchain and @langchain/openai releases, or useResponsesApi), and this ` +
+      `call goes to chat completions. After a pull, install the versions the fixtures were recorded with (npm ci); after a downgrade on purpose, record ` +
+      `the suite again and review it (docs/upgrading.md)`
     );
   }
   if (countedNamesOnly(differences)) return COUNTED_NAME_HINT;
@@ -279,16 +317,25 @@ export function isEdit(differences: readonly { path?: string; recorded?: unknown
 }
 
 /**
- * How many changes the differences make: one per field, except that one change made alike to every
- * element of a list counts once (`tools[0].strict` and `tools[1].strict`, both absent → `false`).
+ * How many changes the differences make: one per field, except that one change made alike in several
+ * elements of a list counts once (`tools[0].strict` and `tools[1].strict`, both absent → `false`).
  * An upgrade of @langchain/openai that gives each tool definition two new fields changes an agent's
  * request with three tools in six fields, but by two changes (trial 54: such agents' fixtures showed in
  * `diff` as unrelated added and removed ones).
  */
 export function changeCount(differences: readonly { path?: string; recorded?: unknown; requested?: unknown }[]): number {
-  const changes = new Set<string>();
-  for (const d of differences) changes.add(`${(d.path ?? "").replace(/\[\d+\]/g, "[*]")}\0${sameJsonKey(d.recorded)}\0${sameJsonKey(d.requested)}`);
-  return changes.size;
+  return distinctChanges(differences).length;
+}
+
+/** The first difference of each change (`changeCount`), in order. */
+export function distinctChanges<D extends { path?: string; recorded?: unknown; requested?: unknown }>(differences: readonly D[]): D[] {
+  const seen = new Set<string>();
+  return differences.filter((d) => {
+    const key = `${(d.path ?? "").replace(/\[\d+\]/g, "[*]")}\0${sameJsonKey(d.recorded)}\0${sameJsonKey(d.requested)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A value as a key that two equal JSON values share (`undefined`: absent). */

@@ -8,7 +8,7 @@ import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, i
 import { suiteRerecordCommand } from "./suiteCommand";
 import { rerecordEnv, shellQuote, shellWord, VALUE_FLAGS } from "./commandEnv";
 import { packageManager } from "./packageManager";
-import { staleInstall } from "./staleInstall";
+import { staleInstall, staleInstallFix } from "./staleInstall";
 import { filterTitleOf } from "./runIdTitle";
 import { mochaCommandArgs } from "../mocha/contextEnv";
 import { argsNaming } from "../mocha/runContext";
@@ -128,8 +128,14 @@ export function missMessage(
           : m.nearest && countedNamesOnly(m.nearest.differences)
             ? `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ` +
               `${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}.`
-            : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
-              `, then review and commit the new fixture.`,
+            : staleInstall()
+              ? // the installed packages are not the lock file's (said above): recording now would key fixtures to them
+                staleInstallFix(
+                  m.kind === "tool" ? "once for real" : "with the real provider configured",
+                  rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile),
+                )
+              : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
+                `, then review and commit the new fixture.`,
   );
   if (m.kind === "chat_stream" && !held && !exact && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
@@ -170,9 +176,11 @@ export function failedLiveMessage(
   const how = reachProvider(m.status);
   lines.push(
     // an edit of the nearest fixture's request may be a mistake to undo; another question (a new test's) is only to record
-    m.nearest && isEdit(m.nearest.differences)
-      ? `  If the request changed on purpose, record it ${how}: ${fix}. If not, undo the change shown above.`
-      : `  To record it, run the test ${how}: ${fix}.`,
+    staleInstall()
+      ? staleInstallFix(how, fix)
+      : m.nearest && isEdit(m.nearest.differences)
+        ? `  If the request changed on purpose, record it ${how}: ${fix}. If not, undo the change shown above.`
+        : `  To record it, run the test ${how}: ${fix}.`,
     `  Under CI=true or LANGCHAIN_VCR_MODE=replay_only such a request fails as a VcrMissError and never reaches the provider.`,
   );
   return lines.join("\n");
@@ -425,8 +433,11 @@ export function recordedNearMessage(rec: { kind: string; file: string; test?: st
   }
   if (d.every(isAddedMessage)) return undefined; // a conversation that grew: the next turn, not a change (a parameter only this request has is one)
   if (!isEdit(d)) return undefined; // another question (or more than 3 changes apart: changeCount), not an edit of the recorded one
-  const lines = [`recorded a new ${rec.kind} fixture ${rec.file}; the nearest recorded one ${nearest.file} differs at:`];
-  if (rec.test) lines.push(`  test:     ${rec.test}`); // the runner prints notes under whichever test's output, or none
+  const near = `the nearest recorded one ${nearest.file} differs at:`;
+  // the runner prints notes under whichever test's output, or none: the test is named, above the differences (trial 54: it was among them)
+  const lines = rec.test
+    ? [`recorded a new ${rec.kind} fixture ${rec.file}`, `  test:     ${rec.test}`, `  ${near}`]
+    : [`recorded a new ${rec.kind} fixture ${rec.file}; ${near}`];
   lines.push(...formatDifferences(nearest));
   const hint = hintFor(nearest.differences);
   if (hint) lines.push(`  hint: ${hint}`);

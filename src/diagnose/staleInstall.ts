@@ -44,9 +44,21 @@ function read(cwd: string): string | undefined {
       differ.push(`${key.slice("node_modules/".length)} ${installed} (the lock file: ${entry.version})`);
   }
   if (differ.length === 0) return undefined;
+  return `the installed LangChain packages are not the ones ${path.relative(cwd, lock) || "package-lock.json"} names: ${differ.slice(0, 3).join(", ")}${differ.length > 3 ? `, and ${differ.length - 3} more` : ""}.`;
+}
+
+/** What to do about `staleInstall`, where nothing else follows it (a recording's warning). */
+export const STALE_INSTALL_ADVICE =
+  "A pull without an install? Install from the lock file (npm ci) and run the tests again before recording anything: these packages may ask other requests than the ones the fixtures were recorded for.";
+
+/**
+ * A miss's fix while `staleInstall` says something: install first, record only what still misses (trial 54 L2: the miss said
+ * to install before recording anything, then "To record it, run …"). `how`: how to record it; `command`: the command that does.
+ */
+export function staleInstallFix(how: string, command: string): string {
   return (
-    `the installed LangChain packages are not the ones ${path.relative(cwd, lock) || "package-lock.json"} names: ${differ.slice(0, 3).join(", ")}${differ.length > 3 ? `, and ${differ.length - 3} more` : ""}. ` +
-    `A pull without an install? Install from the lock file (npm ci) and run the tests again before recording anything: these packages may ask other requests than the ones the fixtures were recorded for.`
+    `  Fix it: a pull without an install? Install from the lock file (npm ci) and run the tests again: these packages may ask other requests ` +
+    `than the ones the fixtures were recorded for. Only what still misses then is to record ${how}: ${command}, then review and commit the new fixtures.`
   );
 }
 
@@ -68,5 +80,5 @@ export function warnStaleInstall(file: string): void {
   const line = staleInstall();
   if (line === undefined || line === warnedOf) return;
   warnedOf = line;
-  log.warn(`recorded ${file}, but ${line}\n`);
+  log.warn(`recorded ${file}, but ${line} ${STALE_INSTALL_ADVICE}\n`);
 }

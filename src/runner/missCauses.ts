@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 import { inPackage } from "../diagnose/messages";
-import { staleInstall } from "../diagnose/staleInstall";
+import { staleInstall, staleInstallFix } from "../diagnose/staleInstall";
 
 /** The misses that had one first difference: how many lookups missed, and the distinct requests they were (digests). */
 export interface CauseCount {
@@ -102,8 +102,12 @@ export function missCausesNote(causes: MissCauses, missed: number): string | und
       `(each test's error shows the rest):`,
     ...listed.map(([cause, c]) => `  ${c.misses}× ${cause}${requests(c)}`),
     ...(rest.length ? [`  … and ${rest.length} more shared difference(s), of ${sum(rest)} misses`] : []),
-    ...(staleInstall() ? [`  ${staleInstall()}`] : []),
-    `  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded), record them again with the real ` +
-      `providers configured and review the new fixtures: ${inPackage(suiteRerecordCommand())}; if not, undo it.`,
+    ...(staleInstall()
+      ? // install first: recording now would key fixtures to packages the lock file does not hold (trial 54 L2)
+        [`  ${staleInstall()}`, staleInstallFix("with the real providers configured", inPackage(suiteRerecordCommand()))]
+      : [
+          `  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded), record them again with the real ` +
+            `providers configured and review the new fixtures: ${inPackage(suiteRerecordCommand())}; if not, undo it.`,
+        ]),
   ].join("\n");
 }

@@ -84,7 +84,12 @@ describe("the near-miss note on recording", () => {
     await recordedEarlier((earlier) => earlierModel(earlier).invoke("Today is 2026-11-28. Plan my week."));
     const notes = await notesDuring(() => inOwnTest({}, () => model().invoke("Today is 2026-11-29. Plan my week."), "plans the week"));
     expect(notes).to.have.length(1);
-    expect(notes[0].split("\n")[1]).to.equal("  test:     plans the week");
+    const lines = notes[0].split("\n");
+    expect(lines[1]).to.equal("  test:     plans the week");
+    // above the differences, not among them (trial 54)
+    expect(lines[0]).to.match(/recorded a new chat fixture \S+\.json$/);
+    expect(lines[2]).to.match(/^ {2}the nearest recorded one \S+\.json differs at:$/);
+    expect(lines[3]).to.match(/^ {4}messages\[0\]\.content/);
   });
 
   it("a nearest fixture written since the run started (another test process of the run recorded it: vitest, jest) is not noted", async () => {

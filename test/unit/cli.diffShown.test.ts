@@ -177,3 +177,69 @@ describe("diff: changes that did the same to their requests", () => {
     expect(text.split("request messages[0].content (user): What is the capital of France? {+Be brief.+}")).to.have.length(2);
   });
 });
+
+describe("diff before prune: an added fixture keyed with openai_api or provider beside the one it was led from", () => {
+  const request = { messages: [{ role: "user", content: QUESTION }], model: "gpt-4o-mini" };
+  const old = chatFixture(request, "Paris.", "2026-12-06T00:00:00.000Z");
+  /** `inUse`: the last complete runs' word on the old fixture (undefined: no ledger says). */
+  const noteFor = (added: Fixture, inUse?: (name: string) => boolean) =>
+    renderText(
+      computeDiff(side([]), side([added]), [], () => side([old]), inUse),
+      { dir: "cassettes", base: "HEAD" },
+    );
+  const REMOVES = "once no test uses it, langchain-vcr prune removes it";
+
+  for (const [member, value, whose] of [
+    ["openai_api", "responses", "API's"],
+    ["provider", "ollama", "provider's"],
+  ] as const)
+    it(`${member}: with no ledger, the old fixture stays, since a call of the new request finds its key through it, and prune keeps both (trial 54: the note said prune would remove it); a ledger that says it went unused: prune removes it (review 62 M3)`, () => {
+      const added = chatFixture({ ...request, [member]: value }, "Paris.", "2026-12-07T00:00:00.000Z");
+      const text = noteFor(added);
+      expect(text).to.contain(
+        `  an edit of cassettes/${old.hash}.json, which is still here, unchanged: it holds the other ${whose} answer, and a call of this request finds its key through it, so prune keeps both while a test makes that call\n`,
+      );
+      expect(text).to.not.contain(REMOVES);
+      expect(noteFor(added, () => false))
+        .to.contain(REMOVES)
+        .and.not.contain("prune keeps both");
+    });
+
+  it("another change beside it, or OpenRouter's provider routing object (a parameter, not a provider's form): an edit as before, prune removes the old one once no test uses it (review 62 M2)", () => {
+    expect(noteFor(chatFixture({ ...request, openai_api: "responses", temperature: 0 }, "Paris.", "2026-12-07T00:00:00.000Z"))).to.contain(REMOVES);
+    const routed = noteFor(chatFixture({ ...request, provider: { order: ["anthropic"] } }, "Paris.", "2026-12-07T00:00:00.000Z"));
+    expect(routed).to.contain(REMOVES).and.not.contain("prune keeps both");
+  });
+});
+
+describe("diff after an upgrade that moves a string-model agent to the Responses API (trial 54)", () => {
+  const LOOKUP = {
+    description: "Look up the weather of a city.",
+    name: "lookup_weather",
+    parameters: { properties: { city: { type: "string" } }, required: ["city"], type: "object" },
+  };
+  const REPORT = {
+    description: "Tool for extracting structured output from the model's response.",
+    name: "weather_report",
+    parameters: { properties: { city: { type: "string" } }, type: "object" },
+  };
+  const ask = (extra: Record<string, unknown>, tools: object[], at: string) =>
+    chatFixture({ messages: [{ role: "user", content: "Weather report for Oslo, please." }], model: "gpt-4o-mini", ...extra, tools }, "Sunny.", at);
+  const responses = (t: object) => ({ ...t, strict: null, type: "function" });
+
+  it("a structured-output agent's fixture re-keyed (tool_choice dropped, one tool's strict false → null, each tool's strict and type gained) is one changed fixture, not added and removed (review 62 M1)", () => {
+    const before = ask({ tool_choice: "required" }, [LOOKUP, { ...REPORT, strict: false }], "2026-12-06T00:00:00.000Z");
+    const after = ask({}, [responses(LOOKUP), responses(REPORT)], "2026-12-07T00:00:00.000Z");
+    const report = computeDiff(side([before]), side([after]), []);
+    expect([report.changed.length, report.added.length, report.removed.length]).to.deep.equal([1, 0, 0]);
+    expect(report.changed[0].request.map((d) => d.path)).to.deep.equal(["tool_choice", "tools[0].strict", "tools[0].type", "tools[1].strict", "tools[1].type"]);
+    // another question beside it is not paired with it, however few its changes
+    const other = chatFixture(
+      { messages: [{ role: "user", content: "Weather report for Bergen, please." }], model: "gpt-4o-mini", tools: [responses(LOOKUP)] },
+      "Rain.",
+      "2026-12-07T00:00:00.000Z",
+    );
+    const apart = computeDiff(side([before]), side([other]), []);
+    expect([apart.changed.length, apart.added.length, apart.removed.length]).to.deep.equal([0, 1, 1]);
+  });
+});

@@ -93,11 +93,37 @@ describe("hintFor: OpenAI's two APIs", () => {
 
   it("tool definitions that gained only strict or type: the Responses API's form after an upgrade (trial 40: no word on why)", () => {
     const gained = [d("tools[0].strict", undefined, null), d("tools[0].type", undefined, "function")];
-    expect(hintFor(gained)).to.include("what @langchain/openai adds to the tools it sends OpenAI's Responses API").and.include("docs/upgrading.md");
+    expect(hintFor(gained))
+      .to.include("what @langchain/openai adds to the tools it sends OpenAI's Responses API: a string model")
+      .and.include("docs/upgrading.md");
     expect(hintFor([d("tools[1].strict", undefined, null)])).to.include("Responses API");
     expect(hintFor([...gained, d("temperature", 0, undefined)])).to.equal(undefined);
     expect(hintFor([d("tools[0].strict", true, null)])).to.equal(undefined); // changed, not gained
     expect(hintFor([d("tools[0].strict", undefined, true)])).to.equal(undefined); // a user's own strict: true (review)
+  });
+
+  it("tool definitions that lost only strict or type: the fixture is the Responses API's, the packages older (trial 54 L1: a downgrade had no hint)", () => {
+    const lost = [d("tools[0].strict", null, undefined), d("tools[0].type", "function", undefined), d("tools[1].strict", null, undefined)];
+    expect(hintFor(lost)).to.include("the tool definitions lack only what @langchain/openai adds").and.include("(npm ci)").and.include("docs/upgrading.md");
+    expect(hintFor([...lost, d("temperature", 0, undefined)])).to.equal(undefined);
+    expect(hintFor([d("tools[0].strict", true, undefined)])).to.equal(undefined); // a user's own strict: true, dropped
+  });
+
+  it("a structured-output agent's switch: tool_choice 'required' dropped and its output tool's strict false → null beside the gained fields, either way (review 62 M1)", () => {
+    const up = [
+      d("tool_choice", "required", undefined),
+      d("tools[0].strict", undefined, null),
+      d("tools[0].type", undefined, "function"),
+      d("tools[1].strict", false, null),
+      d("tools[1].type", undefined, "function"),
+    ];
+    expect(hintFor(up)).to.include(
+      "the tool definitions gained only what @langchain/openai adds to the tools it sends OpenAI's Responses API (and a structured-output agent's tool_choice went)",
+    );
+    const down = up.map((x) => d(x.path, x.requested, x.recorded));
+    expect(hintFor(down)).to.include("the tool definitions lack only what @langchain/openai adds");
+    expect(hintFor([d("tool_choice", "required", undefined)])).to.equal(undefined); // alone: a setting changed, not the switch
+    expect(hintFor([d("tool_choice", "auto", undefined), ...up.slice(1)])).to.equal(undefined);
   });
 });
 

@@ -27,7 +27,7 @@ describe("the nearest recorded request to one that missed", () => {
     expect(upgraded).to.have.length(6);
     expect(changeCount(upgraded)).to.equal(2);
     expect(isEdit(upgraded)).to.equal(true);
-    // with tool_choice dropped too (a toolStrategy agent): 3 changes, still an edit; each tool's strict set otherwise: four, not an edit
+    // with tool_choice dropped too: 3 changes, still an edit; each tool's strict set otherwise: four, not an edit
     const strategy = diffValues({ ...chat("Plan", tools()), tool_choice: "required" }, chat("Plan", tools({ strict: false, type: "function" })));
     expect([changeCount(strategy), isEdit(strategy)]).to.deep.equal([3, true]);
     const mixed = diffValues(
@@ -39,6 +39,17 @@ describe("the nearest recorded request to one that missed", () => {
       ]),
     );
     expect([changeCount(mixed), isEdit(mixed)]).to.deep.equal([4, false]);
+  });
+
+  it("after that upgrade, an agent with 5 tools: its own old fixture, not another test's re-recorded one with another prompt (review 62 L1: the 10 fields outweighed the replaced prompt)", () => {
+    const tools = (extra: Record<string, unknown> = {}) => ["a", "b", "c", "d", "e"].map((name) => tool({ name, ...extra }));
+    const upgraded = { strict: null, type: "function" };
+    const near = nearestOf("chat", chat("Please bump the counter by 3.", tools(upgraded)), [
+      candidate("a-other-test-new.json", chat("Reset every counter to zero.", tools(upgraded))),
+      candidate("b-own-old.json", chat("Please bump the counter by 3.", tools())),
+    ]);
+    expect(near?.file).to.equal("b-own-old.json");
+    expect(near?.differences).to.have.length(10);
   });
 
   // the same test's fixture, where this test changed a part of the request; another test's, with another prompt and the same part

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { staleInstall } from "../../src/diagnose/staleInstall";
-import { missMessage } from "../../src/diagnose/messages";
+import { failedLiveMessage, missMessage } from "../../src/diagnose/messages";
 import { missCausesNote } from "../../src/runner/missCauses";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { Vcr } from "../../src/index";
@@ -38,9 +38,7 @@ describe("staleInstall: LangChain packages that are not the lock file's", () => 
       { "@langchain/core": "1.4.0", "@langchain/openai": "1.6.0", langchain: "1.5.14", "@langchain/anthropic": "1.5.11" },
     );
     expect(staleInstall(stale)).to.equal(
-      "the installed LangChain packages are not the ones package-lock.json names: @langchain/core 1.2.0 (the lock file: 1.4.0), langchain 1.0.6 (the lock file: 1.5.14). " +
-        "A pull without an install? Install from the lock file (npm ci) and run the tests again before recording anything: " +
-        "these packages may ask other requests than the ones the fixtures were recorded for.",
+      "the installed LangChain packages are not the ones package-lock.json names: @langchain/core 1.2.0 (the lock file: 1.4.0), langchain 1.0.6 (the lock file: 1.5.14).",
     );
     const below = path.join(stale, "test");
     fs.mkdirSync(below);
@@ -58,8 +56,30 @@ describe("staleInstall: LangChain packages that are not the lock file's", () => 
     try {
       const miss = missMessage({ kind: "chat", hash: "a".repeat(64), file: "cassettes/x.json", request: {}, mode: "replay_only", describe: "ChatOpenAI" });
       expect(miss).to.include("\n  the installed LangChain packages are not the ones package-lock.json names: @langchain/core 1.2.0 (the lock file: 1.4.0).");
+      // the fix says to install first, and to record only what still misses (trial 54 L2: "To record it, run…" followed the line above)
+      const fix =
+        /^ {2}Fix it: a pull without an install\? Install from the lock file \(npm ci\) and run the tests again: .* Only what still misses then is to record (.*?): /;
+      expect(miss.split("\n").pop()).to.match(fix);
+      expect(miss).to.not.include("To record it");
+      const tool = missMessage({ kind: "tool", hash: "b".repeat(64), file: "cassettes/y.json", request: {}, mode: "replay_only", describe: "tool lookup" });
+      expect(fix.exec(tool.split("\n").pop()!)?.[1]).to.equal("once for real");
+      // the roll-up and a record_or_replay miss whose live call failed (review 62 M4)
       const causes = new Map([["max_tokens: 16384 → 2048", { misses: 4, requests: new Set(["a", "b", "c", "d"]) }]]);
-      expect(missCausesNote(causes, 5)).to.include("\n  the installed LangChain packages are not the ones package-lock.json names");
+      const rollUp = missCausesNote(causes, 5)!;
+      expect(rollUp).to.include("\n  the installed LangChain packages are not the ones package-lock.json names");
+      expect(rollUp.split("\n").pop()).to.match(fix);
+      expect(rollUp).to.not.include("If the change is meant");
+      const failed = failedLiveMessage({
+        kind: "chat",
+        hash: "a".repeat(64),
+        file: "cassettes/x.json",
+        request: {},
+        mode: "record_or_replay",
+        describe: "ChatOpenAI",
+        searched: true,
+      });
+      expect(failed.split("\n").slice(-2)[0]).to.match(fix);
+      expect(failed).to.not.include("To record it");
     } finally {
       process.chdir(cwd);
     }
