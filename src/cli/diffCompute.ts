@@ -6,7 +6,7 @@
  * is equal); the rest are added, removed, or re-recorded in place (same name, other content).
  */
 import { canonicalJson } from "../canonical/json";
-import { changeCount, diffValues, isEdit, MAX_EDIT_DIFFERENCES } from "../diagnose/diff";
+import { diffValues, isEdit } from "../diagnose/diff";
 import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { fixtureTitle, kindSpec } from "../kinds";
@@ -244,8 +244,7 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   }
   const open = removed.filter((r) => !usedR.has(r));
   if (rest.length * open.length > MAX_COMPARISONS) return out;
-  // a removed and an added fixture asking the same question are one test's call re-keyed, however many changes apart (review 62 M1)
-  for (const c of editsOf(rest, open, true, Infinity)) out.push([c.a, c.r]);
+  for (const c of editsOf(rest, open)) out.push([c.a, c.r]);
   return out;
 }
 
@@ -253,9 +252,10 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
  * Which of `others` each of `added` is an edit of, each fixture on either side in one pair at
  * most: edits first (`isEdit`), nearest first; then a text rewritten beyond an edit (a new system
  * prompt) where the two ask the same question: the model, the last user text and what came after
- * it, in full, and at most `maxRewriteChanges` changes apart (`changeCount`).
+ * it, in full, however many changes apart (an upgrade that re-keys a structured-output agent: its
+ * tool_choice dropped, each tool's strict and type changed).
  */
-function editsOf(added: Entry[], others: Entry[], rewrites = true, maxRewriteChanges = MAX_EDIT_DIFFERENCES): Candidate[] {
+function editsOf(added: Entry[], others: Entry[], rewrites = true): Candidate[] {
   const edits: Candidate[] = [];
   const sameQuestions: Candidate[] = [];
   for (const a of added) {
@@ -263,8 +263,7 @@ function editsOf(added: Entry[], others: Entry[], rewrites = true, maxRewriteCha
       const d = differencesOf(a, r);
       if (!d) continue;
       if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
-      else if (rewrites && d.length > 0 && changeCount(d) <= maxRewriteChanges && sameQuestion(a.fixture, r.fixture))
-        sameQuestions.push({ a, r, score: nearness(d) });
+      else if (rewrites && d.length > 0 && sameQuestion(a.fixture, r.fixture)) sameQuestions.push({ a, r, score: nearness(d) });
     }
   }
   const usedA = new Set<Entry>();

@@ -85,7 +85,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
   if (api) {
     return (
       `ChatOpenAI sends this call to OpenAI's ${api.requested === "responses" ? "Responses API" : "Chat Completions API"}, and the fixture of the same request holds the other API's answer ` +
-      `(useResponsesApi, built-in tools, some models, or a new @langchain/openai choose the API): record this call, and it gets a fixture of its own beside that one, ` +
+      `(useResponsesApi, built-in tools, some models, or a newer langchain or @langchain/openai choose the API: langchain 1.5.14 sends a createAgent "openai:…" string model to the Responses API): record this call, and it gets a fixture of its own beside that one, ` +
       `which stays for the calls that use the other API`
     );
   }

@@ -106,7 +106,7 @@ export function missCausesNote(causes: MissCauses, missed: number): string | und
       ? // install first: recording now would key fixtures to packages the lock file does not hold (trial 54 L2)
         [`  ${staleInstall()}`, staleInstallFix("with the real providers configured", inPackage(suiteRerecordCommand()))]
       : [
-          `  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded), record them again with the real ` +
+          `  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded or downgraded), record them again with the real ` +
             `providers configured and review the new fixtures: ${inPackage(suiteRerecordCommand())}; if not, undo it.`,
         ]),
   ].join("\n");

@@ -242,4 +242,28 @@ describe("diff after an upgrade that moves a string-model agent to the Responses
     const apart = computeDiff(side([before]), side([other]), []);
     expect([apart.changed.length, apart.added.length, apart.removed.length]).to.deep.equal([0, 1, 1]);
   });
+
+  it("before prune, beside the old fixture still there: an edit of it when the last complete run did not use it, else 'asks what it asked' (recheck 62: plain added)", () => {
+    const before = ask({ tool_choice: "required" }, [LOOKUP, { ...REPORT, strict: false }], "2026-12-06T00:00:00.000Z");
+    const after = ask({}, [responses(LOOKUP), responses(REPORT)], "2026-12-07T00:00:00.000Z");
+    const judged = computeDiff(
+      side([]),
+      side([after]),
+      [],
+      () => side([before]),
+      () => false,
+    );
+    expect(judged.added.map((a) => a.editOf?.file)).to.deep.equal([`cassettes/${before.hash}.json`]);
+    const unjudged = computeDiff(side([]), side([after]), [], () => side([before]));
+    expect(unjudged.added.map((a) => [a.editOf, a.sameQuestionAs])).to.deep.equal([[undefined, `cassettes/${before.hash}.json`]]);
+    expect(
+      computeDiff(
+        side([]),
+        side([after]),
+        [],
+        () => side([before]),
+        () => true,
+      ).added.map((a) => [a.editOf, a.sameQuestionAs]),
+    ).to.deep.equal([[undefined, undefined]]); // used by the last complete run: a test's still
+  });
 });

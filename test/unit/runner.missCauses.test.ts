@@ -10,7 +10,7 @@ import { offlineOpenAI, openai } from "../helpers/models";
 import { startFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 
-const FIX = "  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded), record them again";
+const FIX = "  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded or downgraded), record them again";
 
 /** `requests` distinct requests, missed `misses` times in all. */
 function cause(misses: number, requests = misses): { misses: number; requests: Set<string> } {

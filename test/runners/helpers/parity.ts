@@ -367,7 +367,7 @@ export function describeParity(spec: RunnerSpec): void {
         expect(text).to.include(
           `langchain-vcr: ${missed} of the ${missed} misses share their first difference from the nearest recorded fixture (each test's error shows the rest):\n` +
             `  ${missed}× temperature: (absent) → 0.5\n` +
-            `  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded), record them again with the real providers configured and review the new fixtures: `,
+            `  If the change is meant (a prompt edited; LangChain, a provider package or langchain-vcr upgraded or downgraded), record them again with the real providers configured and review the new fixtures: `,
         );
       }
       expect(fake.count()).to.equal(before);
