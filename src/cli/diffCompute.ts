@@ -6,7 +6,7 @@
  * is equal); the rest are added, removed, or re-recorded in place (same name, other content).
  */
 import { canonicalJson } from "../canonical/json";
-import { diffValues, isEdit } from "../diagnose/diff";
+import { diffValues, isEdit, sameJsonKey } from "../diagnose/diff";
 import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { fixtureTitle, kindSpec } from "../kinds";
@@ -87,8 +87,7 @@ export interface DiffReport {
 /** What a change did to its request: changes that did the same (a system prompt rewritten for every test) are one group. */
 export function requestChangeOf(c: { request: readonly VcrDifference[] }): string {
   // absent is not null: `strict: (absent) → null` and `strict: null → (absent)` are opposite changes (review 62 L2)
-  const value = (v: unknown) => (v === undefined ? { absent: true } : v);
-  return canonicalJson(c.request.map((d) => [d.path, value(d.recorded), value(d.requested)]));
+  return canonicalJson(c.request.map((d) => [d.path, sameJsonKey(d.recorded), sameJsonKey(d.requested)]));
 }
 
 /** Changes that did the same to their requests together, each group where its first file (by name) would be, by file name within it. */

@@ -4,10 +4,8 @@
  * (`{ changed, added, removed, rerecorded, damaged }`, differences as in `VcrMissError.nearest`).
  */
 import type { VcrDifference } from "../errors";
-import { formatValue } from "../diagnose/diff";
+import { formatValue, keyedInOtherForm } from "../diagnose/diff";
 import { requestChangeOf, type DiffReport, type ShownDifference } from "./diffCompute";
-import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
-import { PROVIDER_MEMBER } from "../adapters/chat/answeredBy";
 
 const MAX_DIFFS = 8;
 const CONTEXT_WORDS = 6;
@@ -234,18 +232,14 @@ function asksAsked(file: string): string {
 
 /**
  * An added fixture that edits one still there: the old one stays until prune removes it (once no test uses it). Not when
- * all the new one adds is `openai_api` or a `provider` name (the forms answeredBy.ts keys) and no ledger judged the old one:
- * a call of the new request finds its key through the old one (which holds the other API's or provider's answer), so a run
- * that makes it counts both as used, and prune keeps both (trial 54: the note said prune would remove it). A ledger that says
- * the old one went unused (`unusedByLastRun`) says no test makes that call: prune removes it.
+ * the new one is the old request keyed in another form (`keyedInOtherForm`) and no ledger judged the old one: a call of the
+ * new request finds its key through the old one (which holds the other API's or provider's answer), so a run that makes it
+ * counts both as used, and prune keeps both (trial 54: the note said prune would remove it). A ledger that says the old one
+ * went unused (`unusedByLastRun`) says no test makes that call: prune removes it.
  */
 function stillHere(e: { file: string; request: readonly VcrDifference[]; unusedByLastRun?: true }): string {
-  const led =
-    !e.unusedByLastRun &&
-    e.request.length > 0 &&
-    e.request.every((d) => (d.path === OPENAI_API_MEMBER || d.path === PROVIDER_MEMBER) && d.recorded === undefined && typeof d.requested === "string");
-  if (led) {
-    const other = e.request.some((d) => d.path === PROVIDER_MEMBER) ? "provider's" : "API's";
+  const other = e.unusedByLastRun ? undefined : keyedInOtherForm(e.request);
+  if (other) {
     return `an edit of ${e.file}, which is still here, unchanged: it holds the other ${other} answer, and a call of this request finds its key through it, so prune keeps both while a test makes that call`;
   }
   return `an edit of ${e.file}, which is still here, unchanged: once no test uses it, langchain-vcr prune removes it`;

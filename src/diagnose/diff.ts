@@ -42,40 +42,29 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** A tool definition's field the Responses API form has and chat completions' does not, with the value it has there: `tools[0].strict: (absent) → null`, `tools[0].type: (absent) → "function"` (a user's own `strict: true` is not it). */
-function gainedResponsesToolField(d: VcrDifference): boolean {
-  return d.recorded === undefined && responsesToolField(d.path, d.requested);
-}
-
-/** The same field the other way: recorded with it, requested without (a downgrade, or packages older than the lock file's). */
-function lostResponsesToolField(d: VcrDifference): boolean {
-  return d.requested === undefined && responsesToolField(d.path, d.recorded);
-}
-
-function responsesToolField(path: string, value: unknown): boolean {
-  const field = /^tools\[\d+\]\.(strict|type)$/.exec(path)?.[1];
-  return (field === "strict" && value === null) || (field === "type" && value === "function");
-}
-
 /**
- * What else the same switch changes in a structured-output agent's request (a `toolStrategy` agent, trial 54): its
- * `tool_choice: "required"` dropped, and its output tool's `strict: false` sent as `null`; `toResponses`: in that direction.
+ * Whether the differences are the switch of a string model's agent between chat completions and the Responses API, that way
+ * (`toResponses`): each tool definition gains the fields the Responses API form has and chat completions' does not
+ * (`tools[0].strict: (absent) → null`, `tools[0].type: (absent) → "function"`; a user's own `strict: true` is not it), at
+ * least one of them; beside them, a structured-output agent's (a `toolStrategy` agent, trial 54) `tool_choice: "required"`
+ * dropped and its output tool's `strict: false` sent as `null`. The other way: a downgrade, or packages older than the lock file's.
  */
-function responsesSwitchBeside(d: VcrDifference, toResponses: boolean): boolean {
-  const [chat, responses] = toResponses ? [d.recorded, d.requested] : [d.requested, d.recorded];
-  if (d.path === "tool_choice") return chat === "required" && responses === undefined;
-  return /^tools\[\d+\]\.strict$/.test(d.path) && chat === false && responses === null;
+function responsesSwitch(differences: readonly VcrDifference[], toResponses: boolean): boolean {
+  let gained = false;
+  for (const d of differences) {
+    const [chat, responses] = toResponses ? [d.recorded, d.requested] : [d.requested, d.recorded];
+    const field = /^tools\[\d+\]\.(strict|type)$/.exec(d.path)?.[1];
+    const gains = chat === undefined && ((field === "strict" && responses === null) || (field === "type" && responses === "function"));
+    const beside = d.path === "tool_choice" ? chat === "required" && responses === undefined : field === "strict" && chat === false && responses === null;
+    if (!gains && !beside) return false;
+    gained ||= gains;
+  }
+  return gained;
 }
 
 /** " (and a structured-output agent's tool_choice <went>)" when the switch's differences include it. */
 function choiceToo(differences: readonly VcrDifference[], went: string): string {
   return differences.some((d) => d.path === "tool_choice") ? ` (and a structured-output agent's tool_choice ${went})` : "";
-}
-
-/** Whether the differences are the switch of a string model's agent between chat completions and the Responses API, that way. */
-function responsesSwitch(differences: readonly VcrDifference[], toResponses: boolean): boolean {
-  const field = toResponses ? gainedResponsesToolField : lostResponsesToolField;
-  return differences.some(field) && differences.every((d) => field(d) || responsesSwitchBeside(d, toResponses));
 }
 
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
@@ -156,7 +145,22 @@ export function onlyOrdinal(differences: readonly VcrDifference[]): boolean {
 /** The one difference, when it is `path` added with a string (a member a key gains: the OpenAI API, the provider, the deployment). */
 function onlyAdded(differences: readonly VcrDifference[], path: string): VcrDifference | undefined {
   const [d] = differences;
-  return differences.length === 1 && d.path === path && d.recorded === undefined && typeof d.requested === "string" ? d : undefined;
+  return differences.length === 1 && addedName(d, path) ? d : undefined;
+}
+
+/** `path` is a member the request gained, a string (a form's name: answeredBy.ts keys only those). */
+function addedName(d: VcrDifference, path: string): boolean {
+  return d.path === path && d.recorded === undefined && typeof d.requested === "string";
+}
+
+/**
+ * The form a request was keyed in, when all it adds to another's is `openai_api` and/or a `provider` name (answeredBy.ts):
+ * "provider's" when a provider is among them, else "API's"; undefined otherwise (OpenRouter's `provider` routing object
+ * is a parameter, not a form).
+ */
+export function keyedInOtherForm(differences: readonly VcrDifference[]): "API's" | "provider's" | undefined {
+  if (differences.length === 0 || !differences.every((d) => addedName(d, OPENAI_API_MEMBER) || addedName(d, PROVIDER_MEMBER))) return undefined;
+  return differences.some((d) => d.path === PROVIDER_MEMBER) ? "provider's" : "API's";
 }
 
 /** Whether a value a run makes anew (a timestamp, a UUID) differs where no normalizer reaches: recording again cannot help. */
@@ -304,7 +308,7 @@ function sharedEnds(a: string, b: string): { start: number; end: number } {
 }
 
 /** An edit changes few fields (`isEdit`). */
-export const MAX_EDIT_DIFFERENCES = 3;
+const MAX_EDIT_DIFFERENCES = 3;
 
 /**
  * Whether two requests' differences look like an edit of the recorded one (a date, a word, a
@@ -338,8 +342,8 @@ export function distinctChanges<D extends { path?: string; recorded?: unknown; r
   });
 }
 
-/** A value as a key that two equal JSON values share (`undefined`: absent). */
-function sameJsonKey(v: unknown): string {
+/** A value as a key that two equal JSON values share, and no other (`undefined`: absent, apart from `null`). */
+export function sameJsonKey(v: unknown): string {
   return v === undefined ? "" : canonicalJson(v);
 }
 

@@ -116,6 +116,7 @@ export function missMessage(
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
+  const recordHow = m.kind === "tool" ? "once for real" : "with the real provider configured";
   lines.push(
     m.misnamed
       ? `  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`
@@ -130,12 +131,8 @@ export function missMessage(
               `${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}.`
             : staleInstall()
               ? // the installed packages are not the lock file's (said above): recording now would key fixtures to them
-                staleInstallFix(
-                  m.kind === "tool" ? "once for real" : "with the real provider configured",
-                  rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile),
-                )
-              : `  To record it, run the test ${m.kind === "tool" ? "once for real" : "with the real provider configured"}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}` +
-                `, then review and commit the new fixture.`,
+                staleInstallFix(recordHow, rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile))
+              : `  To record it, run the test ${recordHow}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}, then review and commit the new fixture.`,
   );
   if (m.kind === "chat_stream" && !held && !exact && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
