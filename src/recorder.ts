@@ -27,6 +27,7 @@ import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture"
 import { FixtureStore } from "./store/store";
 import { warnCountedToolName } from "./diagnose/countedToolName";
 import { MODEL_KINDS } from "./store/format";
+import { asksSameQuestion } from "./kinds/model";
 import { processWide } from "./processWide";
 import { countModelCall } from "./adapters/tools/innerCalls";
 import { seeModelBranch } from "./adapters/tools/branches";
@@ -710,7 +711,9 @@ export class Recorder {
     // nor one written since this run started, by another test process of it (vitest and jest run each test file in its own):
     // in a first recording of a suite, every new test's nearest is a sibling recorded moments before
     if (!nearest || this.store.metInProcess(nearest.file) || writtenThisRun(nearest.file)) return;
-    const line = recordedNearMessage({ kind: lookup.kind, file: lookup.file, test: currentTest()?.title }, nearest);
+    // the old form of this very question (the same model, user text and what came after) however much else changed: a LangChain upgrade's re-keying
+    const sameQuestion = asksSameQuestion(lookup.kind, this.nearest.requestIn(nearest.file), shown.request);
+    const line = recordedNearMessage({ kind: lookup.kind, file: lookup.file, test: currentTest()?.title }, nearest, sameQuestion);
     if (line) log.note(line);
   }
 

@@ -11,8 +11,7 @@ import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { fixtureTitle, kindSpec } from "../kinds";
 import { isRec } from "../kinds/text";
-import { modelQuestion } from "../kinds/model";
-import { MODEL_KINDS } from "../store/format";
+import { asksSameQuestion } from "../kinds/model";
 import type { Fixture } from "../store/fixture";
 import type { FixtureFile } from "../store/reader";
 import { unusableProblems } from "../validate";
@@ -339,8 +338,7 @@ function responseDiffs(kind: string, before: unknown, after: unknown): VcrDiffer
     .map((x) => x.d);
 }
 
-/** Two model fixtures that ask the same question in full (`modelQuestion`); other kinds never. */
+/** Two model fixtures that ask the same question in full (`asksSameQuestion`); other kinds never. */
 function sameQuestion(a: Fixture, b: Fixture): boolean {
-  if (!MODEL_KINDS.has(a.kind) || !isRec(a.request) || !isRec(b.request)) return false;
-  return modelQuestion(a.request) === modelQuestion(b.request);
+  return asksSameQuestion(a.kind, a.request, b.request);
 }

@@ -116,24 +116,7 @@ export function missMessage(
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
-  const recordHow = m.kind === "tool" ? "once for real" : "with the real provider configured";
-  lines.push(
-    m.misnamed
-      ? `  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`
-      : held
-        ? anchorFix(held, m.file)
-        : m.nearest && changesEveryRun(m.nearest.differences)
-          ? // recording it again would record a request the next run does not make: the hint above says what to do
-            `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ` +
-            `${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}.`
-          : m.nearest && countedNamesOnly(m.nearest.differences)
-            ? `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ` +
-              `${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}.`
-            : staleInstall()
-              ? // the installed packages are not the lock file's (said above): recording now would key fixtures to them
-                staleInstallFix(recordHow, rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile))
-              : `  To record it, run the test ${recordHow}: ${rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile)}, then review and commit the new fixture.`,
-  );
+  lines.push(missFix(m, held));
   if (m.kind === "chat_stream" && !held && !exact && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
     lines.push(
@@ -141,6 +124,27 @@ export function missMessage(
     );
   }
   return lines.join("\n");
+}
+
+/**
+ * A miss's last line, its fix, first that applies: a misnamed file's name given back; a workspace package's copy
+ * anchored (`held`); a value that changes every run, or a schema with no title, kept out of the request before
+ * recording; packages that are not the lock file's installed from it first; else the command that records the test.
+ */
+function missFix(m: Parameters<typeof missMessage>[0], held: { there: string; pkg: string } | undefined): string {
+  if (m.misnamed) return `  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`;
+  if (held) return anchorFix(held, m.file);
+  const command = rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile);
+  const differences = m.nearest?.differences ?? [];
+  // recording it again would record a request the next run does not make: the hint above says what to do
+  if (m.nearest && changesEveryRun(differences))
+    return `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ${command}.`;
+  if (m.nearest && countedNamesOnly(differences))
+    return `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ${command}.`;
+  const recordHow = m.kind === "tool" ? "once for real" : "with the real provider configured";
+  // the installed packages are not the lock file's (said above): recording now would key fixtures to them
+  if (staleInstall()) return staleInstallFix(recordHow, command);
+  return `  To record it, run the test ${recordHow}: ${command}, then review and commit the new fixture.`;
 }
 
 /** A miss whose request is recorded as the other kind of call: the test switched between a plain call and a stream. */
@@ -419,7 +423,7 @@ function isAddedMessage(d: VcrDifference): boolean {
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
-export function recordedNearMessage(rec: { kind: string; file: string; test?: string }, nearest: VcrNearest): string | undefined {
+export function recordedNearMessage(rec: { kind: string; file: string; test?: string }, nearest: VcrNearest, sameQuestion = false): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {
     // the same request in another file: one written by an older langchain-vcr (a lookup never reads it)
@@ -429,8 +433,10 @@ export function recordedNearMessage(rec: { kind: string; file: string; test?: st
     );
   }
   if (d.every(isAddedMessage)) return undefined; // a conversation that grew: the next turn, not a change (a parameter only this request has is one)
-  if (!isEdit(d)) return undefined; // another question (or more than 3 changes apart: changeCount), not an edit of the recorded one
-  const near = `the nearest recorded one ${nearest.file} differs at:`;
+  // another question (or more than 3 changes apart: changeCount), not an edit of the recorded one; unless it asks the same
+  // question (model, last user text, what came after): an upgrade's re-keyed agent turn (recheck 62: 4 changes, no note)
+  if (!isEdit(d) && !sameQuestion) return undefined;
+  const near = `the nearest recorded one ${nearest.file}${isEdit(d) ? "" : ", which asks the same question,"} differs at:`;
   // the runner prints notes under whichever test's output, or none: the test is named, above the differences (trial 54: it was among them)
   const lines = rec.test
     ? [`recorded a new ${rec.kind} fixture ${rec.file}`, `  test:     ${rec.test}`, `  ${near}`]

@@ -68,6 +68,11 @@ export class NearestIndex {
     return nearestOf(kind, request, candidates);
   }
 
+  /** The request (in the current version's form) of a file the last `find` read, as it compared it. */
+  requestIn(file: string): unknown {
+    return this.seen.get(path.basename(file))?.request;
+  }
+
   private noteMisnamed(name: string, text: string | undefined, hash: string): void {
     if (text !== undefined && holdsRequest(text, hash)) this.misnamed = path.join(this.dir, name);
   }

@@ -17,6 +17,7 @@ import {
   usageText,
 } from "./text";
 import type { KindSpec, Rec } from "./types";
+import { MODEL_KINDS } from "../store/format";
 
 /** A tool call as a review compares it: its name and args (an id is new on every recording). */
 export const reviewedCall = (c: unknown): unknown => (isRec(c) ? { name: c.name, args: c.args } : c);
@@ -124,6 +125,11 @@ export function modelTitle(req: Rec): string {
  */
 export function modelQuestion(req: Rec): string {
   return question(req, (text) => text);
+}
+
+/** Two model requests (of `kind`) that ask the same question in full (`modelQuestion`); other kinds never. */
+export function asksSameQuestion(kind: unknown, a: unknown, b: unknown): boolean {
+  return MODEL_KINDS.has(kind) && isRec(a) && isRec(b) && modelQuestion(a) === modelQuestion(b);
 }
 
 function question(req: Rec, shown: (text: string, max: number) => string): string {

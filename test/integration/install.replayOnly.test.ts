@@ -22,8 +22,9 @@ describe("vcr.install() under replay_only: no path reaches the provider", () => 
   let fake: FakeProvider;
   let dir: string;
   let uninstall: (() => void) | undefined;
+  let vcr: Vcr;
   useFakeAndDir((f, d) => ((fake = f), (dir = d)));
-  beforeEach(() => (uninstall = new Vcr({ dir, mode: "replay_only" }).install()));
+  beforeEach(() => (uninstall = (vcr = new Vcr({ dir, mode: "replay_only" })).install()));
   afterEach(() => uninstall?.());
 
   const chat = (fields: Record<string, unknown> = {}) =>
@@ -148,4 +149,14 @@ describe("vcr.install() under replay_only: no path reaches the provider", () => 
   );
 
   for (const [name, run] of cases) it(`${name}: a VcrMissError, 0 requests, 0 fixtures`, () => expectMiss(run));
+
+  it("a chain's withRetry stops at the first miss given the onFailedAttempt of docs/tools-and-agents.md (3 misses without it)", async () => {
+    const stopAtVcr = (e: unknown) => {
+      if ((e as Error | undefined)?.name?.startsWith("Vcr")) throw e;
+    };
+    await expectMiss(() => chat().withRetry({ onFailedAttempt: stopAtVcr }).invoke("hi"));
+    expect(vcr.stats().missed, "misses with the stop").to.equal(1);
+    await expectMiss(() => chat().withRetry({ stopAfterAttempt: 2 }).invoke("hi")); // the default 3 would wait 2-6 s
+    expect(vcr.stats().missed, "misses after a retry without it").to.equal(3);
+  });
 });

@@ -115,6 +115,24 @@ describe("the near-miss note on recording", () => {
     expect(fake.count()).to.equal(2);
   });
 
+  it("the same question asked with more than 3 changes (an upgrade's re-keyed agent turn) is noted as the same question (recheck 62)", async () => {
+    const changed = { temperature: 0.3, topP: 0.5, maxTokens: 64, frequencyPenalty: 0.1 };
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Same question."));
+    const notes = await notesDuring(() => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, changed).invoke("Same question."));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.match(/the nearest recorded one \S+\.json, which asks the same question, differs at:\n/);
+    for (const field of ["temperature", "top_p", "max_tokens", "frequency_penalty"]) expect(notes[0]).to.include(`    ${field}: (absent) → `);
+    expect(fake.count()).to.equal(2);
+  });
+
+  it("another question with more than 3 changes is not noted", async () => {
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke("Same question."));
+    const changed = { temperature: 0.3, topP: 0.5, maxTokens: 64, frequencyPenalty: 0.1 };
+    const notes = await notesDuring(() => openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, changed).invoke("Another question entirely."));
+    expect(notes).to.deep.equal([]);
+    expect(fake.count()).to.equal(2);
+  });
+
   it("another question in the same directory is not noted", async () => {
     await model().invoke("What is the capital of France?");
     const notes = await notesDuring(() => model().invoke("Where is order 42?"));
