@@ -11,7 +11,7 @@ import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { fixtureTitle, kindSpec } from "../kinds";
 import { isRec } from "../kinds/text";
-import { asksSameQuestion } from "../kinds/model";
+import { asksSameQuestion, asksSameTurn } from "../kinds/model";
 import type { Fixture } from "../store/fixture";
 import type { FixtureFile } from "../store/reader";
 import { unusableProblems } from "../validate";
@@ -221,8 +221,8 @@ function namesOnly(a: Map<string, FixtureFile>, b: Map<string, FixtureFile>): st
 /**
  * Added ↔ removed pairs: equal requests first (migrations), then the nearest edits, then model
  * requests asking the same question (`modelQuestion`), however many changes apart (an upgrade that
- * re-keys a structured-output agent: its tool_choice dropped, each tool's strict and type changed); each
- * fixture in one pair at most.
+ * re-keys a structured-output agent: its tool_choice dropped, each tool's strict and type changed), then
+ * the same turn of an agent (`asksSameTurn`: its tool results changed); each fixture in one pair at most.
  */
 function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   const out: [Entry, Entry][] = [];
@@ -242,7 +242,7 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   }
   const open = removed.filter((r) => !usedR.has(r));
   if (rest.length * open.length > MAX_COMPARISONS) return out;
-  for (const c of editsOf(rest, open)) out.push([c.a, c.r]);
+  for (const c of editsOf(rest, open, true, true)) out.push([c.a, c.r]);
   return out;
 }
 
@@ -251,22 +251,25 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
  * most: edits first (`isEdit`), nearest first; then a text rewritten beyond an edit (a new system
  * prompt) where the two ask the same question: the model, the last user text and what came after
  * it, in full, however many changes apart (an upgrade that re-keys a structured-output agent: its
- * tool_choice dropped, each tool's strict and type changed).
+ * tool_choice dropped, each tool's strict and type changed); then, with `turns` (removed ↔ added only), the same
+ * turn of an agent whose tools answered otherwise (`asksSameTurn`).
  */
-function editsOf(added: Entry[], others: Entry[], rewrites = true): Candidate[] {
+function editsOf(added: Entry[], others: Entry[], rewrites = true, turns = false): Candidate[] {
   const edits: Candidate[] = [];
   const sameQuestions: Candidate[] = [];
+  const sameTurns: Candidate[] = [];
   for (const a of added) {
     for (const r of others) {
       const d = differencesOf(a, r);
       if (!d) continue;
       if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
       else if (rewrites && d.length > 0 && sameQuestion(a.fixture, r.fixture)) sameQuestions.push({ a, r, score: nearness(d) });
+      else if (turns && d.length > 0 && asksSameTurn(a.fixture.kind, a.request, r.request)) sameTurns.push({ a, r, score: nearness(d) });
     }
   }
   const usedA = new Set<Entry>();
   const usedR = new Set<Entry>();
-  return [edits, sameQuestions].flatMap((candidates) => nearestFirst(candidates, usedA, usedR));
+  return [edits, sameQuestions, sameTurns].flatMap((candidates) => nearestFirst(candidates, usedA, usedR));
 }
 
 /** How `a`'s request differs from `r`'s, as a miss's nearest fixture is compared; undefined when they cannot be (another kind). */

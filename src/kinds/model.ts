@@ -132,6 +132,24 @@ export function asksSameQuestion(kind: unknown, a: unknown, b: unknown): boolean
   return MODEL_KINDS.has(kind) && isRec(a) && isRec(b) && modelQuestion(a) === modelQuestion(b);
 }
 
+/**
+ * The same turn of the same conversation, whatever the tools answered or the model said on the way: the model, the
+ * last user text in full, the answer demanded, and who spoke after that text (an assistant's tool calls by name, each
+ * tool message by its tool's name). An agent's second turn, whose tool result changed with the first turn's arguments
+ * (trial 52 F6: `diff` listed it as added and removed).
+ */
+export function asksSameTurn(kind: unknown, a: unknown, b: unknown): boolean {
+  return MODEL_KINDS.has(kind) && isRec(a) && isRec(b) && modelTurn(a) === modelTurn(b);
+}
+
+function modelTurn(req: Rec): string {
+  const msgs = Array.isArray(req.messages) ? (req.messages as unknown[]).filter(isRec) : [];
+  const lastUser = msgs.map((m) => m.role).lastIndexOf("user");
+  const names = (calls: unknown) => (Array.isArray(calls) ? calls.filter(isRec).map((c) => String(c.name)) : []);
+  const after = msgs.slice(lastUser + 1).map((m) => `${String(m.role)}(${m.role === "tool" ? String(m.name) : names(m.tool_calls).join(",")})`);
+  return JSON.stringify([question({ ...req, messages: msgs.slice(0, lastUser + 1) }, (text) => text), after]);
+}
+
 function question(req: Rec, shown: (text: string, max: number) => string): string {
   const msgs = Array.isArray(req.messages) ? (req.messages as unknown[]).filter(isRec) : [];
   const lastUser = [...msgs].reverse().find((m) => m.role === "user") ?? msgs[msgs.length - 1];

@@ -267,3 +267,57 @@ describe("diff after an upgrade that moves a string-model agent to the Responses
     ).to.deep.equal([[undefined, undefined]]); // used by the last complete run: a test's still
   });
 });
+
+describe("diff: an agent's later turn whose tool result changed with the first turn's arguments (trial 52 F6)", () => {
+  const refund = (reason: boolean) => ({
+    name: "issue_refund",
+    parameters: {
+      properties: { amount: { type: "number" }, ...(reason ? { reason: { type: "string" } } : {}) },
+      required: reason ? ["amount", "reason"] : ["amount"],
+      type: "object",
+    },
+  });
+  const system = (reason: boolean) => ({
+    role: "system",
+    content: `You are a refund assistant. Refund broken orders using the tool${reason ? ", and give a reason" : ""}.`,
+  });
+  const question = { role: "user", content: "Order 42 arrived broken: refund my $25." };
+  const secondTurn = (reason: boolean, at: string, ask = question, tool = "issue_refund") =>
+    chatFixture(
+      {
+        messages: [
+          system(reason),
+          ask,
+          { role: "assistant", content: "", tool_calls: [{ id: "call_1", name: tool, args: { amount: 42, ...(reason ? { reason: "arrived broken" } : {}) } }] },
+          { role: "tool", name: tool, tool_call_id: "call_1", content: `Refunded $42 for order 42${reason ? " (arrived broken)" : ""}.` },
+        ],
+        model: "gpt-4o-mini",
+        tools: [refund(reason)],
+      },
+      "Done.",
+      at,
+    );
+
+  it("is one changed fixture (the same question, the same tools called, their results changed): before, added and removed", () => {
+    const before = secondTurn(false, "2026-12-06T00:00:00.000Z");
+    const after = secondTurn(true, "2026-12-07T00:00:00.000Z");
+    const report = computeDiff(side([before]), side([after]), []);
+    expect([report.changed.length, report.added.length, report.removed.length]).to.deep.equal([1, 0, 0]);
+    expect(report.changed[0].request.map((d) => d.path)).to.include.members([
+      "messages[0].content",
+      "messages[2].tool_calls[0].args.reason",
+      "messages[3].content",
+    ]);
+  });
+
+  it("another question, or another tool called after it, stays added and removed", () => {
+    const before = secondTurn(false, "2026-12-06T00:00:00.000Z");
+    for (const after of [
+      secondTurn(true, "2026-12-07T00:00:00.000Z", { role: "user", content: "Order 43 arrived broken: refund my $30." }),
+      secondTurn(true, "2026-12-07T00:00:00.000Z", question, "issue_credit"),
+    ]) {
+      const report = computeDiff(side([before]), side([after]), []);
+      expect([report.changed.length, report.added.length, report.removed.length]).to.deep.equal([0, 1, 1]);
+    }
+  });
+});
