@@ -262,9 +262,9 @@ function editsOf(added: Entry[], others: Entry[], rewrites = true, turns = false
     for (const r of others) {
       const d = differencesOf(a, r);
       if (!d) continue;
-      if (isEdit(d)) edits.push({ a, r, score: nearness(d) });
-      else if (rewrites && d.length > 0 && sameQuestion(a.fixture, r.fixture)) sameQuestions.push({ a, r, score: nearness(d) });
-      else if (turns && d.length > 0 && asksSameTurn(a.fixture.kind, a.request, r.request)) sameTurns.push({ a, r, score: nearness(d) });
+      if (isEdit(d)) edits.push({ a, r, score: nearness(d, a.request) });
+      else if (rewrites && d.length > 0 && sameQuestion(a.fixture, r.fixture)) sameQuestions.push({ a, r, score: nearness(d, a.request) });
+      else if (turns && d.length > 0 && asksSameTurn(a.fixture.kind, a.request, r.request)) sameTurns.push({ a, r, score: nearness(d, a.request) });
     }
   }
   const usedA = new Set<Entry>();

@@ -109,6 +109,7 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
     );
   }
   if (countedNamesOnly(differences)) return COUNTED_NAME_HINT;
+  if (toolFailedOnReplay(differences)) return TOOL_FAILED_HINT;
   if (onlyOrdinal(differences) && Number(differences[0].requested ?? 1) > Number(differences[0].recorded ?? 1)) {
     const [d] = differences;
     return (
@@ -131,6 +132,26 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
   }
   return undefined;
 }
+
+/**
+ * Whether all that differs is one tool message that answered when recorded and is an error now (`status` gained
+ * `"error"`, its text with it): with tools replaying their recorded outcomes, the app handled a replayed tool error
+ * otherwise than the real one (trial 55: toolRetryMiddleware's `retryOn: [TransientError]` retried the real error and
+ * not the replayed one, which is no instance of the class).
+ */
+export function toolFailedOnReplay(differences: readonly VcrDifference[]): boolean {
+  const failed = differences.find((d) => /^messages\[\d+\]\.status$/.test(d.path) && d.recorded === undefined && d.requested === "error");
+  if (!failed) return false;
+  const message = failed.path.slice(0, -".status".length);
+  return differences.every((d) => d === failed || d.path === message + ".content");
+}
+
+const TOOL_FAILED_HINT =
+  `a tool call that answered when this was recorded answered with an error in this run. A tool's recorded error replays as an Error ` +
+  `with its name, message, code and plain fields, not an instance of your error class and without object fields (a response, a cause): code that ` +
+  `handles tool errors with instanceof (toolRetryMiddleware's retryOn: [MyError], a wrapToolCall middleware, a catch) or by such a field retried or ` +
+  `handled the real error and not the replayed one. Branch on the name or a plain field instead (retryOn: (e) => e.name === "MyError"); ` +
+  `recording again does not help while it does (docs/tools-and-agents.md)`;
 
 /** Whether every difference is a name langchain counted for a responseFormat schema without a title (`extract-4` → `extract-1`). */
 export function countedNamesOnly(differences: readonly VcrDifference[]): boolean {

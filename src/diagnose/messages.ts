@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
 import { type VcrMode } from "../modes";
 import { currentRunner, currentTest, type RunnerName } from "../scope";
-import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, isEdit } from "./diff";
+import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, isEdit, toolFailedOnReplay } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { rerecordEnv, shellQuote, shellWord, VALUE_FLAGS } from "./commandEnv";
 import { packageManager } from "./packageManager";
@@ -139,6 +139,8 @@ function missFix(m: Parameters<typeof missMessage>[0], held: { there: string; pk
   // recording it again would record a request the next run does not make: the hint above says what to do
   if (m.nearest && changesEveryRun(differences))
     return `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ${command}.`;
+  if (m.nearest && toolFailedOnReplay(differences))
+    return `  Recording it again will not help while the app tells that tool error apart with instanceof or an object field: branch on its name as the hint says, then run the test again (its fixtures replay as they are).`;
   if (m.nearest && countedNamesOnly(differences))
     return `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ${command}.`;
   const recordHow = m.kind === "tool" ? "once for real" : "with the real provider configured";

@@ -132,7 +132,7 @@ export function nearestOf(kind: string, request: unknown, candidates: Iterable<N
     if (c.kind !== kind) continue;
     const differences = diffValues(c.request, request);
     // an earlier identical call's fixture (a tool's `call: 3` for this `call: 4`): used by that call, and the one that explains the miss (trial 49 L3)
-    const s = nearness(differences) + (c.usedThisRun && !onlyOrdinal(differences) ? USED_THIS_RUN : 0);
+    const s = nearness(differences, request) + (c.usedThisRun && !onlyOrdinal(differences) ? USED_THIS_RUN : 0);
     if (s < bestScore || (s === bestScore && best !== undefined && c.file < best.file)) {
       bestScore = s;
       best = { hash: c.hash, file: c.file, differences };
@@ -161,10 +161,10 @@ function upgradedRequest(f: Fixture): unknown {
  * field, or that gained a tool, a structured output or an agent turn, is nearer its own test's
  * fixture than another test's with another prompt.
  */
-export function nearness(differences: readonly VcrDifference[]): number {
+export function nearness(differences: readonly VcrDifference[], request?: unknown): number {
   // one change made alike in several elements of a list weighs once (review 62 L1: after an upgrade that gave each of an
   // agent's 5 tools strict and type, another test's fixture with another prompt was nearer than the agent's own)
-  return distinctChanges(differences).reduce((n, d) => n + weight(d), 0);
+  return distinctChanges(differences).reduce((n, d) => n + weight(d, request), 0);
 }
 
 const MODEL = 5;
@@ -173,7 +173,7 @@ const ONE_SIDED_AT_MOST = 3;
 /** More than an edited text with up to three other differences (at most 1.5 + 3), less than a replaced text. */
 const USED_THIS_RUN = 5;
 
-function weight(d: VcrDifference): number {
+function weight(d: VcrDifference, request: unknown): number {
   if (d.path === "model") return MODEL;
   // identical tool calls' ordinal (absent: 1), less than another argument: of call 1, 2 and 3, call 3 is nearest call 4
   if (d.path === "call") return 0.5 + Math.min(0.4, Math.abs(ordinal(d.requested) - ordinal(d.recorded)) / 100);
@@ -185,7 +185,18 @@ function weight(d: VcrDifference): number {
   const requested = textOf(d.requested);
   if (recorded === undefined || requested === undefined) return 1;
   const changed = changedShare(recorded, requested);
-  return changed > 0.5 ? REPLACED_TEXT : 1 + changed;
+  if (changed <= 0.5) return 1 + changed;
+  // what a tool answered is not what tells one test from another: a tool's answer replaced (an error now, a refusal at an
+  // interrupt) weighs as a part gained (trial 55: another test's fixture was nearer than this test's own)
+  return toolMessageText(d.path, request) ? ONE_SIDED_AT_MOST : REPLACED_TEXT;
+}
+
+/** Whether `path` is the text of a tool message of `request` (`messages[3].content`, the message's role "tool"). */
+function toolMessageText(path: string, request: unknown): boolean {
+  const at = /^messages\[(\d+)\]\.content/.exec(path);
+  const messages = at && typeof request === "object" && request !== null ? (request as { messages?: unknown }).messages : undefined;
+  const m = Array.isArray(messages) ? (messages[Number(at![1])] as { role?: unknown } | undefined) : undefined;
+  return m?.role === "tool";
 }
 
 function ordinal(v: unknown): number {
