@@ -45,6 +45,7 @@ export class Usage {
       } else {
         this.totals[e.type]++;
         if (e.type === "bypassed" && e.ownCache) this.totals.bypassedOwnCache++;
+        if (e.type === "bypassed" && e.kind === "tool") this.totals.bypassedTools++;
         if (e.mode) this.modes.add(e.mode);
         if (e.type === "missed" && e.cause !== undefined) addMiss(this.missCauses, e.cause, this.missedRequest(e.hash));
         if (e.type === "missed" && e.dir !== undefined) this.dirs.add(e.dir); // looked in, though nothing there was used
