@@ -641,6 +641,7 @@ export class Recorder {
       runner: currentRunner(),
       filterTitle: scope?.filterTitle,
       specFile: scope?.specFile,
+      replayedToolErrors: scope?.replayedToolErrors,
       older: this.nearest.older,
       nearestUsedThisRun: nearest !== undefined && used(nearest.file),
       otherForm,
@@ -713,7 +714,9 @@ export class Recorder {
     if (!nearest || this.store.metInProcess(nearest.file) || writtenThisRun(nearest.file)) return;
     // the old form of this very question (the same model, user text and what came after) however much else changed: a LangChain upgrade's re-keying
     const sameQuestion = asksSameQuestion(lookup.kind, this.nearest.requestIn(nearest.file), shown.request);
-    const line = recordedNearMessage({ kind: lookup.kind, file: lookup.file, test: currentTest()?.title }, nearest, sameQuestion);
+    const test = currentTest();
+    const rec = { kind: lookup.kind, file: lookup.file, test: test?.title, replayedToolErrors: test?.replayedToolErrors };
+    const line = recordedNearMessage(rec, nearest, sameQuestion);
     if (line) log.note(line);
   }
 

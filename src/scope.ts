@@ -30,6 +30,12 @@ export interface LiveCall {
 export type RunnerName = "mocha" | "vitest" | "jest" | "node-test";
 
 /** Bookkeeping for one unit of work: a test, a `withVcr` scope, or the whole process. */
+/** A tool error a fixture replayed, as a later tool message may quote it (`Scope.replayedToolErrors`). */
+export interface ReplayedError {
+  name: string;
+  message: string;
+}
+
 export class Scope {
   /** How many times each tool request has been made in this scope (for ordered replay). */
   readonly occurrences: Map<string, number>;
@@ -62,6 +68,11 @@ export class Scope {
    * misses because it carries one throws it instead (recorder.ts).
    */
   toolErrors?: Error[];
+  /**
+   * The errors tool fixtures of this test replayed (a recorded throw), by name and message: code that told the real
+   * error apart with instanceof or an object field handles these otherwise, which a miss then says (diagnose/diff.ts).
+   */
+  replayedToolErrors?: ReplayedError[];
   /** The runner runs the test again after this failed attempt (vitest's `retry`, `jest.retryTimes`): the clean-up and the summary say so. */
   retried?: boolean;
   /** Tool calls of the test answered by fixtures other tests of this process recorded (`runner/toolsFromOthers.ts`). */

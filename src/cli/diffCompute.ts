@@ -242,7 +242,7 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
   }
   const open = removed.filter((r) => !usedR.has(r));
   if (rest.length * open.length > MAX_COMPARISONS) return out;
-  for (const c of editsOf(rest, open, true, true)) out.push([c.a, c.r]);
+  for (const c of editsOf(rest, open, { rewrites: true, turns: true })) out.push([c.a, c.r]);
   return out;
 }
 
@@ -251,10 +251,10 @@ function pair(added: Entry[], removed: Entry[]): [Entry, Entry][] {
  * most: edits first (`isEdit`), nearest first; then a text rewritten beyond an edit (a new system
  * prompt) where the two ask the same question: the model, the last user text and what came after
  * it, in full, however many changes apart (an upgrade that re-keys a structured-output agent: its
- * tool_choice dropped, each tool's strict and type changed); then, with `turns` (removed ↔ added only), the same
- * turn of an agent whose tools answered otherwise (`asksSameTurn`).
+ * tool_choice dropped, each tool's strict and type changed), with `rewrites`; then, with `turns` (removed ↔ added
+ * only), the same turn of an agent whose tools answered otherwise (`asksSameTurn`).
  */
-function editsOf(added: Entry[], others: Entry[], rewrites = true, turns = false): Candidate[] {
+function editsOf(added: Entry[], others: Entry[], { rewrites, turns = false }: { rewrites: boolean; turns?: boolean }): Candidate[] {
   const edits: Candidate[] = [];
   const sameQuestions: Candidate[] = [];
   const sameTurns: Candidate[] = [];
@@ -309,7 +309,7 @@ function stillThere(added: Entry[], unchanged: Side, inUse: ((name: string) => b
   for (const [name, f] of unchanged.files)
     if (f.fixture && !unusableProblems(name, f.fixture).length && !inUse?.(name)) kept.push(...entry(name, f.fixture, true));
   if (added.length * kept.length > MAX_COMPARISONS) return new Map();
-  return new Map(editsOf(added, kept, rewrites).map((c) => [c.a, c.r]));
+  return new Map(editsOf(added, kept, { rewrites }).map((c) => [c.a, c.r]));
 }
 
 /**

@@ -69,10 +69,26 @@ export function resolveRef(top: string, ref: string): string {
   try {
     return gitOut(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).trim();
   } catch {
+    if (!hasCommit(top))
+      // a new repository: nothing is committed to compare with (review 63: the fix said to fetch a base branch)
+      throw new DiffUsageError(
+        `--base ${JSON.stringify(ref)}: ${top} has no commit yet, so there is nothing to compare with: every fixture here is new.\n` +
+          `  Fix: review the fixtures one by one (npx langchain-vcr show <hash>) and commit them; diff compares the next recording with that commit.`,
+        false,
+      );
     throw new DiffUsageError(
       `--base ${JSON.stringify(ref)} is not a commit in ${top} (${branchesHere(top, "")}, or a commit hash).\n${fetchFix(top, ref)}`,
       false,
     );
+  }
+}
+
+/** Whether the repository has any commit (a new one has none: `git init` and nothing committed). */
+function hasCommit(top: string): boolean {
+  try {
+    return gitOut(top, ["rev-list", "-n", "1", "--all"]).trim() !== "";
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,7 @@
 /** Field-by-field differences between a recorded request and a new one, as paths. */
 import { isDeepStrictEqual } from "node:util";
 import type { VcrDifference } from "../errors";
+import type { ReplayedError } from "../scope";
 import { canonicalJson } from "../canonical/json";
 import { ALIKE_SPELLINGS } from "../canonical/spellings";
 import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
@@ -68,7 +69,7 @@ function choiceToo(differences: readonly VcrDifference[], went: string): string 
 }
 
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
-export function hintFor(differences: readonly VcrDifference[]): string | undefined {
+export function hintFor(differences: readonly VcrDifference[], replayedToolErrors?: readonly ReplayedError[]): string | undefined {
   // the same request but for the API: with other differences beside it, the fixture is not this request's
   const api = onlyAdded(differences, OPENAI_API_MEMBER);
   if (api) {
@@ -109,7 +110,8 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
     );
   }
   if (countedNamesOnly(differences)) return COUNTED_NAME_HINT;
-  if (toolFailedOnReplay(differences)) return TOOL_FAILED_HINT;
+  const replayed = toolFailedOnReplay(differences, replayedToolErrors);
+  if (replayed) return toolFailedHint(replayed);
   if (onlyOrdinal(differences) && Number(differences[0].requested ?? 1) > Number(differences[0].recorded ?? 1)) {
     const [d] = differences;
     return (
@@ -134,24 +136,32 @@ export function hintFor(differences: readonly VcrDifference[]): string | undefin
 }
 
 /**
- * Whether all that differs is one tool message that answered when recorded and is an error now (`status` gained
- * `"error"`, its text with it): with tools replaying their recorded outcomes, the app handled a replayed tool error
- * otherwise than the real one (trial 55: toolRetryMiddleware's `retryOn: [TransientError]` retried the real error and
- * not the replayed one, which is no instance of the class).
+ * The name of the recorded tool error the app handled otherwise than the real one, when all that differs is one tool
+ * message that answered when recorded and is an error now (`status` gained `"error"`, its text with it), and that text
+ * quotes an error a tool fixture of this test replayed (`replayedToolErrors`), by name or message (trial 55:
+ * toolRetryMiddleware's `retryOn: [TransientError]` retried the real error and not the replayed one, which is no instance
+ * of the class: "… failed after 1 attempt with TransientError"). A tool message that is an error for another reason (a
+ * human-in-the-loop rejection, a body that throws now, arguments a changed schema refuses) quotes none, and recording
+ * again answers it (recheck 63, review 63).
  */
-export function toolFailedOnReplay(differences: readonly VcrDifference[]): boolean {
+export function toolFailedOnReplay(differences: readonly VcrDifference[], replayedToolErrors: readonly ReplayedError[] | undefined): string | undefined {
+  if (!replayedToolErrors?.length) return undefined;
   const failed = differences.find((d) => /^messages\[\d+\]\.status$/.test(d.path) && d.recorded === undefined && d.requested === "error");
-  if (!failed) return false;
+  if (!failed) return undefined;
   const message = failed.path.slice(0, -".status".length);
-  return differences.every((d) => d === failed || d.path === message + ".content");
+  if (!differences.every((d) => d === failed || d.path === message + ".content")) return undefined;
+  const text = textOf(differences.find((d) => d.path === message + ".content")?.requested) ?? "";
+  return replayedToolErrors.find((e) => text.includes(e.name) || (e.message !== "" && text.includes(e.message)))?.name;
 }
 
-const TOOL_FAILED_HINT =
-  `a tool call that answered when this was recorded answered with an error in this run. A tool's recorded error replays as an Error ` +
-  `with its name, message, code and plain fields, not an instance of your error class and without object fields (a response, a cause): code that ` +
-  `handles tool errors with instanceof (toolRetryMiddleware's retryOn: [MyError], a wrapToolCall middleware, a catch) or by such a field retried or ` +
-  `handled the real error and not the replayed one. Branch on the name or a plain field instead (retryOn: (e) => e.name === "MyError"); ` +
-  `recording again does not help while it does (docs/tools-and-agents.md)`;
+function toolFailedHint(name: string): string {
+  return (
+    `a tool that answered when this was recorded answered with an error in this run, quoting the ${name} a tool fixture of this test replayed. ` +
+    `A recorded tool error replays as an Error named ${name} (its message, code and plain fields), not an instance of your class: code that tells ` +
+    `it apart with instanceof (toolRetryMiddleware's retryOn: [${name}], a catch) or by an object field handled the real error and not this one. ` +
+    `Branch on the name (retryOn: (e) => e.name === "${name}"; docs/tools-and-agents.md)`
+  );
+}
 
 /** Whether every difference is a name langchain counted for a responseFormat schema without a title (`extract-4` → `extract-1`). */
 export function countedNamesOnly(differences: readonly VcrDifference[]): boolean {

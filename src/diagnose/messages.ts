@@ -3,8 +3,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
 import { type VcrMode } from "../modes";
-import { currentRunner, currentTest, type RunnerName } from "../scope";
-import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, isEdit, toolFailedOnReplay } from "./diff";
+import { currentRunner, currentTest, type ReplayedError, type RunnerName } from "../scope";
+import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, isEdit, looksEdited, toolFailedOnReplay } from "./diff";
 import { suiteRerecordCommand } from "./suiteCommand";
 import { rerecordEnv, shellQuote, shellWord, VALUE_FLAGS } from "./commandEnv";
 import { packageManager } from "./packageManager";
@@ -76,6 +76,8 @@ interface Unmatched {
   filterTitle?: string;
   /** The test's file, when its runner plugin named it (the command names it for vitest and jest). */
   specFile?: string;
+  /** The errors tool fixtures of the test replayed, if any (`Scope.replayedToolErrors`). */
+  replayedToolErrors?: readonly ReplayedError[];
 }
 
 export function missMessage(
@@ -139,7 +141,7 @@ function missFix(m: Parameters<typeof missMessage>[0], held: { there: string; pk
   // recording it again would record a request the next run does not make: the hint above says what to do
   if (m.nearest && changesEveryRun(differences))
     return `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ${command}.`;
-  if (m.nearest && toolFailedOnReplay(differences))
+  if (m.nearest && toolFailedOnReplay(differences, m.replayedToolErrors))
     return `  Recording it again will not help while the app tells that tool error apart with instanceof or an object field: branch on its name as the hint says, then run the test again (its fixtures replay as they are).`;
   if (m.nearest && countedNamesOnly(differences))
     return `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ${command}.`;
@@ -212,7 +214,7 @@ function facts(m: Unmatched, searched: boolean, held: { there: string; pkg: stri
   } else if (m.nearest) {
     lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
     lines.push(...formatDifferences(m.nearest));
-    const hint = hintFor(m.nearest.differences) ?? modelHint(m.nearest.differences, m.runner);
+    const hint = hintFor(m.nearest.differences, m.replayedToolErrors) ?? modelHint(m.nearest.differences, m.runner);
     if (hint) lines.push(`  hint: ${hint}`);
   } else if (searched) {
     lines.push(`  no ${m.kind} fixture is recorded in this directory yet${isDirectory(path.dirname(m.file)) ? "" : " (it does not exist)"}.`);
@@ -425,7 +427,11 @@ function isAddedMessage(d: VcrDifference): boolean {
 }
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
-export function recordedNearMessage(rec: { kind: string; file: string; test?: string }, nearest: VcrNearest, sameQuestion = false): string | undefined {
+export function recordedNearMessage(
+  rec: { kind: string; file: string; test?: string; replayedToolErrors?: readonly ReplayedError[] },
+  nearest: VcrNearest,
+  sameQuestion = false,
+): string | undefined {
   const d = nearest.differences;
   if (d.length === 0) {
     // the same request in another file: one written by an older langchain-vcr (a lookup never reads it)
@@ -437,15 +443,27 @@ export function recordedNearMessage(rec: { kind: string; file: string; test?: st
   if (d.every(isAddedMessage)) return undefined; // a conversation that grew: the next turn, not a change (a parameter only this request has is one)
   // another question (or more than 3 changes apart: changeCount), not an edit of the recorded one; unless it asks the same
   // question (model, last user text, what came after): an upgrade's re-keyed agent turn (recheck 62: 4 changes, no note)
-  if (!isEdit(d) && !sameQuestion) return undefined;
-  const near = `the nearest recorded one ${nearest.file}${isEdit(d) ? "" : ", which asks the same question,"} differs at:`;
+  // nor a tool's replayed error handled otherwise than the real one, recorded as if meant (recheck 63 N2: committed, it replays green)
+  const toolFailed = toolFailedOnReplay(d, rec.replayedToolErrors) !== undefined;
+  // the same question with its texts kept or edited (a rewritten system prompt is another test's persona as often: review 63)
+  const asked = sameQuestion && !isEdit(d) && d.every(looksEdited);
+  if (!isEdit(d) && !asked && !toolFailed) return undefined;
+  const near = `the nearest recorded one ${nearest.file}${asked ? ", which asks the same question," : ""} differs at:`;
   // the runner prints notes under whichever test's output, or none: the test is named, above the differences (trial 54: it was among them)
   const lines = rec.test
     ? [`recorded a new ${rec.kind} fixture ${rec.file}`, `  test:     ${rec.test}`, `  ${near}`]
     : [`recorded a new ${rec.kind} fixture ${rec.file}; ${near}`];
   lines.push(...formatDifferences(nearest));
-  const hint = hintFor(nearest.differences);
+  const hint = hintFor(nearest.differences, rec.replayedToolErrors);
   if (hint) lines.push(`  hint: ${hint}`);
+  if (asked)
+    lines.push(
+      `  If the change is meant (an upgrade, a parameter set), the old fixture goes unused: a whole-suite run, then npx langchain-vcr prune, removes it.`,
+    );
+  if (toolFailed)
+    lines.push(
+      `  The new fixture records that other path: once the code branches on the name, the test replays its earlier fixtures again and this one goes unused: delete it (rm ${shellWord(rec.file)}), or prune it after a whole-suite run.`,
+    );
   return lines.join("\n");
 }
 

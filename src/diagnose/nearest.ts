@@ -164,7 +164,26 @@ function upgradedRequest(f: Fixture): unknown {
 export function nearness(differences: readonly VcrDifference[], request?: unknown): number {
   // one change made alike in several elements of a list weighs once (review 62 L1: after an upgrade that gave each of an
   // agent's 5 tools strict and type, another test's fixture with another prompt was nearer than the agent's own)
-  return distinctChanges(differences).reduce((n, d) => n + weight(d, request), 0);
+  const failedOrNot = toolsFailedOnOneSide(differences, request);
+  return distinctChanges(differences).reduce((n, d) => n + weight(d, failedOrNot), 0);
+}
+
+/**
+ * The texts of `request`'s tool messages that are an error on one side only (`messages[3].content`, beside
+ * `messages[3].status: (absent) → "error"` or back): that tool answered with an error in one run and not in the other.
+ */
+function toolsFailedOnOneSide(differences: readonly VcrDifference[], request: unknown): ReadonlySet<string> {
+  const paths = new Set<string>();
+  for (const d of differences) {
+    const at = /^(messages\[(\d+)\])\.status$/.exec(d.path);
+    if (at && (d.recorded === "error") !== (d.requested === "error") && roleAt(request, Number(at[2])) === "tool") paths.add(`${at[1]}.content`);
+  }
+  return paths;
+}
+
+function roleAt(request: unknown, index: number): unknown {
+  const messages = typeof request === "object" && request !== null ? (request as { messages?: unknown }).messages : undefined;
+  return Array.isArray(messages) ? (messages[index] as { role?: unknown } | undefined)?.role : undefined;
 }
 
 const MODEL = 5;
@@ -173,7 +192,7 @@ const ONE_SIDED_AT_MOST = 3;
 /** More than an edited text with up to three other differences (at most 1.5 + 3), less than a replaced text. */
 const USED_THIS_RUN = 5;
 
-function weight(d: VcrDifference, request: unknown): number {
+function weight(d: VcrDifference, failedOrNot: ReadonlySet<string>): number {
   if (d.path === "model") return MODEL;
   // identical tool calls' ordinal (absent: 1), less than another argument: of call 1, 2 and 3, call 3 is nearest call 4
   if (d.path === "call") return 0.5 + Math.min(0.4, Math.abs(ordinal(d.requested) - ordinal(d.recorded)) / 100);
@@ -186,17 +205,10 @@ function weight(d: VcrDifference, request: unknown): number {
   if (recorded === undefined || requested === undefined) return 1;
   const changed = changedShare(recorded, requested);
   if (changed <= 0.5) return 1 + changed;
-  // what a tool answered is not what tells one test from another: a tool's answer replaced (an error now, a refusal at an
-  // interrupt) weighs as a part gained (trial 55: another test's fixture was nearer than this test's own)
-  return toolMessageText(d.path, request) ? ONE_SIDED_AT_MOST : REPLACED_TEXT;
-}
-
-/** Whether `path` is the text of a tool message of `request` (`messages[3].content`, the message's role "tool"). */
-function toolMessageText(path: string, request: unknown): boolean {
-  const at = /^messages\[(\d+)\]\.content/.exec(path);
-  const messages = at && typeof request === "object" && request !== null ? (request as { messages?: unknown }).messages : undefined;
-  const m = Array.isArray(messages) ? (messages[Number(at![1])] as { role?: unknown } | undefined) : undefined;
-  return m?.role === "tool";
+  // a tool that answered with an error in one run and not the other is the same conversation taking another path (a retry
+  // policy that missed a replayed error, a refusal at an interrupt), not another test: its text weighs as a part gained
+  // (trial 55). Another answer of the tool (a sibling test's stub) still weighs as another prompt (review 63).
+  return failedOrNot.has(d.path) ? ONE_SIDED_AT_MOST : REPLACED_TEXT;
 }
 
 function ordinal(v: unknown): number {

@@ -139,15 +139,21 @@ export function asksSameQuestion(kind: unknown, a: unknown, b: unknown): boolean
  * (trial 52 F6: `diff` listed it as added and removed).
  */
 export function asksSameTurn(kind: unknown, a: unknown, b: unknown): boolean {
-  return MODEL_KINDS.has(kind) && isRec(a) && isRec(b) && modelTurn(a) === modelTurn(b);
+  if (!MODEL_KINDS.has(kind) || !isRec(a) || !isRec(b)) return false;
+  const turn = modelTurn(a);
+  return turn !== undefined && turn === modelTurn(b);
 }
 
-function modelTurn(req: Rec): string {
+/** A later turn of an agent (a user's text, then tools answering) as `asksSameTurn` compares it; undefined for any other request. */
+function modelTurn(req: Rec): string | undefined {
   const msgs = Array.isArray(req.messages) ? (req.messages as unknown[]).filter(isRec) : [];
   const lastUser = msgs.map((m) => m.role).lastIndexOf("user");
+  const after = msgs.slice(lastUser + 1);
+  // no user text (a system prompt alone), or no tool answered after it (a plain conversation): not an agent's later turn (review 63)
+  if (lastUser < 0 || contentText(msgs[lastUser].content, { digests: false }).trim() === "" || !after.some((m) => m.role === "tool")) return undefined;
   const names = (calls: unknown) => (Array.isArray(calls) ? calls.filter(isRec).map((c) => String(c.name)) : []);
-  const after = msgs.slice(lastUser + 1).map((m) => `${String(m.role)}(${m.role === "tool" ? String(m.name) : names(m.tool_calls).join(",")})`);
-  return JSON.stringify([question({ ...req, messages: msgs.slice(0, lastUser + 1) }, (text) => text), after]);
+  const who = after.map((m) => `${String(m.role)}(${m.role === "tool" ? String(m.name) : names(m.tool_calls).join(",")})`);
+  return JSON.stringify([question({ ...req, messages: msgs.slice(0, lastUser + 1) }, (text) => text), who]);
 }
 
 function question(req: Rec, shown: (text: string, max: number) => string): string {

@@ -110,7 +110,7 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   const ownCache = Math.min(totals.bypassed, totals.bypassedOwnCache);
   const tools = Math.min(totals.bypassed - ownCache, totals.bypassedTools ?? 0);
   const why = [
-    ...(tools > 0 ? [`${tools} tool body run(s), no model call`] : []), // user trial 56: "1 bypassed" in a sealed run read as a live call
+    ...(tools > 0 ? [`tool bodies run for real, not model calls: ${tools}`] : []), // user trial 56: "1 bypassed" in a sealed run read as a live call
     ...(ownCache > 0 ? [`${ownCache} by a model with a cache of its own: unrecorded, stopped under replay_only, as in CI`] : []),
   ];
   const bypassed = `${totals.bypassed} bypassed${why.length ? ` (${why.join("; ")})` : ""}`;

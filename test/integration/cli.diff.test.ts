@@ -551,6 +551,13 @@ describe("cli: langchain-vcr diff", function () {
     expect(noGit.stderr).to.contain(
       `langchain-vcr diff: ${path.join(outside, "cassettes")} is not inside a git work tree, so there is no base to compare with.`,
     );
+    // a new repository, nothing committed: nothing to compare with, and no fetch to suggest (review 63)
+    const fresh = repo();
+    fs.mkdirSync(path.join(fresh, "cassettes"));
+    const uncommitted = await cli(["diff"], fresh);
+    expect(uncommitted.code).to.equal(2);
+    expect(uncommitted.stderr).to.contain(`--base "HEAD": ${fresh} has no commit yet, so there is nothing to compare with: every fixture here is new.`);
+    expect(uncommitted.stderr).to.contain("Fix: review the fixtures one by one (npx langchain-vcr show <hash>) and commit them").and.not.contain("fetch");
     expect((await cli(["diff", "--base", "no-such-branch"], dir)).code).to.equal(2);
     expect((await cli(["diff", "--format", "html"], dir)).code).to.equal(2);
     // a mistyped directory is no empty review: neither in the work tree nor at the base

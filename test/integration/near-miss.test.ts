@@ -6,6 +6,7 @@
  * not the old form of an edited one), or LANGCHAIN_VCR_QUIET print nothing.
  */
 import { expect } from "chai";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Vcr, VcrMissError, withVcr } from "../../src/index";
@@ -122,6 +123,22 @@ describe("the near-miss note on recording", () => {
     expect(notes).to.have.length(1);
     expect(notes[0]).to.match(/the nearest recorded one \S+\.json, which asks the same question, differs at:\n/);
     for (const field of ["temperature", "top_p", "max_tokens", "frequency_penalty"]) expect(notes[0]).to.include(`    ${field}: (absent) → `);
+    expect(notes[0]).to.include(
+      "If the change is meant (an upgrade, a parameter set), the old fixture goes unused: a whole-suite run, then npx langchain-vcr prune, removes it.",
+    );
+    expect(fake.count()).to.equal(2);
+  });
+
+  it("the same question under a rewritten system prompt, with more than 3 changes, is not noted: another test's persona as often (review 63)", async () => {
+    const changed = { temperature: 0.3, topP: 0.5, maxTokens: 64, frequencyPenalty: 0.1 };
+    await recordedEarlier((earlier) => earlierModel(earlier).invoke([new SystemMessage("You are a helpful assistant."), new HumanMessage("Same question.")]));
+    const notes = await notesDuring(() =>
+      openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache, changed).invoke([
+        new SystemMessage("Answer as a pirate, in one line."),
+        new HumanMessage("Same question."),
+      ]),
+    );
+    expect(notes).to.deep.equal([]);
     expect(fake.count()).to.equal(2);
   });
 

@@ -14,7 +14,7 @@ import { fixtureFiles, removeTmpDirs, tmpDir } from "../helpers/tmp";
 describe("the summary's bypassed count names tool bodies run for real", () => {
   after(removeTmpDirs);
 
-  it("a tool run under toolMode execute in a replay_only run: '1 bypassed (1 tool body run(s), no model call)'; the body ran once, nothing written", async () => {
+  it("a tool run under toolMode execute in a replay_only run: '1 bypassed (tool bodies run for real, not model calls: 1)'; the body ran once, nothing written", async () => {
     const dir = tmpDir();
     let runs = 0;
     const lookup = tool(async ({ city }: { city: string }) => (runs++, `sunny in ${city}`), {
@@ -33,6 +33,6 @@ describe("the summary's bypassed count names tool bodies run for real", () => {
       usage.stop();
     }
     expect([runs, fixtureFiles(dir).length, usage.totals.bypassed, usage.totals.bypassedTools]).to.deep.equal([1, 0, 1, 1]);
-    expect(usageSummaryLine(usage)).to.include("0 recorded, 1 bypassed (1 tool body run(s), no model call), 0 missed");
+    expect(usageSummaryLine(usage)).to.include("0 recorded, 1 bypassed (tool bodies run for real, not model calls: 1), 0 missed");
   });
 });

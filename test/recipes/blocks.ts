@@ -14,7 +14,7 @@ export const ROOT = path.join(__dirname, "..", "..");
 
 /**
  * The recipes the README promises, each one a consumer project tested by test/recipes/ (`bun`: Bun's test runner, no plugin;
- * `node-test-ts`: node's own TypeScript, Node 22.18+; `vitest-install`: the README's `vcr.install()` example, docs/recipes.md).
+ * `node-test-ts`: node's own TypeScript, Node 22.18+; `vitest-install`: the README's quick start).
  */
 export const RECIPES = ["mocha-esm", "mocha-cjs", "vitest", "vitest-install", "jest", "node-test", "node-test-ts", "node-test-js", "bun"] as const;
 export type RecipeId = (typeof RECIPES)[number];

@@ -310,6 +310,27 @@ describe("diff: an agent's later turn whose tool result changed with the first t
     ]);
   });
 
+  it("requests with no user text, or with no tool answering after it, are no agent turn: each stays added and removed (review 63)", () => {
+    const more = { temperature: 0.9, top_p: 0.5, seed: 3 }; // over the edit limit with the text: only a turn could pair them
+    const only = (content: string, at: string, extra = {}) =>
+      chatFixture({ messages: [{ role: "system", content }], model: "gpt-4o-mini", ...extra }, "Done.", at);
+    const talk = (reply: string, at: string, extra = {}) =>
+      chatFixture({ messages: [question, { role: "assistant", content: reply }], model: "gpt-4o-mini", ...extra }, "Done.", at);
+    for (const [before, after] of [
+      [
+        only("Summarize this contract in three bullet points for a lawyer.", "2026-12-06T00:00:00.000Z"),
+        only("Translate this poem into French, keeping its rhymes.", "2026-12-07T00:00:00.000Z", more),
+      ],
+      [
+        talk("We can refund $25 today for order 42.", "2026-12-06T00:00:00.000Z"),
+        talk("I am sorry, orders older than a year are final.", "2026-12-07T00:00:00.000Z", more),
+      ],
+    ]) {
+      const report = computeDiff(side([before]), side([after]), []);
+      expect([report.changed.length, report.added.length, report.removed.length]).to.deep.equal([0, 1, 1]);
+    }
+  });
+
   it("another question, or another tool called after it, stays added and removed", () => {
     const before = secondTurn(false, "2026-12-06T00:00:00.000Z");
     for (const after of [

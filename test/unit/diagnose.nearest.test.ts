@@ -236,3 +236,33 @@ describe("the nearest recorded tool call to an identical call made once more tha
     expect(hintFor(near!.differences)).to.include("this is call 2, and the nearest recorded one is call 1");
   });
 });
+
+describe("the nearest recorded agent turn whose tool message changed (trial 55, review 63)", () => {
+  const turn = (system: string, toolText: string, status?: string) => ({
+    messages: [
+      { content: system, role: "system" },
+      { content: "Weather in Oslo?", role: "user" },
+      { content: "", role: "assistant", tool_calls: [{ args: { city: "Oslo" }, id: "call_1", name: "get_weather" }] },
+      { content: toolText, name: "get_weather", role: "tool", tool_call_id: "call_1", ...(status ? { status } : {}) },
+    ],
+    model: "gpt-4o-mini",
+  });
+
+  it("a tool that answered when recorded and fails now: the test's own turn, not another test's first turn or another question", () => {
+    const requested = turn("You are a weather bot.", "Tool 'get_weather' failed after 1 attempt with TransientError", "error");
+    const own = candidate("b.json", turn("You are a weather bot.", "sunny in Oslo"));
+    const otherQuestion = candidate("a.json", { messages: [{ content: "Weather in Oslo?", role: "user" }], model: "gpt-4o-mini" });
+    const near = nearestOf("chat", requested, [otherQuestion, { ...own, usedThisRun: false }]);
+    expect(near?.file).to.equal("b.json");
+    expect(near?.differences.map((d) => d.path)).to.deep.equal(["messages[3].content", "messages[3].status"]);
+  });
+
+  it("a system prompt rewritten: the test's own old turn, not a sibling test's turn whose stubbed tool answered otherwise (review 63: the sibling won)", () => {
+    const rewritten = "Answer as a pirate would, in one line.";
+    const requested = turn(rewritten, "sunny in Oslo");
+    const ownOld = candidate("a-own.json", turn("You are a weather bot.", "sunny in Oslo"));
+    const sibling = candidate("b-sibling.json", turn(rewritten, "heavy showers in Oslo"));
+    // each a replaced text, as near: the file name decides, as for any two as near (a tool text weighing less made the sibling win)
+    expect(nearestOf("chat", requested, [sibling, ownOld])?.file).to.equal("a-own.json");
+  });
+});
