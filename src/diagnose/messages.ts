@@ -462,7 +462,7 @@ export function recordedNearMessage(
     );
   if (toolFailed)
     lines.push(
-      `  The new fixture records that other path: once the code branches on the name, the test replays its earlier fixtures again and this one goes unused: delete it (rm ${shellWord(rec.file)}), or prune it after a whole-suite run.`,
+      `  The new fixture records that other path: once the code branches on the name, the test replays its earlier fixtures again and this one goes unused: delete it (rm ${shellWord(rec.file)}).`,
     );
   return lines.join("\n");
 }
