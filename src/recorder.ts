@@ -715,7 +715,7 @@ export class Recorder {
     // the old form of this very question (the same model, user text and what came after) however much else changed: a LangChain upgrade's re-keying
     const sameQuestion = asksSameQuestion(lookup.kind, this.nearest.requestIn(nearest.file), shown.request);
     const test = currentTest();
-    const rec = { kind: lookup.kind, file: lookup.file, test: test?.title, replayedToolErrors: test?.replayedToolErrors };
+    const rec = { kind: lookup.kind, file: lookup.file, test: test?.title, replayedToolErrors: test?.replayedToolErrors, request: shown.request };
     const line = recordedNearMessage(rec, nearest, sameQuestion);
     if (line) log.note(line);
   }

@@ -29,13 +29,17 @@ export interface LiveCall {
 /** The runners whose re-record hint langchain-vcr knows. */
 export type RunnerName = "mocha" | "vitest" | "jest" | "node-test";
 
-/** Bookkeeping for one unit of work: a test, a `withVcr` scope, or the whole process. */
-/** A tool error a fixture replayed, as a later tool message may quote it (`Scope.replayedToolErrors`). */
+/** A tool error a fixture replayed, as that tool's later message may quote it (`Scope.replayedToolErrors`). */
 export interface ReplayedError {
+  /** The tool whose fixture replayed it. */
+  tool: string;
   name: string;
+  /** Its class's name (`constructor.name`): the name `instanceof` tests, when it is not `name` (a class that sets no `this.name`). */
+  className: string;
   message: string;
 }
 
+/** Bookkeeping for one unit of work: a test, a `withVcr` scope, or the whole process. */
 export class Scope {
   /** How many times each tool request has been made in this scope (for ordered replay). */
   readonly occurrences: Map<string, number>;

@@ -45,7 +45,8 @@ export function resolveRef(top: string, ref: string): string {
     const side = (r: string) => {
       try {
         return resolveRef(top, r);
-      } catch {
+      } catch (e) {
+        if (!hasCommit(top)) throw e; // resolveRef's own: nothing committed to compare with
         throw new DiffUsageError(
           `--base ${JSON.stringify(ref)}: ${JSON.stringify(r)} is not a commit in ${top} (${branchesHere(top, "...")}).\n${fetchFix(top, r)}`,
           false,

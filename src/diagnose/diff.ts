@@ -69,7 +69,7 @@ function choiceToo(differences: readonly VcrDifference[], went: string): string 
 }
 
 /** A hint for the obvious fixes: a date, a uuid or a timestamp that differs; the other OpenAI API. */
-export function hintFor(differences: readonly VcrDifference[], replayedToolErrors?: readonly ReplayedError[]): string | undefined {
+export function hintFor(differences: readonly VcrDifference[], replayed?: { errors?: readonly ReplayedError[]; request: unknown }): string | undefined {
   // the same request but for the API: with other differences beside it, the fixture is not this request's
   const api = onlyAdded(differences, OPENAI_API_MEMBER);
   if (api) {
@@ -110,8 +110,8 @@ export function hintFor(differences: readonly VcrDifference[], replayedToolError
     );
   }
   if (countedNamesOnly(differences)) return COUNTED_NAME_HINT;
-  const replayed = toolFailedOnReplay(differences, replayedToolErrors);
-  if (replayed) return toolFailedHint(replayed);
+  const replayedError = replayed && toolFailedOnReplay(differences, replayed.errors, replayed.request);
+  if (replayedError) return toolFailedHint(replayedError);
   if (onlyOrdinal(differences) && Number(differences[0].requested ?? 1) > Number(differences[0].recorded ?? 1)) {
     const [d] = differences;
     return (
@@ -144,22 +144,60 @@ export function hintFor(differences: readonly VcrDifference[], replayedToolError
  * human-in-the-loop rejection, a body that throws now, arguments a changed schema refuses) quotes none, and recording
  * again answers it (recheck 63, review 63).
  */
-export function toolFailedOnReplay(differences: readonly VcrDifference[], replayedToolErrors: readonly ReplayedError[] | undefined): string | undefined {
+export function toolFailedOnReplay(
+  differences: readonly VcrDifference[],
+  replayedToolErrors: readonly ReplayedError[] | undefined,
+  request: unknown,
+): ReplayedError | undefined {
   if (!replayedToolErrors?.length) return undefined;
   const failed = differences.find((d) => /^messages\[\d+\]\.status$/.test(d.path) && d.recorded === undefined && d.requested === "error");
   if (!failed) return undefined;
   const message = failed.path.slice(0, -".status".length);
   if (!differences.every((d) => d === failed || d.path === message + ".content")) return undefined;
   const text = textOf(differences.find((d) => d.path === message + ".content")?.requested) ?? "";
-  return replayedToolErrors.find((e) => text.includes(e.name) || (e.message !== "" && text.includes(e.message)))?.name;
+  const tool = toolNameAt(request, Number(/\d+/.exec(message)![0]));
+  // an error of the tool this message answers for, of a class of the app's (a builtin replays as itself, instanceof and all),
+  // quoted by its class or name as a word, or by its whole message (review 64: "Error" is in every error's text)
+  return replayedToolErrors.find(
+    (e) =>
+      (tool === undefined || e.tool === tool) &&
+      !BUILTIN_ERROR_NAMES.has(e.className) &&
+      (quotes(text, e.className) || quotes(text, e.name) || (e.message.length >= 8 && text.includes(e.message))),
+  );
 }
 
-function toolFailedHint(name: string): string {
+/** The tool a tool message of `request` answers for (its `name`), if it says. */
+function toolNameAt(request: unknown, index: number): string | undefined {
+  const messages = typeof request === "object" && request !== null ? (request as { messages?: unknown }).messages : undefined;
+  const name = Array.isArray(messages) ? (messages[index] as { name?: unknown } | undefined)?.name : undefined;
+  return typeof name === "string" ? name : undefined;
+}
+
+const BUILTIN_ERROR_NAMES: ReadonlySet<string> = new Set([
+  "Error",
+  "TypeError",
+  "RangeError",
+  "SyntaxError",
+  "ReferenceError",
+  "EvalError",
+  "URIError",
+  "AggregateError",
+]);
+
+/** Whether `text` holds `word` as a word of its own (`TransientError`, not inside `MyTransientErrors`). */
+function quotes(text: string, word: string): boolean {
+  if (word === "" || BUILTIN_ERROR_NAMES.has(word)) return false;
+  return new RegExp(`(^|[^\\w$])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w$])`).test(text);
+}
+
+function toolFailedHint(e: ReplayedError): string {
+  // a class that sets no name replays with its class's name and the name "Error": the class's name tells it apart on both
+  const test = e.name === e.className ? `e.name === "${e.name}"` : `e.constructor.name === "${e.className}"`;
   return (
-    `a tool that answered when this was recorded answered with an error in this run, quoting the ${name} a tool fixture of this test replayed. ` +
-    `A recorded tool error replays as an Error named ${name} (its message, code and plain fields), not an instance of your class: code that tells ` +
-    `it apart with instanceof (toolRetryMiddleware's retryOn: [${name}], a catch) or by an object field handled the real error and not this one. ` +
-    `Branch on the name (retryOn: (e) => e.name === "${name}"; docs/tools-and-agents.md)`
+    `a tool that answered when this was recorded answered with an error in this run, quoting the ${e.className} a tool fixture of this test replayed. ` +
+    `A recorded tool error replays as an Error of that name (its message, code and plain fields), not an instance of your class: code that tells ` +
+    `it apart with instanceof (toolRetryMiddleware's retryOn: [${e.className}], a catch) or by an object field handled the real error and not this one. ` +
+    `Branch on the name (retryOn: (e) => ${test}; docs/tools-and-agents.md)`
   );
 }
 

@@ -141,7 +141,7 @@ function missFix(m: Parameters<typeof missMessage>[0], held: { there: string; pk
   // recording it again would record a request the next run does not make: the hint above says what to do
   if (m.nearest && changesEveryRun(differences))
     return `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ${command}.`;
-  if (m.nearest && toolFailedOnReplay(differences, m.replayedToolErrors))
+  if (m.nearest && toolFailedOnReplay(differences, m.replayedToolErrors, m.request))
     return `  Recording it again will not help while the app tells that tool error apart with instanceof or an object field: branch on its name as the hint says, then run the test again (its fixtures replay as they are).`;
   if (m.nearest && countedNamesOnly(differences))
     return `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ${command}.`;
@@ -214,7 +214,7 @@ function facts(m: Unmatched, searched: boolean, held: { there: string; pkg: stri
   } else if (m.nearest) {
     lines.push(`  nearest recorded ${m.kind} fixture: ${m.nearest.file}, which differs at:`);
     lines.push(...formatDifferences(m.nearest));
-    const hint = hintFor(m.nearest.differences, m.replayedToolErrors) ?? modelHint(m.nearest.differences, m.runner);
+    const hint = hintFor(m.nearest.differences, { errors: m.replayedToolErrors, request: m.request }) ?? modelHint(m.nearest.differences, m.runner);
     if (hint) lines.push(`  hint: ${hint}`);
   } else if (searched) {
     lines.push(`  no ${m.kind} fixture is recorded in this directory yet${isDirectory(path.dirname(m.file)) ? "" : " (it does not exist)"}.`);
@@ -428,7 +428,7 @@ function isAddedMessage(d: VcrDifference): boolean {
 
 /** One note when `record_or_replay` records a request close to an existing fixture: usually an unintended prompt change. */
 export function recordedNearMessage(
-  rec: { kind: string; file: string; test?: string; replayedToolErrors?: readonly ReplayedError[] },
+  rec: { kind: string; file: string; test?: string; replayedToolErrors?: readonly ReplayedError[]; request?: unknown },
   nearest: VcrNearest,
   sameQuestion = false,
 ): string | undefined {
@@ -444,7 +444,7 @@ export function recordedNearMessage(
   // another question (or more than 3 changes apart: changeCount), not an edit of the recorded one; unless it asks the same
   // question (model, last user text, what came after): an upgrade's re-keyed agent turn (recheck 62: 4 changes, no note)
   // nor a tool's replayed error handled otherwise than the real one, recorded as if meant (recheck 63 N2: committed, it replays green)
-  const toolFailed = toolFailedOnReplay(d, rec.replayedToolErrors) !== undefined;
+  const toolFailed = toolFailedOnReplay(d, rec.replayedToolErrors, rec.request) !== undefined;
   // the same question with its texts kept or edited (a rewritten system prompt is another test's persona as often: review 63)
   const asked = sameQuestion && !isEdit(d) && d.every(looksEdited);
   if (!isEdit(d) && !asked && !toolFailed) return undefined;
@@ -454,7 +454,7 @@ export function recordedNearMessage(
     ? [`recorded a new ${rec.kind} fixture ${rec.file}`, `  test:     ${rec.test}`, `  ${near}`]
     : [`recorded a new ${rec.kind} fixture ${rec.file}; ${near}`];
   lines.push(...formatDifferences(nearest));
-  const hint = hintFor(nearest.differences, rec.replayedToolErrors);
+  const hint = hintFor(nearest.differences, { errors: rec.replayedToolErrors, request: rec.request });
   if (hint) lines.push(`  hint: ${hint}`);
   if (asked)
     lines.push(
@@ -462,7 +462,7 @@ export function recordedNearMessage(
     );
   if (toolFailed)
     lines.push(
-      `  The new fixture records that other path: once the code branches on the name, the test replays its earlier fixtures again and this one goes unused: delete it (rm ${shellWord(rec.file)}).`,
+      `  The new fixture records that other path: once the code branches on the name, the test replays its earlier fixtures again and this one goes unused: delete it (rm ${shellWord(rec.file)}), and what else this run recorded on that path (git status lists it).`,
     );
   return lines.join("\n");
 }

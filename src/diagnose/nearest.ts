@@ -164,19 +164,21 @@ function upgradedRequest(f: Fixture): unknown {
 export function nearness(differences: readonly VcrDifference[], request?: unknown): number {
   // one change made alike in several elements of a list weighs once (review 62 L1: after an upgrade that gave each of an
   // agent's 5 tools strict and type, another test's fixture with another prompt was nearer than the agent's own)
-  const failedOrNot = toolsFailedOnOneSide(differences, request);
-  return distinctChanges(differences).reduce((n, d) => n + weight(d, failedOrNot), 0);
+  const failedNow = toolsFailedNow(differences, request);
+  return distinctChanges(differences).reduce((n, d) => n + weight(d, failedNow), 0);
 }
 
 /**
- * The texts of `request`'s tool messages that are an error on one side only (`messages[3].content`, beside
- * `messages[3].status: (absent) → "error"` or back): that tool answered with an error in one run and not in the other.
+ * The texts of `request`'s tool messages that are an error where the candidate's answered (`messages[3].content`, beside
+ * `messages[3].status: (absent) → "error"`): that tool failed in this run, as a retry policy that missed a replayed
+ * error or a refusal at an interrupt makes it. Not the other way: a sibling test whose stubbed tool threw is another
+ * test, and must not be nearer than the test's own fixture (review 64).
  */
-function toolsFailedOnOneSide(differences: readonly VcrDifference[], request: unknown): ReadonlySet<string> {
+function toolsFailedNow(differences: readonly VcrDifference[], request: unknown): ReadonlySet<string> {
   const paths = new Set<string>();
   for (const d of differences) {
     const at = /^(messages\[(\d+)\])\.status$/.exec(d.path);
-    if (at && (d.recorded === "error") !== (d.requested === "error") && roleAt(request, Number(at[2])) === "tool") paths.add(`${at[1]}.content`);
+    if (at && d.requested === "error" && d.recorded !== "error" && roleAt(request, Number(at[2])) === "tool") paths.add(`${at[1]}.content`);
   }
   return paths;
 }
@@ -192,7 +194,7 @@ const ONE_SIDED_AT_MOST = 3;
 /** More than an edited text with up to three other differences (at most 1.5 + 3), less than a replaced text. */
 const USED_THIS_RUN = 5;
 
-function weight(d: VcrDifference, failedOrNot: ReadonlySet<string>): number {
+function weight(d: VcrDifference, failedNow: ReadonlySet<string>): number {
   if (d.path === "model") return MODEL;
   // identical tool calls' ordinal (absent: 1), less than another argument: of call 1, 2 and 3, call 3 is nearest call 4
   if (d.path === "call") return 0.5 + Math.min(0.4, Math.abs(ordinal(d.requested) - ordinal(d.recorded)) / 100);
@@ -205,10 +207,10 @@ function weight(d: VcrDifference, failedOrNot: ReadonlySet<string>): number {
   if (recorded === undefined || requested === undefined) return 1;
   const changed = changedShare(recorded, requested);
   if (changed <= 0.5) return 1 + changed;
-  // a tool that answered with an error in one run and not the other is the same conversation taking another path (a retry
-  // policy that missed a replayed error, a refusal at an interrupt), not another test: its text weighs as a part gained
-  // (trial 55). Another answer of the tool (a sibling test's stub) still weighs as another prompt (review 63).
-  return failedOrNot.has(d.path) ? ONE_SIDED_AT_MOST : REPLACED_TEXT;
+  // a tool that fails now where it answered is the same conversation taking another path (a retry policy that missed a
+  // replayed error, a refusal at an interrupt), not another test: its text weighs as a part gained (trial 55). Another
+  // answer of the tool (a sibling test's stub, one that threw) still weighs as another prompt (reviews 63, 64).
+  return failedNow.has(d.path) ? ONE_SIDED_AT_MOST : REPLACED_TEXT;
 }
 
 function ordinal(v: unknown): number {

@@ -558,6 +558,9 @@ describe("cli: langchain-vcr diff", function () {
     expect(uncommitted.code).to.equal(2);
     expect(uncommitted.stderr).to.contain(`--base "HEAD": ${fresh} has no commit yet, so there is nothing to compare with: every fixture here is new.`);
     expect(uncommitted.stderr).to.contain("Fix: review the fixtures one by one (npx langchain-vcr show <hash>) and commit them").and.not.contain("fetch");
+    const range = await cli(["diff", "--base", "main..."], fresh); // a pull request's form (review 64: it said to fetch main)
+    expect(range.code).to.equal(2);
+    expect(range.stderr).to.contain("has no commit yet, so there is nothing to compare with").and.not.contain("fetch");
     expect((await cli(["diff", "--base", "no-such-branch"], dir)).code).to.equal(2);
     expect((await cli(["diff", "--format", "html"], dir)).code).to.equal(2);
     // a mistyped directory is no empty review: neither in the work tree nor at the base

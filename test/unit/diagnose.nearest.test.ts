@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { nearestOf, nearness, type NearestCandidate } from "../../src/diagnose/nearest";
-import { changeCount, diffValues, hintFor, isEdit } from "../../src/diagnose/diff";
+import { changeCount, diffValues, hintFor, isEdit, toolFailedOnReplay } from "../../src/diagnose/diff";
 
 const tool = (extra: Record<string, unknown> = {}) => ({
   description: "Increment the counter.",
@@ -264,5 +264,56 @@ describe("the nearest recorded agent turn whose tool message changed (trial 55, 
     const sibling = candidate("b-sibling.json", turn(rewritten, "heavy showers in Oslo"));
     // each a replaced text, as near: the file name decides, as for any two as near (a tool text weighing less made the sibling win)
     expect(nearestOf("chat", requested, [sibling, ownOld])?.file).to.equal("a-own.json");
+  });
+});
+
+describe("a tool that answers with an error on replay where it answered when recorded (toolFailedOnReplay; reviews 63, 64)", () => {
+  const ask = (toolText: string, status?: string, tool = "get_weather") => ({
+    messages: [
+      { content: "Weather in Oslo?", role: "user" },
+      { content: "", role: "assistant", tool_calls: [{ args: { city: "Oslo" }, id: "call_1", name: tool }] },
+      { content: toolText, name: tool, role: "tool", tool_call_id: "call_1", ...(status ? { status } : {}) },
+    ],
+    model: "gpt-4o-mini",
+  });
+  const differences = (text: string, tool = "get_weather") => diffValues(ask("sunny in Oslo", undefined, tool), ask(text, "error", tool));
+  const transient = { tool: "get_weather", name: "TransientError", className: "TransientError", message: "try again" };
+  const retried = "Tool 'get_weather' failed after 1 attempt with TransientError";
+
+  it("names the app's error class its text quotes, replayed by that tool in this test", () => {
+    expect(toolFailedOnReplay(differences(retried), [transient], ask(retried, "error"))).to.deep.equal(transient);
+    expect(hintFor(differences(retried), { errors: [transient], request: ask(retried, "error") })).to.include(
+      `quoting the TransientError a tool fixture of this test replayed`,
+    );
+    // by its whole message too (ToolNode's own text: "Error: try again\n Please fix your mistakes.")
+    expect(toolFailedOnReplay(differences("Error: try again\n Please fix your mistakes."), [transient], ask("x", "error"))).to.deep.equal(transient);
+  });
+
+  it("nothing for a builtin error (it replays as itself), another tool's error, a name inside another word, or no replayed error", () => {
+    const plain = { tool: "get_weather", name: "Error", className: "Error", message: "" };
+    const text = "Error: the service is down";
+    expect(toolFailedOnReplay(differences(text), [plain], ask(text, "error"))).to.equal(undefined);
+    expect(toolFailedOnReplay(differences(retried, "get_time"), [transient], ask(retried, "error", "get_time"))).to.equal(undefined);
+    const longer = "failed with MyTransientErrors";
+    expect(toolFailedOnReplay(differences(longer), [transient], ask(longer, "error"))).to.equal(undefined);
+    expect(toolFailedOnReplay(differences(retried), [], ask(retried, "error"))).to.equal(undefined);
+  });
+
+  it("a class that sets no name (recorded as Error) is told apart by its class's name", () => {
+    const unnamed = { tool: "get_weather", name: "Error", className: "TransientError", message: "try again" };
+    const hint = hintFor(differences(retried), { errors: [unnamed], request: ask(retried, "error") });
+    expect(hint).to.include(`retryOn: (e) => e.constructor.name === "TransientError"`).and.not.include(`e.name === "Error"`);
+  });
+
+  it("the nearest: a sibling test's turn whose stubbed tool threw is not nearer than the test's own after a prompt rewrite", () => {
+    const withSystem = (system: string, toolText: string, status?: string) => {
+      const r = ask(toolText, status);
+      return { ...r, messages: [{ content: system, role: "system" }, ...r.messages] };
+    };
+    const rewritten = "Answer as a pirate would, in one line.";
+    const requested = withSystem(rewritten, "sunny in Oslo");
+    const ownOld = candidate("b-own.json", withSystem("You are a weather bot.", "sunny in Oslo"));
+    const sibling = candidate("a-sibling.json", withSystem(rewritten, "Error: the service is down", "error"));
+    expect(nearestOf("chat", requested, [sibling, ownOld])?.file).to.equal("b-own.json");
   });
 });

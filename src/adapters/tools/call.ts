@@ -238,16 +238,16 @@ async function replay(name: string, lookup: Lookup, here: ThisCall): Promise<unk
   // what the body took from LangGraph and the interrupt it raised go through LangGraph itself
   replayInterrupts(name, out.resumed, out.kind === "interrupt" ? out.interrupt : undefined);
   if (out.kind === "command") out = { kind: "return", value: commandOf(out.command, name, lookup.file), events: out.events, resumed: out.resumed };
-  if (out.kind === "throw") noteReplayedError(out.error);
+  if (out.kind === "throw") noteReplayedError(name, out.error);
   if (out.events !== undefined) return replayGenerator(out, here);
   if (out.kind === "throw") throw out.error;
   return (out as { value: unknown }).value;
 }
 
 /** Keeps an error a tool fixture replayed, for a model miss of the test that follows from it (Scope.replayedToolErrors). */
-function noteReplayedError(e: unknown): void {
+function noteReplayedError(tool: string, e: unknown): void {
   const test = currentTest();
-  if (test && e instanceof Error) (test.replayedToolErrors ??= []).push({ name: e.name, message: e.message });
+  if (test && e instanceof Error) (test.replayedToolErrors ??= []).push({ tool, name: e.name, className: e.constructor.name, message: e.message });
 }
 
 /** Core consumes a generator returned by `_call` and fires `handleToolEvent` per chunk, as it did when recording. */
