@@ -8,6 +8,7 @@ import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
 import { PROVIDER_MEMBER } from "../adapters/chat/answeredBy";
 import { messageText } from "../kinds/text";
 import { COUNTED_NAME_HINT, isCountedToolName } from "./countedToolName";
+import { builtinError } from "../adapters/tools/builtinErrors";
 
 export function diffValues(recorded: unknown, requested: unknown, path = "", out: VcrDifference[] = []): VcrDifference[] {
   if (Object.is(recorded, requested)) return out;
@@ -136,9 +137,10 @@ export function hintFor(differences: readonly VcrDifference[], replayed?: { erro
 }
 
 /**
- * The name of the recorded tool error the app handled otherwise than the real one, when all that differs is one tool
- * message that answered when recorded and is an error now (`status` gained `"error"`, its text with it), and that text
- * quotes an error a tool fixture of this test replayed (`replayedToolErrors`), by name or message (trial 55:
+ * The recorded tool error the app handled otherwise than the real one, when all that differs is one tool message that
+ * answered when recorded and is an error now (`status` gained `"error"`, its text with it), and that text quotes an error
+ * of the app's class that the same tool's fixture replayed in this test (`replayedToolErrors`), by its class or name as a
+ * word or by its whole message (trial 55:
  * toolRetryMiddleware's `retryOn: [TransientError]` retried the real error and not the replayed one, which is no instance
  * of the class: "… failed after 1 attempt with TransientError"). A tool message that is an error for another reason (a
  * human-in-the-loop rejection, a body that throws now, arguments a changed schema refuses) quotes none, and recording
@@ -161,8 +163,8 @@ export function toolFailedOnReplay(
   return replayedToolErrors.find(
     (e) =>
       (tool === undefined || e.tool === tool) &&
-      !BUILTIN_ERROR_NAMES.has(e.className) &&
-      (quotes(text, e.className) || quotes(text, e.name) || (e.message.length >= 8 && text.includes(e.message))),
+      !builtinError(e.className) &&
+      (quotes(text, e.className) || quotes(text, e.name) || (e.message.length >= QUOTED_MESSAGE_AT_LEAST && text.includes(e.message))),
   );
 }
 
@@ -173,20 +175,12 @@ function toolNameAt(request: unknown, index: number): string | undefined {
   return typeof name === "string" ? name : undefined;
 }
 
-const BUILTIN_ERROR_NAMES: ReadonlySet<string> = new Set([
-  "Error",
-  "TypeError",
-  "RangeError",
-  "SyntaxError",
-  "ReferenceError",
-  "EvalError",
-  "URIError",
-  "AggregateError",
-]);
+/** A replayed error's message shorter than this ("failed", "oops") is in too many texts to say the tool message quotes it. */
+const QUOTED_MESSAGE_AT_LEAST = 8;
 
 /** Whether `text` holds `word` as a word of its own (`TransientError`, not inside `MyTransientErrors`). */
 function quotes(text: string, word: string): boolean {
-  if (word === "" || BUILTIN_ERROR_NAMES.has(word)) return false;
+  if (word === "" || builtinError(word)) return false;
   return new RegExp(`(^|[^\\w$])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w$])`).test(text);
 }
 

@@ -441,11 +441,11 @@ export function recordedNearMessage(
     );
   }
   if (d.every(isAddedMessage)) return undefined; // a conversation that grew: the next turn, not a change (a parameter only this request has is one)
-  // another question (or more than 3 changes apart: changeCount), not an edit of the recorded one; unless it asks the same
-  // question (model, last user text, what came after): an upgrade's re-keyed agent turn (recheck 62: 4 changes, no note)
-  // nor a tool's replayed error handled otherwise than the real one, recorded as if meant (recheck 63 N2: committed, it replays green)
+  // noted: an edit of the recorded request (at most 3 changes: changeCount); the same question (model, last user text, what
+  // came after) with its texts kept or edited, however many fields changed (an upgrade's re-keyed agent turn, recheck 62; a
+  // rewritten system prompt is another test's persona as often, review 63); a tool's replayed error handled otherwise than
+  // the real one, recorded as if meant (recheck 63 N2: committed, it would replay green). Another question is not.
   const toolFailed = toolFailedOnReplay(d, rec.replayedToolErrors, rec.request) !== undefined;
-  // the same question with its texts kept or edited (a rewritten system prompt is another test's persona as often: review 63)
   const asked = sameQuestion && !isEdit(d) && d.every(looksEdited);
   if (!isEdit(d) && !asked && !toolFailed) return undefined;
   const near = `the nearest recorded one ${nearest.file}${asked ? ", which asks the same question," : ""} differs at:`;

@@ -152,7 +152,8 @@ function upgradedRequest(f: Fixture): unknown {
 /**
  * How far apart two requests are (lower is nearer), from their differences: each differing field
  * counts 1; a different model 5; a text (a message's content or text, a completion's prompt) replaced rather than edited
- * (`looksEdited`) 10, an edited one 1 plus the share of it the edit changed (so of two prompts
+ * (`looksEdited`) 10 (a tool message's text where that tool fails now and answered when recorded: 3, the same
+ * conversation on another path), an edited one 1 plus the share of it the edit changed (so of two prompts
  * built from one template, "…in Turin? Be brief." is nearer "…in Turin?" than "…in Bari?"); a
  * part present on one side only (a tool, a message, a response_format) one per value it holds,
  * at most 3. A test's prompt is what tells it from another test, so one

@@ -26,6 +26,7 @@ import type { RecordedInterrupt } from "./interrupts";
 import { decodeCommand, encodeCommand, isCommand, type RecordedCommand } from "./command";
 import { isCredentialName } from "../../clientSecrets";
 import { decodeCustom, type RecordedCustom } from "./custom";
+import { builtinError } from "./builtinErrors";
 
 export interface RecordedError {
   /** `error.name`. */
@@ -187,16 +188,6 @@ function decodeToolMessage(m: RecordedToolMessage, currentCallId: string | undef
   return new ToolMessage(fields as unknown as ConstructorParameters<typeof ToolMessage>[0]);
 }
 
-const BUILTIN_ERRORS: Record<string, ErrorConstructor> = {
-  Error,
-  TypeError,
-  RangeError,
-  SyntaxError,
-  ReferenceError,
-  EvalError,
-  URIError,
-};
-
 /** An error with the recorded name, class name, message (and code / output when recorded). */
 export function rebuildError(rec: RecordedError): Error {
   if (rec === null || typeof rec !== "object" || typeof rec.name !== "string" || typeof rec.message !== "string") {
@@ -207,8 +198,7 @@ export function rebuildError(rec: RecordedError): Error {
   if (cls === "ToolInputParsingException") {
     err = new ToolInputParsingException(rec.message, rec.output);
   } else {
-    const builtin = (name: string) => (Object.hasOwn(BUILTIN_ERRORS, name) ? BUILTIN_ERRORS[name] : undefined);
-    const Base = builtin(cls) ?? builtin(rec.name) ?? Error;
+    const Base = builtinError(cls) ?? builtinError(rec.name) ?? Error;
     const Ctor = Base.name === cls ? Base : namedSubclass(Base, cls);
     err = new Ctor(rec.message);
   }
