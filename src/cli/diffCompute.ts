@@ -10,7 +10,7 @@ import { diffValues, isEdit, sameJsonKey } from "../diagnose/diff";
 import { nearestOf, nearness } from "../diagnose/nearest";
 import type { VcrDifference } from "../errors";
 import { fixtureTitle, kindSpec } from "../kinds";
-import { isRec } from "../kinds/text";
+import { messageField } from "../kinds/text";
 import { asksSameQuestion, asksSameTurn } from "../kinds/model";
 import type { Fixture } from "../store/fixture";
 import type { FixtureFile } from "../store/reader";
@@ -320,11 +320,7 @@ function requestDiffs(before: unknown, after: unknown): ShownDifference[] {
   return diffValues(before, after).map((d) => {
     const at = /^messages\[(\d+)\](?!\.role$)/.exec(d.path); // a changed role shows itself
     if (!at) return d;
-    const roleIn = (request: unknown): string | undefined => {
-      const m = isRec(request) && Array.isArray(request.messages) ? (request.messages[Number(at[1])] as unknown) : undefined;
-      return isRec(m) && typeof m.role === "string" ? m.role : undefined;
-    };
-    const [was, is] = [roleIn(before), roleIn(after)];
+    const [was, is] = [messageField(before, Number(at[1]), "role"), messageField(after, Number(at[1]), "role")];
     const role = was && is && was !== is ? `${was} → ${is}` : (is ?? was);
     return role ? { ...d, role } : d;
   });

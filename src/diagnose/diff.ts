@@ -6,7 +6,7 @@ import { canonicalJson } from "../canonical/json";
 import { ALIKE_SPELLINGS } from "../canonical/spellings";
 import { OPENAI_API_MEMBER } from "../adapters/chat/openaiApi";
 import { PROVIDER_MEMBER } from "../adapters/chat/answeredBy";
-import { messageText } from "../kinds/text";
+import { messageField, messageText } from "../kinds/text";
 import { COUNTED_NAME_HINT, isCountedToolName } from "./countedToolName";
 import { builtinError } from "../adapters/tools/builtinErrors";
 
@@ -157,7 +157,7 @@ export function toolFailedOnReplay(
   const message = failed.path.slice(0, -".status".length);
   if (!differences.every((d) => d === failed || d.path === message + ".content")) return undefined;
   const text = textOf(differences.find((d) => d.path === message + ".content")?.requested) ?? "";
-  const tool = toolNameAt(request, Number(/\d+/.exec(message)![0]));
+  const tool = messageField(request, Number(/\d+/.exec(message)![0]), "name"); // the tool it answers for
   // an error of the tool this message answers for, of a class of the app's (a builtin replays as itself, instanceof and all),
   // quoted by its class or name as a word, or by its whole message (review 64: "Error" is in every error's text)
   return replayedToolErrors.find(
@@ -166,13 +166,6 @@ export function toolFailedOnReplay(
       !builtinError(e.className) &&
       (quotes(text, e.className) || quotes(text, e.name) || (e.message.length >= QUOTED_MESSAGE_AT_LEAST && text.includes(e.message))),
   );
-}
-
-/** The tool a tool message of `request` answers for (its `name`), if it says. */
-function toolNameAt(request: unknown, index: number): string | undefined {
-  const messages = typeof request === "object" && request !== null ? (request as { messages?: unknown }).messages : undefined;
-  const name = Array.isArray(messages) ? (messages[index] as { name?: unknown } | undefined)?.name : undefined;
-  return typeof name === "string" ? name : undefined;
 }
 
 /** A replayed error's message shorter than this ("failed", "oops") is in too many texts to say the tool message quotes it. */

@@ -13,6 +13,7 @@ import { TEMP_PREFIX } from "../store/atomic";
 import { readFixtureFile } from "../store/reader";
 import { upgradedParts } from "../store/upgrade";
 import { changedShare, diffValues, distinctChanges, onlyOrdinal, TEXT_PATH, textOf } from "./diff";
+import { messageField } from "../kinds/text";
 
 interface Indexed {
   kind: unknown;
@@ -179,14 +180,9 @@ function toolsFailedNow(differences: readonly VcrDifference[], request: unknown)
   const paths = new Set<string>();
   for (const d of differences) {
     const at = /^(messages\[(\d+)\])\.status$/.exec(d.path);
-    if (at && d.requested === "error" && d.recorded !== "error" && roleAt(request, Number(at[2])) === "tool") paths.add(`${at[1]}.content`);
+    if (at && d.requested === "error" && d.recorded !== "error" && messageField(request, Number(at[2]), "role") === "tool") paths.add(`${at[1]}.content`);
   }
   return paths;
-}
-
-function roleAt(request: unknown, index: number): unknown {
-  const messages = typeof request === "object" && request !== null ? (request as { messages?: unknown }).messages : undefined;
-  return Array.isArray(messages) ? (messages[index] as { role?: unknown } | undefined)?.role : undefined;
 }
 
 const MODEL = 5;

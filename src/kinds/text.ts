@@ -5,6 +5,13 @@ export function isRec(v: unknown): v is Rec {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
+/** A string field of a request's message `index` (its `role`, a tool message's `name`), if it has one. */
+export function messageField(request: unknown, index: number, field: string): string | undefined {
+  const m = isRec(request) && Array.isArray(request.messages) ? (request.messages[index] as unknown) : undefined;
+  const value = isRec(m) ? m[field] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
 /**
  * Message content as text: strings as is, text blocks joined, other blocks named (`text [tool_use] text`).
  * `digests`: a file block's marker names its sha256 (show); without it (a request's title, which

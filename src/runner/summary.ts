@@ -108,7 +108,7 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
   if (retried > 0) notes.push(`${retried} more undone: ${retried === 1 ? "a failed attempt" : "failed attempts"} the runner retried`);
   const recorded = `${Math.max(0, totals.recorded - totals.undone)} recorded${notes.length ? ` (${notes.join("; ")})` : ""}`;
   const ownCache = Math.min(totals.bypassed, totals.bypassedOwnCache);
-  const tools = Math.min(totals.bypassed - ownCache, totals.bypassedTools ?? 0);
+  const tools = Math.min(totals.bypassed - ownCache, totals.bypassedTools);
   const why = [
     ...(tools > 0 ? [`tool bodies run for real, not model calls: ${tools}`] : []), // user trial 56: "1 bypassed" in a sealed run read as a live call
     ...(ownCache > 0 ? [`${ownCache} by a model with a cache of its own: unrecorded, stopped under replay_only, as in CI`] : []),
