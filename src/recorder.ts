@@ -12,7 +12,8 @@ import { NearestIndex } from "./diagnose/nearest";
 import { KINDS } from "./kinds";
 import { httpStatus } from "./diagnose/httpStatus";
 import { recordingElsewhere } from "./diagnose/recordingElsewhere";
-import { failedLiveMessage, firstDifference, misnamedRecordedMessage, missMessage, recordedNearMessage } from "./diagnose/messages";
+import { failedLiveMessage, firstDifference, misnamedRecordedMessage, missReport, recordedNearMessage } from "./diagnose/messages";
+import { missedTest, type MissedTest } from "./diagnose/rerecordCommand";
 import { appendNote, type PrintedError } from "./diagnose/appendNote";
 import { isVcrError, PREFIX, VcrMissError } from "./errors";
 import { log } from "./log";
@@ -625,14 +626,9 @@ export class Recorder {
     const nearest = shown ? this.nearest.find(base.kind, request, base.hash, Infinity, used) : undefined;
     const otherForm = this.otherForm(base);
     const misnamed = shown ? this.nearest.misnamed : undefined;
-    this.count("missed", base.kind, base.mode, {
-      cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest),
-      hash: base.hash,
-      dir: path.dirname(base.file),
-    });
     const scope = currentTest();
     const test = scope?.title;
-    const message = missMessage({
+    const { message, recordsTest } = missReport({
       ...base,
       request,
       describe,
@@ -646,6 +642,12 @@ export class Recorder {
       nearestUsedThisRun: nearest !== undefined && used(nearest.file),
       otherForm,
       misnamed,
+    });
+    this.count("missed", base.kind, base.mode, {
+      cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest),
+      hash: base.hash,
+      dir: path.dirname(base.file),
+      test: recordsTest ? missedTest() : undefined, // the summary's one command that records every such test
     });
     // this very request in a file a lookup does not read: the message shows that, not the nearest other request
     return new VcrMissError(message, { hash: base.hash, kind: base.kind, request, nearest: otherForm || misnamed ? undefined : nearest });
@@ -731,7 +733,7 @@ export class Recorder {
   }
 
   /** `miss`: a miss's first difference from its nearest fixture, its request's hash (the summary's roll-up), and the directory it was looked for in. */
-  private count(what: keyof VcrStats, kind: string, mode: VcrMode, miss?: { cause?: string; hash: string; dir: string }): void {
+  private count(what: keyof VcrStats, kind: string, mode: VcrMode, miss?: { cause?: string; hash: string; dir: string; test?: MissedTest }): void {
     this.stats[what]++;
     emit(what === "missed" ? { type: what, kind, mode, ...miss } : { type: what, kind, mode });
   }

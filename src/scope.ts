@@ -12,6 +12,7 @@ import type { VcrMode, VcrToolMode } from "./modes";
 import { processWide } from "./processWide";
 import type { Unanswered } from "./runner/caughtMisses";
 import type { ToolFromOther } from "./runner/toolsFromOthers";
+import type { MissedTest } from "./diagnose/rerecordCommand";
 
 export interface VcrOverride {
   mode?: VcrMode;
@@ -138,9 +139,10 @@ export type ScopeEvent =
   /**
    * `cause`: the request's first difference from its nearest fixture, as the miss error words it (the summary rolls shared
    * ones up); `hash`: the request's, so a request missed again on a retried attempt counts once there; `dir`: the fixture
-   * directory it was looked for in (the summary names it, though no fixture there was used).
+   * directory it was looked for in (the summary names it, though no fixture there was used); `test`: the test, when its
+   * miss's fix is to record it again (the summary's one command for every such test).
    */
-  | { type: "missed"; kind: string; mode?: VcrMode; cause?: string; hash?: string; dir?: string }
+  | { type: "missed"; kind: string; mode?: VcrMode; cause?: string; hash?: string; dir?: string; test?: MissedTest }
   /** A `record_or_replay` miss went to the provider to be recorded, and that call failed. */
   | { type: "failedLive"; kind: string; mode?: VcrMode }
   /** A request whose fixture would have held a secret: refused (a VcrSecretError), nothing written. */

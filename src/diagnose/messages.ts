@@ -3,16 +3,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { VcrDifference, VcrNearest } from "../errors";
 import { type VcrMode } from "../modes";
-import { currentRunner, currentTest, type ReplayedError, type RunnerName } from "../scope";
+import { type ReplayedError, type RunnerName } from "../scope";
 import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, isEdit, looksEdited, toolFailedOnReplay } from "./diff";
-import { suiteRerecordCommand } from "./suiteCommand";
-import { rerecordEnv, shellQuote, shellWord, VALUE_FLAGS } from "./commandEnv";
-import { packageManager } from "./packageManager";
+import { shellWord } from "./commandEnv";
+import { rerecordCommand, wholeSuiteCommand } from "./rerecordCommand";
 import { staleInstall, staleInstallFix } from "./staleInstall";
-import { filterTitleOf } from "./runIdTitle";
-import { mochaCommandArgs } from "../mocha/contextEnv";
-import { argsNaming } from "../mocha/runContext";
-import { sharedCommandArgs } from "../runner/shareEnv";
 import { pathFrom } from "../pathFrom";
 import { isDirectory } from "../fsProbe";
 import { enclosingDirs, packagesHolding } from "../install/workspaces";
@@ -80,18 +75,25 @@ interface Unmatched {
   replayedToolErrors?: readonly ReplayedError[];
 }
 
-export function missMessage(
-  m: Unmatched & {
-    /** How many fixtures in the directory are of an older schema version (never read until migrated). */
-    older?: number;
-    /** Another request of this run replayed or recorded the nearest fixture: a sibling's, not an old form of this one. */
-    nearestUsedThisRun?: boolean;
-    /** The fixture of this very request made the other way (streamed, or not), when one is recorded. */
-    otherForm?: { kind: string; file: string };
-    /** A file holding this very request under another name (renamed or copied by hand): never read. */
-    misnamed?: string;
-  },
-): string {
+/** A miss's error message. */
+export function missMessage(m: MissFacts): string {
+  return missReport(m).message;
+}
+
+/** What a miss's message is made of. */
+type MissFacts = Unmatched & {
+  /** How many fixtures in the directory are of an older schema version (never read until migrated). */
+  older?: number;
+  /** Another request of this run replayed or recorded the nearest fixture: a sibling's, not an old form of this one. */
+  nearestUsedThisRun?: boolean;
+  /** The fixture of this very request made the other way (streamed, or not), when one is recorded. */
+  otherForm?: { kind: string; file: string };
+  /** A file holding this very request under another name (renamed or copied by hand): never read. */
+  misnamed?: string;
+};
+
+/** A miss's error message, and whether its fix is to record the test again (the summary's one command for every such test). */
+export function missReport(m: MissFacts): { message: string; recordsTest: boolean } {
   // this very request made the other way, or under another name, says more than the nearest of this kind, another request
   const exact = m.otherForm !== undefined || m.misnamed !== undefined; // this very request, in a file a lookup does not read
   if (exact) m = { ...m, nearest: undefined, nearestUsedThisRun: undefined };
@@ -118,37 +120,46 @@ export function missMessage(
   let req = JSON.stringify(m.request);
   if (req.length > MAX_REQUEST_CHARS) req = req.slice(0, MAX_REQUEST_CHARS) + "…";
   lines.push(`  request:  ${req}`);
-  lines.push(missFix(m, held));
+  const fix = missFix(m, held);
+  lines.push(fix.line);
   if (m.kind === "chat_stream" && !held && !exact && !(isEdit(m.nearest?.differences ?? []) && !m.nearestUsedThisRun)) {
     // a stream read only part way records nothing: said unless the nearest fixture is an old form of this request, edited
     lines.push(
       `  A stream is written only once it has been read to its end: if the test stops reading it early (break), it records nothing; read it to the end.`,
     );
   }
-  return lines.join("\n");
+  return { message: lines.join("\n"), recordsTest: fix.records };
 }
 
 /**
  * A miss's last line, its fix, first that applies: a misnamed file's name given back; a workspace package's copy
  * anchored (`held`); a value that changes every run, or a schema with no title, kept out of the request before
- * recording; packages that are not the lock file's installed from it first; else the command that records the test.
+ * recording; packages that are not the lock file's installed from it first; else the command that records the test
+ * (`records`: that last fix alone).
  */
-function missFix(m: Parameters<typeof missMessage>[0], held: { there: string; pkg: string } | undefined): string {
-  if (m.misnamed) return `  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`;
-  if (held) return anchorFix(held, m.file);
+function missFix(m: MissFacts, held: { there: string; pkg: string } | undefined): { line: string; records: boolean } {
+  const no = (line: string) => ({ line, records: false });
+  if (m.misnamed) return no(`  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`);
+  if (held) return no(anchorFix(held, m.file));
   const command = rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile);
   const differences = m.nearest?.differences ?? [];
   // recording it again would record a request the next run does not make: the hint above says what to do
   if (m.nearest && changesEveryRun(differences))
-    return `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ${command}.`;
+    return no(
+      `  Recording it again will not help while that value changes on every run: keep it out of the request as the hint says, then record it: ${command}.`,
+    );
   if (m.nearest && toolFailedOnReplay(differences, m.replayedToolErrors, m.request))
-    return `  Recording it again will not help while the app tells that tool error apart with instanceof or an object field: branch on its name as the hint says, then run the test again (its fixtures replay as they are).`;
+    return no(
+      `  Recording it again will not help while the app tells that tool error apart with instanceof or an object field: branch on its name as the hint says, then run the test again (its fixtures replay as they are).`,
+    );
   if (m.nearest && countedNamesOnly(differences))
-    return `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ${command}.`;
+    return no(
+      `  Recording it again only moves the miss while the schema has no title: give it one as the hint says, then record the tests that use it: ${command}.`,
+    );
   const recordHow = m.kind === "tool" ? "once for real" : "with the real provider configured";
   // the installed packages are not the lock file's (said above): recording now would key fixtures to them
-  if (staleInstall()) return staleInstallFix(recordHow, command);
-  return `  To record it, run the test ${recordHow}: ${command}, then review and commit the new fixture.`;
+  if (staleInstall()) return no(staleInstallFix(recordHow, command));
+  return { line: `  To record it, run the test ${recordHow}: ${command}, then review and commit the new fixture.`, records: true };
 }
 
 /** A miss whose request is recorded as the other kind of call: the test switched between a plain call and a stream. */
@@ -237,15 +248,6 @@ function modelHint(differences: readonly VcrDifference[], runner: RunnerName | u
   return `only the model changed: every fixture of the old model misses the same way, so record them all in one run (${wholeSuiteCommand(runner)}), then remove the old ones (npx langchain-vcr prune)`;
 }
 
-/** The command that records the whole suite again: the project's test script, else the running runner's own command with its config options. */
-function wholeSuiteCommand(runner: RunnerName | undefined): string {
-  const suite = suiteRerecordCommand();
-  if (!suite.includes("<your test command>")) return inPackage(suite);
-  if (runner !== "vitest" && runner !== "jest" && runner !== "mocha") return suite;
-  const { env, exec, yarn } = commandParts(runner);
-  return inPackage(commandFor(runner, env, undefined, exec, yarn, undefined));
-}
-
 /**
  * The fix for a miss whose fixture a workspace package holds (`there` in `pkg`, from the working
  * directory; `file` is where the Vcr looked): anchor `dir` to the file that makes the Vcr. Recording
@@ -279,138 +281,6 @@ export function packageHolding(file: string, cwd: string): { there: string; pkg:
   const above = enclosingDirs(cwd).map((pkg) => ({ pkg, at: path.join(pkg, below) }));
   const hit = [...packagesHolding(cwd, below), ...above].find(({ at }) => at !== file && fs.existsSync(at));
   return hit && { there: pathFrom(cwd, hit.at), pkg: pathFrom(cwd, hit.pkg) || "." };
-}
-
-/**
- * The command that records just this test again, in the running test runner's own words, with its
- * title filled in, and for vitest and jest its file (`specFile`): a test of the same title in another
- * file is left alone, as `record_always` must leave it. Without a runner plugin nothing names the
- * test: the suite's own command.
- */
-export function rerecordCommand(runner: RunnerName | undefined, title: string | undefined, specFile?: string): string {
-  if (title === undefined) return inPackage(suiteRerecordCommand());
-  // every runner takes the title as a regular expression; node:test's TAP output (its reporter off a terminal: CI logs)
-  // doubles each backslash of a line it prints, so there a character class escapes what it can
-  const pattern = filterTitleOf(title);
-  const quoted = shellQuote(
-    runner === "node-test"
-      ? pattern.replace(/[.*+?^${}()|[\]\\]/g, (c) => ("^]\\".includes(c) ? `\\${c}` : `[${c}]`))
-      : pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-  );
-  const { env, exec, yarn } = commandParts(runner);
-  return inPackage(commandFor(runner, env, quoted, exec, yarn, specFile));
-}
-
-/** What a printed command of `runner` starts with: the environment (the run's NODE_OPTIONS, jest's --experimental-vm-modules, the mode) and how it runs a package's binary. */
-function commandParts(runner: RunnerName | undefined): { env: string; exec: string; yarn: boolean } {
-  const env = rerecordEnv(runner === "jest");
-  const yarn = packageManager() === "yarn";
-  return { env, exec: yarn ? "yarn" : "npx", yarn };
-}
-
-/** `command`, run from the package when the package manager was invoked above it (`packageDirFromInvocation`). */
-export function inPackage(command: string): string {
-  const cd = packageDirFromInvocation();
-  return cd ? `cd ${shellWord(cd)} && ${command}` : command;
-}
-
-/**
- * The test process's directory from where the package manager was invoked (`INIT_CWD`, which npm,
- * pnpm and yarn set), when it is below it: `pnpm -r test` or `npm test -w packages/api` run each
- * package's tests in the package, and a command printed there runs only there. Undefined otherwise.
- */
-function packageDirFromInvocation(): string | undefined {
-  const from = process.env.INIT_CWD;
-  if (!from) return undefined;
-  const rel = path.relative(from, process.cwd());
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : undefined;
-}
-
-/** The runner's command with its run's options; `quoted`, the title its name filter selects (none: the whole suite). */
-function commandFor(
-  runner: RunnerName | undefined,
-  env: string,
-  quoted: string | undefined,
-  exec: string,
-  yarn: boolean,
-  specFile: string | undefined,
-): string {
-  const filter = (flag: string) => (quoted === undefined ? "" : ` ${flag} ${quoted}`);
-  switch (runner) {
-    case "vitest":
-      return `${env} ${exec} vitest run${words(sharedCommandArgs("vitest"))}${testFileArg(specFile)}${filter("-t")}`;
-    case "jest":
-      return `${env} ${exec} jest${words(sharedCommandArgs("jest"))}${testFileArg(specFile, true)}${filter("-t")}`;
-    case "node-test":
-      return `${env} ${yarn ? "yarn node" : "node"} --require langchain-vcr/node-test${preloadArgs(process.execArgv)} --test${filter("--test-name-pattern")}${testFileArg(ownTestFile())}`;
-    default:
-      // the suite's own mocha arguments (its -r setup files, --config, spec files), when the mocha plugin recorded them
-      return `${env} ${exec} mocha${words(mochaArgsFor(specFile))}${filter("--grep")}`;
-  }
-}
-
-/** The suite's mocha arguments, its spec files swapped for the test's own when none of them is it (`argsNaming`). */
-function mochaArgsFor(specFile: string | undefined): readonly string[] | undefined {
-  const args = mochaCommandArgs();
-  return args && specFile ? argsNaming(args, specFile) : args;
-}
-
-/** The test file of this process when node:test runs each file in a process of its own (NODE_TEST_CONTEXT says so), else none. */
-function ownTestFile(): string | undefined {
-  return process.env.NODE_TEST_CONTEXT?.startsWith("child") ? process.argv[1] : undefined;
-}
-
-/**
- * A test file for a re-record command, from the working directory, after a space: node:test's
- * own file (`node --test` with no file finds no `.ts` test file on Node 20, and would record
- * nothing), and vitest's and jest's file filter (`pattern`: jest's), so a test of the same title
- * in another file is left alone.
- */
-export function testFileArg(file: string | undefined, pattern = false): string {
-  if (!file) return "";
-  const rel = pathFrom(process.cwd(), file);
-  // jest reads it as a regular expression: what would change its match is escaped (a "." matching itself and any other is left as it reads)
-  return " " + shellWord(pattern ? rel.replace(/[*+?^${}()|[\]\\]/g, "\\$&") : rel);
-}
-
-/** The command that records the running test again (the suite's own outside a test). */
-export function currentTestCommand(): string {
-  const scope = currentTest();
-  return rerecordCommand(currentRunner(), scope?.filterTitle ?? scope?.title, scope?.specFile);
-}
-
-/** Arguments the runner's main process recorded, each after a space, quoted where the shell needs it. */
-function words(args: readonly string[] | undefined): string {
-  return (args ?? []).map((a) => " " + shellWord(a)).join("");
-}
-
-/** `-r` and `-C`, short for two of `VALUE_FLAGS`. */
-const SHORT: Record<string, string> = { r: "require", C: "conditions" };
-/** ...and these take none (TypeScript test files on Node 22+). */
-const BARE_FLAGS = new Set(["--experimental-strip-types", "--experimental-transform-types"]);
-
-/**
- * What a node:test process runs with that the command needs again: its preloads (`--import tsx`,
- * `--require ./vcr-setup.cjs`: without a setup file that calls `vcr.install()` the command would
- * call the provider and record nothing), `--env-file` (the provider's key), `--conditions`, and
- * TypeScript's flags. langchain-vcr/node-test itself leads the command already. Each once: from
- * Node 24 a test process's execArgv holds the run's flags twice, every option's value as
- * `--require=./vcr-setup.cjs` and then the command line's own `--require ./vcr-setup.cjs`.
- */
-export function preloadArgs(execArgv: readonly string[]): string {
-  const out = new Set<string>();
-  for (let i = 0; i < execArgv.length; i++) {
-    if (BARE_FLAGS.has(execArgv[i])) {
-      out.add(` ${execArgv[i]}`);
-      continue;
-    }
-    const m = VALUE_FLAGS.exec(execArgv[i]);
-    if (!m) continue;
-    const flag = m[3] ? SHORT[m[3]] : m[1];
-    const value = m[2] ?? execArgv[++i];
-    if (value !== undefined && value !== "langchain-vcr/node-test") out.add(` --${flag} ${shellWord(value)}`);
-  }
-  return [...out].join("");
 }
 
 /** A recording whose request a file under another name already held (renamed or copied by hand), which no lookup reads. */

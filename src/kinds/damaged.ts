@@ -4,7 +4,7 @@
  * line) say the same thing from the same parts: what happened, the facts (file, hash, test),
  * what a well-formed response of that kind holds (its registry entry's `shape`), and the fix.
  */
-import { currentTestCommand, rerecordCommand } from "../diagnose/messages";
+import { currentTestCommand, rerecordCommand } from "../diagnose/rerecordCommand";
 import { VcrFixtureError } from "../errors";
 import { currentTest, emit } from "../scope";
 import { kindSpec } from "./index";

@@ -28,7 +28,7 @@ export function failedOnMiss(error: { message?: unknown } | undefined): boolean 
 }
 import { NOT_MADE_TEXT, PREFIX } from "../errors";
 import { currentRunner, type Scope } from "../scope";
-import { rerecordCommand } from "../diagnose/messages";
+import { rerecordCommand } from "../diagnose/rerecordCommand";
 import { processWide } from "../processWide";
 
 /** A request of the test that got no answer from a fixture: how it ended. */

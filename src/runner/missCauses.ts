@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
-import { inPackage } from "../diagnose/messages";
+import { inPackage } from "../diagnose/rerecordCommand";
 import { staleInstall, staleInstallFix } from "../diagnose/staleInstall";
 
 /** The misses that had one first difference: how many lookups missed, and the distinct requests they were (digests). */

@@ -29,6 +29,7 @@ import { usageSummaryLine, type Totals } from "./summary";
 import { Usage } from "./usage";
 import { causesRecord, type MissCausesRecord } from "./missCauses";
 import type { UsedByRecord } from "./usedBy";
+import type { MissedTest } from "../diagnose/rerecordCommand";
 import { removeStaleRunDirs } from "./staleTmp";
 import { specFacts } from "./specDigests";
 import { checkoutOf } from "./checkout";
@@ -72,6 +73,8 @@ export interface UnitReport {
   modes?: string[];
   /** Each miss's first difference from its nearest fixture → how many misses, and which requests (the summary's roll-up). */
   missCauses?: MissCausesRecord;
+  /** The tests whose misses a recording fixes (the summary's one command for them). */
+  missedTests?: MissedTest[];
   failed?: string[];
   /** Runner-specific extras (jest: what each test recorded, for the reporter to undo). */
   extra?: unknown[];
@@ -235,6 +238,7 @@ export class Unit {
       usedBy: u.usedByRecord(),
       modes: [...u.modes],
       missCauses: causesRecord(u.missCauses),
+      missedTests: [...u.missedTests.values()],
       failed: [...this.failed, ...this.failedAttempts.values()],
       extra: this.extra,
     };
@@ -292,7 +296,15 @@ export function finishRun(share: RunShare, end: RunEnd): { record: LedgerRecord;
       for (const tests of Object.values(r.usedBy ?? {}))
         for (const spec of Object.keys(tests)) if (spec !== "" && !spec.startsWith("(")) specFiles.add(rel.of(path.resolve(cwdOf(share), spec)));
     if (!r.done && !r.totals) continue; // put on record as its file began, and nothing since
-    total.add({ totals: r.totals ?? ({} as Totals), dirs: r.dirs ?? [], used: r.used, usedBy: r.usedBy, modes: r.modes, missCauses: r.missCauses });
+    total.add({
+      totals: r.totals ?? ({} as Totals),
+      dirs: r.dirs ?? [],
+      used: r.used,
+      usedBy: r.usedBy,
+      modes: r.modes,
+      missCauses: r.missCauses,
+      missedTests: r.missedTests,
+    });
     for (const f of r.failed ?? []) if (!failed.includes(f)) failed.push(f);
   }
   total.totals.undone += end.undone ?? 0;

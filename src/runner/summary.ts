@@ -11,6 +11,7 @@ import { DEFAULT_SOURCES, modeSource, resolveMode } from "../modes";
 import { log } from "../log";
 import { noVcrNote } from "./noVcr";
 import { causesRecord, missCausesNote, type MissCauses, type MissCausesRecord } from "./missCauses";
+import { missedTestsNote, type MissedTests } from "./missedTests";
 
 export interface Totals {
   replayed: number;
@@ -57,11 +58,20 @@ function workerDir(mainId: string): string {
 }
 
 /** A worker's running counts (rewritten after every spec file it runs). */
-export function saveWorkerTotals(mainId: string, u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses: MissCauses }): void {
+export function saveWorkerTotals(
+  mainId: string,
+  u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses: MissCauses; missedTests: MissedTests },
+): void {
   const dir = workerDir(mainId);
   try {
     fs.mkdirSync(dir, { recursive: true });
-    const counts = { totals: u.totals, dirs: [...u.dirs], modes: [...u.modes], missCauses: causesRecord(u.missCauses) };
+    const counts = {
+      totals: u.totals,
+      dirs: [...u.dirs],
+      modes: [...u.modes],
+      missCauses: causesRecord(u.missCauses),
+      missedTests: [...u.missedTests.values()],
+    };
     fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(counts));
   } catch (e) {
     // the counts are for the summary line only (the usage ledger is written elsewhere): never a failed hook
@@ -78,7 +88,7 @@ const warnedUnsaved = new Set<string>();
 /** Adds every worker's counts, directories and modes to `into`, then removes them. */
 export function collectWorkerTotals(
   mainId: string,
-  into: { add(w: { totals: Totals; dirs: string[]; modes?: string[]; missCauses?: MissCausesRecord }): void },
+  into: { add(w: { totals: Totals; dirs: string[]; modes?: string[]; missCauses?: MissCausesRecord; missedTests?: unknown[] }): void },
 ): void {
   const dir = workerDir(mainId);
   let names: string[];
@@ -127,11 +137,12 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
  * having built a Vcr is known, and said (`noVcrNote`).
  */
 export function usageSummaryLine(
-  u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses?: MissCauses },
+  u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses?: MissCauses; missedTests?: MissedTests },
   runner?: string,
 ): string {
   const mode = modeInForce(u.modes);
-  const causes = u.missCauses && missCausesNote(u.missCauses, u.totals.missed);
+  // a roll-up of misses that share a cause gives the suite's command already
+  const causes = (u.missCauses && missCausesNote(u.missCauses, u.totals.missed)) || (u.missedTests && missedTestsNote(u.missedTests));
   const t = u.totals;
   // anything counted came from a Vcr (a process that counted one it did not build, or a report older than the count): no note
   const counted = t.replayed + t.recorded + t.bypassed + t.missed > 0;

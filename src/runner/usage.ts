@@ -9,6 +9,7 @@ import { stableTitle } from "../diagnose/runIdTitle";
 import { currentTest, onScopeEvent, vcrsCreated } from "../scope";
 import { emptyTotals, type Totals } from "./summary";
 import { addCauseCounts, addCauses, addMiss, requestKey, type MissCauses, type MissCausesRecord } from "./missCauses";
+import { addMissedTests, type MissedTests } from "./missedTests";
 import { addUse, addUses, fromRecord, toRecord, type UsedBy, type UsedByRecord } from "./usedBy";
 
 export class Usage {
@@ -20,6 +21,8 @@ export class Usage {
   readonly modes = new Set<string>();
   /** Each miss's first difference from its nearest fixture → the misses and distinct requests that had it (the summary rolls up those shared). */
   readonly missCauses: MissCauses = new Map();
+  /** The tests whose misses a recording fixes (the summary's one command that records them all). */
+  readonly missedTests: MissedTests = new Map();
   private off: (() => void) | undefined;
   /** Misses counted whose event named no request hash. */
   private unhashed = 0;
@@ -49,6 +52,7 @@ export class Usage {
         if (e.mode) this.modes.add(e.mode);
         if (e.type === "missed" && e.cause !== undefined) addMiss(this.missCauses, e.cause, this.missedRequest(e.hash));
         if (e.type === "missed" && e.dir !== undefined) this.dirs.add(e.dir); // looked in, though nothing there was used
+        if (e.type === "missed" && e.test !== undefined) addMissedTests(this.missedTests, [e.test]);
       }
       changed?.();
     });
@@ -83,11 +87,14 @@ export class Usage {
     usedBy?: UsedByRecord | UsedBy;
     modes?: Iterable<string>;
     missCauses?: MissCauses | MissCausesRecord;
+    missedTests?: Iterable<unknown>;
   }): void {
     for (const k of Object.keys(this.totals) as (keyof Totals)[]) this.totals[k] += Number(other.totals[k]) || 0;
     const causes = other.missCauses; // another process's JSON: anything
     if (causes instanceof Map) addCauseCounts(this.missCauses, causes);
     else if (typeof causes === "object" && causes !== null) addCauses(this.missCauses, Object.entries(causes));
+    if (other.missedTests instanceof Map) addMissedTests(this.missedTests, other.missedTests.values());
+    else if (Array.isArray(other.missedTests)) addMissedTests(this.missedTests, other.missedTests); // another process's JSON: anything
     for (const d of other.dirs) this.dirs.add(d);
     for (const u of other.used ?? []) this.used.add(u);
     for (const m of other.modes ?? []) this.modes.add(m);

@@ -16,7 +16,7 @@ import { isKept, markKept, ParsedFileCache, type FileStat } from "./parsedCache"
 import { entryExists, isDirectory, readBytesIfAny } from "../fsProbe";
 import { sameUnordered } from "../canonical/sameJson";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
-import { currentTestCommand } from "../diagnose/messages";
+import { currentTestCommand } from "../diagnose/rerecordCommand";
 import { emit } from "../scope";
 
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */

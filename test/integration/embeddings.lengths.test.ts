@@ -13,7 +13,7 @@ import { OllamaEmbeddings } from "@langchain/ollama";
 import { Vcr, VcrFixtureError, withVcr } from "../../src/index";
 import type { VcrMode } from "../../src/index";
 import { main } from "../../src/cli/main";
-import { currentTestCommand, rerecordCommand } from "../../src/diagnose/messages";
+import { currentTestCommand, rerecordCommand } from "../../src/diagnose/rerecordCommand";
 import { currentTest } from "../../src/scope";
 import { validateFixtures } from "../../src/validate";
 import { useFakeAndDir } from "../helpers/fixtureEnv";

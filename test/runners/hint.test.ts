@@ -1,7 +1,7 @@
 /** The re-record command of a miss, in each runner's own words, with the test's title as a pattern. */
 import { expect } from "chai";
 import * as path from "node:path";
-import { preloadArgs, rerecordCommand, testFileArg } from "../../src/diagnose/messages";
+import { preloadArgs, rerecordCommand, rerecordTestsCommand, testFileArg } from "../../src/diagnose/rerecordCommand";
 import { jestNodeOptions, portableNodeOptions } from "../../src/diagnose/commandEnv";
 import { CONTEXT_ENV } from "../../src/mocha/contextEnv";
 import { SHARE_ENV } from "../../src/runner/shareEnv";
@@ -190,6 +190,55 @@ describe("rerecordCommand", () => {
 
   it("names the suite's own command outside a test (nothing names the test)", () => {
     expect(rerecordCommand(undefined, undefined)).to.equal(`${ENV} npm test`);
+  });
+
+  describe("the tests a run missed, in one command (rerecordTestsCommand)", () => {
+    const at = (f: string) => path.join(process.cwd(), f);
+    it("names each test's file once, sorted, and a filter that matches every title (each escaped, joined by |)", () => {
+      const tests = [
+        { runner: "vitest" as const, title: "summarize streams a summary", file: at("test/summarize.test.ts") },
+        { runner: "vitest" as const, title: "costs $10?", file: at("test/a.test.ts") },
+        { runner: "vitest" as const, title: "summarize summarizes text", file: at("test/summarize.test.ts") },
+      ];
+      expect(rerecordTestsCommand(tests)).to.equal(
+        String.raw`${ENV} npx vitest run test/a.test.ts test/summarize.test.ts -t 'summarize streams a summary|costs \$10\?|summarize summarizes text'`,
+      );
+      const jest = tests.map((t) => ({ ...t, runner: "jest" as const }));
+      expect(rerecordTestsCommand(jest)).to.equal(
+        String.raw`${ENV} npx jest test/a.test.ts test/summarize.test.ts -t 'summarize streams a summary|costs \$10\?|summarize summarizes text'`,
+      );
+      // the filter each runner reads matches each title, and not a third
+      const filter = new RegExp(String.raw`summarize streams a summary|costs \$10\?|summarize summarizes text`);
+      for (const t of tests) expect(filter.test(t.title), t.title).to.equal(true);
+      expect(filter.test("summarize translates")).to.equal(false);
+    });
+    it("node:test names each process's test file; mocha the suite's own arguments, with the one file swapped in only when all missed in one", () => {
+      const nodeTests = [
+        { runner: "node-test" as const, title: "a (1)", file: at("test/a.test.ts") },
+        { runner: "node-test" as const, title: "b", file: at("test/b.test.ts") },
+      ];
+      expect(rerecordTestsCommand(nodeTests)).to.equal(
+        `${ENV} node --require langchain-vcr/node-test --test --test-name-pattern 'a [(]1[)]|b' test/a.test.ts test/b.test.ts`,
+      );
+      const context = { runId: "r", mainId: "m", mainPid: 1, command: ["-r", "./vcr-setup.js", "test/**/*.spec.js"] };
+      withEnv(CONTEXT_ENV, context, () => {
+        const mocha = [
+          { runner: "mocha" as const, title: "a", file: at("test/a.spec.js") },
+          { runner: "mocha" as const, title: "b", file: at("test/b.spec.js") },
+        ];
+        expect(rerecordTestsCommand(mocha)).to.equal(`${ENV} npx mocha -r ./vcr-setup.js 'test/**/*.spec.js' --grep 'a|b'`);
+      });
+    });
+    it("a test whose file is unknown: no file narrows the command; more than 10 titles: the files alone; neither: the suite's command", () => {
+      const tests = [
+        { runner: "vitest" as const, title: "a", file: at("test/a.test.ts") },
+        { runner: "vitest" as const, title: "b" },
+      ];
+      expect(rerecordTestsCommand(tests)).to.equal(`${ENV} npx vitest run -t 'a|b'`);
+      const many = Array.from({ length: 11 }, (_, i) => ({ runner: "vitest" as const, title: `t${i}`, file: at(`test/${i % 2}.test.ts`) }));
+      expect(rerecordTestsCommand(many)).to.equal(`${ENV} npx vitest run test/0.test.ts test/1.test.ts`);
+      expect(rerecordTestsCommand(many.map((t) => ({ ...t, file: undefined })))).to.equal(`${ENV} npm test`);
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 /** LangSmith's ls.test titles ("<name>, test_id=<random hex>"): the filter leaves the id open, the ledger drops it. */
 import { expect } from "chai";
-import { rerecordCommand } from "../../src/diagnose/messages";
+import { rerecordCommand } from "../../src/diagnose/rerecordCommand";
 import { filterTitleOf, stableTitle } from "../../src/diagnose/runIdTitle";
 
 describe("titles with LangSmith's per-run test id", () => {

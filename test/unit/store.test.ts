@@ -11,7 +11,7 @@ import { TEMP_PREFIX } from "../../src/store/atomic";
 import { validateFixtures } from "../../src/validate";
 import type { Fixture } from "../../src/store/fixture";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
-import { rerecordCommand } from "../../src/diagnose/messages";
+import { rerecordCommand } from "../../src/diagnose/rerecordCommand";
 import { currentRunner, currentTest } from "../../src/scope";
 
 function fixture(request: unknown = { messages: [{ role: "user", content: "hi" }], model: "m" }): Fixture {

@@ -10,7 +10,7 @@ import { removeTmpDirs, tmpDir } from "../helpers/tmp";
 import { git } from "../helpers/git";
 import { FixtureStore } from "../../src/store/store";
 import { VcrFixtureError } from "../../src/errors";
-import { rerecordCommand } from "../../src/diagnose/messages";
+import { rerecordCommand } from "../../src/diagnose/rerecordCommand";
 
 /** Writes a well-formed chat fixture with the real formatter; returns its file. */
 function writeFixture(

@@ -21,7 +21,7 @@ import { modeSource, type VcrMode } from "../../modes";
 import { processWide } from "../../processWide";
 import { currentTest, emit } from "../../scope";
 import { modelClassName } from "./cache";
-import { currentTestCommand } from "../../diagnose/messages";
+import { currentTestCommand } from "../../diagnose/rerecordCommand";
 import { isVcrCache, vcrCacheOf } from "./vcrCacheOf";
 
 const noted = processWide("ownCache.noted.v1", () => new Set<string>());

@@ -8,7 +8,7 @@
  */
 import * as path from "node:path";
 import { canonicalJson } from "../../canonical/json";
-import { currentTestCommand, rerecordCommand } from "../../diagnose/messages";
+import { currentTestCommand, rerecordCommand } from "../../diagnose/rerecordCommand";
 import { VcrFixtureError } from "../../errors";
 import { MODE_ENV } from "../../modes";
 import { currentTest } from "../../scope";

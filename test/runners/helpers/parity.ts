@@ -377,6 +377,38 @@ export function describeParity(spec: RunnerSpec): void {
         .and.not.include("share their first difference");
     });
 
+    it("tests that each miss a question of their own: the summary prints one command for them all, which as printed records them, and the suite then replays (trial 56 L3)", async () => {
+      const before = fake.count();
+      const runs = [await run([], { ASK_OWN: "1" })];
+      if (spec.mocha) runs.push(await run(["--parallel", "--jobs", "2"], { ASK_OWN: "1" })); // the workers hand their tests over through TMPDIR
+      const commands = runs.map((out) => {
+        const text = out.stdout + "\n" + out.stderr;
+        expect(out.status, text).to.not.equal(0);
+        const line =
+          /^langchain-vcr: to record the 3 tests that missed in one run, with the real providers configured: (.*), then review and commit the new fixtures\.$/m.exec(
+            text,
+          );
+        expect(line, text).to.not.equal(null);
+        return (line as RegExpExecArray)[1];
+      });
+      expect(new Set(commands).size, commands.join("\n")).to.equal(1); // in the main process, or handed over by workers
+      expect(fake.count()).to.equal(before);
+      const words = shellWords(commands[0]);
+      expect(words[0]).to.equal("LANGCHAIN_VCR_MODE=record_or_replay");
+      // the runner as this test starts it: npx's binary is its CLI script
+      const args = words[1] === "npx" ? [spec.command[0], ...words.slice(3)] : words.slice(2);
+      const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, ASK_OWN: "1", LANGCHAIN_VCR_MODE: "record_or_replay" });
+      expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+      expect(fake.count() - before, rec.stdout + rec.stderr).to.equal(3); // each test's own question, once
+      const replay = await run([], { ASK_OWN: "1" });
+      expect(replay.status, replay.stdout + replay.stderr).to.equal(0);
+      expect(fake.count() - before).to.equal(3);
+      const one = await run(spec.filter(spec.chatOnly), { MISS: "1" }); // one test missed: its error's command is enough
+      expect(one.stdout + one.stderr)
+        .to.include(spec.hint)
+        .and.not.include("tests that missed in one run");
+    });
+
     it("a miss names the test and the runner's own flag; a hanging provider's timeout names the model, the hash and the file", async () => {
       const hanging = await startHangingServer();
       try {
@@ -488,4 +520,19 @@ export function describeParity(spec: RunnerSpec): void {
       expect(p.sideLines()).to.deep.equal([]);
     });
   });
+}
+
+/** A command line split as a POSIX shell splits it: words, single quotes kept literally, double quotes with \\ escapes. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+?)(?=\s|$|'|")|(\s+)/gy;
+  let word: string | undefined;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    if (m[4] !== undefined) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else word = (word ?? "") + (m[1] ?? (m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : m[3]));
+  }
+  if (word !== undefined) words.push(word);
+  return words;
 }

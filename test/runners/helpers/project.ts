@@ -99,6 +99,7 @@ async function askChat(title) {
   const a = await model().invoke(q);
   if (a.content !== "echo: " + q) throw new Error("unexpected answer " + a.content);
   if (process.env.MISS) await model().invoke("a question nobody recorded");
+  if (process.env.ASK_OWN) await model().invoke("asked only by " + title); // a question of each test's own
   if (process.env.CAUGHT) {
     try {
       await model().invoke("a question nobody recorded");
@@ -138,6 +139,7 @@ async function askAgent(title) {
   const out = await agent.invoke({ messages: [{ role: "user", content: ${JSON.stringify(REFUND)} }] });
   const last = out.messages[out.messages.length - 1];
   if (!String(last.content).includes("Refunded")) throw new Error("unexpected agent answer " + last.content);
+  if (process.env.ASK_OWN) await model().invoke("asked only by " + title);
 }
 
 const lookup = vcr.tool(tool(async ({ q }) => { side("lookup " + q); await new Promise((r) => setTimeout(r, 20)); return "found " + q; },
