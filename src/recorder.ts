@@ -22,7 +22,7 @@ import { MODE_POLICY, resolveMode, resolveToolMode, type ModePolicy, type VcrMod
 import { applyRedactors, redactedRequest, redactionSplitAcross, splitRedactionError, type Redactor } from "./redact";
 import { currentRunner, currentTest, emit, keepPassableError, type Scope } from "./scope";
 import { createdIn, usedIn } from "./runner/sharedRecordings";
-import { findSecret, maskSecrets, secretError } from "./secrets";
+import { findSecret, maskSecrets, secretError, type SecretHit } from "./secrets";
 import { envSecrets } from "./clientSecrets";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
 import { FixtureStore } from "./store/store";
@@ -378,15 +378,26 @@ export class Recorder {
    * sent (a tool's, before its body runs): its fixture would be refused once the call answered,
    * so the call would be paid for (or its side effects had) on every run and never recorded. A
    * stream dropped early, or a tool call that would not be recorded, is refused too: the request
-   * is what is refused. Not when redactors are set: they may mask it on the way to
-   * disk (`record` checks what they leave). The client's own key is known here when the caller
-   * passes `secrets`; what an AWS client signs with is resolved by the call, and known only to `record`.
+   * is what is refused. With redactors set, what they leave of the request alone is scanned: a redactor set for another
+   * value (an email) no longer lets a pasted key reach the provider on every run (trial 57 M2); one that cannot take a
+   * request alone (it throws) leaves the check to `record`, after the call. The client's own key is known here when the
+   * caller passes `secrets`; what an AWS client signs with is resolved by the call, and known only to `record`.
    */
-  private refuseSecretBeforeCall(base: Pick<Lookup, "kind" | "request" | "file">, options: LookupOptions): void {
-    if (this.config.redactors.length > 0) return;
-    const known = options.secrets ? [...options.secrets(), ...envSecrets()] : envSecrets();
-    const leak = findSecret({ request: base.request }, known, this.config.allowSecretPatterns);
-    if (leak) throw this.refused(base, secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call"));
+  private refuseSecretBeforeCall(base: Pick<Lookup, "kind" | "request" | "file" | "hash">, options: LookupOptions): void {
+    const leak = this.secretInRequest(base, options.secrets);
+    const redacting = this.config.redactors.length > 0;
+    if (leak) throw this.refused(base, secretError(leak, base.file, base.kind === "tool" ? "before the tool ran" : "before the call", redacting));
+  }
+
+  /**
+   * What looks like a secret in what the redactors leave of `base`'s request (`secrets`: the client's own credentials), so
+   * its fixture would be refused; undefined when nothing does, or when a redactor cannot take a request alone.
+   */
+  private secretInRequest(base: Pick<Lookup, "kind" | "request" | "hash">, secrets?: () => readonly string[]): SecretHit | undefined {
+    const left = redactedRequest(base.kind, base.hash, base.request, this.config.redactors);
+    if (!left) return undefined;
+    const known = secrets ? [...secrets(), ...envSecrets()] : envSecrets();
+    return findSecret({ request: left.request }, known, this.config.allowSecretPatterns);
   }
 
   /**
@@ -496,7 +507,7 @@ export class Recorder {
       const split = redactionSplitAcross(onDisk, this.config.redactors);
       if (split) throw this.refused(lookup, splitRedactionError(split, lookup.file));
       const leak = findSecret(onDisk, [...secrets, ...envSecrets()], this.config.allowSecretPatterns);
-      if (leak) throw this.refused(lookup, secretError(leak, lookup.file));
+      if (leak) throw this.refused(lookup, secretError(leak, lookup.file, "after the call", this.config.redactors.length > 0));
       const overwrite = lookup.policy.writes === "always";
       const result = this.store.write(onDisk, overwrite);
       if (!result.created && !overwrite) {
@@ -642,6 +653,7 @@ export class Recorder {
       nearestUsedThisRun: nearest !== undefined && used(nearest.file),
       otherForm,
       misnamed,
+      secret: this.secretInRequest(base, secrets),
     });
     this.count("missed", base.kind, base.mode, {
       cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest),

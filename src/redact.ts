@@ -9,7 +9,7 @@
  */
 import { canonicalJson } from "./canonical/json";
 import { VcrRecordError, VcrSecretError } from "./errors";
-import { allJoinedStrings, shownPath } from "./secrets";
+import { allJoinedStrings, shownPath, withJoinedWhole, type Joined } from "./secrets";
 import { log } from "./log";
 import { checkedRedaction } from "./redactCheck";
 import { SCHEMA_VERSION, type Fixture, type FixtureKind } from "./store/fixture";
@@ -84,10 +84,23 @@ export function redactionSplitAcross(fixture: Fixture, redactors: readonly Redac
     // only what a provider spells out a piece at a time (text, tool-call arguments): ids and names
     // repeat whole in every chunk, and a redactor that masks them there would "change" their join
     if (!SPELLED_OUT.test(joined.at) || joined.pieces.every((p) => p === joined.pieces[0])) continue;
-    const probe = probeRedactors({ ...fixture, response: { text: joined.text } }, redactors);
-    if (probe && (probe.response as { text?: unknown } | undefined)?.text !== joined.text) return joined.path;
+    if (masksJoined(fixture, joined, redactors)) return joined.path;
   }
   return undefined;
+}
+
+/**
+ * Whether the redactors change `joined`'s text once they see it whole: in the fixture's own shape, its first piece the
+ * whole text and the others empty (so a redactor written for streams, which reads `response.chunks`, takes it: trial 57
+ * H1, where one that masked the chunks' `text` joined left the same text in `message.content`, in pieces), else as the
+ * text alone of a fixture's response.
+ */
+function masksJoined(fixture: Fixture, joined: Joined, redactors: readonly Redactor[]): boolean {
+  const whole = probeRedactors({ ...fixture, response: withJoinedWhole(fixture.response, joined) }, redactors);
+  const after = whole && allJoinedStrings(whole.response, "$.response").find((j) => j.path === joined.path);
+  if (after) return after.text !== joined.text;
+  const alone = probeRedactors({ ...fixture, response: { text: joined.text } }, redactors);
+  return alone !== undefined && (alone.response as { text?: unknown } | undefined)?.text !== joined.text;
 }
 
 /** The places a stream spells its answer out over chunks: text, content, tool-call arguments, reasoning. */
@@ -97,7 +110,7 @@ export function splitRedactionError(path: string, file: string): VcrSecretError 
   return new VcrSecretError(
     `refused to write ${shownPath(file)}: a redactor (options.redactors) masks a value that ${path} spells out over several strings, which it sees one by one.\n` +
       `  Nothing was written; the call failed, so the value cannot reach the repository in pieces.\n` +
-      `  Fix it: keep the model from repeating the value (a stream answers a few characters a chunk), record that test without streaming, or write the redactor to mask the chunks' text joined.`,
+      `  Fix it: keep the model from repeating the value (a stream answers a few characters a chunk), record that test without streaming, or write the redactor to mask the chunks' text joined, everywhere it is (a chat stream's chunk holds its text twice, as text and as message.content; docs/normalizers-and-redactors.md shows one).`,
     { path, pattern: "redacted_value" },
   );
 }

@@ -204,7 +204,8 @@ export function joinedStrings(array: readonly unknown[], path: string): Joined[]
   const pieces = new Map<string, string[]>();
   for (const element of array) collectStrings(element, "", pieces);
   const out: Joined[] = [];
-  for (const [at, strings] of pieces) if (strings.length >= 2) out.push({ path: `${path}[*]${at}, joined`, at, pieces: strings, text: strings.join("") });
+  for (const [at, strings] of pieces)
+    if (strings.length >= 2) out.push({ path: `${path}[*]${at}, joined`, at, pieces: strings, text: strings.join(""), array });
   return out;
 }
 
@@ -214,6 +215,42 @@ export interface Joined {
   at: string;
   pieces: string[];
   text: string;
+  /** The array whose elements hold the pieces. */
+  array: readonly unknown[];
+}
+
+/**
+ * A copy of `value` in which the array of `joined` holds its text whole: the first string at its place the joined text,
+ * every later one empty (a stream whose first chunk said it all). What is not on the way to that array is shared.
+ */
+export function withJoinedWhole(value: unknown, joined: Joined): unknown {
+  if (value === joined.array) {
+    let first = true;
+    return joined.array.map((element) =>
+      mapStrings(element, "", joined.at, () => {
+        const whole = first ? joined.text : "";
+        first = false;
+        return whole;
+      }),
+    );
+  }
+  if (Array.isArray(value)) return value.map((v) => withJoinedWhole(v, joined));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withJoinedWhole(v, joined)]));
+  return value;
+}
+
+/** `value` with each string at the place `at` (as `collectStrings` names places) given by `map`, in the order `collectStrings` reads them. */
+function mapStrings(value: unknown, here: string, at: string, map: (s: string) => string): unknown {
+  if (typeof value === "string") return here === at ? map(value) : value;
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, `${here}[*]`, at, map));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, placeOf(here, k), at, map)]));
+  return value;
+}
+
+/** The place of member `k` below `at`, as `collectStrings` names it. */
+function placeOf(at: string, k: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(k) ? `${at}.${k}` : `${at}[${JSON.stringify(k)}]`;
 }
 
 /** Every string in `value` under its place, an array's positions all written `[*]` (`.message.tool_call_chunks[*].args`). */
@@ -225,7 +262,7 @@ function collectStrings(value: unknown, at: string, into: Map<string, string[]>)
   } else if (Array.isArray(value)) {
     for (const v of value) collectStrings(v, `${at}[*]`, into);
   } else if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) collectStrings(v, /^[A-Za-z_$][\w$]*$/.test(k) ? `${at}.${k}` : `${at}[${JSON.stringify(k)}]`, into);
+    for (const [k, v] of Object.entries(value)) collectStrings(v, placeOf(at, k), into);
   }
 }
 
@@ -235,10 +272,15 @@ export function shownPath(file: string): string {
 }
 
 /** `when`: the request was refused before it was sent (no provider call), or the fixture after the call answered. */
+/**
+ * The error of a fixture refused for holding `hit`. `when`: the request was refused before it was sent (or the tool's body
+ * ran), or the fixture after the call answered; `redacting`: redactors are set, and left it there.
+ */
 export function secretError(
   hit: SecretHit,
   file: string,
   when: "before the call" | "before the tool ran" | "after the call" = "after the call",
+  redacting = false,
 ): VcrSecretError {
   const how =
     hit.pattern === "client_api_key"
@@ -249,11 +291,15 @@ export function secretError(
         : `It matches the credential pattern "${hit.pattern}".`;
   return new VcrSecretError(
     `refused to write ${shownPath(file)}: the fixture field ${hit.path} looks like a secret. ${how}\n` +
-      (when === "after the call"
-        ? `  Nothing was written; the call failed so the secret cannot reach the repository.\n`
-        : `  Nothing was written, and ${when === "before the tool ran" ? "the tool's body did not run" : "the request was not sent to the provider"}: its fixture could never be written.\n`) +
+      (when !== "after the call"
+        ? `  Nothing was written, and ${when === "before the tool ran" ? "the tool's body did not run" : "the request was not sent to the provider"}: its fixture could never be written.\n`
+        : hit.path.startsWith("$.request")
+          ? // known only once the call answered (the redactors could not take the request alone, or an AWS client's own credentials)
+            `  Nothing was written, and the call failed so the secret cannot reach the repository; the request that holds it was sent to the provider.\n`
+          : `  Nothing was written; the call failed so the secret cannot reach the repository.\n`) +
       // in the answer, the provider (or a tool's result) wrote it: nothing in the test's prompt to take out
-      `  Fix it: ${hit.path.startsWith("$.response") ? "the answer holds it (the model, or a tool's result, wrote it): add" : "keep the secret out of the prompt, or add"} a redactor (options.redactors) that masks it` +
+      `  Fix it: ${hit.path.startsWith("$.response") ? "the answer holds it (the model, or a tool's result, wrote it): " : "keep the secret out of the prompt, or "}` +
+      (redacting ? `make the redactors (options.redactors) mask it: they leave it there` : `add a redactor (options.redactors) that masks it`) +
       (hit.pattern === "client_api_key"
         ? hit.wordLike
           ? `; or, recording against a local server with a placeholder key, give the client one under 8 characters (apiKey "unused", or its key variable), which is never taken for a credential.`

@@ -8,6 +8,7 @@ import { changesEveryRun, countedNamesOnly, formatChange, formatEdit, hintFor, i
 import { shellWord } from "./commandEnv";
 import { rerecordCommand, wholeSuiteCommand } from "./rerecordCommand";
 import { staleInstall, staleInstallFix } from "./staleInstall";
+import type { SecretHit } from "../secrets";
 import { pathFrom } from "../pathFrom";
 import { isDirectory } from "../fsProbe";
 import { enclosingDirs, packagesHolding } from "../install/workspaces";
@@ -90,6 +91,8 @@ type MissFacts = Unmatched & {
   otherForm?: { kind: string; file: string };
   /** A file holding this very request under another name (renamed or copied by hand): never read. */
   misnamed?: string;
+  /** What looks like a secret in the request as the redactors leave it: its fixture would be refused. */
+  secret?: SecretHit;
 };
 
 /** A miss's error message, and whether its fix is to record the test again (the summary's one command for every such test). */
@@ -142,6 +145,12 @@ function missFix(m: MissFacts, held: { there: string; pkg: string } | undefined)
   if (m.misnamed) return no(`  Fix: give it its name back (git mv ${shellWord(m.misnamed)} ${shellWord(m.file)}), or restore both from git.`);
   if (held) return no(anchorFix(held, m.file));
   const command = rerecordCommand(m.runner, m.filterTitle ?? m.test, m.specFile);
+  // trial 57 L3: the command would only be refused (before the call)
+  if (m.secret)
+    return no(
+      `  Recording it will be refused while the request holds what looks like a secret (${secretName(m.secret)} at ${m.secret.path}): ` +
+        `keep it out of the prompt, or make a redactor (options.redactors) mask it, then record it: ${command}.`,
+    );
   const differences = m.nearest?.differences ?? [];
   // recording it again would record a request the next run does not make: the hint above says what to do
   if (m.nearest && changesEveryRun(differences))
@@ -160,6 +169,13 @@ function missFix(m: MissFacts, held: { there: string; pkg: string } | undefined)
   // the installed packages are not the lock file's (said above): recording now would key fixtures to them
   if (staleInstall()) return no(staleInstallFix(recordHow, command));
   return { line: `  To record it, run the test ${recordHow}: ${command}, then review and commit the new fixture.`, records: true };
+}
+
+/** What a secret is, as a miss names it: its credential pattern, the client's own key, or a variable's value. */
+function secretName(hit: SecretHit): string {
+  if (hit.pattern === "client_api_key") return "the client's own key";
+  if (hit.pattern === "environment_secret") return `the value of $${hit.variable}`;
+  return hit.pattern;
 }
 
 /** A miss whose request is recorded as the other kind of call: the test switched between a plain call and a stream. */

@@ -162,7 +162,9 @@ describe("redactors", () => {
     });
     const live = await openai(fake, vcr.cache).invoke("hi");
     expect(live.content).to.equal("echo: hi");
-    expect(order).to.deep.equal(["first", "second:MUTATED"]);
+    // before the call they see the request alone (the secret scan of what they leave: the first throws on its missing
+    // response, so that check waits for the answer); then once, in order, over the whole fixture
+    expect(order).to.deep.equal(["first", "first", "second:MUTATED"]);
   });
 
   it("a redactor that throws fails the call and writes nothing", async () => {
@@ -342,6 +344,50 @@ describe("secret safety", () => {
     expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
   });
 
+  it("with a redactor set for another value (emails), a pasted key it leaves in the request is still refused before the call; one that cannot take a request alone leaves it to after the call, which says the request was sent (trial 57 M2)", async () => {
+    const key = "sk-proj-abcdefghijklmnopqrstuvwxyz012345";
+    const maskEmails = (f: Fixture) => JSON.parse(JSON.stringify(f).replace(/[\w.]+@[\w.]+/g, "<email>")) as Fixture;
+    const vcr = new Vcr({ dir, mode: "record_or_replay", redactors: [maskEmails] });
+    const err = await openai(fake, vcr.cache)
+      .invoke(`mail jo@example.org the key ${key}`)
+      .catch((e) => e);
+    expect(err).to.be.instanceOf(VcrSecretError);
+    expect(err.path).to.equal("$.request.messages[0].content");
+    expect(err.message)
+      .to.include("the request was not sent to the provider")
+      .and.include("Fix it: keep the secret out of the prompt, or make the redactors (options.redactors) mask it: they leave it there");
+    expect(fake.count(), "refused before the call").to.equal(0);
+    // a redactor that masks the key is not refused: the request is recorded with what it leaves
+    const maskKeys = (f: Fixture) => JSON.parse(JSON.stringify(f).replace(/sk-proj-\w+/g, "<key>")) as Fixture;
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay", redactors: [maskEmails, maskKeys] }).cache).invoke(`mail jo@example.org the key ${key}`);
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([1, 1]);
+    expect(allBytes(dir)).not.to.include(key);
+    // a redactor that reads the response (none yet before the call) cannot say: the scan after the call refuses it
+    const reader = (f: Fixture) => {
+      if (!(f.response as { generations?: unknown } | null)?.generations) throw new Error("no generations");
+      return f;
+    };
+    const after = await openai(fake, new Vcr({ dir, mode: "record_or_replay", redactors: [reader] }).cache)
+      .invoke(`another key ${key}`)
+      .catch((e) => e);
+    expect(after).to.be.instanceOf(VcrSecretError);
+    expect(after.message).to.include("the request that holds it was sent to the provider");
+    expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([2, 1]);
+  });
+
+  it("a miss whose request holds a secret says recording it would be refused, and prints no plain record command (trial 57 L3)", async () => {
+    const vcr = new Vcr({ dir, mode: "replay_only" });
+    const err = await openai(fake, vcr.cache)
+      .invoke("why does sk-proj-abcdefghijklmnopqrstuvwxyz012345 fail?")
+      .catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    expect(err.message)
+      .to.include("Recording it will be refused while the request holds what looks like a secret (openai_key at $.request.messages[0].content)")
+      .and.not.include("To record it")
+      .and.not.include("abcdefghijklmnop");
+    expect(fake.count()).to.equal(0);
+  });
+
   it("the client's own API key is refused even when it has no known shape, before the call: invoke, stream and embeddings, 0 requests", async () => {
     const vcr = new Vcr({ dir, mode: "record_or_replay" });
     const key = "plain-looking-key-123";
@@ -465,6 +511,44 @@ describe("secret safety", () => {
     for await (const _ of await openai(fake, withIds.cache).stream("Stream a greeting")) void _;
     expect(fixtureFiles(dir)).to.have.length(2);
     expect(allBytes(dir)).to.include("chatcmpl-REDACTED");
+  });
+
+  it("a stream redactor that masks the chunks' text joined but leaves message.content in pieces is refused; one that masks both records, and its fixture replays (trial 57 H1)", async () => {
+    const name = "Jane Q. Doe"; // the fake answers a word a chunk: no chunk holds it whole
+    const mask = (t: string) => t.split(name).join("<name>");
+    type Chunk = { text: string; message: { content: unknown } };
+    const deep = (f: Fixture) => JSON.parse(mask(JSON.stringify(f))) as Fixture;
+    /** Joins the chunks' text, masks it, puts it whole in the first chunk: in `text` only, or in `message.content` too. */
+    const streamAware = (both: boolean) =>
+      function maskStream(f: Fixture): Fixture {
+        const out = deep(f);
+        if (out.kind !== "chat_stream") return out;
+        const chunks = (out.response as { chunks: Chunk[] }).chunks;
+        const whole = mask(chunks.map((c) => c.text).join(""));
+        chunks.forEach((c, i) => {
+          c.text = i === 0 ? whole : "";
+          if (both) c.message.content = i === 0 ? whole : "";
+        });
+        return out;
+      };
+    const drain = async (vcr: Vcr) => {
+      let text = "";
+      for await (const c of await openai(fake, vcr.cache).stream(`Greet ${name} by name`)) text += c.text;
+      return text;
+    };
+    const half = new Vcr({ dir, mode: "record_or_replay", redactors: [streamAware(false)] });
+    const err = await drain(half).catch((e) => e);
+    expect(err).to.be.instanceOf(VcrSecretError);
+    expect(err.path).to.equal("$.response.chunks[*].message.content, joined");
+    expect(err.message).to.include("a chat stream's chunk holds its text twice, as text and as message.content").and.not.include(name);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+    const full = new Vcr({ dir, mode: "record_or_replay", redactors: [streamAware(true)] });
+    expect(await drain(full)).to.equal(`echo: Greet ${name} by name`);
+    expect(fixtureFiles(dir)).to.have.length(1);
+    expect(allBytes(dir)).not.to.include("Doe");
+    const requests = fake.count();
+    expect(await drain(new Vcr({ dir, mode: "replay_only", redactors: [streamAware(true)] }))).to.equal("echo: Greet <name> by name");
+    expect(fake.count()).to.equal(requests);
   });
 
   it("the value of a credential environment variable is refused before the call, naming the variable; the fixture path is shown from the working directory", async () => {
