@@ -607,6 +607,7 @@ export class Recorder {
           filterTitle: test?.filterTitle,
           specFile: test?.specFile,
           status: httpStatus(error),
+          masked: nearest !== undefined && this.nearest.masked,
         });
       if (!appendNote(error as PrintedError, note)) log.warn(note);
     } catch {
@@ -654,6 +655,7 @@ export class Recorder {
       otherForm,
       misnamed,
       secret: this.secretInRequest(base, secrets),
+      masked: nearest !== undefined && this.nearest.masked,
     });
     this.count("missed", base.kind, base.mode, {
       cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest),
@@ -729,7 +731,14 @@ export class Recorder {
     // the old form of this very question (the same model, user text and what came after) however much else changed: a LangChain upgrade's re-keying
     const sameQuestion = asksSameQuestion(lookup.kind, this.nearest.requestIn(nearest.file), shown.request);
     const test = currentTest();
-    const rec = { kind: lookup.kind, file: lookup.file, test: test?.title, replayedToolErrors: test?.replayedToolErrors, request: shown.request };
+    const rec = {
+      kind: lookup.kind,
+      file: lookup.file,
+      test: test?.title,
+      replayedToolErrors: test?.replayedToolErrors,
+      request: shown.request,
+      masked: this.nearest.masked,
+    };
     const line = recordedNearMessage(rec, nearest, sameQuestion);
     if (line) log.note(line);
   }

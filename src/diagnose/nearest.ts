@@ -36,6 +36,12 @@ export class NearestIndex {
    */
   misnamed: string | undefined;
 
+  /**
+   * Whether the nearest fixture the last `find` returned differs by nothing and is of the current form: the requests
+   * differ only inside a value the redactors mask (the request compared is as they leave it), not an older form of it.
+   */
+  masked = false;
+
   constructor(private readonly dir: string) {}
 
   /**
@@ -44,6 +50,7 @@ export class NearestIndex {
   find(kind: string, request: unknown, skipHash?: string, maxEntries = Infinity, usedThisRun?: (file: string) => boolean): VcrNearest | undefined {
     this.older = 0;
     this.misnamed = undefined;
+    this.masked = false;
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -66,7 +73,9 @@ export class NearestIndex {
       const file = path.join(this.dir, name);
       candidates.push({ ...entry, file, usedThisRun: usedThisRun?.(file) });
     }
-    return nearestOf(kind, request, candidates);
+    const nearest = nearestOf(kind, request, candidates);
+    this.masked = nearest !== undefined && nearest.differences.length === 0 && this.seen.get(path.basename(nearest.file))?.schemaVersion === SCHEMA_VERSION;
+    return nearest;
   }
 
   /** The request (in the current version's form) of a file the last `find` read, as it compared it. */

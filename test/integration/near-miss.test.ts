@@ -9,7 +9,7 @@ import { expect } from "chai";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Vcr, VcrMissError, withVcr } from "../../src/index";
+import { Vcr, VcrMissError, withVcr, type Fixture } from "../../src/index";
 import { useFakeAndDir } from "../helpers/fixtureEnv";
 import { fromAnEarlierRun, readFixtures, tmpDir } from "../helpers/tmp";
 import type { FakeProvider } from "../helpers/fakeProvider";
@@ -48,6 +48,24 @@ describe("the near-miss note on recording", () => {
     fromAnEarlierRun(dir, files); // written before this run started
   }
   const earlierModel = (earlier: string, fields?: Record<string, unknown>) => openai(fake, new Vcr({ dir: earlier, mode: "record_or_replay" }).cache, fields);
+
+  it("a value the redactors mask, changed (a teammate's email): the miss and the note say the requests differ inside it, and send no one to upgrade fixtures (trial 57 M1)", async () => {
+    const maskEmails = (f: Fixture) => JSON.parse(JSON.stringify(f).replace(/[\w.]+@[\w.]+\w/g, "<email>")) as Fixture;
+    const ask = (email: string, earlier?: string, mode: "record_or_replay" | "replay_only" = "record_or_replay") =>
+      openai(fake, new Vcr({ dir: earlier ?? dir, mode, redactors: [maskEmails] }).cache).invoke(`Write to ${email} about order 42.`);
+    await recordedEarlier((earlier) => ask("jane.doe@example.org", earlier));
+    const miss = await ask("john.smith@example.com", undefined, "replay_only").catch((e) => e);
+    expect(miss).to.be.instanceOf(VcrMissError);
+    expect(miss.message)
+      .to.include("the same request as the redactors leave both: they differ only inside a value the redactors mask")
+      .and.not.include("older")
+      .and.not.include("migrate")
+      .and.not.include("john.smith");
+    const notes = await notesDuring(() => ask("john.smith@example.com"));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.include("is the same request as the redactors leave both").and.not.include("older").and.not.include("migrate");
+    expect([fake.count(), readFixtures(dir).length]).to.deep.equal([2, 2]);
+  });
 
   it("a prompt that is an edit of a recorded one (a date changed): one note with the field, both values and the hint", async () => {
     await recordedEarlier((earlier) => earlierModel(earlier).invoke("Today is 2026-11-28. Summarize my calendar."));
