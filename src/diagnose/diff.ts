@@ -405,6 +405,8 @@ export function sameJsonKey(v: unknown): string {
 
 /** The last step of a path to a prompt's text: `messages[0].content`, `messages[1].content[0].text`, a text completion's `prompt`. */
 export const TEXT_PATH = /(^|\.)(content|text|prompt)(\[\d+\])?$/;
+/** Where a request holds a binary as its digest (`…image_url.url.sha256`, `…source.data.sha256`). */
+const DIGEST_PATH = /\.sha256$/;
 
 /**
  * Whether a changed text looks like an edit of the recorded one (a date, a word, a typo) rather
@@ -412,6 +414,9 @@ export const TEXT_PATH = /(^|\.)(content|text|prompt)(\[\d+\])?$/;
  * Non-text differences (a parameter, a tool) always count.
  */
 export function looksEdited(d: { path?: string; recorded?: unknown; requested?: unknown }): boolean {
+  // an image's, a file's digest: its bytes changed (a screenshot regenerated, an asset edited), one change as a parameter's,
+  // not another text (trial 57 M3: an image-only change was recorded with no note, and diff split it into added and removed)
+  if (d.path !== undefined && DIGEST_PATH.test(d.path)) return true;
   const a = d.recorded;
   const b = d.requested;
   // a text beside content blocks (a question that gained an image, or another question than an image's) compares by the blocks' text

@@ -67,6 +67,23 @@ describe("the near-miss note on recording", () => {
     expect([fake.count(), readFixtures(dir).length]).to.deep.equal([2, 2]);
   });
 
+  it("an image's bytes changed under the same question: one note naming its sha256 (trial 57 M3: none before)", async () => {
+    const ask = (png: string, model: { invoke: (m: HumanMessage[]) => Promise<unknown> }) =>
+      model.invoke([
+        new HumanMessage({
+          content: [
+            { type: "text", text: "Describe this chart." },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${png}` } },
+          ],
+        }),
+      ]);
+    await recordedEarlier((earlier) => ask("iVBORw0KGgoAAAANSUhEUgAAAAE=", earlierModel(earlier)));
+    const notes = await notesDuring(() => ask("iVBORw0KGgoAAAANSUhEUgAAAAI=", model()));
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.include("messages[0].content[1].image_url.url.sha256:").and.not.include("iVBORw0KGgo");
+    expect(fake.count()).to.equal(2);
+  });
+
   it("a prompt that is an edit of a recorded one (a date changed): one note with the field, both values and the hint", async () => {
     await recordedEarlier((earlier) => earlierModel(earlier).invoke("Today is 2026-11-28. Summarize my calendar."));
     const notes = await notesDuring(() => model().invoke("Today is 2026-11-29. Summarize my calendar."));

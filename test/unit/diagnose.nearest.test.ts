@@ -112,6 +112,28 @@ describe("the nearest recorded request to one that missed", () => {
     expect(nearness(diffValues({ model: "a" }, { model: "b" }))).to.equal(5);
   });
 
+  it("an image's bytes changed (its sha256), alone or beside an edit of its question, is an edit: one change, as a parameter's (trial 57 M3)", () => {
+    const withImage = (q: string, sha: string) => ({
+      messages: [
+        {
+          content: [
+            { type: "text", text: q },
+            { type: "image_url", image_url: { url: { mime: "image/png", sha256: sha } } },
+          ],
+          role: "user",
+        },
+      ],
+      model: "gpt-4o-mini",
+    });
+    const [a, b] = ["a4e2474f09ed928119d82c471575fb7fd24f72c988b1aa6b4d3e2f4f6c7f1a20", "06ceaf5b9e8f1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e"];
+    const image = diffValues(withImage("Describe this chart.", a), withImage("Describe this chart.", b));
+    expect(image.map((d) => d.path)).to.deep.equal(["messages[0].content[1].image_url.url.sha256"]);
+    expect(isEdit(image)).to.equal(true);
+    expect(nearness(image)).to.equal(1);
+    const both = diffValues(withImage("Describe this chart.", a), withImage("Describe this chart briefly.", b));
+    expect(isEdit(both)).to.equal(true);
+  });
+
   it("a text question against content blocks (an image and its question) compares by the blocks' text: another question is replaced, not an edit; the same question gaining an image is an edit", () => {
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
     const withImage = (q: string) => ({ messages: [{ content: [{ type: "text", text: q }, image], role: "user" }], model: "gpt-4o-mini" });
