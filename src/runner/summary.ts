@@ -12,6 +12,7 @@ import { log } from "../log";
 import { noVcrNote } from "./noVcr";
 import { causesRecord, missCausesNote, type MissCauses, type MissCausesRecord } from "./missCauses";
 import { missedTestsNote, type MissedTests } from "./missedTests";
+import { uncommittedNote } from "./uncommitted";
 
 export interface Totals {
   replayed: number;
@@ -137,7 +138,15 @@ export function summaryLine(totals: Totals, dirs: ReadonlySet<string>, mode: str
  * having built a Vcr is known, and said (`noVcrNote`).
  */
 export function usageSummaryLine(
-  u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses?: MissCauses; missedTests?: MissedTests },
+  u: {
+    totals: Totals;
+    dirs: ReadonlySet<string>;
+    modes: ReadonlySet<string>;
+    missCauses?: MissCauses;
+    missedTests?: MissedTests;
+    /** The fixture files the run replayed or recorded (the note on those git does not track). */
+    used?: ReadonlySet<string>;
+  },
   runner?: string,
 ): string {
   const mode = modeInForce(u.modes);
@@ -147,7 +156,9 @@ export function usageSummaryLine(
   // anything counted came from a Vcr (a process that counted one it did not build, or a report older than the count): no note
   const counted = t.replayed + t.recorded + t.bypassed + t.missed > 0;
   const noVcr = runner !== undefined && !(t.vcrs > 0) && !counted ? noVcrNote(runner) : "";
-  return summaryLine(u.totals, u.dirs, mode.mode, mode.source) + (causes ? "\n" + causes : "") + (noVcr ? "\n" + noVcr : "");
+  // a note, as the near-miss one is: LANGCHAIN_VCR_QUIET silences it
+  const uncommitted = u.used && !process.env.LANGCHAIN_VCR_QUIET ? uncommittedNote(u.used) : undefined;
+  return [summaryLine(u.totals, u.dirs, mode.mode, mode.source), causes, noVcr, uncommitted].filter(Boolean).join("\n");
 }
 
 /** The mode the summary names: the one the requests ran under (a Vcr's `mode:` option wins over the environment). */

@@ -37,6 +37,25 @@ describe("modes", () => {
     expect(vcr.stats()).to.deep.equal({ replayed: 0, recorded: 0, bypassed: 0, missed: 1 });
   });
 
+  it("under CI, a miss that is no edit of its nearest fixture (a new test's) says its fixture may be recorded and not committed where the test passes; an edit's does not (trial 58 M1)", async () => {
+    const vcr = new Vcr({ dir, mode: "replay_only" });
+    const line = `  If this test passes on the machine that recorded it, its fixture is there and not committed: git status ${dir} there lists it.`;
+    const ask = (q: string) =>
+      openai(fake, vcr.cache)
+        .invoke(q)
+        .catch((e) => e);
+    const inCi = await withEnv({ CI: "true" }, () => ask("a new test's question"));
+    expect(inCi.message).to.include(line);
+    const local = await withEnv({ CI: undefined }, () => ask("a new test's question"));
+    expect(local.message).to.not.include("If this test passes");
+    // an edit of a fixture no call of this run met (recorded elsewhere, copied in): its nearest says what changed
+    const elsewhere = path.join(dir, "elsewhere");
+    await openai(fake, new Vcr({ dir: elsewhere, mode: "record_or_replay" }).cache).invoke("Today is 2026-11-28");
+    for (const f of fs.readdirSync(elsewhere)) fs.copyFileSync(path.join(elsewhere, f), path.join(dir, f));
+    const edit = await withEnv({ CI: "true" }, () => ask("Today is 2026-11-29"));
+    expect(edit.message).to.include("differs at:").and.not.include("answered another call").and.not.include("If this test passes");
+  });
+
   it("replay_only: the miss names the nearest fixture and the field that changed by one character", async () => {
     const vcr = new Vcr({ dir });
     await withVcr({ mode: "record_or_replay" }, () => openai(fake, vcr.cache).invoke("Today is 2026-11-28"));

@@ -7,6 +7,7 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
+import { git } from "../helpers/git";
 import { DASH_T, describeParity } from "./helpers/parity";
 import {
   addDeadFixture,
@@ -477,5 +478,45 @@ describe("langchain-vcr/vitest: a test file using test.extend fixtures", functio
     const again = await p.run([VITEST, "run"], { CI: "true" });
     expect(again.status, again.stdout + again.stderr).to.equal(0);
     expect(summaryLines(again)[0]).to.include("1 replayed, 0 recorded");
+  });
+});
+
+describe("langchain-vcr/vitest: fixtures the run used that git does not track (trial 58 M1)", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  const APP = [
+    `import { test, expect } from "vitest";`,
+    `import { FakeListChatModel } from "@langchain/core/utils/testing";`,
+    `import { Vcr } from "langchain-vcr";`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `test("asks", async () => {`,
+    `  const model = new FakeListChatModel({ responses: ["Paris"], cache: vcr.cache });`,
+    `  expect((await model.invoke("The capital of France, in one word?")).content).toBe("Paris");`,
+    `});`,
+    ``,
+  ].join("\n");
+  const NOTE = "langchain-vcr: 1 fixture this run used is not committed to git: cassettes/";
+
+  it("a run that replays a fixture never git-added says so under its summary, naming it and how a clean checkout fails; once added, nothing", async () => {
+    const p = makeProject({ "vitest.config.mjs": CONFIG(), "test/app.test.mjs": APP, ".gitignore": "node_modules\n" });
+    git(p.dir, "init", "-q");
+    const loud = { LANGCHAIN_VCR_QUIET: "" }; // the note is one, as the near-miss note is
+    const rec = await p.run([VITEST, "run"], { ...loud, LANGCHAIN_VCR_MODE: "record_or_replay" });
+    expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+    const [file] = p.fixtures();
+    git(p.dir, "add", "test", "vitest.config.mjs", ".gitignore");
+    git(p.dir, "commit", "-qm", "the test, without its fixture");
+    const replay = await p.run([VITEST, "run"], loud);
+    const text = replay.stdout + replay.stderr;
+    expect(replay.status, text).to.equal(0);
+    expect(summaryLines(replay)[0]).to.include("1 replayed, 0 recorded");
+    expect(text).to.include(
+      `${NOTE}${file}. A clean checkout (CI's) does not have it, so its test misses there: commit it with the tests (git add cassettes).`,
+    );
+    git(p.dir, "add", "cassettes");
+    const added = await p.run([VITEST, "run"], loud);
+    expect(added.stdout + added.stderr)
+      .to.include("1 replayed, 0 recorded")
+      .and.not.include("not committed to git");
   });
 });
