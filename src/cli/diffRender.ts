@@ -6,6 +6,7 @@
 import type { VcrDifference } from "../errors";
 import { formatValue, keyedInOtherForm } from "../diagnose/diff";
 import { requestChangeOf, type DiffReport, type ShownDifference } from "./diffCompute";
+import { binaryLabel } from "../kinds/binaryText";
 
 const MAX_DIFFS = 8;
 const CONTEXT_WORDS = 6;
@@ -291,6 +292,12 @@ function shown(d: ShownDifference): string {
 
 /** A difference: a changed text as its changed words in context, any other value as old → new. */
 function change(d: VcrDifference, markdown: boolean): string {
+  // a file's bytes as base64 (an image a tool returned): its size and digest on each side, not windows of its characters
+  const binary = (v: unknown) => (typeof v === "string" ? binaryLabel(v) : undefined);
+  if (binary(d.recorded) !== undefined || binary(d.requested) !== undefined) {
+    const side = (v: unknown) => binary(v) ?? formatValue(v);
+    return markdown ? `${code(side(d.recorded))} → ${code(side(d.requested))}` : `${side(d.recorded)} → ${side(d.requested)}`;
+  }
   if (typeof d.recorded === "string" && typeof d.requested === "string") return wordChange(d.recorded, d.requested, markdown);
   return markdown ? `${code(formatValue(d.recorded))} → ${code(formatValue(d.requested))}` : `${formatValue(d.recorded)} → ${formatValue(d.requested)}`;
 }

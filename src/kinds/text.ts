@@ -1,5 +1,6 @@
 /** Small text helpers shared by the kinds' renders (`show`) and `diff`. */
 import type { Rec } from "./types";
+import { binaryLabel } from "./binaryText";
 
 export function isRec(v: unknown): v is Rec {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -115,10 +116,12 @@ export function json(v: unknown): string {
   return JSON.stringify(v, summarizeVectors, 2) ?? String(v);
 }
 
+/** A long vector as its length and first numbers, a file's bytes as base64 as their size and digest (`binaryLabel`). */
 function summarizeVectors(_key: string, value: unknown): unknown {
   if (Array.isArray(value) && value.length > 8 && value.every((x) => typeof x === "number")) {
     return `[${value.length} numbers: ${value.slice(0, 3).join(", ")}, …]`;
   }
+  if (typeof value === "string") return binaryLabel(value) ?? value;
   return value;
 }
 
