@@ -9,10 +9,11 @@ import { VcrFixtureError } from "../errors";
 import { currentTest, emit } from "../scope";
 import { kindSpec } from "./index";
 import { isKept } from "../store/parsedCache";
+import { pathFrom } from "../pathFrom";
 
 /** The parts both wordings share. `problem` is a predicate of the file ("has no ..."). */
 export function damagedParts(kind: string, file: string, problem: string, recordCommand: string): { what: string; shape: string; fix: string } {
-  const q = JSON.stringify(file);
+  const q = JSON.stringify(pathFrom(process.cwd(), file)); // from the working directory: CI's absolute paths are no one else's
   return {
     what: `${problem}, so replay refuses it`,
     shape: `${/^(?:[aeiou]|llm)/.test(kind) ? "an" : "a"} ${kind} fixture's response is ${kindSpec(kind)?.shape ?? "unknown"}`, // "an llm"

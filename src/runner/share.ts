@@ -31,7 +31,7 @@ import { causesRecord, type MissCausesRecord } from "./missCauses";
 import type { UsedByRecord } from "./usedBy";
 import type { MissedTest } from "../diagnose/rerecordCommand";
 import { removeStaleRunDirs } from "./staleTmp";
-import { specFacts } from "./specDigests";
+import { forgetRunDigests, specFacts } from "./specDigests";
 import { checkoutOf } from "./checkout";
 import { rootInRepo } from "./runRoot";
 import { log } from "../log";
@@ -358,6 +358,7 @@ function unfinishedCauses(runner: string): string {
 export function recordRunStart(share: RunShare, shard?: Shard): void {
   // the test processes this rerun starts inherit it: what they recorded before it is an earlier run's (runner/runStart.ts)
   share.testsStartedAt = new Date().toISOString();
+  forgetRunDigests(); // a rerun's ledger holds its test files as this rerun reads them
   if (parseShare(process.env[SHARE_ENV])?.runId === share.runId) process.env[SHARE_ENV] = JSON.stringify(share);
   writeRunLedger(share, runRecord(share, { shard, partial: [], used: [], usedBy: {}, specFiles: [] }));
 }

@@ -18,6 +18,17 @@ export function sourceSkips(source: string): boolean {
   return SKIP.test(source);
 }
 
+/** Of `specFiles` (relative to `root`), those whose source skips tests (`sourceSkips`); a file gone skips none. */
+export function filesSkipping(specFiles: readonly string[], root: string): string[] {
+  return specFiles.filter((spec) => {
+    try {
+      return sourceSkips(fs.readFileSync(path.resolve(root, spec), "utf8"));
+    } catch {
+      return false;
+    }
+  });
+}
+
 export interface SkippedUsers {
   /** `test/a.spec.ts: "title"`, each once, in the order of the fixtures. */
   tests: string[];
@@ -37,14 +48,7 @@ export function skippedUsers(fixtures: readonly string[], before: RunVerdict | u
   const skips = new Map<string, boolean>();
   const skipping = (spec: string) => {
     let s = skips.get(spec);
-    if (s === undefined) {
-      try {
-        s = sourceSkips(fs.readFileSync(path.resolve(root, spec), "utf8"));
-      } catch {
-        s = false; // gone: a deleted test's fixtures are unused indeed
-      }
-      skips.set(spec, s);
-    }
+    if (s === undefined) skips.set(spec, (s = filesSkipping([spec], root).length > 0)); // gone: a deleted test's fixtures are unused indeed
     return s;
   };
   for (const f of fixtures) {

@@ -49,6 +49,15 @@ function digestOf(file: string): string | undefined {
 /** A run's own digests, by file: a mocha --parallel worker writes its ledger after every test file, and each write names every file so far. */
 const runDigests = new Map<string, string | undefined>();
 
+/**
+ * A new run starts in this process (a watch mode's rerun, `recordRunStart`): its test files are read again. Kept, the
+ * session's first digests went into every rerun's ledger, and prune called a file edited and rerun "changed since the run"
+ * (trial 58 L1).
+ */
+export function forgetRunDigests(): void {
+  runDigests.clear();
+}
+
 function runDigestOf(file: string): string | undefined {
   if (!runDigests.has(file)) runDigests.set(file, digestOf(file));
   return runDigests.get(file);

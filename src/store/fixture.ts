@@ -1,6 +1,7 @@
 /** The fixture envelope: its type, its current schema version, and the check every read applies. */
 import { SCHEMA_VERSION } from "../canonical/version";
 import { FIXTURE_KINDS, kindSpec, type FixtureKind } from "../kinds";
+import { pathFrom } from "../pathFrom";
 
 export { FIXTURE_KINDS, type FixtureKind };
 export { SCHEMA_VERSION } from "../canonical/version";
@@ -65,7 +66,7 @@ export const CONFLICT_PROBLEM = "holds unresolved git merge-conflict markers (<<
  * unmerged path.
  */
 export function conflictFix(file: string): string {
-  const q = JSON.stringify(file);
+  const q = JSON.stringify(pathFrom(process.cwd(), file)); // a command a reviewer pastes into a checkout of their own (trial 58 L3)
   return (
     `keep one side of the conflict (both answer the same request, which names the file): while the merge is in progress, ` +
     `git checkout --theirs -- ${q} (or --ours), then git add ${q}; once the markers are committed, take the file from one parent: git checkout <merge commit>^2 -- ${q} (or ^1)`

@@ -18,6 +18,7 @@ import { sameUnordered } from "../canonical/sameJson";
 import { suiteRerecordCommand } from "../diagnose/suiteCommand";
 import { currentTestCommand } from "../diagnose/rerecordCommand";
 import { emit } from "../scope";
+import { pathFrom } from "../pathFrom";
 
 /** An options object, not "utf8": Node copies a string option into a new object on every read. */
 const READ_UTF8 = { encoding: "utf8", flag: "r" } as const;
@@ -312,7 +313,11 @@ export function parseFixture(raw: string, file: string, expectedHash?: string): 
 }
 
 /** The fix for a fixture file that cannot be read (a replay's error, validate's line under a file that is not JSON): `mend` it, or record it again. */
-export function restoreOrRecord(file: string, command: string, mend = `restore it from git (git checkout -- ${JSON.stringify(file)})`): string {
+export function restoreOrRecord(
+  file: string,
+  command: string,
+  mend = `restore it from git (git checkout -- ${JSON.stringify(pathFrom(process.cwd(), file))})`,
+): string {
   return `${mend}, or delete it and re-record (${command})`;
 }
 

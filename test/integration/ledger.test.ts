@@ -409,6 +409,21 @@ describe("usage ledger and prune (mocha and the CLI as child processes)", functi
     const note =
       /\nlangchain-vcr: note: 1 of the fixtures it would remove were used in the run before \(\S+\) by tests in test files that now skip tests \(\.skip, xit, this\.skip\(\), \{ skip \}\): test\/s\.spec\.js: "s s2"\.\n {2}A skipped test uses no fixture, so prune takes its fixtures for unused\. If they are to stay, un-skip the tests and run the suite before pruning\.\n/;
     expect(dry.stdout).to.match(note);
+    // --check: its fix says the skipped tests' fixtures stay only if the tests are un-skipped (trial 58 M2: it said prune them)
+    const check = await cli(["prune", "--check"], dir);
+    expect(check.code).to.equal(1);
+    expect(check.stderr).to.include(
+      "  A skipped test uses no fixture, and some of these are skipped tests' (note above).\n  Fix: if they are to stay, un-skip those tests",
+    );
+    // a fresh clone, CI's: its one run has none before it to say whose they were; the files that skip tests are named
+    const fresh = clone(dir, false);
+    expect((await mocha(fresh, fake)).code).to.equal(0);
+    const ci = await cli(["prune", "--check"], fresh);
+    expect(ci.code).to.equal(1);
+    expect(ci.stdout).to.not.include("used in the run before");
+    expect(ci.stderr).to.include(
+      "  A skipped test uses no fixture, and test files of the run skip tests (test/s.spec.js): some of these may be theirs.\n  Fix: if they are to stay, un-skip those tests",
+    );
     const removed = await cli(["prune"], dir);
     expect(removed.code, removed.stderr).to.equal(0);
     expect(removed.stdout).to.include(`, and put them back: git checkout -- ${path.join("cassettes", s2)}.\n`);

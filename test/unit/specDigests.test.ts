@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { addedSpecFiles, changedSpecFiles, digestSpecFiles, specSiblings } from "../../src/runner/specDigests";
 import { removeTmpDirs, tmpDir } from "../helpers/tmp";
+import { recordRunStart } from "../../src/runner/share";
 
 describe("spec digests and siblings", () => {
   afterEach(removeTmpDirs);
@@ -19,6 +20,21 @@ describe("spec digests and siblings", () => {
     fs.appendFileSync(path.join(root, "test/a.test.ts"), 'it("d", () => {});\r\n');
     fs.rmSync(path.join(root, "test/b.test.ts"));
     expect(changedSpecFiles([record], root)).to.deep.equal(["test/a.test.ts"]);
+  });
+
+  it("a watch mode's rerun (recordRunStart) digests its test files anew: an edited file's ledger holds the edit (trial 58 L1: the session's first digests, every rerun)", () => {
+    const root = tmpDir("vcr-digests-");
+    fs.mkdirSync(path.join(root, "test"));
+    const file = path.join(root, "test/a.test.ts");
+    fs.writeFileSync(file, 'it("a", () => {});\n');
+    const first = digestSpecFiles(root, ["test/a.test.ts"]);
+    fs.appendFileSync(file, 'it("b", () => {});\n');
+    expect(digestSpecFiles(root, ["test/a.test.ts"])).to.deep.equal(first); // within one run: the run's own
+    const share = { runner: "vitest", runId: "r1", mainId: "m1", mainPid: process.pid, startedAt: new Date().toISOString(), dir: path.join(root, "run"), root };
+    recordRunStart(share);
+    const rerun = { specDigests: digestSpecFiles(root, ["test/a.test.ts"]) };
+    expect(rerun.specDigests).to.not.deep.equal(first);
+    expect(changedSpecFiles([rerun], root)).to.deep.equal([]);
   });
 
   it("siblings: the test-named files beside the run's own, excluded ones included; one added later is reported, another name is not", () => {

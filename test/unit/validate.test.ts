@@ -263,6 +263,15 @@ describe("validateFixtures", () => {
       VcrFixtureError,
       /merge-conflict markers[^]*It was not treated as a miss[^]*Fix it: keep one side of the conflict [^]*while the merge is in progress, git checkout --theirs/,
     );
+    // run from the repository (CI's checkout, a reviewer's): the commands name the file from there, to paste anywhere (trial 58 L3)
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const rel = JSON.stringify(path.basename(file));
+      expect(problemsOf(await validateFixtures(dir), file)[0]).to.include(`git checkout --theirs -- ${rel} (or --ours), then git add ${rel};`);
+    } finally {
+      process.chdir(cwd);
+    }
     git(dir, "checkout", "--theirs", "--", file);
     git(dir, "add", file);
     expect(await validateFixtures(dir)).to.deep.equal([]);
