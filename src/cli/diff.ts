@@ -38,7 +38,7 @@ export interface DiffResult {
 
 /** `command`: the command line that asked, for a missing directory's hint. */
 /** `inUse`: whether the last complete runs on this machine used a fixture, by its path (`usedByLastRuns`); undefined when no ledger says. */
-export function diffFixtures(dirArg: string, base: string, command = "diff", inUse?: (file: string) => boolean): DiffResult {
+export function diffFixtures(dirArg: string, base: string, command = "diff", inUse?: (file: string) => boolean, lastRunStartedAt?: string): DiffResult {
   if (fs.existsSync(dirArg) && !fs.statSync(dirArg).isDirectory()) throw new DiffUsageError(`${dirArg} is not a directory (pass the fixture directory)`);
   const top = workTreeOf(dirArg);
   const dir = realPathOf(dirArg);
@@ -99,7 +99,7 @@ export function diffFixtures(dirArg: string, base: string, command = "diff", inU
   // read only if an added fixture pairs with no removed one: it may be an edit of one still here
   const unchangedFiles = () => ({ files: new Map(unchanged.sort().map((n) => [n, readFixtureFile(path.join(dir, n))])), label });
   const used = inUse && ((name: string) => inUse(path.join(dirArg, name)) || inUse(path.join(dir, name))); // the ledger's path, or the real one
-  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort(), unchangedFiles, used);
+  const report = computeDiff({ files: baseFiles, label }, { files: workFiles, label }, sameName.sort(), unchangedFiles, used, lastRunStartedAt);
   report.damaged.push(...misnamed(dir, allBaseBlobs, label));
   return { report, dir: relPosix || ".", base };
 }
@@ -144,7 +144,7 @@ export async function diffCommand(args: ParsedArgs, io: Io): Promise<number> {
     dir = path.join(workTreeOf(dir), path.basename(dir));
   }
   const used = usedByLastRuns(dir, args, io);
-  const r = diffFixtures(dir, base, `diff${flagWords(args)}`, used.inUse);
+  const r = diffFixtures(dir, base, `diff${flagWords(args)}`, used.inUse, used.startedAt);
   if (r.report.unsureRewrites) r.report.unsureWhy = used.why;
   const header = { dir: r.dir, base: r.base };
   // a credential a fixture holds by mistake (validate reports it) stays out of the report, which a pull-request comment shows
@@ -165,7 +165,7 @@ function ranWhere(suites: readonly OtherSuite[], here: string, io: Io): string {
  * other suite sharing `dir`), from their ledgers (`inUse`); when one is missing or partial, why not, and what
  * would tell (`why`). A fixture they used is still a test's, not the old form of an added one.
  */
-function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file: string) => boolean; why?: string } {
+function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file: string) => boolean; startedAt?: string; why?: string } {
   const { ledgerDir, verdicts, root } = cliVerdicts(args, io, dir);
   const last = verdicts?.last;
   if (!verdicts || !last) return { why: `there is no usage ledger in ${display(io, ledgerDir)}: ${WHOLE_RUN_FIX}` };
@@ -195,5 +195,5 @@ function usedByLastRuns(dir: string, args: ParsedArgs, io: Io): { inUse?: (file:
     return { why: notes.join(". ") };
   }
   const used = new Set([last, ...others.map((o) => o.run)].flatMap((r) => [...r.used]));
-  return { inUse: (file) => used.has(file) };
+  return { inUse: (file) => used.has(file), startedAt: last.startedAt };
 }

@@ -17,6 +17,7 @@ export interface DiffHeader {
 }
 
 export function renderJson(r: DiffReport): string {
+  const unused = [...r.changed.filter((c) => c.unused).map((c) => c.after), ...r.added.filter((x) => x.unused).map((x) => x.file)];
   const diffs = (d: VcrDifference[]) => d.map((x) => ({ path: x.path, recorded: x.recorded, requested: x.requested }));
   const out = {
     changed: r.changed.map((c) => ({
@@ -26,8 +27,10 @@ export function renderJson(r: DiffReport): string {
       request: diffs(c.request),
       response: diffs(c.response),
       ...(c.migrated ? { migrated: true } : {}),
+      ...(c.unused ? { unused: true } : {}),
     })),
     added: r.added.map((x) => x.file),
+
     // an added fixture that edits one still there, unchanged (before prune): which, and how they differ
     addedEdits: r.added.flatMap((x) =>
       x.editOf ? [{ added: x.file, editOf: x.editOf.file, request: diffs(x.editOf.request), response: diffs(x.editOf.response) }] : [],
@@ -41,6 +44,8 @@ export function renderJson(r: DiffReport): string {
       ...(x.editedByHand ? { editedByHand: true } : {}),
     })),
     damaged: r.damaged,
+    // added or changed-to fixtures no test used in the last complete run (recorded before it started): only when there are some
+    ...(unused.length ? { unused } : {}),
     ...(r.unsureRewrites
       ? {
           unsureRewrites: r.unsureRewrites,
@@ -56,6 +61,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
   const asAbove = sameAsAbove();
   for (const c of r.changed.filter((x) => !x.migrated)) {
     lines.push("", `changed ${c.kind} ${c.title}`, `  ${c.before} → ${c.after}`);
+    if (c.unused) lines.push(`  ${UNUSED}`);
     lines.push(...(asAbove(c) ? [`  request: ${SAME_CHANGE}`] : section("request", c.request, false)), ...section("response", c.response, false));
   }
   const migrated = r.changed.filter((x) => x.migrated);
@@ -80,6 +86,7 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
   if (r.added.length + r.removed.length) lines.push("");
   for (const f of r.added) {
     lines.push(`added    ${f.file}  ${f.kind} ${f.title}`);
+    if (f.unused) lines.push(`  ${UNUSED}`);
     if (f.sameQuestionAs) lines.push(`  ${asksAsked(f.sameQuestionAs)}`);
     if (f.editOf) lines.push(`  ${stillHere(f.editOf)}`, ...section("request", f.editOf.request, false), ...section("response", f.editOf.response, false));
   }
@@ -89,11 +96,18 @@ export function renderText(r: DiffReport, h: DiffHeader): string {
 }
 
 export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
-  const lines = [`### langchain-vcr: fixtures in \`${h.dir}\``, "", `${summary(r)} (against \`${h.base}\`).`, ...unsure(r).map((l) => "\n" + l)];
+  const unused = r.changed.some((c) => c.unused) || r.added.some((f) => f.unused);
+  const lines = [
+    `### langchain-vcr: fixtures in \`${h.dir}\``,
+    "",
+    `${summary(r)} (against \`${h.base}\`).`,
+    ...unsure(r).map((l) => "\n" + l),
+    ...(unused ? [`\n_(unused): ${escapeMd(UNUSED)}._`] : []),
+  ];
   const [alike, differing] = splitAlike(r.rerecorded);
   const rows: string[][] = [
     ...r.changed.map((c) => [
-      c.migrated ? "migrated" : "changed",
+      (c.migrated ? "migrated" : "changed") + (c.unused ? " (unused)" : ""),
       c.kind,
       cell(c.title),
       `${code((c.migrated ? [...c.request.map(shown), ...c.response.map((d) => `response ${d.path}`)] : c.request.map(shown)).join(", ") || "—")}`,
@@ -108,7 +122,7 @@ export function renderMarkdown(r: DiffReport, h: DiffHeader): string {
     ]),
     ...(alike.length ? [["re-recorded", "—", `${alike.length} fixture(s) with no difference a review shows: ${ALIKE}`, "—", "—"]] : []),
     ...r.added.map((f) => [
-      "added",
+      f.unused ? "added (unused)" : "added",
       f.kind,
       cell(f.title),
       f.editOf ? `${code(f.editOf.request.map(shown).join(", "))} (an edit: see below)` : f.sameQuestionAs ? asksAsked(code(short(f.sameQuestionAs))) : "—",
@@ -198,6 +212,10 @@ type Rerecorded = DiffReport["rerecorded"][number];
 
 /** What a change shown right after another that did the same to its request says, instead of the same lines again. */
 const SAME_CHANGE = "the same change as the fixture above";
+/** An added fixture no test used in the last complete run, recorded before it (`DiffListed.unused`). */
+const UNUSED =
+  "no test used it in the last complete run on this machine, which started after it was recorded: a test deleted or renamed since? " +
+  "Then delete it (prune keeps what git does not hold as committed); committed, it fails prune --check";
 
 /** Whether each change, asked in order, did to its request what the change asked before it did (changes come grouped: `sortChanges`). */
 function sameAsAbove(): (c: { request: readonly VcrDifference[] }) => boolean {

@@ -6,6 +6,7 @@
  */
 import { expect } from "chai";
 import { computeDiff } from "../../src/cli/diffCompute";
+import { renderJson, renderMarkdown, renderText } from "../../src/cli/diffRender";
 import type { Fixture } from "../../src/store/fixture";
 import { chatFixture } from "../helpers/chatFixture";
 import type { FixtureFile } from "../../src/store/reader";
@@ -65,5 +66,33 @@ describe("diff: added fixtures that edit one still there (before prune)", () => 
     const byFile = new Map(report.added.map((a) => [a.file, a.editOf?.file]));
     expect(byFile.get(`cassettes/${edited.hash}.json`)).to.equal(`cassettes/${old.hash}.json`);
     expect(byFile.get(`cassettes/${copied.hash}.json`), "the copy: added, an edit of nothing still there").to.equal(undefined);
+  });
+});
+
+describe("diff: a new fixture no test used in the last complete run (trial 58 M3)", () => {
+  const ask = (q: string, at: string): Fixture => chatFixture({ messages: [{ role: "user", content: q }], model: "gpt-4o-mini" }, "ok", at);
+  const started = "2026-12-06T12:00:00.000Z";
+
+  it("is marked unused when recorded before that run started (a deleted test's), changed or added; not one recorded since, nor one the run used", () => {
+    const old = ask("Summarize the release notes.", "2026-12-01T00:00:00.000Z");
+    const orphan = ask("Summarize the release notes briefly.", "2026-12-06T11:00:00.000Z"); // recorded in a watch session, its test deleted later
+    const added = ask("Translate the release notes.", "2026-12-06T11:30:00.000Z");
+    const since = ask("Count the release notes.", "2026-12-06T13:00:00.000Z"); // a filtered run's, after
+    const used = ask("Summarize the changelog.", "2026-12-06T11:00:00.000Z");
+    const inUse = (name: string) => name === `${used.hash}.json`;
+    const report = computeDiff(side([old]), side([orphan, added, since, used]), [], undefined, inUse, started);
+    expect(report.changed.map((c) => [c.after, c.unused])).to.deep.equal([[`cassettes/${orphan.hash}.json`, true]]);
+    const unused = new Map(report.added.map((a) => [a.file, a.unused]));
+    expect(unused.get(`cassettes/${added.hash}.json`)).to.equal(true);
+    expect(unused.get(`cassettes/${since.hash}.json`)).to.equal(undefined);
+    expect(unused.get(`cassettes/${used.hash}.json`)).to.equal(undefined);
+    const text = renderText(report, { dir: "cassettes", base: "HEAD" });
+    expect(text).to.include(`  cassettes/${old.hash}.json → cassettes/${orphan.hash}.json\n  no test used it in the last complete run on this machine`);
+    expect(renderMarkdown(report, { dir: "cassettes", base: "HEAD" }))
+      .to.include("| changed (unused) |")
+      .and.include("_(unused): no test used it");
+    expect(JSON.parse(renderJson(report)).unused).to.have.members([`cassettes/${orphan.hash}.json`, `cassettes/${added.hash}.json`]);
+    // no ledger: nothing is marked
+    expect(computeDiff(side([old]), side([orphan]), []).changed[0].unused).to.equal(undefined);
   });
 });
