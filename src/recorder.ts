@@ -607,7 +607,7 @@ export class Recorder {
           filterTitle: test?.filterTitle,
           specFile: test?.specFile,
           status: httpStatus(error),
-          masked: nearest !== undefined && this.nearest.masked,
+          masked: nearest !== undefined && this.nearest.masked && this.config.redactors.length > 0,
         });
       if (!appendNote(error as PrintedError, note)) log.warn(note);
     } catch {
@@ -655,7 +655,8 @@ export class Recorder {
       otherForm,
       misnamed,
       secret: this.secretInRequest(base, secrets),
-      masked: nearest !== undefined && this.nearest.masked,
+      masked: nearest !== undefined && this.nearest.masked && this.config.redactors.length > 0,
+      hidden: !shown,
     });
     this.count("missed", base.kind, base.mode, {
       cause: otherForm || misnamed || !nearest ? undefined : firstDifference(nearest),
@@ -737,7 +738,7 @@ export class Recorder {
       test: test?.title,
       replayedToolErrors: test?.replayedToolErrors,
       request: shown.request,
-      masked: this.nearest.masked,
+      masked: this.nearest.masked && this.config.redactors.length > 0,
     };
     const line = recordedNearMessage(rec, nearest, sameQuestion);
     if (line) log.note(line);

@@ -51,9 +51,29 @@ export function applyRedactors(fixture: Fixture, redactors: readonly Redactor[])
  */
 export function redactedRequest(kind: FixtureKind, hash: string, request: unknown, redactors: readonly Redactor[]): { request: unknown } | undefined {
   if (redactors.length === 0) return { request };
-  const out = probeRedactors({ schemaVersion: SCHEMA_VERSION, kind, hash, recordedAt: new Date(0).toISOString(), request, response: null }, redactors);
+  const out = probeRedactors(
+    { schemaVersion: SCHEMA_VERSION, kind, hash, recordedAt: new Date(0).toISOString(), request, response: noAnswer(kind) },
+    redactors,
+  );
   return out && typeof out === "object" && "request" in out ? { request: out.request } : undefined;
 }
+
+/**
+ * A response of `kind`'s shape that holds no answer yet: a redactor written for real fixtures reads `response.chunks` or
+ * `response.generations`, and threw on `null`, which hid the request from a miss and skipped the secret scan before the
+ * call (review 68 H2, with the stream redactor the docs showed).
+ */
+function noAnswer(kind: FixtureKind): unknown {
+  return EMPTY_RESPONSES[kind] ?? {};
+}
+
+const EMPTY_RESPONSES: Partial<Record<FixtureKind, unknown>> = {
+  chat: { generations: [] },
+  llm: { generations: [] },
+  chat_stream: { chunks: [] },
+  embedding: { vector: [] },
+  moderation: { results: [] },
+};
 
 /**
  * What the redactors make of a fixture that is not going to disk (a miss's request, a stream's
@@ -80,25 +100,32 @@ function probeRedactors(fixture: Fixture, redactors: readonly Redactor[]): Fixtu
  */
 export function redactionSplitAcross(fixture: Fixture, redactors: readonly Redactor[]): string | undefined {
   if (redactors.length === 0) return undefined;
-  for (const joined of allJoinedStrings(fixture.response, "$.response")) {
-    // only what a provider spells out a piece at a time (text, tool-call arguments): ids and names
-    // repeat whole in every chunk, and a redactor that masks them there would "change" their join
-    if (!SPELLED_OUT.test(joined.at) || joined.pieces.every((p) => p === joined.pieces[0])) continue;
-    if (masksJoined(fixture, joined, redactors)) return joined.path;
+  // only what a provider spells out a piece at a time (text, tool-call arguments): ids and names
+  // repeat whole in every chunk, and a redactor that masks them there would "change" their join
+  const places = allJoinedStrings(fixture.response, "$.response").filter((j) => SPELLED_OUT.test(j.at));
+  for (const joined of places) {
+    if (joined.pieces.every((p) => p === joined.pieces[0])) continue;
+    if (masksJoined(fixture, joined, places, redactors)) return joined.path;
   }
   return undefined;
 }
 
 /**
- * Whether the redactors change `joined`'s text once they see it whole: in the fixture's own shape, its first piece the
- * whole text and the others empty (so a redactor written for streams, which reads `response.chunks`, takes it: trial 57
- * H1, where one that masked the chunks' `text` joined left the same text in `message.content`, in pieces), else as the
- * text alone of a fixture's response.
+ * Whether the redactors change `joined`'s text once they see it whole: put, in the fixture's own shape, in the first
+ * piece of each place the stream spells text out in (its own, and the others of its list: a chat stream's chunk holds
+ * its text twice, as `text` and `message.content`), the others emptied; else as the text alone of a fixture's response.
+ * A redactor written for streams reads `response.chunks` (the text alone is no stream to it), and may mask one of the
+ * places and pass another through: shown the text in its own place only, it left it as it was, and the value went to
+ * disk in pieces, marked redacted (trial 57 H1; review 68 H1).
  */
-function masksJoined(fixture: Fixture, joined: Joined, redactors: readonly Redactor[]): boolean {
-  const whole = probeRedactors({ ...fixture, response: withJoinedWhole(fixture.response, joined) }, redactors);
-  const after = whole && allJoinedStrings(whole.response, "$.response").find((j) => j.path === joined.path);
-  if (after) return after.text !== joined.text;
+function masksJoined(fixture: Fixture, joined: Joined, places: readonly Joined[], redactors: readonly Redactor[]): boolean {
+  for (const place of places) {
+    if (place.array !== joined.array) continue;
+    const at = { ...place, text: joined.text };
+    const whole = probeRedactors({ ...fixture, response: withJoinedWhole(fixture.response, at) }, redactors);
+    const after = whole && allJoinedStrings(whole.response, "$.response").find((j) => j.path === place.path);
+    if (after && after.text !== joined.text) return true;
+  }
   const alone = probeRedactors({ ...fixture, response: { text: joined.text } }, redactors);
   return alone !== undefined && (alone.response as { text?: unknown } | undefined)?.text !== joined.text;
 }

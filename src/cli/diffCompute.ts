@@ -135,7 +135,7 @@ export function computeDiff(
 ): DiffReport {
   // recorded before the last complete run started, and not used by it (one recorded since, by a filtered run, may be a new test's)
   const unusedByLastRun = (e: Entry) =>
-    inUse !== undefined && lastRunStartedAt !== undefined && !inUse(e.name) && !(Date.parse(e.fixture.recordedAt) > Date.parse(lastRunStartedAt));
+    inUse !== undefined && lastRunStartedAt !== undefined && !inUse(e.name) && Date.parse(e.fixture.recordedAt) <= Date.parse(lastRunStartedAt); // no date: no judgement
   const report: DiffReport = { changed: [], added: [], removed: [], rerecorded: [], damaged: [] };
   const good = (side: Side, which: "base" | "working tree", name: string): Fixture | undefined => {
     const f = side.files.get(name);

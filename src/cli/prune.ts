@@ -10,6 +10,7 @@ import { MISSING_SHARD, RUN_ID_ENV, type RunVerdict } from "../runner/ledgerFile
 import { suitesSharing, type OtherSuite } from "../runner/otherSuites";
 import { leftOutTests } from "../runner/leftOut";
 import { filesSkipping, skippedUsers } from "../runner/skipScan";
+import { specSiblings } from "../runner/specDigests";
 import { flagWords, type ParsedArgs } from "./args";
 import { shellWord } from "../diagnose/messages";
 import { listFixtures, dirArgOf, resolveDir } from "./fixtureDir";
@@ -149,7 +150,8 @@ export async function pruneCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (check && removable.length > 0) {
     const prune = `npx langchain-vcr prune${args.positionals[0] ? ` ${shellWord(args.positionals[0])}` : ""}${flagWords(args, ["check", "dry-run"])}`;
     // trial 58 M2: in a fresh clone (CI's) no run before says which tests used them; a test file that skips tests may be why
-    const skipping = skipped.fixtures.length ? [] : filesSkipping(verdict.specFiles, root);
+    // (the test files beside the run's too: one whose tests were all skipped may have reported none, recheck 68)
+    const skipping = skipped.fixtures.length || verdicts?.previous ? [] : filesSkipping(specSiblings(root, verdict.specFiles), root);
     io.err(
       `langchain-vcr: prune --check failed: ${removable.length} fixture(s) no test used in the last run are still in ${display(io, dir)}.\n` +
         (skipped.fixtures.length || skipping.length

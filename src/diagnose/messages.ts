@@ -99,6 +99,8 @@ type MissFacts = Unmatched & {
   misnamed?: string;
   /** What looks like a secret in the request as the redactors leave it: its fixture would be refused. */
   secret?: SecretHit;
+  /** A redactor threw on the request alone: it is not shown, and no recorded fixture was compared with it. */
+  hidden?: boolean;
 };
 
 /** A miss's error message, and whether its fix is to record the test again (the summary's one command for every such test). */
@@ -108,7 +110,8 @@ export function missReport(m: MissFacts): { message: string; recordsTest: boolea
   if (exact) m = { ...m, nearest: undefined, nearestUsedThisRun: undefined };
   const never = m.kind === "tool" ? "never runs the tool" : "never calls the real model";
   const held = m.nearest || exact ? undefined : packageHolding(m.file, process.cwd());
-  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, !exact, held)];
+  // a request the redactors hid was compared with nothing: "no fixture is recorded yet" would be a guess (review 68 H2)
+  const lines = [`no recorded fixture for this ${m.kind} request from ${m.describe}, and mode ${m.mode} ${never}.`, ...facts(m, !exact && !m.hidden, held)];
   if (m.older) {
     const same =
       m.nearest && m.nearest.differences.length === 0 && !m.masked ? ` — this very request is recorded, in the older form, in ${m.nearest.file}` : "";
@@ -127,7 +130,7 @@ export function missReport(m: MissFacts): { message: string; recordsTest: boolea
     // trial 58 M1: a new test whose fixture was recorded and never committed misses only here; recording it again there
     // replays the untracked file and changes nothing
     lines.push(
-      `  If this test passes on the machine that recorded it, its fixture is there and not committed: git status ${shellWord(path.dirname(m.file))} there lists it.`,
+      `  If this test passes on the machine that recorded it, its fixture is there and not committed: git status ${shellWord(pathFrom(process.cwd(), path.dirname(m.file)))} there lists it.`,
     );
   if (m.otherForm) lines.push(otherFormLine(m.otherForm));
   if (m.misnamed)

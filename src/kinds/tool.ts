@@ -2,6 +2,7 @@
 import { decodeResponse } from "../adapters/tools/outcome";
 import { contentText, indent, isRec, json } from "./text";
 import type { KindSpec } from "./types";
+import { binaryLabel } from "./binaryText";
 
 /** The problem of a tool response `decodeResponse` refused with `e`. */
 export function toolProblem(e: unknown): string {
@@ -29,7 +30,8 @@ export const tool: KindSpec = {
     if ("result" in res) out.push("  returned:", indent(json(res.result), "    "));
     else if (isRec(res.toolMessage)) {
       const m = res.toolMessage;
-      out.push(`  returned a ToolMessage${m.status ? ` (status ${String(m.status)})` : ""}:`, indent(contentText(m.content), "    "));
+      const text = typeof m.content === "string" ? (binaryLabel(m.content) ?? m.content) : contentText(m.content); // a file's bytes as its label
+      out.push(`  returned a ToolMessage${m.status ? ` (status ${String(m.status)})` : ""}:`, indent(text, "    "));
       if (m.artifact !== undefined) out.push("  artifact:", indent(json(m.artifact), "    "));
     } else if (isRec(res.error)) {
       out.push(`  threw ${String(res.error.class ?? res.error.name)}: ${String(res.error.message)}`);

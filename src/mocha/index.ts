@@ -72,8 +72,12 @@ function failedAttemptRetried(test: MochaTest | undefined): boolean {
   return test !== undefined && test.state === undefined && test.pending !== true && typeof test.duration === "number";
 }
 
+/** Every fixture file this process used in the run (the summary's note on those git does not track): the ledger takes `usage.used` as it goes. */
+const runUsed = new Set<string>();
+
 /** The fixture files used since the last call go into this process's ledger. */
 function ledgerTakesUsage(): void {
+  for (const f of usage.used) runUsed.add(f);
   ledger?.useAll(usage.used, usage.usedBy);
   usage.used.clear();
   usage.usedBy.clear();
@@ -117,7 +121,7 @@ export const mochaHooks = {
     ledger?.flush(this);
     const { role, mainId } = runRole();
     usage.noteVcrs();
-    if (role === "worker") saveWorkerTotals(mainId, usage); // the main process prints the run's line
+    if (role === "worker") saveWorkerTotals(mainId, usage, runUsed); // the main process prints the run's line
   },
 };
 
@@ -140,7 +144,13 @@ export function mochaGlobalTeardown(): void {
   const { role, mainId } = runRole();
   if (role !== "main") return;
   ledgerTakesUsage(); // a spec file's root-level `after` runs after the plugin's root afterAll: its fixtures join the ledger written at exit
-  collectWorkerTotals(mainId, usage);
+  // the workers' fixtures are in their own ledgers: the main one's usage takes only their counts; the summary, all
+  collectWorkerTotals(mainId, {
+    add: (w) => {
+      usage.add({ ...w, used: undefined });
+      if (Array.isArray(w.used)) for (const f of w.used) if (typeof f === "string") runUsed.add(f); // a worker's JSON: anything
+    },
+  });
   // --parallel: the workers hand their counts over through TMPDIR; none came, and this process ran no test
   const tmpProblem = unwritableDirectory(os.tmpdir());
   const nothingCounted = Object.values(usage.totals).every((n) => n === 0);
@@ -148,6 +158,6 @@ export function mochaGlobalTeardown(): void {
   const line =
     tmpProblem && nothingCounted
       ? `langchain-vcr: the test processes' counts are unknown: the temp directory ${os.tmpdir()} (TMPDIR), where mocha --parallel's workers leave them, cannot be written (${tmpProblem}); their usage ledgers are written. Fix: set TMPDIR to a writable directory.`
-      : usageSummaryLine(usage, "mocha");
+      : usageSummaryLine({ ...usage, totals: usage.totals, used: runUsed }, "mocha");
   process.stdout.write("\n" + line + "\n");
 }

@@ -56,6 +56,7 @@ const runDigests = new Map<string, string | undefined>();
  */
 export function forgetRunDigests(): void {
   runDigests.clear();
+  runSiblings.clear();
 }
 
 function runDigestOf(file: string): string | undefined {

@@ -58,10 +58,11 @@ function workerDir(mainId: string): string {
   return path.join(os.tmpdir(), `langchain-vcr-summary-${mainId.replace(/[^\w.-]/g, "_")}`);
 }
 
-/** A worker's running counts (rewritten after every spec file it runs). */
+/** A worker's running counts (rewritten after every spec file it runs); `used`: every fixture file it used in the run (the summary's note on those git does not track). */
 export function saveWorkerTotals(
   mainId: string,
   u: { totals: Totals; dirs: ReadonlySet<string>; modes: ReadonlySet<string>; missCauses: MissCauses; missedTests: MissedTests },
+  used: ReadonlySet<string> = new Set(),
 ): void {
   const dir = workerDir(mainId);
   try {
@@ -72,6 +73,7 @@ export function saveWorkerTotals(
       modes: [...u.modes],
       missCauses: causesRecord(u.missCauses),
       missedTests: [...u.missedTests.values()],
+      used: [...used],
     };
     fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(counts));
   } catch (e) {
@@ -89,7 +91,7 @@ const warnedUnsaved = new Set<string>();
 /** Adds every worker's counts, directories and modes to `into`, then removes them. */
 export function collectWorkerTotals(
   mainId: string,
-  into: { add(w: { totals: Totals; dirs: string[]; modes?: string[]; missCauses?: MissCausesRecord; missedTests?: unknown[] }): void },
+  into: { add(w: { totals: Totals; dirs: string[]; modes?: string[]; missCauses?: MissCausesRecord; missedTests?: unknown[]; used?: string[] }): void },
 ): void {
   const dir = workerDir(mainId);
   let names: string[];

@@ -4,9 +4,8 @@
  * a clean checkout, CI's, whose error can only say to record it; run there, that command replays the
  * untracked file and changes nothing. A run that uses such a file says so, in a git work tree only.
  */
-import * as fs from "node:fs";
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import { gitOut } from "../cli/diffGit";
 import { dotGitAbove } from "../dotGit";
 import { pathFrom } from "../pathFrom";
 import { shellWord } from "../diagnose/commandEnv";
@@ -14,19 +13,20 @@ import { shellWord } from "../diagnose/commandEnv";
 /** How many of the files the note names. */
 const NAMED = 3;
 
-/** The note for the files of `used` (absolute, or from the working directory) that no git index holds; undefined when there are none (or no git). */
+/** The note for the files of `used` (absolute, or from the working directory) that git lists as untracked (not ignored); undefined when there are none (or no git). */
 export function uncommittedNote(used: Iterable<string>): string | undefined {
   const byDir = new Map<string, string[]>();
   for (const f of used) {
     const file = path.resolve(f);
     const dir = path.dirname(file);
-    byDir.set(dir, [...(byDir.get(dir) ?? []), file]);
+    const files = byDir.get(dir);
+    if (files) files.push(file);
+    else byDir.set(dir, [file]);
   }
   const untracked: string[] = [];
   for (const [dir, files] of byDir) {
-    const tracked = trackedIn(dir);
-    // a file a failed test's clean-up took back is gone: nothing to commit
-    if (tracked) untracked.push(...files.filter((f) => !tracked.has(path.basename(f)) && fs.existsSync(f)));
+    const others = untrackedIn(dir);
+    if (others) untracked.push(...files.filter((f) => others.has(path.basename(f))));
   }
   if (untracked.length === 0) return undefined;
   const shown = untracked.sort().map((f) => pathFrom(process.cwd(), f));
@@ -40,15 +40,21 @@ export function uncommittedNote(used: Iterable<string>): string | undefined {
   );
 }
 
-/** The names of the files in `dir` that git's index holds; undefined outside a work tree, or when git cannot say. */
-function trackedIn(dir: string): Set<string> | undefined {
+/**
+ * The names of the files directly in `dir` that git lists as untracked and not ignored (a fixture ignored on purpose is
+ * not nagged about; a staged one is the index's); undefined outside a work tree, or when git cannot say. One git call per
+ * fixture directory, at the end of a run.
+ */
+function untrackedIn(dir: string): Set<string> | undefined {
   if (dotGitAbove(dir) === undefined) return undefined;
   try {
-    return new Set(
-      gitOut(dir, ["ls-files", "-z", "--", "."])
-        .split("\0")
-        .filter((f) => f !== "" && !f.includes("/")),
-    );
+    const out = execFileSync("git", ["ls-files", "-z", "--others", "--exclude-standard", "--", "."], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return new Set(out.split("\0").filter((f) => f !== "" && !f.includes("/")));
   } catch {
     return undefined; // a directory git refuses, or no git: nothing is known
   }

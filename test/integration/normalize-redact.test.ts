@@ -364,7 +364,7 @@ describe("secret safety", () => {
     expect(allBytes(dir)).not.to.include(key);
     // a redactor that reads the response (none yet before the call) cannot say: the scan after the call refuses it
     const reader = (f: Fixture) => {
-      if (!(f.response as { generations?: unknown } | null)?.generations) throw new Error("no generations");
+      if (!(f.response as { generations?: unknown[] } | null)?.generations?.length) throw new Error("no generations");
       return f;
     };
     const after = await openai(fake, new Vcr({ dir, mode: "record_or_replay", redactors: [reader] }).cache)
@@ -373,6 +373,20 @@ describe("secret safety", () => {
     expect(after).to.be.instanceOf(VcrSecretError);
     expect(after.message).to.include("the request that holds it was sent to the provider");
     expect([fake.count(), fixtureFiles(dir).length]).to.deep.equal([2, 1]);
+  });
+
+  it("a miss whose request a redactor cannot take alone (it throws) is not shown, and is not said to have no fixture recorded: it was compared with none (review 68 H2)", async () => {
+    const answered = (f: Fixture) => {
+      if (!(f.response as { generations?: unknown[] }).generations?.length) throw new Error("no answer yet");
+      return f;
+    };
+    await openai(fake, new Vcr({ dir, mode: "record_or_replay" }).cache).invoke("a recorded question");
+    const err = await openai(fake, new Vcr({ dir, mode: "replay_only", redactors: [answered] }).cache)
+      .invoke("another question")
+      .catch((e) => e);
+    expect(err).to.be.instanceOf(VcrMissError);
+    expect(err.message).to.include("(not shown: a redactor (options.redactors) threw on this request without a response)");
+    expect(err.message).to.not.include("is recorded in this directory yet");
   });
 
   it("a miss whose request holds a secret says recording it would be refused, and prints no plain record command (trial 57 L3)", async () => {
@@ -518,11 +532,14 @@ describe("secret safety", () => {
     const mask = (t: string) => t.split(name).join("<name>");
     type Chunk = { text: string; message: { content: unknown } };
     const deep = (f: Fixture) => JSON.parse(mask(JSON.stringify(f))) as Fixture;
-    /** Joins the chunks' text, masks it, puts it whole in the first chunk: in `text` only, or in `message.content` too. */
-    const streamAware = (both: boolean) =>
+    /**
+     * Joins the chunks' text, masks it, puts it whole in the first chunk: in `text` only, or in `message.content` too;
+     * every other string masked too (`deep`), or left as it is (a redactor written for streams alone: review 68 H1).
+     */
+    const streamAware = (both: boolean, everywhere = true) =>
       function maskStream(f: Fixture): Fixture {
-        const out = deep(f);
-        if (out.kind !== "chat_stream") return out;
+        const out = everywhere ? deep(f) : (structuredClone(f) as Fixture);
+        if (out.kind !== "chat_stream" || !out.response) return out;
         const chunks = (out.response as { chunks: Chunk[] }).chunks;
         const whole = mask(chunks.map((c) => c.text).join(""));
         chunks.forEach((c, i) => {
@@ -536,12 +553,14 @@ describe("secret safety", () => {
       for await (const c of await openai(fake, vcr.cache).stream(`Greet ${name} by name`)) text += c.text;
       return text;
     };
-    const half = new Vcr({ dir, mode: "record_or_replay", redactors: [streamAware(false)] });
-    const err = await drain(half).catch((e) => e);
-    expect(err).to.be.instanceOf(VcrSecretError);
-    expect(err.path).to.equal("$.response.chunks[*].message.content, joined");
-    expect(err.message).to.include("a chat stream's chunk holds its text twice, as text and as message.content").and.not.include(name);
-    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+    for (const everywhere of [true, false]) {
+      const half = new Vcr({ dir, mode: "record_or_replay", redactors: [streamAware(false, everywhere)] });
+      const err = await drain(half).catch((e) => e);
+      expect(err, `masking every string too: ${everywhere}`).to.be.instanceOf(VcrSecretError);
+      expect(err.path).to.equal("$.response.chunks[*].message.content, joined");
+      expect(err.message).to.include("a chat stream's chunk holds its text twice, as text and as message.content").and.not.include(name);
+      expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).to.deep.equal([]);
+    }
     const full = new Vcr({ dir, mode: "record_or_replay", redactors: [streamAware(true)] });
     expect(await drain(full)).to.equal(`echo: Greet ${name} by name`);
     expect(fixtureFiles(dir)).to.have.length(1);

@@ -8,6 +8,7 @@ import { expect } from "chai";
 import * as path from "node:path";
 import { withFakeProvider } from "../helpers/fakeProvider";
 import { removeTmpDirs } from "../helpers/tmp";
+import { git } from "../helpers/git";
 import { describeParity } from "./helpers/parity";
 import { startHangingServer } from "./helpers/hangingServer";
 import {
@@ -248,5 +249,51 @@ describe("langchain-vcr/mocha: a test mocha's retries run again", function () {
       expect(outcomes[1], "with --retries as without").to.deep.equal(outcomes[0]);
       expect(fake.count()).to.equal(2);
     });
+  });
+});
+
+describe("langchain-vcr/mocha: fixtures the run used that git does not track (review 68 M1)", function () {
+  this.timeout(120000);
+  after(removeTmpDirs);
+  const SPEC = [
+    `const assert = require("node:assert");`,
+    `const { FakeListChatModel } = require("@langchain/core/utils/testing");`,
+    `const { Vcr } = require("langchain-vcr");`,
+    `const vcr = new Vcr({ dir: "cassettes" });`,
+    `it("asks", async () => {`,
+    `  const model = new FakeListChatModel({ responses: ["Paris"], cache: vcr.cache });`,
+    `  assert.equal((await model.invoke("The capital of France, in one word?")).content, "Paris");`,
+    `});`,
+    ``,
+  ].join("\n");
+
+  it("serial and --parallel: the run says so under its summary, naming the fixture; once added, nothing", async () => {
+    const p = makeProject(
+      {
+        ".mocharc.json": JSON.stringify({ require: ["langchain-vcr/mocha"], spec: ["test/*.spec.cjs"], timeout: 20000 }),
+        "test/a.spec.cjs": SPEC,
+        "test/b.spec.cjs": SPEC.replace(`it("asks"`, `it("asks again"`),
+        ".gitignore": "node_modules\n",
+      },
+      { mocha: true },
+    );
+    git(p.dir, "init", "-q");
+    const loud = { LANGCHAIN_VCR_QUIET: "" };
+    const rec = await p.run([MOCHA], { ...loud, LANGCHAIN_VCR_MODE: "record_or_replay" });
+    expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
+    const [file] = p.fixtures();
+    for (const args of [[], ["--parallel", "--jobs", "2"]]) {
+      const replay = await p.run([MOCHA, ...args], loud);
+      const text = replay.stdout + replay.stderr;
+      expect(replay.status, text).to.equal(0);
+      expect(text, args.join(" ")).to.include(`langchain-vcr: 1 fixture this run used is not committed to git: cassettes/${file}.`);
+    }
+    git(p.dir, "add", "cassettes");
+    for (const args of [[], ["--parallel", "--jobs", "2"]]) {
+      const added = await p.run([MOCHA, ...args], loud);
+      expect(added.stdout + added.stderr)
+        .to.include("2 replayed, 0 recorded")
+        .and.not.include("not committed to git");
+    }
   });
 });

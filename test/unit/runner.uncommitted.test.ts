@@ -10,7 +10,7 @@ describe("uncommittedNote", () => {
   after(removeTmpDirs);
   const H = (c: string) => c.repeat(64);
 
-  it("names the used fixtures git's index does not hold (not a committed one, a staged one, nor one that is gone), from the working directory", () => {
+  it("names the used fixtures git lists as untracked (not a committed one, a staged one, one that is gone, nor one ignored), from the working directory", () => {
     const repo = tmpDir();
     git(repo, "init", "-q");
     const dir = path.join(repo, "cassettes");
@@ -31,6 +31,11 @@ describe("uncommittedNote", () => {
       expect(uncommittedNote([file("b"), file("e")]))
         .to.include("2 fixtures this run used are not committed to git")
         .and.include("so their tests miss there");
+      // one ignored on purpose is not nagged about
+      fs.writeFileSync(path.join(repo, ".gitignore"), `cassettes/${H("e")}.json\n`);
+      expect(uncommittedNote([file("b"), file("e")]))
+        .to.include("1 fixture this run used is not committed")
+        .and.not.include(H("e"));
       git(repo, "add", "-A");
       expect(uncommittedNote([file("a"), file("b"), file("e")])).to.equal(undefined);
     } finally {
