@@ -393,11 +393,17 @@ export function describeParity(spec: RunnerSpec): void {
       });
       expect(new Set(commands).size, commands.join("\n")).to.equal(1); // in the main process, or handed over by workers
       expect(fake.count()).to.equal(before);
+      // the command's environment first (the mode; the run's NODE_OPTIONS when it had some: vitest 5 on Node 20's polyfill)
       const words = shellWords(commands[0]);
-      expect(words[0]).to.equal("LANGCHAIN_VCR_MODE=record_or_replay");
+      const env: NodeJS.ProcessEnv = {};
+      while (/^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+        const [name, ...value] = (words.shift() as string).split("=");
+        env[name] = value.join("=");
+      }
+      expect(env.LANGCHAIN_VCR_MODE).to.equal("record_or_replay");
       // the runner as this test starts it: npx's binary is its CLI script
-      const args = words[1] === "npx" ? [spec.command[0], ...words.slice(3)] : words.slice(2);
-      const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, ASK_OWN: "1", LANGCHAIN_VCR_MODE: "record_or_replay" });
+      const args = words[0] === "npx" ? [spec.command[0], ...words.slice(2)] : words.slice(1);
+      const rec = await p.run(args, { FAKE_URL: fake.openaiBaseURL, ASK_OWN: "1", ...env });
       expect(rec.status, rec.stdout + rec.stderr).to.equal(0);
       expect(fake.count() - before, rec.stdout + rec.stderr).to.equal(3); // each test's own question, once
       const replay = await run([], { ASK_OWN: "1" });
