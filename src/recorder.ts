@@ -416,6 +416,11 @@ export class Recorder {
     throw keepModelMiss(base.kind, stop);
   }
 
+  /** Whether the last nearest search's fixture differs only inside what the redactors mask (`NearestIndex.masked`, with redactors set). */
+  private maskedNearest(): boolean {
+    return this.nearest.masked && this.config.redactors.length > 0;
+  }
+
   /** `error`, counted for the summary: a request whose fixture could not be written without a secret (nothing was). */
   private refused(lookup: Pick<Lookup, "kind"> & { mode?: VcrMode }, error: Error): Error {
     emit({ type: "refused", kind: lookup.kind, mode: lookup.mode ?? this.mode() });
@@ -607,7 +612,7 @@ export class Recorder {
           filterTitle: test?.filterTitle,
           specFile: test?.specFile,
           status: httpStatus(error),
-          masked: nearest !== undefined && this.nearest.masked && this.config.redactors.length > 0,
+          masked: nearest !== undefined && this.maskedNearest(),
         });
       if (!appendNote(error as PrintedError, note)) log.warn(note);
     } catch {
@@ -655,7 +660,7 @@ export class Recorder {
       otherForm,
       misnamed,
       secret: this.secretInRequest(base, secrets),
-      masked: nearest !== undefined && this.nearest.masked && this.config.redactors.length > 0,
+      masked: nearest !== undefined && this.maskedNearest(),
       hidden: !shown,
     });
     this.count("missed", base.kind, base.mode, {
@@ -738,7 +743,7 @@ export class Recorder {
       test: test?.title,
       replayedToolErrors: test?.replayedToolErrors,
       request: shown.request,
-      masked: this.nearest.masked && this.config.redactors.length > 0,
+      masked: this.maskedNearest(),
     };
     const line = recordedNearMessage(rec, nearest, sameQuestion);
     if (line) log.note(line);

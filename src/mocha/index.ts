@@ -158,6 +158,6 @@ export function mochaGlobalTeardown(): void {
   const line =
     tmpProblem && nothingCounted
       ? `langchain-vcr: the test processes' counts are unknown: the temp directory ${os.tmpdir()} (TMPDIR), where mocha --parallel's workers leave them, cannot be written (${tmpProblem}); their usage ledgers are written. Fix: set TMPDIR to a writable directory.`
-      : usageSummaryLine({ ...usage, totals: usage.totals, used: runUsed }, "mocha");
+      : usageSummaryLine({ ...usage, used: runUsed }, "mocha");
   process.stdout.write("\n" + line + "\n");
 }
